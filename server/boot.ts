@@ -1,0 +1,43 @@
+/**
+ * Builds the dependencies from a Config: the store, fixtures (sandbox only), keys. Used by
+ * main.ts, the CLI and tests that want the real thing on a temporary directory.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Persona } from '../src/protocol/api.ts';
+import type { Clock } from './clock.ts';
+import { systemClock } from './clock.ts';
+import { ConfigError, type Config } from './config.ts';
+import { createBlindCrypto } from './crypto/blind.ts';
+import type { AppDeps } from './deps.ts';
+import { loadPartnerFixtures } from './domain/partners.ts';
+import { openSqliteStore } from './store/sqlite.ts';
+import type { Store } from './store/store.ts';
+
+const PERSONAS_PATH = new URL('../fixtures/personas.json', import.meta.url);
+
+export function openStore(config: Config): Store {
+  if (config.redisUrl) throw new ConfigError('SVC_REDIS_URL is set but the Redis store is not built yet; unset it to use SQLite');
+  return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
+}
+
+export function loadPersonas(): Persona[] {
+  return JSON.parse(readFileSync(PERSONAS_PATH, 'utf8')) as Persona[];
+}
+
+/** @example const deps = await buildDeps(loadConfig()) */
+export async function buildDeps(config: Config, options: { store?: Store; clock?: Clock } = {}): Promise<AppDeps> {
+  const clock = options.clock ?? systemClock;
+  const store = options.store ?? openStore(config);
+  if (config.mode === 'sandbox') {
+    for (const partner of loadPartnerFixtures(config.fixturesPath, clock.now())) await store.putPartner(partner);
+  } else if ((await store.listPartners()).length === 0) {
+    throw new ConfigError('SVC_MODE=production found no partners in the store; add one with `svc partners add` first');
+  }
+  const nullifierKey = config.nullifierKey
+    ? Buffer.from(config.nullifierKey, 'base64')
+    : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
+  const blind = await createBlindCrypto(store, clock, config);
+  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, blind };
+}

@@ -1,0 +1,94 @@
+/**
+ * Environment → frozen Config (DESIGN §1). A bad environment fails at boot with one clear line.
+ */
+import { resolve } from 'node:path';
+
+export type Mode = 'sandbox' | 'production';
+
+export interface Config {
+  readonly mode: Mode;
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** {api_url}: base of /v1/... */
+  readonly apiUrl: string;
+  /** {app_url}: base of /api/billing/..., the phone page /m/v/... and deep links */
+  readonly appUrl: string;
+  /** {widget_url}: serves /v4/loader.min.js */
+  readonly widgetUrl: string;
+  readonly dataDir: string;
+  readonly redisUrl: string | null;
+  /** partner fixtures loaded in sandbox mode */
+  readonly fixturesPath: string;
+  readonly partnerPort: number;
+  /** life of a pending verification request; 300 s (DESIGN §3), shorter only for e2e renewal tests */
+  readonly requestTtlMs: number;
+  /** base64 of 32 bytes; required in production, generated and kept in the store in sandbox */
+  readonly nullifierKey: string | null;
+  readonly logLevel: string;
+  /** directory holding the built widget (dist/) */
+  readonly distDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`);
+  return n;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be http(s), got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+/**
+ * @example const config = loadConfig(process.env)
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const mode = (env.SVC_MODE || 'sandbox') as Mode;
+  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`SVC_MODE must be "sandbox" or "production", got "${env.SVC_MODE}"`);
+  const svcPort = port(env, 'SVC_PORT', 8787);
+  const publicUrl = url(env, 'SVC_PUBLIC_URL', `http://localhost:${svcPort}`);
+  const ttlRaw = env.SVC_REQUEST_TTL_MS;
+  const requestTtlMs = ttlRaw ? Number(ttlRaw) : 300_000;
+  if (!Number.isInteger(requestTtlMs) || requestTtlMs < 1000 || requestTtlMs > 300_000) {
+    throw new ConfigError(`SVC_REQUEST_TTL_MS must be an integer between 1000 and 300000, got "${ttlRaw}"`);
+  }
+  const nullifierKey = env.SVC_NULLIFIER_KEY || null;
+  if (nullifierKey !== null && Buffer.from(nullifierKey, 'base64').length < 32) {
+    throw new ConfigError('SVC_NULLIFIER_KEY must be base64 of at least 32 bytes');
+  }
+  if (mode === 'production' && nullifierKey === null) {
+    throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
+  }
+  return Object.freeze({
+    mode,
+    port: svcPort,
+    host: env.SVC_HOST || '127.0.0.1',
+    publicUrl,
+    apiUrl: url(env, 'SVC_API_URL', publicUrl),
+    appUrl: url(env, 'SVC_APP_URL', publicUrl),
+    widgetUrl: url(env, 'SVC_WIDGET_URL', publicUrl),
+    dataDir: resolve(cwd, env.SVC_DATA_DIR || './data'),
+    redisUrl: env.SVC_REDIS_URL || null,
+    fixturesPath: resolve(cwd, env.SVC_FIXTURES || 'fixtures/partners.json'),
+    partnerPort: port(env, 'PARTNER_PORT', 8788),
+    requestTtlMs,
+    nullifierKey,
+    logLevel: env.SVC_LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    distDir: resolve(cwd, env.SVC_DIST_DIR || 'dist'),
+  });
+}

@@ -1,0 +1,35 @@
+/** What createApp needs, built once by main.ts (or by a test) and passed down explicitly. */
+import type { Persona, SessionClaims } from '../src/protocol/api.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Store } from './store/store.ts';
+
+/** A published key set (spec: Attestation public key set). */
+export interface Jwks {
+  keys: Array<{ kty: 'OKP'; crv: 'Ed25519'; kid: string; x: string; use: 'sig'; alg?: 'EdDSA' }>;
+}
+
+/**
+ * ADULT_BLIND crypto (DESIGN §5), backed by signing keys in the store. Implemented in
+ * `crypto/blind.ts`; the widget and phone routes only call these four functions.
+ */
+export interface BlindCrypto {
+  /** Signs a session token (300 s) for the billing route. */
+  issueSessionToken(input: { appId: string; origin: string; scopeMask: number }): Promise<{ token: string; claims: SessionClaims }>;
+  /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
+  verifySessionToken(token: string): Promise<SessionClaims>;
+  /** Signs an attestation (300 s) with the current attestation key. */
+  signAttestation(input: { appId: string; originHash: string; scopeMask: number; nullifier: string }): Promise<string>;
+  /** The published attestation key set: signing key first, then next, then retired-but-live. */
+  jwks(): Promise<Jwks>;
+}
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  personas: readonly Persona[];
+  /** raw bytes of the nullifier HMAC key (DESIGN §5) */
+  nullifierKey: Buffer;
+  blind: BlindCrypto;
+}

@@ -1,0 +1,58 @@
+/** Partner records: fixtures (sandbox) and validation shared with the CLI. */
+import { readFileSync } from 'node:fs';
+import { isScope, type Scope } from '../../src/protocol/scopes.ts';
+import { ConfigError } from '../config.ts';
+import type { PartnerRecord } from '../store/store.ts';
+
+export const PARTNER_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
+
+interface PartnerFixture {
+  id: string;
+  secret: string;
+  name: string;
+  domain: string;
+  rail: 'standard' | 'adult_blind';
+  blind_app_id?: string;
+  allowed_scopes?: string[];
+}
+
+/** An origin as browsers send it: scheme://host[:port], nothing after. */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+export function toPartnerRecord(fixture: PartnerFixture, createdAt: number): PartnerRecord {
+  const where = `partner ${JSON.stringify(fixture.id)}`;
+  if (!PARTNER_ID_PATTERN.test(fixture.id ?? '')) throw new ConfigError(`${where}: id must match [A-Za-z0-9_]{1,64}`);
+  if (Buffer.from(fixture.secret ?? '', 'base64').length < 32) throw new ConfigError(`${where}: secret must be base64 of 32 bytes`);
+  if (!isOrigin(fixture.domain ?? '')) throw new ConfigError(`${where}: domain must be an origin like https://shop.example`);
+  if (fixture.rail !== 'standard' && fixture.rail !== 'adult_blind') throw new ConfigError(`${where}: rail must be standard or adult_blind`);
+  const scopes = fixture.allowed_scopes ?? null;
+  if (scopes && !scopes.every(isScope)) throw new ConfigError(`${where}: allowed_scopes has an unknown scope`);
+  return {
+    id: fixture.id,
+    secret: fixture.secret,
+    name: fixture.name ?? fixture.id,
+    domain: fixture.domain,
+    rail: fixture.rail,
+    blindAppId: fixture.blind_app_id ?? null,
+    allowedScopes: scopes as Scope[] | null,
+    createdAt,
+  };
+}
+
+export function loadPartnerFixtures(path: string, now: number): PartnerRecord[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new ConfigError(`SVC_FIXTURES: cannot read partners from ${path}: ${(cause as Error).message}`);
+  }
+  if (!Array.isArray(raw)) throw new ConfigError(`SVC_FIXTURES: ${path} must hold a JSON array of partners`);
+  return raw.map((p) => toPartnerRecord(p as PartnerFixture, now));
+}

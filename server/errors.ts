@@ -1,0 +1,41 @@
+import { ERRORS, TOO_MANY_REQUESTS, type ErrorBody, type ErrorCode } from '../src/protocol/errors.ts';
+
+/**
+ * The one error type routes throw. The wire gets the catalogue code and message; the precise
+ * failure (which HMAC step, a jose error, a store fault) travels in `cause` to the log only.
+ *
+ * @example throw new ServiceError('GRANT_INVALID', { cause: 'grant already used' })
+ */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, options: { cause?: unknown; message?: string; headers?: Record<string, string> } = {}) {
+    super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    this.name = 'ServiceError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A 429 with the spec's `{error: "Too many requests"}` body. */
+export class TooManyRequestsError extends Error {
+  readonly status = 429;
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, options: { cause?: unknown } = {}) {
+    super(`Rate limit reached; retry after ${retryAfterSeconds} s.`, options);
+    this.name = 'TooManyRequestsError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** The one function that shapes error bodies. */
+export function errorBody(code: ErrorCode, message: string = ERRORS[code].message): ErrorBody {
+  return { error: code, message };
+}
+
+export function tooManyRequestsBody(retryAfterSeconds: number): ErrorBody {
+  return { error: TOO_MANY_REQUESTS, message: `Rate limit reached; retry after ${retryAfterSeconds} s.` };
+}

@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps.ts';
+
+export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
+  void app;
+  void deps;
+}

@@ -1,0 +1,323 @@
+/**
+ * The embedded, durable store: SQLite through better-sqlite3, in WAL mode.
+ *
+ * Durability: every method is one transaction committed before its promise resolves; with
+ * WAL and synchronous=NORMAL a committed transaction survives `kill -9` of the process (it is
+ * in the WAL file the OS already holds). Several processes may share the file; long polls see
+ * their changes through a short re-read loop.
+ */
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type {
+  CounterHit,
+  ExchangeReplayRecord,
+  GrantRecord,
+  KeyPurpose,
+  PartnerRecord,
+  PassTokenRecord,
+  SigningKeyRecord,
+  Store,
+  VerifyRequestPatch,
+  VerifyRequestRecord,
+} from './store.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS partners (
+  id TEXT PRIMARY KEY, secret TEXT NOT NULL, name TEXT NOT NULL, domain TEXT NOT NULL,
+  rail TEXT NOT NULL, blind_app_id TEXT, allowed_scopes TEXT, created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS nonces (
+  partner_id TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, nonce)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS counters (
+  key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+  id TEXT PRIMARY KEY, version INTEGER NOT NULL, expires_at INTEGER NOT NULL, data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS grants (
+  digest TEXT PRIMARY KEY, used INTEGER NOT NULL DEFAULT 0, expires_at INTEGER NOT NULL, data TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS exchange_replays (
+  partner_id TEXT NOT NULL, idempotency_key TEXT NOT NULL, expires_at INTEGER NOT NULL, data TEXT NOT NULL,
+  PRIMARY KEY (partner_id, idempotency_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pass_tokens (
+  digest TEXT PRIMARY KEY, expires_at INTEGER NOT NULL, data TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS signing_keys (
+  kid TEXT PRIMARY KEY, purpose TEXT NOT NULL, created_at INTEGER NOT NULL, data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS nonces_expiry ON nonces (expires_at);
+CREATE INDEX IF NOT EXISTS counters_expiry ON counters (reset_at);
+CREATE INDEX IF NOT EXISTS requests_expiry ON requests (expires_at);
+CREATE INDEX IF NOT EXISTS grants_expiry ON grants (expires_at);
+CREATE INDEX IF NOT EXISTS replays_expiry ON exchange_replays (expires_at);
+CREATE INDEX IF NOT EXISTS pass_tokens_expiry ON pass_tokens (expires_at);
+`;
+
+/** How often a waiting long poll re-reads the row, to see writes from other processes. */
+const CROSS_PROCESS_POLL_MS = 150;
+
+interface PartnerRow {
+  id: string;
+  secret: string;
+  name: string;
+  domain: string;
+  rail: string;
+  blind_app_id: string | null;
+  allowed_scopes: string | null;
+  created_at: number;
+}
+
+function toPartner(row: PartnerRow): PartnerRecord {
+  return {
+    id: row.id,
+    secret: row.secret,
+    name: row.name,
+    domain: row.domain,
+    rail: row.rail as PartnerRecord['rail'],
+    blindAppId: row.blind_app_id,
+    allowedScopes: row.allowed_scopes === null ? null : JSON.parse(row.allowed_scopes),
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Opens (creating if needed) the SQLite store at `path`; `":memory:"` for a throwaway one.
+ *
+ * @example const store = openSqliteStore('./data/svc.sqlite')
+ */
+export function openSqliteStore(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+
+  const changes = new EventEmitter();
+  changes.setMaxListeners(0);
+
+  const q = {
+    putPartner: db.prepare(
+      `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at)
+       VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at)
+       ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, name = excluded.name, domain = excluded.domain,
+         rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes`,
+    ),
+    getPartner: db.prepare('SELECT * FROM partners WHERE id = ?'),
+    listPartners: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
+    insertSecret: db.prepare('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+    getSecret: db.prepare('SELECT value FROM secrets WHERE name = ?'),
+    insertNonce: db.prepare(
+      `INSERT INTO nonces (partner_id, nonce, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (partner_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
+       WHERE nonces.expires_at <= ?`,
+    ),
+    getCounter: db.prepare('SELECT count, reset_at FROM counters WHERE key = ?'),
+    putCounter: db.prepare(
+      'INSERT INTO counters (key, count, reset_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_at = excluded.reset_at',
+    ),
+    insertRequest: db.prepare('INSERT INTO requests (id, version, expires_at, data) VALUES (?, ?, ?, ?)'),
+    getRequest: db.prepare('SELECT data FROM requests WHERE id = ?'),
+    getRequestVersion: db.prepare('SELECT version FROM requests WHERE id = ?'),
+    casRequest: db.prepare('UPDATE requests SET version = ?, expires_at = ?, data = ? WHERE id = ? AND version = ?'),
+    insertGrant: db.prepare('INSERT INTO grants (digest, used, expires_at, data) VALUES (?, 0, ?, ?)'),
+    consumeGrant: db.prepare(
+      'UPDATE grants SET used = 1 WHERE digest = ? AND used = 0 AND expires_at > ? RETURNING data',
+    ),
+    insertReplay: db.prepare(
+      `INSERT INTO exchange_replays (partner_id, idempotency_key, expires_at, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+    ),
+    getReplay: db.prepare(
+      'SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ? AND expires_at > ?',
+    ),
+    insertPassToken: db.prepare('INSERT INTO pass_tokens (digest, expires_at, data) VALUES (?, ?, ?)'),
+    getPassToken: db.prepare('SELECT data FROM pass_tokens WHERE digest = ? AND expires_at > ?'),
+    listKeys: db.prepare('SELECT data FROM signing_keys WHERE purpose = ? ORDER BY created_at, kid'),
+    putKey: db.prepare(
+      `INSERT INTO signing_keys (kid, purpose, created_at, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT (kid) DO UPDATE SET purpose = excluded.purpose, data = excluded.data`,
+    ),
+    dropKey: db.prepare('DELETE FROM signing_keys WHERE kid = ?'),
+    sweep: [
+      db.prepare('DELETE FROM nonces WHERE expires_at <= ?'),
+      db.prepare('DELETE FROM counters WHERE reset_at <= ?'),
+      db.prepare('DELETE FROM requests WHERE expires_at <= ?'),
+      db.prepare('DELETE FROM grants WHERE expires_at <= ?'),
+      db.prepare('DELETE FROM exchange_replays WHERE expires_at <= ?'),
+      db.prepare('DELETE FROM pass_tokens WHERE expires_at <= ?'),
+    ],
+  };
+
+  const hitCounter = db.transaction((key: string, windowMs: number, now: number): CounterHit => {
+    const row = q.getCounter.get(key) as { count: number; reset_at: number } | undefined;
+    const hit = row && row.reset_at > now ? { count: row.count + 1, resetAt: row.reset_at } : { count: 1, resetAt: now + windowMs };
+    q.putCounter.run(key, hit.count, hit.resetAt);
+    return hit;
+  });
+
+  const getOrCreateSecret = db.transaction((name: string, value: string): string => {
+    q.insertSecret.run(name, value);
+    return (q.getSecret.get(name) as { value: string }).value;
+  });
+
+  const updateRequest = db.transaction(
+    (id: string, expectedVersion: number, patch: VerifyRequestPatch): VerifyRequestRecord | null => {
+      const row = q.getRequest.get(id) as { data: string } | undefined;
+      if (!row) return null;
+      const current = JSON.parse(row.data) as VerifyRequestRecord;
+      if (current.version !== expectedVersion) return null;
+      const next: VerifyRequestRecord = { ...current, ...patch, version: expectedVersion + 1 };
+      q.casRequest.run(next.version, next.expiresAt, JSON.stringify(next), id, expectedVersion);
+      return next;
+    },
+  );
+
+  const putReplay = db.transaction((record: ExchangeReplayRecord): ExchangeReplayRecord => {
+    q.insertReplay.run(record.partnerId, record.idempotencyKey, record.expiresAt, JSON.stringify(record));
+    const row = db
+      .prepare('SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ?')
+      .get(record.partnerId, record.idempotencyKey) as { data: string };
+    return JSON.parse(row.data);
+  });
+
+  const updateKeys = db.transaction((put: SigningKeyRecord[], drop: string[]) => {
+    for (const key of put) q.putKey.run(key.kid, key.purpose, key.createdAt, JSON.stringify(key));
+    for (const kid of drop) q.dropKey.run(kid);
+  });
+
+  const sweep = db.transaction((now: number) => q.sweep.reduce((n, stmt) => n + stmt.run(now).changes, 0));
+
+  function readVersion(id: string): number | null {
+    const row = q.getRequestVersion.get(id) as { version: number } | undefined;
+    return row ? row.version : null;
+  }
+
+  let closed = false;
+
+  return {
+    kind: 'sqlite',
+
+    async putPartner(p: PartnerRecord) {
+      q.putPartner.run({
+        id: p.id,
+        secret: p.secret,
+        name: p.name,
+        domain: p.domain,
+        rail: p.rail,
+        blind_app_id: p.blindAppId,
+        allowed_scopes: p.allowedScopes === null ? null : JSON.stringify(p.allowedScopes),
+        created_at: p.createdAt,
+      });
+    },
+    async getPartner(id: string) {
+      const row = q.getPartner.get(id) as PartnerRow | undefined;
+      return row ? toPartner(row) : null;
+    },
+    async listPartners() {
+      return (q.listPartners.all() as PartnerRow[]).map(toPartner);
+    },
+
+    async getOrCreateSecret(name: string, value: string) {
+      return getOrCreateSecret(name, value);
+    },
+
+    async rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
+      return q.insertNonce.run(partnerId, nonce, expiresAt, now).changes === 1;
+    },
+
+    async hitCounter(key: string, windowMs: number, now: number) {
+      return hitCounter(key, windowMs, now);
+    },
+
+    async createRequest(record: VerifyRequestRecord) {
+      q.insertRequest.run(record.id, record.version, record.expiresAt, JSON.stringify(record));
+      changes.emit(record.id);
+    },
+    async getRequest(id: string, now: number) {
+      const row = q.getRequest.get(id) as { data: string } | undefined;
+      if (!row) return null;
+      const record = JSON.parse(row.data) as VerifyRequestRecord;
+      return record.expiresAt > now ? record : null;
+    },
+    async updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch) {
+      const next = updateRequest(id, expectedVersion, patch);
+      if (next) changes.emit(id);
+      return next;
+    },
+    waitForRequestChange(id: string, sinceVersion: number, timeoutMs: number, signal?: AbortSignal) {
+      return new Promise<void>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        let poller: NodeJS.Timeout | undefined;
+        const done = () => {
+          clearTimeout(timer);
+          clearInterval(poller);
+          changes.off(id, check);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        function check() {
+          if (closed || readVersion(id) !== sinceVersion) done();
+        }
+        if (signal?.aborted || closed) return resolve();
+        check();
+        if (readVersion(id) !== sinceVersion) return;
+        changes.on(id, check);
+        signal?.addEventListener('abort', done, { once: true });
+        timer = setTimeout(done, Math.max(0, timeoutMs));
+        poller = setInterval(check, CROSS_PROCESS_POLL_MS);
+      });
+    },
+
+    async putGrant(grant: GrantRecord) {
+      q.insertGrant.run(grant.digest, grant.expiresAt, JSON.stringify(grant));
+    },
+    async consumeGrant(digest: string, now: number) {
+      const row = q.consumeGrant.get(digest, now) as { data: string } | undefined;
+      return row ? (JSON.parse(row.data) as GrantRecord) : null;
+    },
+
+    async putExchangeReplay(record: ExchangeReplayRecord) {
+      return putReplay(record);
+    },
+    async getExchangeReplay(partnerId: string, idempotencyKey: string, now: number) {
+      const row = q.getReplay.get(partnerId, idempotencyKey, now) as { data: string } | undefined;
+      return row ? (JSON.parse(row.data) as ExchangeReplayRecord) : null;
+    },
+
+    async putPassToken(token: PassTokenRecord) {
+      q.insertPassToken.run(token.digest, token.expiresAt, JSON.stringify(token));
+    },
+    async getPassToken(digest: string, now: number) {
+      const row = q.getPassToken.get(digest, now) as { data: string } | undefined;
+      return row ? (JSON.parse(row.data) as PassTokenRecord) : null;
+    },
+
+    async listKeys(purpose: KeyPurpose) {
+      return (q.listKeys.all(purpose) as { data: string }[]).map((r) => JSON.parse(r.data) as SigningKeyRecord);
+    },
+    async putKey(key: SigningKeyRecord) {
+      updateKeys([key], []);
+    },
+    async updateKeys(changes: { put?: SigningKeyRecord[]; drop?: string[] }) {
+      updateKeys(changes.put ?? [], changes.drop ?? []);
+    },
+
+    async sweep(now: number) {
+      return sweep(now);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      changes.removeAllListeners();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The store: the only place state lives. Two implementations share this contract
+ * (`sqlite.ts`, the durable embedded default; `redis.ts`, for several instances), and one
+ * suite (`store.contract.ts`) runs against each.
+ *
+ * Contract, in prose:
+ * - Every method is async and every method is atomic on its own: a caller never sees half a
+ *   write, and two callers racing on the same key see one winner.
+ * - Tokens are never stored: grants, pass tokens, poll and handoff tokens are keyed by their
+ *   SHA-256 digest (`digestToken`). Results the browser must fetch are stored sealed with a key
+ *   derived from a token the store does not hold (`crypto/seal.ts`).
+ * - Times are ms since the Unix epoch, given by the caller (from its Clock): the store never
+ *   reads the wall clock, so a fake clock controls expiry in tests.
+ * - Whatever a method has acknowledged survives `kill -9` of the process.
+ * - `sweep(now)` deletes rows whose expiry is before `now`; reads also treat them as absent.
+ */
+import type {
+  Attributes,
+  FailReason,
+  Locale,
+  Method,
+  Rail,
+  RequestStatus,
+} from '../../src/protocol/api.ts';
+import type { Scope } from '../../src/protocol/scopes.ts';
+
+export interface PartnerRecord {
+  id: string;
+  /** base64 of the raw HMAC key bytes, as the partner was given it */
+  secret: string;
+  name: string;
+  /** registered origin, e.g. "http://localhost:8788" */
+  domain: string;
+  rail: Rail;
+  blindAppId: string | null;
+  /** null: every scope the rail allows */
+  allowedScopes: Scope[] | null;
+  createdAt: number;
+}
+
+export interface VerifyRequestRecord {
+  id: string;
+  rail: Rail;
+  /** STANDARD only; always null on ADULT_BLIND (the verifier path never learns the partner) */
+  partnerId: string | null;
+  /** ADULT_BLIND only: blind app id and origin hash from the session token */
+  appId: string | null;
+  originHash: string | null;
+  /** session token jti (ADULT_BLIND), so one token makes at most one live request */
+  sessionJti: string | null;
+  scopes: Scope[];
+  clientProofMode: boolean;
+  locale: Locale;
+  /** what the phone shows: the partner's name (STANDARD) or the blind app id (ADULT_BLIND) */
+  audienceLabel: string;
+  pollTokenDigest: string;
+  handoffTokenDigest: string;
+  status: RequestStatus;
+  reason: FailReason | null;
+  method: Method | null;
+  /** the grant code or attestation, sealed with the poll token (crypto/seal.ts) */
+  sealedResult: string | null;
+  /** bumped by every update; long polls wait for it to move */
+  version: number;
+  createdAt: number;
+  /** pending/in_progress: end of the request's life; completed: when its result goes */
+  expiresAt: number;
+}
+
+export type VerifyRequestPatch = Partial<
+  Pick<VerifyRequestRecord, 'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt'>
+>;
+
+export interface GrantRecord {
+  digest: string;
+  partnerId: string;
+  requestId: string;
+  scopes: Scope[];
+  attributes: Attributes;
+  method: Method;
+  verifiedAt: number;
+  /** ms the phone-side proof took, reported as proof_metadata.total_generation_time_ms */
+  generationTimeMs: number;
+  expiresAt: number;
+}
+
+export interface PassTokenRecord {
+  digest: string;
+  partnerId: string;
+  requestId: string;
+  scopes: Scope[];
+  attributes: Attributes;
+  method: Method;
+  issuedAt: number;
+  expiresAt: number;
+  generationTimeMs: number;
+}
+
+/** A replayable exchange answer, sealed with the grant code (which the store does not hold). */
+export interface ExchangeReplayRecord {
+  partnerId: string;
+  idempotencyKey: string;
+  grantDigest: string;
+  sealedResponse: string;
+  expiresAt: number;
+}
+
+export type KeyPurpose = 'attestation' | 'session';
+/** next: announced, published; current: signs; retired: published until dropAfter, then gone */
+export type KeyState = 'next' | 'current' | 'retired';
+
+export interface SigningKeyRecord {
+  kid: string;
+  purpose: KeyPurpose;
+  state: KeyState;
+  /** private JWK as JSON text; never logged, never served */
+  privateJwk: string;
+  /** public JWK as JSON text */
+  publicJwk: string;
+  createdAt: number;
+  /** retired keys: when they may be dropped (last attestation expiry + cache max-age) */
+  dropAfter: number | null;
+}
+
+export interface CounterHit {
+  /** hits in the current window, this one included */
+  count: number;
+  /** ms since epoch when the window resets */
+  resetAt: number;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'redis';
+
+  // Partners
+  putPartner(partner: PartnerRecord): Promise<void>;
+  getPartner(id: string): Promise<PartnerRecord | null>;
+  listPartners(): Promise<PartnerRecord[]>;
+
+  // Service secrets (e.g. the nullifier key), created once and then stable
+  /** Returns the stored value for `name`, storing `value` first if there is none (first writer wins). */
+  getOrCreateSecret(name: string, value: string): Promise<string>;
+
+  // Replay protection
+  /**
+   * Remembers (partnerId, nonce) until `expiresAt`. false if it is already remembered and not
+   * expired at `now`: exactly one of several racing callers gets true.
+   */
+  rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number): Promise<boolean>;
+
+  // Rate-limit counters, fixed windows
+  hitCounter(key: string, windowMs: number, now: number): Promise<CounterHit>;
+
+  // Verification requests
+  createRequest(record: VerifyRequestRecord): Promise<void>;
+  /** null when unknown or when expiresAt <= now */
+  getRequest(id: string, now: number): Promise<VerifyRequestRecord | null>;
+  /**
+   * Compare-and-set: applies `patch` and bumps `version` only if the stored version equals
+   * `expectedVersion`. Returns the updated record, or null if the version moved (or it is gone).
+   */
+  updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord | null>;
+  /**
+   * Resolves when request `id` has a version other than `sinceVersion` (including a change made
+   * by another process or instance), or after `timeoutMs`, or when `signal` aborts. Never rejects.
+   */
+  waitForRequestChange(id: string, sinceVersion: number, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+
+  // Grants: single use, atomically
+  putGrant(grant: GrantRecord): Promise<void>;
+  /** Marks the grant used and returns it; null if unknown, already used or expired at `now`. */
+  consumeGrant(digest: string, now: number): Promise<GrantRecord | null>;
+
+  // Exchange idempotency (DESIGN §6)
+  /** Stores the replay unless one exists for (partnerId, idempotencyKey); returns the stored one. */
+  putExchangeReplay(record: ExchangeReplayRecord): Promise<ExchangeReplayRecord>;
+  getExchangeReplay(partnerId: string, idempotencyKey: string, now: number): Promise<ExchangeReplayRecord | null>;
+
+  // Pass tokens
+  putPassToken(token: PassTokenRecord): Promise<void>;
+  /** null when unknown or expired at `now` */
+  getPassToken(digest: string, now: number): Promise<PassTokenRecord | null>;
+
+  // Signing keys (ADULT_BLIND attestations and session tokens)
+  listKeys(purpose: KeyPurpose): Promise<SigningKeyRecord[]>;
+  putKey(key: SigningKeyRecord): Promise<void>;
+  /**
+   * Applies several key changes in one atomic step (a rotation must never leave zero or two
+   * current keys). `drop` lists kids to delete.
+   */
+  updateKeys(changes: { put?: SigningKeyRecord[]; drop?: string[] }): Promise<void>;
+
+  /** Deletes everything expired before `now`; returns how many rows went. */
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,210 @@
+/**
+ * Wire shapes shared by the widget, the service, the SDK and the tests (DESIGN.md §3–5).
+ * Types and constants only.
+ */
+import type { Scope } from './scopes.ts';
+
+export const LOADER_PATH = '/v4/loader.min.js';
+
+/** Header names (spec: Authentication). Node lower-cases incoming names. */
+export const HEADERS = {
+  partnerId: 'x-partner-id',
+  timestamp: 'x-partner-timestamp',
+  nonce: 'x-partner-nonce',
+  signature: 'x-partner-signature',
+  correlationId: 'x-svc-cid',
+  idempotencyKey: 'idempotency-key',
+  grantCode: 'x-svc-grant-code',
+  attestation: 'x-svc-attestation',
+} as const;
+
+export const PREFIX = {
+  grant: 'g_',
+  pass: 'p_',
+  poll: 'pt_',
+  handoff: 'h_',
+  request: 'vr_',
+  liveId: 'pk_live_',
+  testId: 'pk_test_',
+} as const;
+
+export type Rail = 'standard' | 'adult_blind';
+export type Locale = 'fr' | 'en';
+export type Method = 'face_check' | 'eudi_wallet';
+export type Outcome = 'approved' | 'failed' | 'cancelled';
+export type RequestStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'expired';
+export type FailReason = 'failed' | 'cancelled';
+
+// ---- POST /api/w/verify-request ------------------------------------------------------------
+
+export interface StandardVerifyRequestBody {
+  partner_id: string;
+  scopes?: Scope[];
+  client_proof_mode?: boolean;
+  locale?: Locale;
+}
+
+export interface BlindVerifyRequestBody {
+  session_token: string;
+  client_proof_mode?: boolean;
+  locale?: Locale;
+}
+
+export interface VerifyRequestCreated {
+  request_id: string;
+  poll_token: string;
+  /** `{app_url}/m/v/<request_id>#h=<handoff_token>`; the QR encodes the same URL. */
+  deep_link: string;
+  /** ms since epoch */
+  expires_at: number;
+  poll_after_ms: number;
+}
+
+// ---- GET /api/w/verify-status/:requestId?pt=&wait= ----------------------------------------
+
+export type VerifyResult = { grant_code: string } | { attestation: string };
+
+export interface VerifyStatus {
+  status: RequestStatus;
+  expires_at: number;
+  result?: VerifyResult;
+  reason?: FailReason;
+}
+
+/** Longest long poll the server honours, in seconds. */
+export const MAX_WAIT_SECONDS = 25;
+
+// ---- Partner variants ------------------------------------------------------------------------
+
+export interface PartnerVerifyRequestBody {
+  scopes?: Scope[];
+  client_proof_mode?: boolean;
+}
+
+export interface PartnerVerifyRequestCreated {
+  request_id: string;
+  deep_link: string;
+  expires_at: number;
+}
+
+// ---- Sandbox phone API (DESIGN §4) -------------------------------------------------------------
+
+export interface PhoneOpenBody {
+  h: string;
+}
+
+export interface PhoneOpened {
+  scopes: Scope[];
+  rail: Rail;
+  client_proof_mode: boolean;
+  /** STANDARD: the partner's name; ADULT_BLIND: the blind app only, never the partner. */
+  audience_label: string;
+  expires_at: number;
+  status: RequestStatus;
+}
+
+export interface PhoneCompleteBody {
+  h: string;
+  persona: string;
+  method: Method;
+  outcome: Outcome;
+}
+
+export interface Persona {
+  id: string;
+  label: string;
+  /** ISO date, or: */
+  birth_date?: string;
+  /** age relative to today: born `age_years` years ago, shifted by `birthday_offset_days` (1 = turns that age tomorrow) */
+  age_years?: number;
+  birthday_offset_days?: number;
+  sex: 'M' | 'F';
+  nationality: string;
+}
+
+// ---- Partner API ---------------------------------------------------------------------------------
+
+export interface Attributes {
+  age_over_18?: boolean;
+  is_male?: boolean;
+  is_female?: boolean;
+  is_french?: boolean;
+  is_eu?: boolean;
+  nationality?: string;
+  birth_year?: number;
+  nullifier?: string;
+  verification_method?: Method;
+  verified_at?: number;
+}
+
+export interface ExchangeResponse {
+  pass_token: string;
+  expires_in: number;
+  token_type: 'Bearer';
+  age_over_18?: boolean;
+  scopes: Scope[];
+  attributes: Attributes;
+}
+
+export type PassScope = 'age_verification' | 'identity_verification' | 'multi_scope_verification';
+
+export interface IntrospectActive {
+  active: true;
+  scope: PassScope;
+  exp: number;
+  iat: number;
+  sub: string;
+  attributes: Attributes;
+  scopes_verified: Scope[];
+  proof_metadata: { proof_count: number; total_generation_time_ms: number };
+}
+
+export type IntrospectResponse = IntrospectActive | { active: false };
+
+// ---- Billing (ADULT_BLIND) -------------------------------------------------------------------
+
+export interface BillingSessionBody {
+  origin: string;
+  scopes?: Scope[];
+}
+
+export interface BillingSessionCreated {
+  token: string;
+  expires_in: 300;
+}
+
+export interface AttestationClaims {
+  jti: string;
+  iat: number;
+  exp: number;
+  scope_mask: number;
+  app_id: string;
+  origin_hash: string;
+  nullifier: string;
+  aud: 'svc-attestation';
+  ver: '1';
+}
+
+export interface SessionClaims {
+  iss: string;
+  aud: 'svc-widget';
+  app_id: string;
+  origin_hash: string;
+  scope_mask: number;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/** Time constants (spec: Time and size constants), in the unit their name says. */
+export const LIMITS = {
+  grantTtlMs: 5 * 60_000,
+  passTokenTtlSeconds: 14_400,
+  sessionTokenTtlSeconds: 300,
+  attestationTtlSeconds: 300,
+  skewSeconds: 300,
+  jwksMaxAgeSeconds: 3600,
+  requestTtlMs: 300_000,
+  serverVerifyTimeoutSeconds: 30,
+  bodyLimitBytes: 16 * 1024,
+} as const;

@@ -1,0 +1,73 @@
+/**
+ * Scope names and what each one proves, as the interface spec's Scopes table says.
+ * Types and constants only: imported by the widget, the server and the SDK.
+ */
+
+export const SCOPES = [
+  'isAdult',
+  'isFrench',
+  'isEU',
+  'isMale',
+  'isFemale',
+  'isUnique',
+  'revealNationality',
+  'revealBirthYear',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** Result field in `attributes` for each scope (spec: Verification attributes). */
+export const SCOPE_FIELD = {
+  isAdult: 'age_over_18',
+  isFrench: 'is_french',
+  isEU: 'is_eu',
+  isMale: 'is_male',
+  isFemale: 'is_female',
+  isUnique: 'nullifier',
+  revealNationality: 'nationality',
+  revealBirthYear: 'birth_year',
+} as const satisfies Record<Scope, string>;
+
+/** Scopes usable when `data-client-proof-mode` is true (EUDI wallet). */
+export const WALLET_SCOPES: readonly Scope[] = ['isAdult', 'isFrench', 'isEU', 'isUnique'];
+
+/** Scopes the billing-session endpoint (ADULT_BLIND rail) accepts, in scope_mask bit order. */
+export const BLIND_SCOPES = ['isAdult', 'isFrench', 'isEU', 'isUnique'] as const;
+export type BlindScope = (typeof BLIND_SCOPES)[number];
+
+/** Attestation / session-token scope_mask bits: bit 0 isAdult, 1 isFrench, 2 isEU, 3 isUnique. */
+export const SCOPE_BIT: Readonly<Record<BlindScope, number>> = {
+  isAdult: 1,
+  isFrench: 2,
+  isEU: 4,
+  isUnique: 8,
+};
+
+export const DEFAULT_SCOPES: readonly Scope[] = ['isAdult'];
+
+export function isScope(value: unknown): value is Scope {
+  return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
+}
+
+/** Why a scope list is not acceptable, or null when it is. */
+export function findScopeProblem(
+  scopes: readonly string[],
+  clientProofMode: boolean,
+): 'EMPTY' | 'UNKNOWN_SCOPE' | 'DUPLICATE_SCOPE' | 'MALE_AND_FEMALE' | 'NOT_WALLET_COMPATIBLE' | null {
+  if (scopes.length === 0) return 'EMPTY';
+  if (!scopes.every(isScope)) return 'UNKNOWN_SCOPE';
+  if (new Set(scopes).size !== scopes.length) return 'DUPLICATE_SCOPE';
+  if (scopes.includes('isMale') && scopes.includes('isFemale')) return 'MALE_AND_FEMALE';
+  if (clientProofMode && !scopes.every((s) => WALLET_SCOPES.includes(s as Scope))) {
+    return 'NOT_WALLET_COMPATIBLE';
+  }
+  return null;
+}
+
+export function scopeMaskOf(scopes: readonly BlindScope[]): number {
+  return scopes.reduce((mask, s) => mask | SCOPE_BIT[s], 0);
+}
+
+export function scopesOfMask(mask: number): BlindScope[] {
+  return BLIND_SCOPES.filter((s) => (mask & SCOPE_BIT[s]) !== 0);
+}
