@@ -9,6 +9,7 @@ import { LIMITS } from '../src/protocol/api.ts';
 import { ERRORS } from '../src/protocol/errors.ts';
 import type { AppDeps } from './deps.ts';
 import { ServiceError, TooManyRequestsError, errorBody, tooManyRequestsBody } from './errors.ts';
+import './auth/partner-auth.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
 import { registerDocs } from './routes/docs.ts';
@@ -54,13 +55,14 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
     },
     bodyLimit: LIMITS.bodyLimitBytes,
     genReqId: () => randomBytes(12).toString('base64url'),
-    requestIdLogLabel: 'cid',
+    logController: { requestIdLogLabel: 'cid' },
     trustProxy: false,
     return503OnClosing: true,
   });
 
   app.decorateRequest('rawBody', null as unknown as Buffer);
   app.decorateRequest('bodyIsInvalidJson', false);
+  app.decorateRequest('partner', null);
 
   // One parser for every content type: keep the raw bytes, parse JSON when it is JSON or the
   // widget's preflight-free text/plain (DESIGN §3). Routes check the content type they require.

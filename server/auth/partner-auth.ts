@@ -1,0 +1,95 @@
+/**
+ * Partner authentication for HMAC-signed routes (/v1/exchange, /v1/introspect,
+ * /api/billing/session, /api/partner/*), in DESIGN §6's order:
+ * body size (Fastify's bodyLimit, before this hook) → pre-auth rate limit → MISSING_HEADERS →
+ * INVALID_PARTNER → TIMESTAMP_SKEW → INVALID_SIGNATURE → REPLAY_DETECTED → post-auth rate limit.
+ * Body validation comes after, in the route.
+ */
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { HEADERS, LIMITS } from '../../src/protocol/api.ts';
+import type { AppDeps } from '../deps.ts';
+import { PARTNER_ID_PATTERN } from '../domain/partners.ts';
+import { ServiceError } from '../errors.ts';
+import { enforceRateLimit, type RateLimitRule } from '../limits/rate-limits.ts';
+import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
+import type { PartnerRecord } from '../store/store.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set by the partner-auth hook once the request is authenticated */
+    partner: PartnerRecord | null;
+  }
+}
+
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+const TIMESTAMP_PATTERN = /^\d{1,12}$/;
+const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface PartnerAuthOptions {
+  /** require `Content-Type` among the headers (every POST; a GET signs the empty body) */
+  requireContentType: boolean;
+  /** counted per client IP before any header is read */
+  preAuthLimit?: RateLimitRule;
+  /** counted per partner ID once authenticated */
+  postAuthLimit?: RateLimitRule;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  // A repeated header is ambiguous: treat it as malformed rather than pick one.
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Checks a signed request; on success sets `request.partner`, otherwise throws the catalogue
+ * error for the first failing step. `cause` says precisely which, for the log only.
+ */
+export async function authenticatePartner(request: FastifyRequest, deps: AppDeps, options: PartnerAuthOptions): Promise<PartnerRecord> {
+  const now = deps.clock.now();
+  if (options.preAuthLimit) await enforceRateLimit(deps.store, options.preAuthLimit, request.ip, now);
+
+  const partnerId = header(request, HEADERS.partnerId);
+  const timestamp = header(request, HEADERS.timestamp);
+  const nonce = header(request, HEADERS.nonce);
+  const signature = header(request, HEADERS.signature);
+  const missing = [
+    !partnerId && HEADERS.partnerId,
+    !timestamp && HEADERS.timestamp,
+    !nonce && HEADERS.nonce,
+    !signature && HEADERS.signature,
+    options.requireContentType && !request.headers['content-type'] && 'content-type',
+  ].filter(Boolean);
+  if (missing.length > 0) throw new ServiceError('MISSING_HEADERS', { cause: `missing: ${missing.join(', ')}` });
+  if (!NONCE_PATTERN.test(nonce!)) throw new ServiceError('MISSING_HEADERS', { cause: 'nonce malformed' });
+
+  if (!PARTNER_ID_PATTERN.test(partnerId!)) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id malformed' });
+  const partner = await deps.store.getPartner(partnerId!);
+  if (!partner) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id unknown' });
+
+  if (!TIMESTAMP_PATTERN.test(timestamp!)) throw new ServiceError('TIMESTAMP_SKEW', { cause: 'timestamp malformed' });
+  const skewSeconds = Math.abs(Math.floor(now / 1000) - Number(timestamp));
+  if (skewSeconds > LIMITS.skewSeconds) throw new ServiceError('TIMESTAMP_SKEW', { cause: `skew ${skewSeconds} s` });
+
+  if (!SIGNATURE_PATTERN.test(signature!)) throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });
+  const expected = computeSignature(partner.secret, canonicalString(hashBody(request.rawBody), timestamp!, partnerId!, nonce!));
+  if (!timingSafeEqual(Buffer.from(expected, 'base64url'), Buffer.from(signature!, 'base64url'))) {
+    throw new ServiceError('INVALID_SIGNATURE', { cause: 'hmac mismatch' });
+  }
+
+  // Remembered only after the signature verified, so nobody can burn a partner's nonces; kept
+  // past the whole window in which the same timestamp would still be accepted.
+  const fresh = await deps.store.rememberNonce(partner.id, nonce!, now + 2 * LIMITS.skewSeconds * 1000 + 60_000, now);
+  if (!fresh) throw new ServiceError('REPLAY_DETECTED', { cause: 'nonce seen' });
+
+  if (options.postAuthLimit) await enforceRateLimit(deps.store, options.postAuthLimit, partner.id, now);
+  request.partner = partner;
+  return partner;
+}
+
+/** The same as a preValidation hook, so it runs after the body is read and before validation. */
+export function partnerAuthHook(deps: AppDeps, options: PartnerAuthOptions): preValidationHookHandler {
+  return async (request) => {
+    await authenticatePartner(request, deps, options);
+  };
+}

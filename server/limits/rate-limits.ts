@@ -1,0 +1,46 @@
+/**
+ * The spec's rate limits (Limits → Rate limits), plus DESIGN §3's cap on unauthenticated
+ * creates, counted in the store so that they hold across instances and restarts.
+ */
+import { ServiceError, TooManyRequestsError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+
+export interface RateLimitRule {
+  readonly name: string;
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+const MINUTE = 60_000;
+
+export const RATE_LIMITS = {
+  /** per request id; 429 RATE_LIMITED with Retry-After: 60 */
+  verifyStatus: { name: 'verify-status', max: 30, windowMs: MINUTE },
+  /** per client IP (DESIGN §3, not in the spec) */
+  widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
+  /** per client IP */
+  partnerVerifyRequest: { name: 'partner-verify-request', max: 60, windowMs: MINUTE },
+  partnerVerifyStatus: { name: 'partner-verify-status', max: 60, windowMs: MINUTE },
+  /** before authentication, per client IP */
+  billingPreAuth: { name: 'billing-pre-auth', max: 30, windowMs: MINUTE },
+  /** after authentication, per partner ID */
+  billingPostAuth: { name: 'billing-post-auth', max: 100, windowMs: MINUTE },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
+ * Counts one hit of `key` under `rule`; over the limit throws the spec's 429:
+ * `{error: "Too many requests"}` with Retry-After (seconds to the window's end).
+ *
+ * @example await enforceRateLimit(store, RATE_LIMITS.billingPreAuth, request.ip, clock.now())
+ */
+export async function enforceRateLimit(store: Store, rule: RateLimitRule, key: string, now: number): Promise<void> {
+  const hit = await store.hitCounter(`${rule.name}:${key}`, rule.windowMs, now);
+  if (hit.count > rule.max) throw new TooManyRequestsError(Math.max(1, Math.ceil((hit.resetAt - now) / 1000)));
+}
+
+/** verify-status's own 429 shape (spec: RATE_LIMITED, Retry-After: 60). */
+export async function enforceStatusRateLimit(store: Store, requestId: string, now: number): Promise<void> {
+  const rule = RATE_LIMITS.verifyStatus;
+  const hit = await store.hitCounter(`${rule.name}:${requestId}`, rule.windowMs, now);
+  if (hit.count > rule.max) throw new ServiceError('RATE_LIMITED', { headers: { 'Retry-After': '60' } });
+}
