@@ -55,7 +55,6 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
     },
     bodyLimit: LIMITS.bodyLimitBytes,
     genReqId: () => randomBytes(12).toString('base64url'),
-    logController: { requestIdLogLabel: 'cid' },
     trustProxy: false,
     return503OnClosing: true,
   });
