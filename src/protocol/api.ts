@@ -58,6 +58,8 @@ export interface VerifyRequestCreated {
   /** ms since epoch */
   expires_at: number;
   poll_after_ms: number;
+  /** true when the service runs in sandbox mode: the widget shows its "test mode" mark */
+  sandbox?: boolean;
 }
 
 // ---- GET /api/w/verify-status/:requestId?pt=&wait= ----------------------------------------
@@ -101,6 +103,12 @@ export interface PhoneOpened {
   audience_label: string;
   expires_at: number;
   status: RequestStatus;
+}
+
+/** GET /api/m/personas (sandbox only): what the phone page offers to pick from. */
+export interface PersonaSummary {
+  id: string;
+  label: string;
 }
 
 export interface PhoneCompleteBody {
