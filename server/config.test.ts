@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to sandbox on localhost:8787 with SQLite in ./data', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({
+      mode: 'sandbox',
+      port: 8787,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8787',
+      apiUrl: 'http://localhost:8787',
+      appUrl: 'http://localhost:8787',
+      widgetUrl: 'http://localhost:8787',
+      dataDir: '/srv/app/data',
+      redisUrl: null,
+      partnerPort: 8788,
+      requestTtlMs: 300_000,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives the three base URLs from SVC_PUBLIC_URL unless each is set', () => {
+    const config = loadConfig({ SVC_PUBLIC_URL: 'https://svc.example/', SVC_API_URL: 'https://api.svc.example' });
+    expect(config.publicUrl).toBe('https://svc.example');
+    expect(config.apiUrl).toBe('https://api.svc.example');
+    expect(config.appUrl).toBe('https://svc.example');
+  });
+
+  it.each([
+    [{ SVC_MODE: 'staging' }, /SVC_MODE/],
+    [{ SVC_PORT: 'eighty' }, /SVC_PORT/],
+    [{ SVC_PUBLIC_URL: 'ftp://x' }, /SVC_PUBLIC_URL/],
+    [{ SVC_REQUEST_TTL_MS: '10' }, /SVC_REQUEST_TTL_MS/],
+    [{ SVC_MODE: 'production' }, /SVC_NULLIFIER_KEY/],
+    [{ SVC_NULLIFIER_KEY: 'c2hvcnQ=' }, /SVC_NULLIFIER_KEY/],
+  ])('fails at boot with one clear line for %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrowError(ConfigError);
+    expect(() => loadConfig(env)).toThrowError(message);
+  });
+});
