@@ -65,10 +65,23 @@ export interface VerifyRequestRecord {
   createdAt: number;
   /** pending/in_progress: end of the request's life; completed: when its result goes */
   expiresAt: number;
+  /** who created it: the loader (result opened by the poll token) or a signed partner call (by the partner) */
+  channel: 'widget' | 'partner';
+  /**
+   * The logical end of a pending/in_progress request. The row stays a little longer (expiresAt =
+   * deadlineAt + grace) so that a late poll reads "expired" rather than "unknown".
+   */
+  deadlineAt: number;
+  /** when the phone opened it (pending → in_progress); null before */
+  openedAt: number | null;
+  /** X25519 public key the result is sealed to on completion (domain/result-box.ts) */
+  resultPublicKey: string;
+  /** that key's private half, sealed with the poll token or the partner secret: the store alone can't open a result */
+  resultKeySealed: string;
 }
 
 export type VerifyRequestPatch = Partial<
-  Pick<VerifyRequestRecord, 'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt'>
+  Pick<VerifyRequestRecord, 'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt' | 'openedAt'>
 >;
 
 export interface GrantRecord {
