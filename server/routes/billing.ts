@@ -1,7 +1,144 @@
+/**
+ * The ADULT_BLIND rail's two service endpoints (spec: POST /api/billing/session and
+ * GET /api/billing/attestation-keys; DESIGN §5, §6, §8).
+ *
+ * POST /api/billing/session checks, in this order (the first failing check answers):
+ *  1. body size → 413 PAYLOAD_TOO_LARGE (Fastify, before anything else)
+ *  2. the HMAC checks of DESIGN §6 with the spec's two rate limits (partner-auth.ts):
+ *     30 per client IP before authentication, 100 per partner ID after → 429
+ *  3. the partner is not on the ADULT_BLIND rail → 403 FORBIDDEN_RAIL
+ *  4. the partner has no blind_app_id → 400 MISSING_BLIND_APP_ID
+ *  5. Content-Type is not application/json → 415 UNSUPPORTED_MEDIA_TYPE
+ *  6. the body is empty, not JSON, or JSON but not an object → 400 INVALID_JSON
+ *  7. origin absent, null or "" → 400 MISSING_ORIGIN
+ *  8. origin not a string, not an origin, or not the partner's registered domain → 403 ORIGIN_NOT_ALLOWED
+ *  9. scopes not a non-empty array of distinct isAdult/isFrench/isEU/isUnique, or outside the
+ *     partner's allowed_scopes → 400 INVALID_SCOPES (absent: [isAdult])
+ * Partner-level refusals come before body ones: a misconfigured organization learns that first,
+ * whatever it sent.
+ *
+ * This is the only route that reads the partner → blind_app_id mapping (DESIGN §8): the session
+ * token it issues names the app and the origin hash, never the partner.
+ */
 import type { FastifyInstance } from 'fastify';
+import { LIMITS, type BillingSessionCreated } from '../../src/protocol/api.ts';
+import { BLIND_SCOPES, scopeMaskOf, type BlindScope } from '../../src/protocol/scopes.ts';
+import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
+import { isOrigin } from '../domain/partners.ts';
+import { ServiceError } from '../errors.ts';
+import { RATE_LIMITS } from '../limits/rate-limits.ts';
+import type { PartnerRecord } from '../store/store.ts';
 
+export const BILLING_SESSION_PATH = '/api/billing/session';
+export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * The scopes a billing session asks for, validated; throws INVALID_SCOPES.
+ *
+ * @example readBlindScopes(undefined, partner) // ['isAdult']
+ */
+export function readBlindScopes(value: unknown, partner: Pick<PartnerRecord, 'allowedScopes'>): BlindScope[] {
+  if (value === undefined) return ['isAdult'];
+  if (!Array.isArray(value) || value.length === 0) throw new ServiceError('INVALID_SCOPES', { cause: 'scopes must be a non-empty array' });
+  if (!value.every((s): s is BlindScope => typeof s === 'string' && (BLIND_SCOPES as readonly string[]).includes(s))) {
+    throw new ServiceError('INVALID_SCOPES', { cause: 'a scope is not one of isAdult, isFrench, isEU, isUnique' });
+  }
+  if (new Set(value).size !== value.length) throw new ServiceError('INVALID_SCOPES', { cause: 'duplicate scope' });
+  if (partner.allowedScopes && !value.every((s) => partner.allowedScopes!.includes(s))) {
+    throw new ServiceError('INVALID_SCOPES', { cause: 'scope outside the partner allowed_scopes' });
+  }
+  return value;
+}
+
+const jwksSchema = {
+  type: 'object',
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        // Serialisation keeps only these members: a private `d` could never leave.
+        properties: {
+          kty: { type: 'string' },
+          crv: { type: 'string' },
+          kid: { type: 'string' },
+          x: { type: 'string' },
+          use: { type: 'string' },
+          alg: { type: 'string' },
+        },
+        required: ['kty', 'crv', 'kid', 'x', 'use'],
+      },
+    },
+  },
+  required: ['keys'],
+} as const;
+
+/** @example registerBillingRoutes(app, deps) // called once by createApp */
 export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void {
-  void app;
-  void deps;
+  app.post(
+    BILLING_SESSION_PATH,
+    {
+      preValidation: partnerAuthHook(deps, {
+        requireContentType: true,
+        preAuthLimit: RATE_LIMITS.billingPreAuth,
+        postAuthLimit: RATE_LIMITS.billingPostAuth,
+      }),
+      config: { invalidBodyCode: 'INVALID_JSON' },
+      schema: {
+        summary: 'Issue a session token for the widget (ADULT_BLIND rail, HMAC-signed)',
+        tags: ['billing'],
+        response: {
+          201: {
+            type: 'object',
+            properties: { token: { type: 'string' }, expires_in: { type: 'integer' } },
+            required: ['token', 'expires_in'],
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const partner = request.partner!;
+      if (partner.rail !== 'adult_blind') throw new ServiceError('FORBIDDEN_RAIL', { cause: `rail ${partner.rail}` });
+      if (!partner.blindAppId) throw new ServiceError('MISSING_BLIND_APP_ID');
+
+      const contentType = request.headers['content-type'] ?? '';
+      if (!JSON_CONTENT_TYPE.test(contentType)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { cause: 'content-type is not application/json' });
+      const body: unknown = request.body;
+      if (request.bodyIsInvalidJson) throw new ServiceError('INVALID_JSON', { cause: 'body does not parse' });
+      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+        throw new ServiceError('INVALID_JSON', { message: 'Body must be a JSON object.', cause: 'body is not a JSON object' });
+      }
+
+      const { origin, scopes } = body as { origin?: unknown; scopes?: unknown };
+      if (origin === undefined || origin === null || origin === '') throw new ServiceError('MISSING_ORIGIN');
+      if (typeof origin !== 'string' || !isOrigin(origin)) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not an origin' });
+      if (origin !== partner.domain) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin differs from the registered domain' });
+
+      const scopeMask = scopeMaskOf(readBlindScopes(scopes, partner));
+      const { token } = await deps.blind.issueSessionToken({ appId: partner.blindAppId, origin, scopeMask });
+      const created: BillingSessionCreated = { token, expires_in: LIMITS.sessionTokenTtlSeconds };
+      return reply.code(201).header('Cache-Control', 'no-store').send(created);
+    },
+  );
+
+  app.get(
+    ATTESTATION_KEYS_PATH,
+    {
+      schema: {
+        summary: 'The attestation public key set (JWKS): signing key first, then next, then retired-but-live',
+        tags: ['billing'],
+        response: { 200: jwksSchema },
+      },
+    },
+    async (_request, reply) => {
+      const jwks = await deps.blind.jwks();
+      return reply
+        .header('Cache-Control', `public, max-age=${LIMITS.jwksMaxAgeSeconds}`)
+        .header('Access-Control-Allow-Origin', '*')
+        .send(jwks);
+    },
+  );
 }
