@@ -86,7 +86,6 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
         preAuthLimit: RATE_LIMITS.billingPreAuth,
         postAuthLimit: RATE_LIMITS.billingPostAuth,
       }),
-      config: { invalidBodyCode: 'INVALID_JSON' },
       schema: {
         summary: 'Issue a session token for the widget (ADULT_BLIND rail, HMAC-signed)',
         tags: ['billing'],
