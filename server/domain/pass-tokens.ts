@@ -1,0 +1,103 @@
+/**
+ * Grants become pass tokens (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
+ * DESIGN §5). Pure functions: the route does the store calls.
+ */
+import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/api.ts';
+import { LIMITS } from '../../src/protocol/api.ts';
+import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
+import type { GrantRecord, PassTokenRecord } from '../store/store.ts';
+import { digestToken, newToken } from './tokens.ts';
+
+/**
+ * Only the attributes a requested scope names (minimal disclosure), whatever else the record
+ * may hold.
+ *
+ * @example disclosedAttributes(['isAdult'], { age_over_18: true, is_french: true }) // { age_over_18: true }
+ */
+export function disclosedAttributes(scopes: readonly Scope[], attributes: Attributes): Attributes {
+  const disclosed: Record<string, unknown> = {};
+  for (const scope of scopes) {
+    const field = SCOPE_FIELD[scope];
+    if (attributes[field] !== undefined) disclosed[field] = attributes[field];
+  }
+  return disclosed as Attributes;
+}
+
+/**
+ * The introspection `scope` (DESIGN §5): age_verification for exactly [isAdult],
+ * identity_verification for exactly one other scope, multi_scope_verification otherwise.
+ *
+ * @example passScopeOf(['isFrench']) // 'identity_verification'
+ */
+export function passScopeOf(scopes: readonly Scope[]): PassScope {
+  if (scopes.length === 1) return scopes[0] === 'isAdult' ? 'age_verification' : 'identity_verification';
+  return 'multi_scope_verification';
+}
+
+/**
+ * Issues the pass token a consumed grant is worth. The record holds the token's digest only,
+ * the disclosed attributes and how they were verified.
+ *
+ * @example const { passToken, record } = issuePassToken(grant, clock.now()); await store.putPassToken(record);
+ */
+export function issuePassToken(grant: GrantRecord, now: number): { passToken: string; record: PassTokenRecord } {
+  const passToken = newToken('pass');
+  const record: PassTokenRecord = {
+    digest: digestToken(passToken),
+    partnerId: grant.partnerId,
+    requestId: grant.requestId,
+    scopes: [...grant.scopes],
+    attributes: { ...disclosedAttributes(grant.scopes, grant.attributes), verification_method: grant.method, verified_at: grant.verifiedAt },
+    method: grant.method,
+    issuedAt: now,
+    expiresAt: now + LIMITS.passTokenTtlSeconds * 1000,
+    generationTimeMs: grant.generationTimeMs,
+  };
+  return { passToken, record };
+}
+
+/**
+ * The exchange answer (spec table "Response 200"): `age_over_18` at the top level only when
+ * isAdult was requested; attributes without the introspection-only fields.
+ *
+ * @example exchangeResponseOf(passToken, record) // { pass_token, expires_in: 14400, token_type: 'Bearer', … }
+ */
+export function exchangeResponseOf(passToken: string, record: PassTokenRecord): ExchangeResponse {
+  const attributes = disclosedAttributes(record.scopes, record.attributes);
+  const response: ExchangeResponse = {
+    pass_token: passToken,
+    expires_in: Math.round((record.expiresAt - record.issuedAt) / 1000),
+    token_type: 'Bearer',
+    scopes: [...record.scopes],
+    attributes,
+  };
+  if (record.scopes.includes('isAdult') && attributes.age_over_18 !== undefined) {
+    return { ...response, age_over_18: attributes.age_over_18 };
+  }
+  return response;
+}
+
+/**
+ * The active introspection answer (spec table "Response 200, active token"); times in ms.
+ *
+ * @example introspectionOf(record) // { active: true, scope: 'age_verification', exp, iat, sub: 'vr_…', … }
+ */
+export function introspectionOf(record: PassTokenRecord): IntrospectActive {
+  return {
+    active: true,
+    scope: passScopeOf(record.scopes),
+    exp: record.expiresAt,
+    iat: record.issuedAt,
+    sub: record.requestId,
+    attributes: {
+      ...disclosedAttributes(record.scopes, record.attributes),
+      verification_method: record.attributes.verification_method ?? record.method,
+      ...(record.attributes.verified_at !== undefined && { verified_at: record.attributes.verified_at }),
+    },
+    scopes_verified: [...record.scopes],
+    proof_metadata: { proof_count: record.scopes.length, total_generation_time_ms: record.generationTimeMs },
+  };
+}
+
+/** The inactive answer: the same bytes for unknown, expired, malformed and foreign tokens. */
+export const INACTIVE = Object.freeze({ active: false as const });
