@@ -1,0 +1,176 @@
+import type { FastifyInstance } from 'fastify';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../clock.ts';
+import { makeTestApp, PARTNERS, putTestGrant, type TestApp } from '../test/helpers.ts';
+import { createPartnerApp } from './app.ts';
+
+let service: TestApp;
+let serviceUrl: string;
+let partner: FastifyInstance;
+
+beforeAll(async () => {
+  // The SDK signs with the real time, so the service's clock starts at the real time too.
+  service = await makeTestApp({ clock: createFakeClock(Date.now()) });
+  await service.app.listen({ port: 0, host: '127.0.0.1' });
+  serviceUrl = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
+  partner = await createPartnerApp({ partnerPort: 8788, serviceUrl, partner: PARTNERS.demo });
+});
+
+afterAll(async () => {
+  await partner?.close();
+  await service?.close();
+});
+
+const exchange = (grantCode: unknown) => partner.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: grantCode } });
+const confirm = (grantCode: string, query = '') =>
+  partner.inject({ method: 'GET', url: `/api/confirm${query}`, headers: { 'X-SVC-Grant-Code': grantCode } });
+
+describe('example partner pages', () => {
+  it('embeds the loader from the service with the partner ID and a success path', async () => {
+    const res = await partner.inject('/standard');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain(`<script src="${serviceUrl}/v4/loader.min.js"`);
+    expect(res.body).toContain('data-partner-id="pk_test_demo"');
+    expect(res.body).toContain('data-success-path="/success"');
+    expect(res.body).not.toContain(PARTNERS.demo.secret);
+  });
+
+  it('serves every page under a CSP that allows only itself and the service, never unsafe-inline', async () => {
+    for (const path of ['/', '/standard', '/server-verify', '/server-verify-timeout', '/same-page', '/success']) {
+      const res = await partner.inject(path);
+      expect(res.statusCode, path).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain(`script-src 'self' ${serviceUrl}`);
+      expect(csp).toContain(`style-src 'self' ${serviceUrl}`);
+      expect(csp).not.toContain('unsafe');
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('ships no inline script, inline style or unfilled placeholder in any page', () => {
+    const dir = new URL('./public/', import.meta.url);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.html'))) {
+      const html = readFileSync(new URL(file, dir), 'utf8');
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag, file).toMatch(/\ssrc="/);
+      expect(html, file).not.toMatch(/<style\b|\sstyle="|\son[a-z]+="/);
+    }
+  });
+
+  it('points the server-verify pages at the confirmation endpoint, the timeout variant at ?never=1 with 3 s', async () => {
+    const verify = await partner.inject('/server-verify');
+    expect(verify.body).toContain('data-server-verify="true"');
+    expect(verify.body).toContain('data-server-verify-endpoint="/api/confirm"');
+    const timeout = await partner.inject('/server-verify-timeout');
+    expect(timeout.body).toContain('data-server-verify-endpoint="/api/confirm?never=1"');
+    expect(timeout.body).toContain('data-server-verify-timeout="3"');
+  });
+
+  it('makes the same-page result page its own success path', async () => {
+    const res = await partner.inject('/same-page');
+    expect(res.body).toContain('data-success-path="/same-page"');
+  });
+
+  it('passes checked widget options from the query to the loader tag', async () => {
+    const res = await partner.inject('/standard?scopes=isAdult,isFrench&theme=light&locale=en');
+    expect(res.body).toContain('data-scopes="isAdult,isFrench"');
+    expect(res.body).toContain('data-theme="light"');
+    expect(res.body).toContain('data-locale="en"');
+  });
+
+  it('never reflects a query value the loader would not accept', async () => {
+    const hostile = encodeURIComponent('"><script>alert(1)</script>');
+    const res = await partner.inject(`/standard?scopes=${hostile}&theme=${hostile}&locale=${hostile}`);
+    expect(res.body).not.toContain('alert(1)');
+    expect(res.body).toContain('data-scopes="isAdult"');
+    expect(res.body).toContain('data-theme="dark"');
+    expect(res.body).toContain('data-locale="fr"');
+    const both = await partner.inject('/standard?scopes=isMale,isFemale');
+    expect(both.body).toContain('data-scopes="isAdult"');
+  });
+
+  it('serves its scripts and styles with their content types and nothing else from /assets', async () => {
+    const js = await partner.inject('/assets/success.js');
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const css = await partner.inject('/assets/style.css');
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    for (const path of ['/assets/index.html', '/assets/..%2Fapp.ts', '/assets/nope.js', '/app.ts']) {
+      const res = await partner.inject(path);
+      expect(res.statusCode, path).toBe(404);
+    }
+  });
+});
+
+describe('example partner backend', () => {
+  it('exchanges a grant through the SDK and answers the attributes, never the pass token', async () => {
+    const grant = await putTestGrant(service.deps, { scopes: ['isAdult', 'isFrench'] });
+    const res = await exchange(grant);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ verified: true, source: 'exchange', scopes: ['isAdult', 'isFrench'], age_over_18: true });
+    expect(body.attributes).toEqual({ age_over_18: true, is_french: true });
+    expect(res.body).not.toMatch(/p_[A-Za-z0-9_-]{20,}/);
+  });
+
+  it('answers a second post of the same grant from memory instead of spending it again', async () => {
+    const grant = await putTestGrant(service.deps);
+    const [first, second] = await Promise.all([exchange(grant), exchange(grant)]);
+    const third = await exchange(grant);
+    const sources = [first, second, third].map((r) => r.json().source).sort();
+    expect(sources).toEqual(['exchange', 'remembered', 'remembered']);
+    for (const r of [first, second, third]) expect(r.json().attributes).toEqual({ age_over_18: true });
+  });
+
+  it('passes the service error code through when the grant does not check out', async () => {
+    const unknown = await exchange('g_' + 'A'.repeat(43));
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().error).toBe('GRANT_INVALID');
+    const malformed = await exchange('not-a-grant');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error).toBe('INVALID_GRANT');
+  });
+
+  it('refuses a body without a grant code', async () => {
+    for (const payload of [{}, { grant_code: 42 }, { grant_code: '' }]) {
+      const res = await partner.inject({ method: 'POST', url: '/api/exchange', payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('INVALID_REQUEST');
+    }
+  });
+
+  it('confirms a grant by exchanging it, and the success page then gets the remembered answer', async () => {
+    const grant = await putTestGrant(service.deps, { scopes: ['isAdult'] });
+    const res = await confirm(grant);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ verified: true });
+    expect((await confirm(grant)).json()).toEqual({ verified: true });
+    const after = await exchange(grant);
+    expect(after.json()).toMatchObject({ verified: true, source: 'remembered', attributes: { age_over_18: true } });
+  });
+
+  it('does not confirm a missing, malformed or unknown grant', async () => {
+    expect((await partner.inject('/api/confirm')).json()).toEqual({ verified: false });
+    expect((await confirm('nope')).json()).toEqual({ verified: false });
+    expect((await confirm('g_' + 'B'.repeat(43))).json()).toEqual({ verified: false });
+  });
+
+  it('never confirms with ?never=1 and leaves the grant unspent', async () => {
+    const grant = await putTestGrant(service.deps);
+    expect((await confirm(grant, '?never=1')).json()).toEqual({ verified: false });
+    expect((await exchange(grant)).json().source).toBe('exchange');
+  });
+
+  it('answers 502 INTERNAL_ERROR when the service cannot be reached', async () => {
+    const offline = await createPartnerApp({ partnerPort: 8788, serviceUrl: 'http://127.0.0.1:9', partner: PARTNERS.demo });
+    try {
+      const res = await offline.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: 'g_' + 'C'.repeat(43) } });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().error).toBe('INTERNAL_ERROR');
+    } finally {
+      await offline.close();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The example partner: a small shop site and its backend, on its own origin, built on the
+ * partner SDK only. The secret stays here; the browser only ever sees the partner ID.
+ *
+ * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function plus its
+ * HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ExchangeResponse } from '../../src/protocol/api.ts';
+import { createPartnerClient } from '../sdk/client.ts';
+import { createPageRenderer, type PageRenderer } from './pages.ts';
+import { createExchangeMemory, type ExchangeMemory } from './results.ts';
+import { registerBackendRoutes } from './routes/backend.ts';
+import { registerStandardPages } from './routes/standard.ts';
+
+/** What the example backend needs from the SDK client. */
+export interface ExchangeClient {
+  exchange(grantCode: string): Promise<ExchangeResponse>;
+}
+
+export interface PartnerAppOptions {
+  /** the port this site is reached on; its origin is http://localhost:<partnerPort> */
+  partnerPort: number;
+  /** the service's base URL: loader ({widget_url}), partner API ({api_url}), billing ({app_url}) */
+  serviceUrl: string;
+  /** the partner API base when it differs from serviceUrl */
+  apiUrl?: string;
+  /** STANDARD credentials, pk_test_demo from fixtures/partners.json by default (see main.ts) */
+  partner: { id: string; secret: string };
+  logger?: FastifyServerOptions['logger'];
+  /** clock for the exchange memory; tests pass a fake one */
+  now?: () => number;
+}
+
+/** Everything a route file of the example partner may use. */
+export interface PartnerContext {
+  /** this site's own origin, e.g. http://localhost:8788 (billing sessions are bound to it) */
+  readonly origin: string;
+  readonly serviceUrl: string;
+  readonly apiUrl: string;
+  readonly partner: { readonly id: string; readonly secret: string };
+  readonly client: ExchangeClient;
+  readonly exchanges: ExchangeMemory;
+  readonly pages: PageRenderer;
+}
+
+export type PartnerRoutes = (app: FastifyInstance, context: PartnerContext) => void;
+
+/** One entry per surface; the ADULT_BLIND pages plug in here as one more line. */
+const PAGE_ROUTES: readonly PartnerRoutes[] = [registerStandardPages, registerBackendRoutes];
+
+/**
+ * Builds the example partner's Fastify app (not listening: main.ts or a test does that).
+ *
+ * @example
+ * const app = await createPartnerApp({
+ *   partnerPort: 8788,
+ *   serviceUrl: 'http://localhost:8787',
+ *   partner: { id: 'pk_test_demo', secret: 'BwcH…' },
+ * });
+ * await app.listen({ port: 8788, host: '127.0.0.1' });
+ */
+export async function createPartnerApp(options: PartnerAppOptions): Promise<FastifyInstance> {
+  const serviceUrl = options.serviceUrl.replace(/\/+$/, '');
+  const apiUrl = (options.apiUrl ?? serviceUrl).replace(/\/+$/, '');
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 16 * 1024,
+  });
+
+  const context: PartnerContext = {
+    origin: `http://localhost:${options.partnerPort}`,
+    serviceUrl,
+    apiUrl,
+    partner: Object.freeze({ ...options.partner }),
+    client: createPartnerClient({ apiUrl, appUrl: serviceUrl, partnerId: options.partner.id, secret: options.partner.secret }),
+    exchanges: createExchangeMemory({ now: options.now ?? Date.now }),
+    pages: createPageRenderer({ serviceOrigin: new URL(serviceUrl).origin }),
+  };
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
+    const asset = context.pages.asset(request.params.file);
+    if (!asset) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' });
+    return reply.header('Content-Type', asset.contentType).header('Cache-Control', 'no-cache').send(asset.body);
+  });
+  for (const register of PAGE_ROUTES) register(app, context);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' }));
+
+  return app;
+}

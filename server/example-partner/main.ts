@@ -1,0 +1,49 @@
+/**
+ * Runs the example partner on PARTNER_PORT (8788), talking to the service at SVC_PUBLIC_URL
+ * (http://localhost:8787). Credentials: PARTNER_ID (pk_test_demo) with its secret from
+ * SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createPartnerApp } from './app.ts';
+
+function fail(message: string): never {
+  console.error(`example-partner: ${message}`);
+  process.exit(1);
+}
+
+function readPort(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PARTNER_PORT must be a port number, got "${raw}"`);
+  return port;
+}
+
+function readSecret(partnerId: string): string {
+  if (process.env.PARTNER_SECRET) return process.env.PARTNER_SECRET;
+  const path = resolve(process.env.SVC_FIXTURES || 'fixtures/partners.json');
+  const partners = JSON.parse(readFileSync(path, 'utf8')) as Array<{ id: string; secret: string }>;
+  const partner = partners.find((p) => p.id === partnerId);
+  if (!partner) fail(`partner ${partnerId} is not in ${path}; set PARTNER_SECRET or PARTNER_ID`);
+  return partner.secret;
+}
+
+const port = readPort(process.env.PARTNER_PORT, 8788);
+const serviceUrl = process.env.SVC_WIDGET_URL || process.env.SVC_PUBLIC_URL || `http://localhost:${process.env.SVC_PORT || 8787}`;
+const partnerId = process.env.PARTNER_ID || 'pk_test_demo';
+const app = await createPartnerApp({
+  partnerPort: port,
+  serviceUrl,
+  ...(process.env.SVC_API_URL ? { apiUrl: process.env.SVC_API_URL } : {}),
+  partner: { id: partnerId, secret: readSecret(partnerId) },
+  logger: { level: process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info') },
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
+
+await app.listen({ port, host: process.env.PARTNER_HOST || '127.0.0.1' });
+app.log.info({ url: `http://localhost:${port}`, service: serviceUrl, partner: partnerId }, 'example partner ready');

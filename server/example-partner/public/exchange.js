@@ -1,0 +1,90 @@
+// Sends a grant code to this site's backend (POST /api/exchange), which exchanges it with the
+// service through the SDK, and shows the verified facts. The grant never goes anywhere else.
+(function () {
+  'use strict';
+
+  var LABELS = {
+    age_over_18: '18 or older',
+    is_french: 'French nationality',
+    is_eu: 'EU citizen',
+    is_male: 'Male',
+    is_female: 'Female',
+    nationality: 'Nationality',
+    birth_year: 'Birth year',
+    nullifier: 'Unique identifier for this site',
+  };
+
+  function format(value) {
+    if (value === true) return 'yes';
+    if (value === false) return 'no';
+    return String(value);
+  }
+
+  function show(target, status, title, rows, note) {
+    target.setAttribute('data-status', status);
+    target.textContent = '';
+    var heading = document.createElement('h2');
+    heading.textContent = title;
+    target.appendChild(heading);
+    if (rows.length > 0) {
+      var list = document.createElement('dl');
+      rows.forEach(function (row) {
+        var dt = document.createElement('dt');
+        dt.textContent = row[0];
+        var dd = document.createElement('dd');
+        dd.textContent = row[1];
+        dd.setAttribute('data-attribute', row[2] || '');
+        list.appendChild(dt);
+        list.appendChild(dd);
+      });
+      target.appendChild(list);
+    }
+    if (note) {
+      var p = document.createElement('p');
+      p.className = 'note';
+      p.textContent = note;
+      target.appendChild(p);
+    }
+  }
+
+  window.PartnerExchange = {
+    /** Exchanges `grantCode` through the backend and renders the answer into `target`. */
+    exchangeAndShow: function (grantCode, target) {
+      target.setAttribute('data-status', 'exchanging');
+      target.textContent = 'Checking your verification…';
+      return fetch('/api/exchange', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ grant_code: grantCode }),
+      })
+        .then(function (response) {
+          return response.json().then(function (body) {
+            if (!response.ok) throw body;
+            return body;
+          });
+        })
+        .then(function (answer) {
+          var rows = Object.keys(answer.attributes).map(function (key) {
+            return [LABELS[key] || key, format(answer.attributes[key]), key];
+          });
+          rows.push(['Scopes', answer.scopes.join(', '), 'scopes']);
+          show(
+            target,
+            'verified',
+            'Verification confirmed',
+            rows,
+            answer.source === 'remembered'
+              ? 'This grant had already been exchanged by our server-verify endpoint; the answer comes from our backend\u2019s memory.'
+              : 'Our backend exchanged the grant code with the service just now.',
+          );
+        })
+        .catch(function (error) {
+          var code = error && error.error ? error.error : 'NETWORK_ERROR';
+          show(target, 'failed', 'The verification could not be confirmed', [['Error', code, 'error']], 'Start again from the shop page.');
+        });
+    },
+    showMissing: function (target) {
+      show(target, 'missing', 'No verification result here', [], 'This page is where the widget sends you after a verification. Start from the shop page.');
+    },
+  };
+})();

@@ -1,0 +1,21 @@
+// A page that is its own success path: the loader does not navigate, it hands the result to
+// onSuccess (and keeps it for SVC.consumeResult() when the page is opened with a fragment).
+(function () {
+  'use strict';
+  var target = document.getElementById('result');
+  var shown = null;
+
+  function handle(result) {
+    if (!result || !result.grant_code || result.grant_code === shown) return;
+    shown = result.grant_code;
+    window.PartnerExchange.exchangeAndShow(result.grant_code, target);
+  }
+
+  if (!window.SVC) {
+    target.setAttribute('data-status', 'failed');
+    target.textContent = 'The verification widget could not be loaded.';
+    return;
+  }
+  handle(window.SVC.consumeResult());
+  window.SVC.onSuccess(handle);
+})();
