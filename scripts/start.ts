@@ -1,0 +1,166 @@
+/**
+ * `npm start`: builds the widget if it is missing, then runs the service (http://localhost:8787)
+ * and the example partner (http://localhost:8788) as two child processes, two origins, so CORS
+ * and origin checks are real. `--service-only` (npm run start:service) runs the service alone.
+ *
+ * Logs of each child are prefixed with its name. A signal is forwarded to both; if either
+ * child dies the other is stopped and `npm start` exits non-zero.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface ChildSpec {
+  /** prefix of its log lines */
+  name: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  /** answers 2xx once the child is ready */
+  healthUrl?: string;
+}
+
+export interface Supervisor {
+  /** resolves once every child with a healthUrl answered, rejects if one died first */
+  ready: Promise<void>;
+  /** resolves with the exit code `npm start` should use */
+  done: Promise<number>;
+  /** forwards `signal` to every child still running */
+  stop(signal?: NodeJS.Signals): void;
+  /** stops every child and makes `done` report a failure */
+  fail(): void;
+}
+
+/**
+ * Runs `children` side by side: prefixes their output, stops all of them when one exits, and
+ * reports 0 only when they ended because we asked them to.
+ *
+ * @example
+ * const s = superviseChildren([{ name: 'svc', command: process.execPath, args: ['--import', 'tsx', 'server/main.ts'] }]);
+ * process.once('SIGINT', () => s.stop('SIGINT'));
+ * process.exitCode = await s.done;
+ */
+export function superviseChildren(children: readonly ChildSpec[], options: { cwd?: string; out?: NodeJS.WritableStream; healthTimeoutMs?: number } = {}): Supervisor {
+  const out = options.out ?? process.stdout;
+  const running = new Map<string, ChildProcess>();
+  let stopping = false;
+  let firstFailure: number | null = null;
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  let rejectReady!: (error: Error) => void;
+  const died = new Promise<never>((_, reject) => (rejectReady = reject));
+  died.catch(() => {});
+
+  const width = Math.max(...children.map((c) => c.name.length));
+  for (const spec of children) {
+    const child = spawn(spec.command, spec.args, {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.set(spec.name, child);
+    const prefix = `${spec.name.padEnd(width)} │ `;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream! }).on('line', (line) => out.write(`${prefix}${line}\n`));
+    }
+    child.on('exit', (code, signal) => {
+      running.delete(spec.name);
+      if (!stopping) {
+        out.write(`${prefix}exited (${signal ?? `code ${code}`}); stopping the others\n`);
+        firstFailure ??= code && code !== 0 ? code : 1;
+        rejectReady(new Error(`${spec.name} exited before it was ready`));
+        stop('SIGTERM');
+      }
+      if (running.size === 0) resolveDone(firstFailure ?? 0);
+    });
+    child.on('error', (error) => out.write(`${prefix}${error.message}\n`));
+  }
+
+  function stop(signal: NodeJS.Signals = 'SIGTERM'): void {
+    stopping = true;
+    for (const child of running.values()) child.kill(signal);
+  }
+
+  const timeoutMs = options.healthTimeoutMs ?? 60_000;
+  const ready = Promise.race([Promise.all(children.filter((c) => c.healthUrl).map((c) => waitForHealth(c.healthUrl!, timeoutMs))).then(() => {}), died]);
+  return {
+    ready,
+    done,
+    stop,
+    fail() {
+      firstFailure ??= 1;
+      stop('SIGTERM');
+    },
+  };
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function ensureBuilt(): void {
+  const distDir = resolve(ROOT, process.env.SVC_DIST_DIR || 'dist');
+  if (existsSync(join(distDir, 'v4', 'loader.min.js'))) return;
+  console.log('start: dist/v4/loader.min.js is missing, running `npm run build` first');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('start: the build failed; fix it and run npm start again');
+    process.exit(build.status ?? 1);
+  }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const serviceOnly = argv.includes('--service-only');
+  ensureBuilt();
+  const svcPort = process.env.SVC_PORT || '8787';
+  const partnerPort = process.env.PARTNER_PORT || '8788';
+  const serviceUrl = process.env.SVC_PUBLIC_URL || `http://localhost:${svcPort}`;
+  // Through tsx's loader rather than the tsx CLI, so signals reach the server itself.
+  const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
+
+  const children: ChildSpec[] = [
+    { name: 'service', ...tsx('server/main.ts'), env: { SVC_PORT: svcPort }, healthUrl: `http://127.0.0.1:${svcPort}/healthz` },
+  ];
+  if (!serviceOnly) {
+    children.push({
+      name: 'partner',
+      ...tsx('server/example-partner/main.ts'),
+      env: { PARTNER_PORT: partnerPort, SVC_PUBLIC_URL: serviceUrl },
+      healthUrl: `http://127.0.0.1:${partnerPort}/healthz`,
+    });
+  }
+
+  const supervisor = superviseChildren(children);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => supervisor.stop(signal));
+
+  supervisor.ready.then(
+    () => {
+      const lines = [`  Service          ${serviceUrl}`, `  Designers' demo  ${serviceUrl}/demo`, `  API docs         ${serviceUrl}/docs`];
+      if (!serviceOnly) lines.push(`  Example partner  http://localhost:${partnerPort}`);
+      console.log(`\nReady (sandbox mode):\n${lines.join('\n')}\n\nCtrl-C stops ${serviceOnly ? 'it' : 'both'}.\n`);
+    },
+    (error: Error) => {
+      console.error(`start: ${error.message}`);
+      supervisor.fail();
+    },
+  );
+  process.exitCode = await supervisor.done;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main(process.argv.slice(2));
+}
