@@ -164,7 +164,12 @@ describe('example partner backend', () => {
   });
 
   it('answers 502 INTERNAL_ERROR when the service cannot be reached', async () => {
-    const offline = await createPartnerApp({ partnerPort: 8788, serviceUrl: 'http://127.0.0.1:9', partner: PARTNERS.demo });
+    const offline = await createPartnerApp({
+      partnerPort: 8788,
+      serviceUrl: 'http://127.0.0.1:9',
+      partner: PARTNERS.demo,
+      clientOptions: { sleep: async () => {} },
+    });
     try {
       const res = await offline.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: 'g_' + 'C'.repeat(43) } });
       expect(res.statusCode).toBe(502);

@@ -6,17 +6,11 @@
  * HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { ExchangeResponse } from '../../src/protocol/api.ts';
-import { createPartnerClient } from '../sdk/client.ts';
+import { createPartnerClient, type PartnerClient, type PartnerClientOptions } from '../sdk/client.ts';
 import { createPageRenderer, type PageRenderer } from './pages.ts';
 import { createExchangeMemory, type ExchangeMemory } from './results.ts';
 import { registerBackendRoutes } from './routes/backend.ts';
 import { registerStandardPages } from './routes/standard.ts';
-
-/** What the example backend needs from the SDK client. */
-export interface ExchangeClient {
-  exchange(grantCode: string): Promise<ExchangeResponse>;
-}
 
 export interface PartnerAppOptions {
   /** the port this site is reached on; its origin is http://localhost:<partnerPort> */
@@ -30,6 +24,8 @@ export interface PartnerAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** clock for the exchange memory; tests pass a fake one */
   now?: () => number;
+  /** passed to the SDK client (tests inject `sleep` so retries do not wait) */
+  clientOptions?: Pick<PartnerClientOptions, 'fetch' | 'sleep' | 'clock' | 'timeoutMs'>;
 }
 
 /** Everything a route file of the example partner may use. */
@@ -39,7 +35,7 @@ export interface PartnerContext {
   readonly serviceUrl: string;
   readonly apiUrl: string;
   readonly partner: { readonly id: string; readonly secret: string };
-  readonly client: ExchangeClient;
+  readonly client: PartnerClient;
   readonly exchanges: ExchangeMemory;
   readonly pages: PageRenderer;
 }
@@ -73,7 +69,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
     serviceUrl,
     apiUrl,
     partner: Object.freeze({ ...options.partner }),
-    client: createPartnerClient({ apiUrl, appUrl: serviceUrl, partnerId: options.partner.id, secret: options.partner.secret }),
+    client: createPartnerClient({ ...options.clientOptions, apiUrl, appUrl: serviceUrl, partnerId: options.partner.id, secret: options.partner.secret }),
     exchanges: createExchangeMemory({ now: options.now ?? Date.now }),
     pages: createPageRenderer({ serviceOrigin: new URL(serviceUrl).origin }),
   };
