@@ -28,8 +28,9 @@ export function canonicalString(bodyHash: string, timestamp: string, partnerId: 
  *
  * @example computeSignature('BwcH…Bwc=', 'mLlh….1767225600.pk_test_demo.0f8b…') // 'RaLhrktu…'
  */
-export function computeSignature(secretBase64: string, canonical: string): string {
-  return createHmac('sha256', Buffer.from(secretBase64, 'base64')).update(canonical, 'utf8').digest('base64url');
+export function computeSignature(secretBase64: string, canonical: string | Uint8Array): string {
+  const hmac = createHmac('sha256', Buffer.from(secretBase64, 'base64'));
+  return (typeof canonical === 'string' ? hmac.update(canonical, 'utf8') : hmac.update(canonical)).digest('base64url');
 }
 
 /**
