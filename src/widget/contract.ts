@@ -1,0 +1,108 @@
+/**
+ * The contract between the loader (`dist/v4/loader.min.js`) and the UI bundle
+ * (`dist/v4/ui.<hash>.js`), and the public shapes `window.SVC` hands to partners (DESIGN §7).
+ * Types and tiny constants only: both bundles import it, so every byte here is paid twice.
+ */
+import type { Locale, VerifyRequestCreated } from '../protocol/api.ts';
+import type { Scope } from '../protocol/scopes.ts';
+
+/** What the widget shows; `data-state` on the host element and `onState` report the same value. */
+export type WidgetState =
+  | 'creating'
+  | 'waiting'
+  | 'scanned'
+  | 'completed'
+  | 'confirming'
+  | 'redirecting'
+  | 'failed'
+  | 'expired'
+  /** INIT_FAILED or SERVER_VERIFY_TIMEOUT; the error itself goes to `onError` */
+  | 'error';
+
+/** The spec's loader error codes (spec: Errors → Loader). */
+export type LoaderErrorCode = 'INIT_FAILED' | 'SERVER_VERIFY_TIMEOUT';
+
+/** What `onError` and the `svc:error` event receive. */
+export interface SvcError {
+  code: LoaderErrorCode;
+  /** short, for developers; names the attribute for configuration errors */
+  message: string;
+  retryable: boolean;
+}
+
+/** What `onSuccess`, `svc:success` and `consumeResult()` hand over. */
+export type SvcResult = ({ grant_code: string } | { attestation: string }) & { state?: string };
+
+export type Theme = 'dark' | 'light' | 'auto';
+export type LocaleOption = Locale | 'auto';
+export type Layout = 'desktop' | 'mobile';
+
+/** A validated widget configuration: the script tag's attributes, merged with `render()` options. */
+export interface WidgetConfig {
+  /** origin serving the loader, the UI bundle and /api/w/* (e.g. `https://widget.example`) */
+  readonly apiOrigin: string;
+  readonly partnerId?: string;
+  readonly sessionToken?: string;
+  /** same-origin path, e.g. `/account/verified?x=1` */
+  readonly successPath: string;
+  readonly scopes: readonly Scope[];
+  readonly locale: LocaleOption;
+  readonly theme: Theme;
+  /** element id of the container */
+  readonly container: string;
+  readonly debug: boolean;
+  readonly clientProofMode: boolean;
+  readonly serverVerify: boolean;
+  /** same-origin path of the partner's confirmation endpoint */
+  readonly serverVerifyEndpoint?: string;
+  readonly serverVerifyTimeoutSeconds: number;
+  /** opaque partner value echoed as `&state=` after the result */
+  readonly state?: string;
+  /** forced layout; absent: detected from the device */
+  readonly layout?: Layout;
+  /** `explicit`: mount nothing until `SVC.render` */
+  readonly render: 'auto' | 'explicit';
+  /** names of global functions (`data-on-error`, …) */
+  readonly onError?: string;
+  readonly onSuccess?: string;
+  readonly onState?: string;
+}
+
+/** What the UI tells the loader; the loader fans it out to callbacks and DOM events. */
+export type WidgetEvent =
+  | { type: 'state'; state: WidgetState }
+  | { type: 'error'; error: SvcError }
+  | { type: 'success'; result: SvcResult };
+
+/** Everything the UI bundle needs to run one widget. */
+export interface MountOptions {
+  config: WidgetConfig;
+  /** starts POST /api/w/verify-request; rejects with a {@link CreateError} */
+  create(signal: AbortSignal): Promise<VerifyRequestCreated>;
+  /** the first request, started by the loader before the UI arrived */
+  created?: Promise<VerifyRequestCreated>;
+  emit(event: WidgetEvent): void;
+  /** keeps a same-page result for `consumeResult()` */
+  keepResult(result: SvcResult): void;
+  navigate(url: string): void;
+  /** mount straight into the error state (configuration error) */
+  error?: SvcError;
+}
+
+/** The handle the UI gives back per widget; `window.SVC.render` wraps it. */
+export interface WidgetController {
+  reset(): void;
+  remove(): void;
+  update(options: { theme?: Theme; locale?: LocaleOption; layout?: Layout }): void;
+  readonly state: WidgetState;
+}
+
+export type MountWidget = (container: HTMLElement, options: MountOptions) => WidgetController;
+
+/** Rejection of `create`: the catalogue code when the service sent one. */
+export interface CreateError extends Error {
+  retryable: boolean;
+}
+
+/** The global the UI bundle sets when it runs; the loader reads and deletes it on `load`. */
+export const UI_GLOBAL = '__svcUi';

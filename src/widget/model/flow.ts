@@ -1,0 +1,240 @@
+/**
+ * The verification flow of one widget (DESIGN §7): create → wait (long poll) → server-verify →
+ * success (redirect or same-page hand-over). Signals hold the state, actions change it, effects
+ * own timers and listeners and clean up after themselves. Components only render it.
+ */
+import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
+import { LIMITS, MAX_WAIT_SECONDS, type FailReason, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
+import { isCurrentPage, resultUrl } from '../../loader/result.ts';
+import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../contract.ts';
+import { backoffMs, fetchStatus } from '../net/status.ts';
+import { confirmWithPartner } from '../net/server-verify.ts';
+import { sleep } from '../net/timeout.ts';
+
+export interface Flow {
+  readonly state: ReadonlySignal<WidgetState>;
+  readonly request: ReadonlySignal<VerifyRequestCreated | null>;
+  /** whole seconds until the current request expires (the countdown) */
+  readonly secondsLeft: ReadonlySignal<number>;
+  readonly reason: ReadonlySignal<FailReason | undefined>;
+  readonly error: ReadonlySignal<SvcError | null>;
+  /** mobile layout: the visitor asked for the QR code instead of the app button */
+  readonly qrShown: ReadonlySignal<boolean>;
+  /** the retry button: re-confirms after SERVER_VERIFY_TIMEOUT while the grant lives, else starts over */
+  retry(): void;
+  /** starts over with a new request */
+  reset(): void;
+  showQr(): void;
+  /** aborts requests, clears timers and listeners */
+  dispose(): void;
+}
+
+/**
+ * Creates and starts the flow.
+ *
+ * @example
+ * const flow = createFlow({ config, create, emit, keepResult, navigate: (u) => location.assign(u) });
+ * effect(() => console.log(flow.state.value)); // creating → waiting → …
+ */
+export function createFlow(deps: MountOptions): Flow {
+  const { config } = deps;
+  const state = signal<WidgetState>(deps.error ? 'error' : 'creating');
+  const request = signal<VerifyRequestCreated | null>(null);
+  const reason = signal<FailReason | undefined>(undefined);
+  const error = signal<SvcError | null>(deps.error ?? null);
+  const qrShown = signal(false);
+  const hidden = signal(document.hidden);
+  const now = signal(Date.now());
+  /** local clock: the service's expires_at shifted onto this device's clock */
+  const expiresAt = signal(0);
+  const secondsLeft = computed(() => Math.max(0, Math.ceil((expiresAt.value - now.value) / 1000)));
+
+  let run: AbortController | undefined;
+  let result: SvcResult | undefined;
+  let resultAt = 0;
+
+  const begin = (): AbortSignal => {
+    run?.abort();
+    run = new AbortController();
+    return run.signal;
+  };
+
+  const fail = (failure: SvcError): void => {
+    batch(() => {
+      error.value = failure;
+      state.value = 'error';
+    });
+    deps.emit({ type: 'error', error: failure });
+  };
+
+  const expire = (): void => {
+    run?.abort();
+    state.value = 'expired';
+    if (!hidden.peek()) void start();
+  };
+
+  async function start(created?: Promise<VerifyRequestCreated>): Promise<void> {
+    const signal = begin();
+    batch(() => {
+      request.value = null;
+      reason.value = undefined;
+      error.value = null;
+      result = undefined;
+      state.value = 'creating';
+    });
+    let created_: VerifyRequestCreated;
+    try {
+      created_ = await (created ?? deps.create(signal));
+    } catch (cause) {
+      if (!signal.aborted) {
+        fail({
+          code: 'INIT_FAILED',
+          message: `create failed: ${(cause as Error).message}`,
+          retryable: (cause as CreateError).retryable !== false,
+        });
+      }
+      return;
+    }
+    if (signal.aborted) return;
+    // The service's clock is not this device's: trust the lifetime it announces, not the instant,
+    // and fall back to the documented lifetime when the two clocks disagree wildly.
+    const ttlMs = created_.expires_at - Date.now();
+    batch(() => {
+      now.value = Date.now();
+      expiresAt.value = now.value + (ttlMs > 0 && ttlMs <= LIMITS.requestTtlMs ? ttlMs : LIMITS.requestTtlMs);
+      request.value = created_;
+      state.value = 'waiting';
+    });
+    await poll(created_, signal);
+  }
+
+  /** Wakes a sleep when the page comes back after having been hidden. */
+  const whenShownAgain = (done: () => void): (() => void) => {
+    let wasHidden = false;
+    return effect(() => {
+      if (hidden.value) wasHidden = true;
+      else if (wasHidden) done();
+    });
+  };
+  const whenVisible = (done: () => void): (() => void) =>
+    effect(() => {
+      if (!hidden.value) done();
+    });
+
+  async function poll(created: VerifyRequestCreated, signal: AbortSignal): Promise<void> {
+    const minGapMs = Math.max(1000, created.poll_after_ms || 0);
+    let failures = 0;
+    let lastPollAt = 0;
+    let pauseMs = 0;
+    let wakeOnShow = false;
+    while (!signal.aborted) {
+      await sleep(pauseMs, signal, wakeOnShow ? whenShownAgain : undefined);
+      await sleep(Infinity, signal, whenVisible); // paused while the page is hidden
+      await sleep(lastPollAt + minGapMs - Date.now(), signal); // never more than once a second
+      if (signal.aborted) return;
+      if (secondsLeftNow() <= 0) return expire();
+      lastPollAt = Date.now();
+      const outcome = await fetchStatus(config.apiOrigin, created, signal, Math.min(MAX_WAIT_SECONDS, secondsLeftNow()));
+      if (signal.aborted) return;
+      pauseMs = 0;
+      wakeOnShow = false;
+      if (outcome.kind === 'unreachable') {
+        pauseMs = backoffMs(++failures);
+        wakeOnShow = true;
+        continue;
+      }
+      if (outcome.kind === 'throttled') {
+        pauseMs = outcome.retryAfterMs;
+        continue;
+      }
+      if (outcome.kind === 'gone') return expire();
+      failures = 0;
+      const status = outcome.status;
+      if (status.status === 'pending') state.value = 'waiting';
+      else if (status.status === 'in_progress') state.value = 'scanned';
+      else if (status.status === 'completed' && status.result) return complete(status.result, signal);
+      else if (status.status === 'failed') {
+        batch(() => {
+          reason.value = status.reason ?? 'failed';
+          state.value = 'failed';
+        });
+        return;
+      } else if (status.status === 'expired') return expire();
+    }
+  }
+
+  const secondsLeftNow = (): number => Math.max(0, Math.ceil((expiresAt.peek() - Date.now()) / 1000));
+
+  async function complete(verified: VerifyResult, signal: AbortSignal): Promise<void> {
+    result = config.state === undefined ? verified : { ...verified, state: config.state };
+    resultAt = Date.now();
+    state.value = 'completed';
+    await deliver(result, signal);
+  }
+
+  async function deliver(delivered: SvcResult, signal: AbortSignal): Promise<void> {
+    if (config.serverVerify && config.serverVerifyEndpoint) {
+      state.value = 'confirming';
+      const confirmed = await confirmWithPartner(config.serverVerifyEndpoint, delivered, config.serverVerifyTimeoutSeconds, signal);
+      if (signal.aborted) return;
+      if (!confirmed) return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
+    }
+    deps.emit({ type: 'success', result: delivered });
+    if (isCurrentPage(config.successPath)) {
+      deps.keepResult(delivered);
+      state.value = 'completed';
+    } else {
+      state.value = 'redirecting';
+      deps.navigate(resultUrl(config.successPath, delivered));
+    }
+  }
+
+  const onVisibility = (): void => {
+    hidden.value = document.hidden;
+    if (!document.hidden && state.peek() === 'expired') void start();
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+
+  const stopEffects = [
+    effect(() => deps.emit({ type: 'state', state: state.value })),
+    // The countdown ticks while a QR code is on screen; reaching zero renews the request.
+    effect(() => {
+      if (state.value !== 'waiting') return;
+      const timer = setInterval(() => {
+        now.value = Date.now();
+        if (now.value >= expiresAt.peek()) expire();
+      }, 1000);
+      return () => clearInterval(timer);
+    }),
+  ];
+
+  if (!deps.error) void start(deps.created);
+
+  return {
+    state,
+    request,
+    secondsLeft,
+    reason,
+    error,
+    qrShown,
+    retry() {
+      const pending = result;
+      if (state.peek() === 'error' && error.peek()?.code === 'SERVER_VERIFY_TIMEOUT' && pending && Date.now() - resultAt < LIMITS.grantTtlMs) {
+        const signal = begin();
+        error.value = null;
+        void deliver(pending, signal);
+      } else if (error.peek()?.retryable !== false) {
+        void start();
+      }
+    },
+    reset: () => void start(),
+    showQr() {
+      qrShown.value = true;
+    },
+    dispose() {
+      run?.abort();
+      document.removeEventListener('visibilitychange', onVisibility);
+      for (const stop of stopEffects) stop();
+    },
+  };
+}

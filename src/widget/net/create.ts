@@ -1,0 +1,48 @@
+import type { BlindVerifyRequestBody, StandardVerifyRequestBody, VerifyRequestCreated } from '../../protocol/api.ts';
+import type { CreateError, WidgetConfig } from '../contract.ts';
+import { resolveLocale } from '../model/locale.ts';
+import { withTimeout } from './timeout.ts';
+
+const CREATE_TIMEOUT_MS = 15_000;
+
+/**
+ * Starts a verification request (DESIGN §3). The body travels as `text/plain` so the browser
+ * sends no CORS preflight; no cookies go to the service.
+ *
+ * @example
+ * const created = await createVerifyRequest(config, controller.signal);
+ * showQr(created.deep_link);
+ */
+export async function createVerifyRequest(config: WidgetConfig, signal: AbortSignal): Promise<VerifyRequestCreated> {
+  const common = { client_proof_mode: config.clientProofMode, locale: resolveLocale(config.locale) };
+  const body: StandardVerifyRequestBody | BlindVerifyRequestBody = config.sessionToken
+    ? { session_token: config.sessionToken, ...common }
+    : { partner_id: config.partnerId!, scopes: [...config.scopes], ...common };
+  const timed = withTimeout(signal, CREATE_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(config.apiOrigin + '/api/w/verify-request', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      signal: timed.signal,
+    });
+  } catch (cause) {
+    throw createError('NETWORK', true, cause);
+  } finally {
+    timed.clear();
+  }
+  if (response.status === 201 || response.status === 200) return (await response.json()) as VerifyRequestCreated;
+  let code = 'HTTP_' + response.status;
+  try {
+    code = ((await response.json()) as { error?: string }).error ?? code;
+  } catch {
+    // a body that is not JSON still has a status worth reporting
+  }
+  throw createError(code, response.status === 429 || response.status >= 500);
+}
+
+function createError(code: string, retryable: boolean, cause?: unknown): CreateError {
+  return Object.assign(new Error(code, { cause }), { retryable });
+}

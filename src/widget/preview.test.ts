@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WidgetState } from './contract.ts';
+import { PREVIEW_DEEP_LINK, renderPreview } from './preview.ts';
+
+const STATES: WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
+
+function shadowOf(host: HTMLElement): ShadowRoot {
+  const root = host.querySelector('[data-testid="svc-widget"]')?.shadowRoot;
+  if (!root) throw new Error('no widget shadow root');
+  return root;
+}
+
+describe('renderPreview', () => {
+  const host = document.createElement('div');
+  document.body.append(host);
+  afterEach(() => host.replaceChildren());
+
+  it.each(STATES)('renders the %s state with a title and a polite announcement', (state) => {
+    renderPreview(host, { state, theme: 'dark', locale: 'fr' });
+    const root = shadowOf(host);
+    expect(host.querySelector('[data-testid="svc-widget"]')?.getAttribute('data-state')).toBe(state);
+    const title = root.querySelector('h2')?.textContent;
+    expect(title).toBeTruthy();
+    expect(root.querySelector('[role="status"]')?.textContent).toBe(title);
+  });
+
+  it('shows the QR code, a frozen countdown and the deep link while waiting on desktop', () => {
+    renderPreview(host, { state: 'waiting', theme: 'light', locale: 'en' });
+    const root = shadowOf(host);
+    expect(root.querySelector('svg[role="img"]')?.getAttribute('aria-label')).toMatch(/QR code/);
+    expect(root.querySelector('[data-testid="svc-countdown"]')?.textContent).toBe('This code expires in 4:32');
+    expect(root.querySelector('a')?.getAttribute('href')).toBe(PREVIEW_DEEP_LINK);
+  });
+
+  it('shows the open-the-app button first on mobile', () => {
+    renderPreview(host, { state: 'waiting', theme: 'dark', locale: 'fr', layout: 'mobile' });
+    const root = shadowOf(host);
+    expect(root.querySelector('[data-testid="svc-open-app"]')?.textContent).toBe('Ouvrir l’application');
+    expect(root.querySelector('[data-testid="svc-qr"]')).toBeNull();
+  });
+
+  it('marks test mode only when asked', () => {
+    renderPreview(host, { state: 'waiting', theme: 'dark', locale: 'fr', sandbox: true });
+    expect(shadowOf(host).querySelector('[data-testid="svc-test-mode"]')?.textContent).toBe('Mode test');
+    host.replaceChildren();
+    renderPreview(host, { state: 'waiting', theme: 'dark', locale: 'fr' });
+    expect(shadowOf(host).querySelector('[data-testid="svc-test-mode"]')).toBeNull();
+  });
+
+  it('shows the server-verify timeout copy for SERVER_VERIFY_TIMEOUT', () => {
+    renderPreview(host, { state: 'error', theme: 'dark', locale: 'en', errorCode: 'SERVER_VERIFY_TIMEOUT' });
+    expect(shadowOf(host).querySelector('h2')?.textContent).toBe('Could not confirm');
+  });
+
+  it('leaves the host empty after unmounting', () => {
+    const unmount = renderPreview(host, { state: 'completed', theme: 'auto', locale: 'auto' });
+    unmount();
+    expect(host.childNodes.length).toBe(0);
+  });
+});

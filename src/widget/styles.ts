@@ -1,0 +1,48 @@
+/**
+ * The widget's one stylesheet, adopted by every shadow root as a constructed stylesheet: no
+ * <style> element and no style attribute, so it works under a `style-src` without
+ * 'unsafe-inline'. Partners theme it with --svc-accent, --svc-radius and --svc-font on the
+ * container (custom properties inherit into the shadow root).
+ */
+const DARK = '--bg:#17191f;--fg:#f2f3f5;--mut:#b4b9c3;--line:#343945;--lk:#a9bcff;--ok:#4fd69c;--bad:#ff8f87;--warn:#f5c04a';
+const LIGHT = '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
+
+export const CSS =
+  `:host{all:initial;display:block}` +
+  `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;display:flex;flex-direction:column;` +
+  `width:100%;max-width:400px;height:440px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
+  `background:var(--bg);color:var(--fg);font:15px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-align:center}` +
+  `.dark,.auto{${DARK}}.light{${LIGHT}}@media(prefers-color-scheme:light){.auto{${LIGHT}}}` +
+  `.head{display:flex;justify-content:space-between;align-items:center;min-height:24px;font-size:13px;color:var(--mut)}` +
+  `.badge{padding:1px 8px;border:1px solid;border-radius:99px;color:var(--warn);font-weight:600}` +
+  `.state{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:8px}` +
+  `.title{margin:6px 0 0;font-size:17px;font-weight:600;line-height:1.3}.help{margin:0;color:var(--mut)}` +
+  `.icon{width:56px;height:56px;fill:none;stroke:var(--lk);stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round}` +
+  `.icon circle{stroke:var(--line)}.spin circle{stroke:var(--lk);stroke-dasharray:18 48;transform-origin:center;animation:s 1s linear infinite}` +
+  `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone circle{animation:p 1.6s ease-in-out infinite}` +
+  `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{stroke:var(--lk)}}` +
+  `.tile{padding:0;border-radius:10px;background:#fff;line-height:0}.qr{display:block;width:200px;height:200px}.qr path{fill:#000}` +
+  `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border:0;border-radius:calc(var(--r)/2);` +
+  `background:var(--a);color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
+  `.link{padding:6px;border:0;background:none;color:var(--lk);font:inherit;text-decoration:underline;cursor:pointer}` +
+  `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
+  `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
+  `@media(prefers-reduced-motion:reduce){*{animation:none!important}}`;
+
+let shared: CSSStyleSheet | undefined;
+
+/**
+ * Gives a shadow root the widget's stylesheet. Returns false on browsers without constructed
+ * stylesheets (Safari before 16.4): the caller then renders a <style> element instead.
+ *
+ * @example if (!adoptStyles(root)) renderLegacyStyle(root);
+ */
+export function adoptStyles(root: ShadowRoot): boolean {
+  if (!('adoptedStyleSheets' in root) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return false;
+  if (!shared) {
+    shared = new CSSStyleSheet();
+    shared.replaceSync(CSS);
+  }
+  root.adoptedStyleSheets = [shared];
+  return true;
+}
