@@ -67,21 +67,24 @@ export function isDroppable(record: SigningKeyRecord, now: number): boolean {
 }
 
 /**
- * Orders keys as the JWKS publishes them: current first (simple verifiers use `keys[0]`), then
- * next, then retired (newest first); droppable keys are left out.
+ * Orders keys as the JWKS publishes them: the signing key first (simple verifiers use
+ * `keys[0]`), then next, then retired (newest first); droppable keys are left out.
  *
  * @example const [signing] = orderForPublication(await store.listKeys('attestation'), now)
  */
 export function orderForPublication(records: readonly SigningKeyRecord[], now: number): SigningKeyRecord[] {
+  const live = records.filter((r) => !isDroppable(r, now));
+  const signing = pickCurrent(live);
   const rank = { current: 0, next: 1, retired: 2 } as const;
-  return records
-    .filter((r) => !isDroppable(r, now))
+  const rest = live
+    .filter((r) => r !== signing)
     .sort((a, b) => rank[a.state] - rank[b.state] || b.createdAt - a.createdAt || a.kid.localeCompare(b.kid));
+  return signing ? [signing, ...rest] : rest;
 }
 
 /**
- * The one current key that signs, chosen deterministically so that every instance agrees even if
- * a race ever left two: the oldest wins.
+ * The one current key that signs, chosen deterministically so that every instance agrees even
+ * while a start-up race briefly left two: the oldest wins.
  */
 export function pickCurrent(records: readonly SigningKeyRecord[]): SigningKeyRecord | null {
   const current = records.filter((r) => r.state === 'current').sort((a, b) => a.createdAt - b.createdAt || a.kid.localeCompare(b.kid));
@@ -89,9 +92,10 @@ export function pickCurrent(records: readonly SigningKeyRecord[]): SigningKeyRec
 }
 
 /**
- * Makes sure `purpose` has a current key, creating one when there is none. Race-safe enough for
- * several processes starting at once: after writing, it re-reads, and a process whose key lost
- * (see pickCurrent) deletes its own key again before anything was signed with it.
+ * Makes sure `purpose` has a current key, creating one when there is none. Safe when several
+ * processes start at once on an empty store: after writing, each re-reads, and every current
+ * key but the winner (see pickCurrent, the same choice every signer makes) is retired, not
+ * deleted, in case a process already signed with it.
  *
  * @example await ensureCurrentKey(store, 'session', clock.now())
  */
@@ -100,9 +104,11 @@ export async function ensureCurrentKey(store: Store, purpose: KeyPurpose, now: n
   if (existing) return existing;
   const mine = await createKeyRecord(purpose, 'current', now);
   await store.putKey(mine);
-  const winner = pickCurrent(await store.listKeys(purpose));
-  if (winner && winner.kid !== mine.kid) await store.updateKeys({ drop: [mine.kid] });
-  return winner ?? mine;
+  const records = await store.listKeys(purpose);
+  const winner = pickCurrent(records) ?? mine;
+  const losers = records.filter((r) => r.state === 'current' && r.kid !== winner.kid);
+  if (losers.length > 0) await store.updateKeys({ put: losers.map((r) => ({ ...r, state: 'retired' as const, dropAfter: now + RETIRED_KEY_LIFETIME_MS })) });
+  return winner;
 }
 
 export type RotationResult =
