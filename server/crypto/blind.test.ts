@@ -85,7 +85,7 @@ describe('session tokens', () => {
 
   it('refuses tokens signed with the session key but with the wrong typ, aud, iss, iat or alg', async () => {
     const jwk = await sessionKeyJwk(store);
-    const key = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    const key = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
     const now = Math.floor(clock.now() / 1000);
     const good = { iss: 'http://localhost:8787', aud: 'svc-widget', app_id: 'app_a', origin_hash: originHash(ORIGIN), scope_mask: 1, iat: now, exp: now + 300, jti: 'j1' };
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
