@@ -1,0 +1,18 @@
+import { useEffect, useState } from 'preact/hooks';
+import { COPY } from './copy.ts';
+
+/** m:ss until `expiresAt` (ms since epoch); shown, not announced (it would chatter). */
+export function Countdown({ expiresAt, now = Date.now }: { expiresAt: number; now?: () => number }) {
+  const [left, setLeft] = useState(() => expiresAt - now());
+  useEffect(() => {
+    const timer = setInterval(() => setLeft(expiresAt - now()), 1000);
+    return () => clearInterval(timer);
+  }, [expiresAt, now]);
+  const seconds = Math.max(0, Math.ceil(left / 1000));
+  const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  return (
+    <p class="phone-countdown" data-testid="countdown">
+      {COPY.expiresIn(text)}
+    </p>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The sandbox phone API (DESIGN §4), same origin as the page.
+ */
+import type { Method, Outcome, PersonaSummary, PhoneOpened, RequestStatus } from '../protocol/api.ts';
+import type { ErrorCode } from '../protocol/errors.ts';
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: ErrorCode | 'NETWORK_ERROR' };
+
+export interface PhoneApi {
+  listPersonas(): Promise<ApiResult<PersonaSummary[]>>;
+  open(requestId: string, h: string): Promise<ApiResult<PhoneOpened>>;
+  complete(requestId: string, body: { h: string; persona: string; method: Method; outcome: Outcome }): Promise<ApiResult<{ status: RequestStatus }>>;
+}
+
+/**
+ * @example
+ * const api = createPhoneApi();
+ * const opened = await api.open('vr_…', 'h_…');
+ * if (!opened.ok && opened.code === 'REQUEST_EXPIRED') showExpired();
+ */
+export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init), base = ''): PhoneApi {
+  async function call<T>(path: string, body?: unknown): Promise<ApiResult<T>> {
+    let response: Response;
+    try {
+      response = await fetchImpl(base + path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+        cache: 'no-store',
+        credentials: 'omit',
+      });
+    } catch {
+      return { ok: false, status: 0, code: 'NETWORK_ERROR' };
+    }
+    const payload = (await response.json().catch(() => null)) as (T & { error?: ErrorCode }) | null;
+    if (response.ok && payload !== null) return { ok: true, data: payload };
+    const code = typeof payload?.error === 'string' ? payload.error : response.status === 404 ? 'NOT_FOUND' : 'INTERNAL_ERROR';
+    return { ok: false, status: response.status, code };
+  }
+
+  const requestPath = (id: string, verb: string) => `/api/m/requests/${encodeURIComponent(id)}/${verb}`;
+  return {
+    listPersonas: () => call<PersonaSummary[]>('/api/m/personas'),
+    open: (requestId, h) => call<PhoneOpened>(requestPath(requestId, 'open'), { h }),
+    complete: (requestId, body) => call<{ status: RequestStatus }>(requestPath(requestId, 'complete'), body),
+  };
+}
