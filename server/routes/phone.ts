@@ -1,7 +1,91 @@
-import type { FastifyInstance } from 'fastify';
+/**
+ * The sandbox phone API (DESIGN §4): what the phone page at /m/v/:requestId calls in place of the
+ * mobile app. Sandbox mode only: in production none of it is registered, so /api/m/* answers
+ * 404 NOT_FOUND. (The page itself is served by routes/assets.ts.)
+ *
+ * POST /api/m/requests/:requestId/open {h} and /complete {h, persona, method, outcome} answer the
+ * first failing check, in this order:
+ *  1. body not a JSON object, a field missing or of the wrong type (persona and method may be left
+ *     out when the outcome is failed or cancelled) → 400 INVALID_REQUEST
+ *  2. unknown request, malformed id, wrong or malformed h → 404 NOT_FOUND
+ *  3. complete: already completed or failed → 409 ALREADY_FINISHED (open answers 200 with the status)
+ *  4. past its deadline → 410 REQUEST_EXPIRED
+ *  5. complete: method is not eudi_wallet in client proof mode, or is eudi_wallet outside it;
+ *     an unknown persona → 400 INVALID_REQUEST
+ * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Method, Outcome, PhoneOpened, PersonaSummary } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
+import { summarizePersonas } from '../domain/personas.ts';
+import { completeRequest, effectiveStatus, findRequestForPhone, openRequest } from '../domain/verify-requests.ts';
+import { ServiceError } from '../errors.ts';
 
+export const PERSONAS_PATH = '/api/m/personas';
+export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
+export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
+
+const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
+const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
+
+type Body = Record<string, unknown>;
+
+function invalid(cause: string): ServiceError {
+  return new ServiceError('INVALID_REQUEST', { cause });
+}
+
+function readBody(request: FastifyRequest): Body {
+  const body = request.body;
+  if (request.bodyIsInvalidJson || typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body is not a JSON object');
+  if (typeof (body as Body).h !== 'string') throw invalid('h must be a string');
+  return body as Body;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string, required: boolean): T | null {
+  if (value === undefined && !required) return null;
+  if (!allowed.includes(value as T)) throw invalid(`${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** Registers /api/m/* in sandbox mode; nothing in production. */
 export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
-  void app;
-  void deps;
+  if (deps.config.mode !== 'sandbox') return;
+
+  app.register(async (phone) => {
+    phone.addHook('onRequest', (_request, reply, done) => {
+      reply.header('Cache-Control', 'no-store');
+      done();
+    });
+
+    phone.get(PERSONAS_PATH, async (): Promise<PersonaSummary[]> => summarizePersonas(deps.personas));
+
+    phone.post<{ Params: { requestId: string } }>(PHONE_OPEN_PATH, async (request): Promise<PhoneOpened> => {
+      const body = readBody(request);
+      const found = await findRequestForPhone(deps.store, request.params.requestId, body.h, deps.clock.now());
+      if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
+      const record = await openRequest(deps, found);
+      const status = effectiveStatus(record, deps.clock.now());
+      return {
+        scopes: record.scopes,
+        rail: record.rail,
+        client_proof_mode: record.clientProofMode,
+        audience_label: record.audienceLabel,
+        expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
+        status,
+      };
+    });
+
+    phone.post<{ Params: { requestId: string } }>(PHONE_COMPLETE_PATH, async (request) => {
+      const body = readBody(request);
+      const outcome = oneOf(body.outcome, OUTCOMES, 'outcome', true)!;
+      const approved = outcome === 'approved';
+      const method = oneOf(body.method, METHODS, 'method', approved);
+      if ((body.persona !== undefined || approved) && typeof body.persona !== 'string') throw invalid('persona must be a string');
+      const found = await findRequestForPhone(deps.store, request.params.requestId, body.h, deps.clock.now());
+      if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
+      const personaId = typeof body.persona === 'string' ? body.persona : null;
+      const record = await completeRequest(deps, found, { outcome, method, personaId });
+      return { status: record.status };
+    });
+  });
 }

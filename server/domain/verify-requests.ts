@@ -1,0 +1,322 @@
+/**
+ * The verification request lifecycle (DESIGN §3, §4). Routes translate HTTP into these calls.
+ *
+ *   pending ──open──▶ in_progress ──complete: approved──▶ completed  (result until the grant expires)
+ *      │                   └───────complete: failed | cancelled──▶ failed
+ *      └──── deadline passes (either open state) ──▶ read as expired for a grace period, then unknown
+ *
+ * The store keeps digests of the poll and handoff tokens, never the tokens, and the result only
+ * sealed to its reader (result-box.ts). On the ADULT_BLIND rail the record holds the blind app
+ * and origin hash from the session token and never a partner ID (DESIGN §8).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { LIMITS, type Locale, type Method, type Outcome, type Rail, type RequestStatus, type VerifyResult, type VerifyStatus } from '../../src/protocol/api.ts';
+import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scopes.ts';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
+import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
+import { computeNullifier } from './nullifier.ts';
+import { attributesOf, findPersona, personaFacts, type PersonaFacts } from './personas.ts';
+import { createResultLock, lockResult, openResult } from './result-box.ts';
+import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
+
+/** `vr_` + 16 random bytes in base64url (tokens.ts newRequestId). */
+export const REQUEST_ID_PATTERN = /^vr_[A-Za-z0-9_-]{22}$/;
+/** How long a request past its deadline (or a failed one) still reads as such before it is unknown. */
+export const EXPIRED_GRACE_MS = 60_000;
+/** The loader's pause between two polls when it does not long-poll (spec: at most once a second). */
+export const POLL_AFTER_MS = 1_000;
+/** CAS retries before giving up on a request that keeps changing under us. */
+const MAX_CAS_ATTEMPTS = 5;
+
+export interface NewRequest {
+  rail: Rail;
+  /** STANDARD only */
+  partnerId: string | null;
+  /** ADULT_BLIND only, from the session token */
+  appId: string | null;
+  originHash: string | null;
+  sessionJti: string | null;
+  scopes: Scope[];
+  clientProofMode: boolean;
+  locale: Locale;
+  /** shown on the phone: the partner's name (STANDARD) or the blind app id (ADULT_BLIND) */
+  audienceLabel: string;
+}
+
+/** Who may read the result: the loader, with its poll token, or a signed partner, with its secret. */
+export type ResultReader = { channel: 'widget' } | { channel: 'partner'; partnerSecret: string };
+
+export interface CreatedRequest {
+  record: VerifyRequestRecord;
+  /** returned to the loader only; a partner-created request has one nobody ever sees */
+  pollToken: string;
+  handoffToken: string;
+  /** `{app_url}/m/v/<request_id>#h=<handoff_token>` */
+  deepLink: string;
+}
+
+/**
+ * Creates a pending request that lives `config.requestTtlMs`.
+ *
+ * @example
+ * const { record, pollToken, deepLink } = await createVerifyRequest(deps, {
+ *   rail: 'standard', partnerId: partner.id, appId: null, originHash: null, sessionJti: null,
+ *   scopes: ['isAdult'], clientProofMode: false, locale: 'fr', audienceLabel: partner.name,
+ * }, { channel: 'widget' });
+ */
+export async function createVerifyRequest(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'config'>,
+  request: NewRequest,
+  reader: ResultReader,
+): Promise<CreatedRequest> {
+  const now = deps.clock.now();
+  const id = newRequestId();
+  const pollToken = newToken('poll');
+  const handoffToken = newToken('handoff');
+  const lock = createResultLock(reader.channel === 'widget' ? pollToken : reader.partnerSecret);
+  const deadlineAt = now + deps.config.requestTtlMs;
+  const record: VerifyRequestRecord = {
+    id,
+    rail: request.rail,
+    partnerId: request.rail === 'standard' ? request.partnerId : null,
+    appId: request.rail === 'adult_blind' ? request.appId : null,
+    originHash: request.rail === 'adult_blind' ? request.originHash : null,
+    sessionJti: request.rail === 'adult_blind' ? request.sessionJti : null,
+    scopes: [...request.scopes],
+    clientProofMode: request.clientProofMode,
+    locale: request.locale,
+    audienceLabel: request.audienceLabel,
+    pollTokenDigest: digestToken(pollToken),
+    handoffTokenDigest: digestToken(handoffToken),
+    status: 'pending',
+    reason: null,
+    method: null,
+    sealedResult: null,
+    version: 1,
+    createdAt: now,
+    expiresAt: deadlineAt + EXPIRED_GRACE_MS,
+    channel: reader.channel,
+    deadlineAt,
+    openedAt: null,
+    resultPublicKey: lock.publicKey,
+    resultKeySealed: lock.sealedPrivateKey,
+  };
+  await deps.store.createRequest(record);
+  return { record, pollToken, handoffToken, deepLink: `${deps.config.appUrl}/m/v/${id}#h=${handoffToken}` };
+}
+
+export function isRequestId(value: unknown): value is string {
+  return typeof value === 'string' && REQUEST_ID_PATTERN.test(value);
+}
+
+function digestMatches(token: string, digest: string): boolean {
+  const presented = Buffer.from(digestToken(token));
+  const stored = Buffer.from(digest);
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+/**
+ * The loader's request: null unless `id` and `pollToken` are well formed, the request exists,
+ * the loader created it and the token is its poll token. Every failure looks the same (no oracle).
+ *
+ * @example const record = await findRequestForPoller(store, request.params.requestId, query.pt, now)
+ */
+export async function findRequestForPoller(store: Store, id: unknown, pollToken: unknown, now: number): Promise<VerifyRequestRecord | null> {
+  if (!isRequestId(id) || !isTokenShaped(pollToken, 'poll')) return null;
+  const record = await store.getRequest(id, now);
+  if (!record || record.channel !== 'widget' || !digestMatches(pollToken, record.pollTokenDigest)) return null;
+  return record;
+}
+
+/** A partner's own request, created through the signed partner variant; null otherwise. */
+export async function findRequestForPartner(store: Store, id: unknown, partnerId: string, now: number): Promise<VerifyRequestRecord | null> {
+  if (!isRequestId(id)) return null;
+  const record = await store.getRequest(id, now);
+  if (!record || record.channel !== 'partner' || record.partnerId !== partnerId) return null;
+  return record;
+}
+
+/** The phone's request: null unless the handoff token from the deep link matches. */
+export async function findRequestForPhone(store: Store, id: unknown, handoffToken: unknown, now: number): Promise<VerifyRequestRecord | null> {
+  if (!isRequestId(id) || !isTokenShaped(handoffToken, 'handoff')) return null;
+  const record = await store.getRequest(id, now);
+  if (!record || !digestMatches(handoffToken, record.handoffTokenDigest)) return null;
+  return record;
+}
+
+function isOpenStatus(status: RequestStatus): boolean {
+  return status === 'pending' || status === 'in_progress';
+}
+
+/** The status a reader sees: an open request past its deadline reads `expired`. */
+export function effectiveStatus(record: VerifyRequestRecord, now: number): RequestStatus {
+  return isOpenStatus(record.status) && now >= record.deadlineAt ? 'expired' : record.status;
+}
+
+/** True while the phone can still act on it (a long poll may wait for a change). */
+export function isAwaitingPhone(record: VerifyRequestRecord, now: number): boolean {
+  return isOpenStatus(record.status) && now < record.deadlineAt;
+}
+
+/**
+ * The status body (DESIGN §3); `readerSecret` (poll token or partner secret) opens the result.
+ *
+ * @example reply.send(statusView(record, now, pollToken))
+ */
+export function statusView(record: VerifyRequestRecord, now: number, readerSecret: string): VerifyStatus {
+  const status = effectiveStatus(record, now);
+  const view: VerifyStatus = { status, expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt };
+  if (status === 'failed' && record.reason) view.reason = record.reason;
+  if (status === 'completed') view.result = readResult(record, readerSecret);
+  return view;
+}
+
+function readResult(record: VerifyRequestRecord, readerSecret: string): VerifyResult {
+  const text = record.sealedResult === null ? null : openResult(record.resultKeySealed, readerSecret, record.sealedResult);
+  // The reader was already checked against the record, so a box that doesn't open is our fault.
+  if (text === null) throw new ServiceError('INTERNAL_ERROR', { cause: `result of ${record.id} does not open` });
+  return JSON.parse(text) as VerifyResult;
+}
+
+/** Throws 409 / 410 unless the phone may still act on the request. */
+function assertActionable(record: VerifyRequestRecord, now: number): void {
+  if (!isOpenStatus(record.status)) throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
+  if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
+}
+
+/**
+ * Applies `patch` with compare-and-set, re-reading and re-checking when the version moved
+ * (the phone's open racing its own complete, two phones racing, …).
+ */
+async function settle(store: Store, record: VerifyRequestRecord, now: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord> {
+  let current = record;
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    assertActionable(current, now);
+    const updated = await store.updateRequest(current.id, current.version, patch);
+    if (updated) return updated;
+    const reread = await store.getRequest(current.id, now);
+    if (!reread) throw new ServiceError('NOT_FOUND', { cause: 'request vanished during update' });
+    current = reread;
+  }
+  throw new ServiceError('INTERNAL_ERROR', { cause: 'request kept changing during update' });
+}
+
+/**
+ * The phone opened the deep link: pending → in_progress. Idempotent; a finished request is
+ * returned as it is (the phone shows it), an expired one is 410 REQUEST_EXPIRED.
+ *
+ * @example const opened = await openRequest(deps, record)
+ */
+export async function openRequest(deps: Pick<AppDeps, 'store' | 'clock'>, record: VerifyRequestRecord): Promise<VerifyRequestRecord> {
+  const now = deps.clock.now();
+  let current = record;
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    if (!isOpenStatus(current.status)) return current;
+    if (now >= current.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
+    if (current.status === 'in_progress') return current;
+    const updated = await deps.store.updateRequest(current.id, current.version, { status: 'in_progress', openedAt: now });
+    if (updated) return updated;
+    const reread = await deps.store.getRequest(current.id, now);
+    if (!reread) throw new ServiceError('NOT_FOUND', { cause: 'request vanished during open' });
+    current = reread;
+  }
+  throw new ServiceError('INTERNAL_ERROR', { cause: 'request kept changing during open' });
+}
+
+export interface Completion {
+  outcome: Outcome;
+  /** required when approved */
+  method: Method | null;
+  /** one of `deps.personas`; required when approved */
+  personaId: string | null;
+}
+
+/**
+ * The phone's verdict. Approved STANDARD: a single-use grant (5 min) with the requested
+ * attributes only. Approved ADULT_BLIND: an attestation whose scope_mask has a bit only for a fact
+ * proven true. Either is sealed to the request's reader. Failed or cancelled: status failed.
+ *
+ * @example await completeRequest(deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' })
+ */
+export async function completeRequest(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'personas'>,
+  record: VerifyRequestRecord,
+  completion: Completion,
+): Promise<VerifyRequestRecord> {
+  const now = deps.clock.now();
+  assertActionable(record, now);
+  const { method, outcome } = completion;
+  if (method !== null) {
+    if (record.clientProofMode && method !== 'eudi_wallet') {
+      throw new ServiceError('INVALID_REQUEST', { cause: 'client proof mode needs method eudi_wallet' });
+    }
+    if (!record.clientProofMode && method === 'eudi_wallet') {
+      throw new ServiceError('INVALID_REQUEST', { cause: 'eudi_wallet outside client proof mode' });
+    }
+  }
+
+  if (outcome !== 'approved') {
+    return settle(deps.store, record, now, { status: 'failed', reason: outcome, method, expiresAt: now + EXPIRED_GRACE_MS });
+  }
+  const persona = findPersona(deps.personas, completion.personaId);
+  if (method === null || persona === null) throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
+
+  const facts = personaFacts(persona, now);
+  const resultExpiresAt = now + LIMITS.grantTtlMs;
+  const result = record.rail === 'standard'
+    ? { grant_code: await issueGrant(deps, record, facts, persona.id, method, now, resultExpiresAt) }
+    : { attestation: await issueAttestation(deps, record, facts, persona.id) };
+  const sealedResult = lockResult(record.resultPublicKey, JSON.stringify(result));
+  return settle(deps.store, record, now, { status: 'completed', reason: null, method, sealedResult, expiresAt: resultExpiresAt });
+}
+
+async function issueGrant(
+  deps: Pick<AppDeps, 'store' | 'nullifierKey'>,
+  record: VerifyRequestRecord,
+  facts: PersonaFacts,
+  personaId: string,
+  method: Method,
+  now: number,
+  expiresAt: number,
+): Promise<string> {
+  if (record.partnerId === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
+  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, record.partnerId) : null;
+  const grantCode = newToken('grant');
+  // Put before the request moves to completed: if the CAS then loses, the grant is orphaned
+  // (nobody holds its code and it expires), never the other way round.
+  await deps.store.putGrant({
+    digest: digestToken(grantCode),
+    partnerId: record.partnerId,
+    requestId: record.id,
+    scopes: [...record.scopes],
+    attributes: attributesOf(facts, record.scopes, nullifier),
+    method,
+    verifiedAt: now,
+    generationTimeMs: Math.max(0, now - (record.openedAt ?? record.createdAt)),
+    expiresAt,
+  });
+  return grantCode;
+}
+
+const PROVEN: Record<BlindScope, (facts: PersonaFacts) => boolean> = {
+  isAdult: (f) => f.isAdult,
+  isFrench: (f) => f.isFrench,
+  isEU: (f) => f.isEU,
+  // Uniqueness is a value, not a claim: always delivered when asked for.
+  isUnique: () => true,
+};
+
+async function issueAttestation(
+  deps: Pick<AppDeps, 'nullifierKey' | 'blind'>,
+  record: VerifyRequestRecord,
+  facts: PersonaFacts,
+  personaId: string,
+): Promise<string> {
+  if (record.appId === null || record.originHash === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
+  const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
+  const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
+  // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
+  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, record.appId) : '';
+  return deps.blind.signAttestation({ appId: record.appId, originHash: record.originHash, scopeMask, nullifier });
+}
