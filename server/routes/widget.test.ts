@@ -6,7 +6,7 @@ import { originHash } from '../crypto/blind.ts';
 import { EXPIRED_GRACE_MS } from '../domain/verify-requests.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-import { makeTempDir, makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
+import { makeTempDir, makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp, type TestPartner } from '../test/helpers.ts';
 import {
   completeOnPhone,
   getStatus,
@@ -464,7 +464,7 @@ describe('partner variants', () => {
   let t: TestApp;
   afterEach(async () => t?.close());
 
-  async function partnerCreate(body: unknown = { scopes: ['isAdult'] }, partner = PARTNERS.demo) {
+  async function partnerCreate(body: unknown = { scopes: ['isAdult'] }, partner: TestPartner = PARTNERS.demo) {
     return signedInject(t, { url: '/api/partner/verify-request', body, partner });
   }
 
