@@ -19,3 +19,7 @@ export { DEFAULT_RETRY_POLICY, parseRetryAfterMs, retryDelayMs } from './retry.t
 export type { RetryPolicy, Sleep } from './retry.ts';
 export { canonicalString, computeSignature, hashBody, signRequest } from './signing.ts';
 export type { SignedHeaders } from './signing.ts';
+export { billingHeaders, createSession } from './billing.ts';
+export type { BillingCredentials, BillingScope, CreateSessionInput, CreateSessionOptions, Session } from './billing.ts';
+export { AttestationError, clearJwksCache, computeOriginHash, importEd25519Jwk, verifyAttestation, verifyCompactEd25519 } from './attestation.ts';
+export type { AttestationErrorCode, AttestationJwk, AttestationJwks, VerifiedAttestation, VerifyAttestationOptions } from './attestation.ts';
