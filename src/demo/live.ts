@@ -1,0 +1,181 @@
+/**
+ * The live panel's model: loads the real loader from this origin in explicit-render mode and
+ * mounts one widget through `window.SVC.render`, like a partner page would.
+ */
+import { signal } from '@preact/signals';
+import type { Layout, LocaleOption, SvcError, SvcResult, Theme, WidgetState } from '../widget/contract.ts';
+import type { Scope } from '../protocol/scopes.ts';
+
+/**
+ * The sandbox partner the live panel creates requests for: registered for this page's origin
+ * (fixtures/partners.json), since the service checks the Origin of every create.
+ */
+export const DEMO_PARTNER_ID = 'pk_test_designer';
+export const DEMO_PARTNER_ORIGIN = 'http://localhost:8787';
+
+/** The part of `window.SVC` (DESIGN §7) this page uses. */
+export interface SvcHandle {
+  reset(): void;
+  remove(): void;
+  update(options: { theme?: Theme; locale?: LocaleOption }): void;
+  readonly state: WidgetState;
+}
+
+export interface SvcGlobal {
+  version: string;
+  ready(fn: () => void): void;
+  render(container: HTMLElement, options: Record<string, unknown>): SvcHandle;
+  onError(fn: (error: SvcError) => void): void;
+  onSuccess(fn: (result: SvcResult) => void): void;
+}
+
+export interface LiveSettings {
+  theme: Theme;
+  locale: LocaleOption;
+  layout: Layout | 'auto';
+  scopes: Scope[];
+}
+
+export interface LiveEvent {
+  at: number;
+  kind: 'state' | 'error' | 'success' | 'info';
+  text: string;
+}
+
+declare global {
+  interface Window {
+    SVC?: SvcGlobal;
+  }
+}
+
+let loading: Promise<SvcGlobal> | null = null;
+
+/**
+ * Injects `/v4/loader.min.js` once (explicit render: it mounts nothing by itself).
+ *
+ * @example const svc = await loadLoader(); svc.render(el, { theme: 'light' });
+ */
+export function loadLoader(doc: Document = document): Promise<SvcGlobal> {
+  loading ??= new Promise<SvcGlobal>((resolve, reject) => {
+    const script = doc.createElement('script');
+    script.src = '/v4/loader.min.js';
+    script.dataset.render = 'explicit';
+    script.dataset.partnerId = DEMO_PARTNER_ID;
+    script.dataset.successPath = '/demo';
+    script.addEventListener('load', () => {
+      const svc = window.SVC;
+      if (svc) svc.ready(() => resolve(svc));
+      else reject(new Error('the loader ran but window.SVC is missing'));
+    });
+    script.addEventListener('error', () => {
+      loading = null;
+      script.remove();
+      reject(new Error('the loader could not be loaded; is the widget built (npm run build)?'));
+    });
+    doc.head.append(script);
+  });
+  return loading;
+}
+
+/**
+ * @example
+ * const live = createLiveModel();
+ * await live.start(document.getElementById('live-widget')!);
+ */
+export function createLiveModel() {
+  const settings = signal<LiveSettings>({ theme: 'dark', locale: 'fr', layout: 'auto', scopes: ['isAdult'] });
+  const events = signal<LiveEvent[]>([]);
+  const deepLink = signal<string | null>(null);
+  const running = signal(false);
+  const loadError = signal<string | null>(null);
+  let handle: SvcHandle | null = null;
+  let container: HTMLElement | null = null;
+  let stopWatching: (() => void) | null = null;
+
+  const log = (kind: LiveEvent['kind'], text: string) => {
+    events.value = [{ at: Date.now(), kind, text }, ...events.value].slice(0, 30);
+  };
+
+  // The deep link sits in the widget's open shadow root as an <a href>; follow it as it renews.
+  function watchDeepLink(host: HTMLElement): () => void {
+    const read = () => {
+      const link = host.querySelector('[data-testid="svc-widget"]')?.shadowRoot?.querySelector<HTMLAnchorElement>('a[href*="/m/v/"]');
+      deepLink.value = link?.href ?? null;
+    };
+    const observer = new MutationObserver(read);
+    observer.observe(host, { subtree: true, childList: true, attributes: true });
+    const onState = (event: Event) => {
+      const detail = (event as CustomEvent<{ state?: WidgetState } | WidgetState>).detail;
+      const state = typeof detail === 'string' ? detail : detail?.state;
+      log('state', String(state));
+      // The shadow root is not observed from outside: re-read on every state change.
+      queueMicrotask(read);
+    };
+    const onError = (event: Event) => log('error', (event as CustomEvent<SvcError>).detail?.code ?? 'error');
+    const onSuccess = (event: Event) => {
+      const result = (event as CustomEvent<SvcResult>).detail;
+      log('success', 'grant_code' in result ? `grant code ${result.grant_code.slice(0, 8)}… received; a partner backend would exchange it now` : 'attestation received');
+    };
+    host.addEventListener('svc:state', onState);
+    host.addEventListener('svc:error', onError);
+    host.addEventListener('svc:success', onSuccess);
+    read();
+    return () => {
+      observer.disconnect();
+      host.removeEventListener('svc:state', onState);
+      host.removeEventListener('svc:error', onError);
+      host.removeEventListener('svc:success', onSuccess);
+    };
+  }
+
+  async function start(host: HTMLElement): Promise<void> {
+    stop();
+    let svc: SvcGlobal;
+    try {
+      svc = await loadLoader();
+      loadError.value = null;
+    } catch (error) {
+      loadError.value = (error as Error).message;
+      return;
+    }
+    container = host;
+    stopWatching = watchDeepLink(host);
+    const { theme, locale, layout, scopes } = settings.value;
+    handle = svc.render(host, {
+      partnerId: DEMO_PARTNER_ID,
+      successPath: '/demo',
+      theme,
+      locale,
+      scopes,
+      ...(layout === 'auto' ? {} : { layout }),
+    });
+    running.value = true;
+    log('info', `rendered with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout}`);
+  }
+
+  function stop(): void {
+    handle?.remove();
+    stopWatching?.();
+    handle = null;
+    stopWatching = null;
+    deepLink.value = null;
+    running.value = false;
+    if (container) container.replaceChildren();
+  }
+
+  function change(next: Partial<LiveSettings>): void {
+    const previous = settings.value;
+    settings.value = { ...previous, ...next };
+    if (!handle) return;
+    // Theme and locale switch live; scopes and layout need a new request.
+    if (next.scopes || (next.layout && next.layout !== previous.layout)) {
+      if (container) void start(container);
+    } else {
+      handle.update({ theme: settings.value.theme, locale: settings.value.locale });
+    }
+  }
+
+  return { settings, events, deepLink, running, loadError, start, stop, change, reset: () => handle?.reset() };
+}
+
+export type LiveModel = ReturnType<typeof createLiveModel>;
