@@ -35,7 +35,8 @@ export function parseRetryAfterMs(value: string | null | undefined, nowMs: numbe
   if (value === null || value === undefined) return null;
   const text = value.trim();
   if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  // An HTTP date names its day and month; Date.parse alone would read "-5" as a year.
+  const date = /^[A-Za-z]{3}, /.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }
 
