@@ -156,6 +156,9 @@ export function openSqliteStore(path: string): Store {
     ],
   };
 
+  // Every read-then-write transaction runs as BEGIN IMMEDIATE (`.immediate` below): a deferred
+  // one that read first fails with SQLITE_BUSY_SNAPSHOT, busy_timeout or not, as soon as another
+  // process sharing the file wrote in between.
   const hitCounter = db.transaction((key: string, windowMs: number, now: number): CounterHit => {
     const row = q.getCounter.get(key) as { count: number; reset_at: number } | undefined;
     const hit = row && row.reset_at > now ? { count: row.count + 1, resetAt: row.reset_at } : { count: 1, resetAt: now + windowMs };
@@ -226,7 +229,7 @@ export function openSqliteStore(path: string): Store {
     },
 
     async getOrCreateSecret(name: string, value: string) {
-      return getOrCreateSecret(name, value);
+      return getOrCreateSecret.immediate(name, value);
     },
 
     async rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
@@ -234,7 +237,7 @@ export function openSqliteStore(path: string): Store {
     },
 
     async hitCounter(key: string, windowMs: number, now: number) {
-      return hitCounter(key, windowMs, now);
+      return hitCounter.immediate(key, windowMs, now);
     },
 
     async createRequest(record: VerifyRequestRecord) {
@@ -248,7 +251,7 @@ export function openSqliteStore(path: string): Store {
       return record.expiresAt > now ? record : null;
     },
     async updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch) {
-      const next = updateRequest(id, expectedVersion, patch);
+      const next = updateRequest.immediate(id, expectedVersion, patch);
       if (next) changes.emit(id);
       return next;
     },
@@ -285,7 +288,7 @@ export function openSqliteStore(path: string): Store {
     },
 
     async putExchangeReplay(record: ExchangeReplayRecord) {
-      return putReplay(record);
+      return putReplay.immediate(record);
     },
     async getExchangeReplay(partnerId: string, idempotencyKey: string, now: number) {
       const row = q.getReplay.get(partnerId, idempotencyKey, now) as { data: string } | undefined;
@@ -304,14 +307,14 @@ export function openSqliteStore(path: string): Store {
       return (q.listKeys.all(purpose) as { data: string }[]).map((r) => JSON.parse(r.data) as SigningKeyRecord);
     },
     async putKey(key: SigningKeyRecord) {
-      updateKeys([key], []);
+      updateKeys.immediate([key], []);
     },
     async updateKeys(changes: { put?: SigningKeyRecord[]; drop?: string[] }) {
-      updateKeys(changes.put ?? [], changes.drop ?? []);
+      updateKeys.immediate(changes.put ?? [], changes.drop ?? []);
     },
 
     async sweep(now: number) {
-      return sweep(now);
+      return sweep.immediate(now);
     },
     async close() {
       if (closed) return;

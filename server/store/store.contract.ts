@@ -1,0 +1,629 @@
+/**
+ * The store contract (store.ts, in prose there) as one suite that every implementation runs:
+ * `sqlite.test.ts` today, `redis.test.ts` later. Written against the `Store` interface only.
+ *
+ * Times are deliberately in 2001: a store that read the wall clock instead of the `now` it is
+ * given would see every row as long expired and fail here.
+ *
+ * @example
+ * // sqlite.test.ts
+ * runStoreContract('SQLite in memory', async () => openSqliteStore(':memory:'));
+ * runStoreContract('SQLite on a file', openOnFile, { openPeer: (store) => openSqliteStore(pathOf(store)) });
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type {
+  ExchangeReplayRecord,
+  GrantRecord,
+  PartnerRecord,
+  PassTokenRecord,
+  SigningKeyRecord,
+  Store,
+  VerifyRequestRecord,
+} from './store.ts';
+
+export interface StoreContractOptions {
+  /**
+   * Opens a second instance over the same data as `store`, as another process or service
+   * instance would. Omit it for a store that cannot be shared (SQLite `:memory:`): the tests
+   * that need two instances are then not defined for it.
+   */
+  openPeer?: (store: Store) => Promise<Store>;
+}
+
+const T0 = Date.UTC(2001, 0, 1);
+const MINUTE = 60_000;
+
+let serial = 0;
+function unique(prefix: string): string {
+  serial += 1;
+  return `${prefix}${serial.toString(36).padStart(6, '0')}`;
+}
+
+function partner(overrides: Partial<PartnerRecord> = {}): PartnerRecord {
+  return {
+    id: unique('pk_test_'),
+    secret: Buffer.alloc(32, 7).toString('base64'),
+    name: 'Contract Shop',
+    domain: 'https://shop.example',
+    rail: 'standard',
+    blindAppId: null,
+    allowedScopes: null,
+    createdAt: T0,
+    ...overrides,
+  };
+}
+
+function request(overrides: Partial<VerifyRequestRecord> = {}): VerifyRequestRecord {
+  return {
+    id: unique('vr_contract'),
+    rail: 'standard',
+    partnerId: 'pk_test_demo',
+    appId: null,
+    originHash: null,
+    sessionJti: null,
+    scopes: ['isAdult', 'isUnique'],
+    clientProofMode: false,
+    locale: 'fr',
+    audienceLabel: 'Demo Shop',
+    pollTokenDigest: unique('pt-digest-'),
+    handoffTokenDigest: unique('h-digest-'),
+    status: 'pending',
+    reason: null,
+    method: null,
+    sealedResult: null,
+    version: 1,
+    createdAt: T0,
+    expiresAt: T0 + 6 * MINUTE,
+    channel: 'widget',
+    deadlineAt: T0 + 5 * MINUTE,
+    openedAt: null,
+    resultPublicKey: 'public-key',
+    resultKeySealed: 'sealed-private-key',
+    ...overrides,
+  };
+}
+
+function grant(overrides: Partial<GrantRecord> = {}): GrantRecord {
+  return {
+    digest: unique('grant-digest-'),
+    partnerId: 'pk_test_demo',
+    requestId: unique('vr_'),
+    scopes: ['isAdult', 'revealBirthYear'],
+    attributes: { age_over_18: true, birth_year: 1992 },
+    method: 'face_check',
+    verifiedAt: T0,
+    generationTimeMs: 1_400,
+    expiresAt: T0 + 5 * MINUTE,
+    ...overrides,
+  };
+}
+
+function passToken(overrides: Partial<PassTokenRecord> = {}): PassTokenRecord {
+  return {
+    digest: unique('pass-digest-'),
+    partnerId: 'pk_test_demo',
+    requestId: unique('vr_'),
+    scopes: ['isAdult'],
+    attributes: { age_over_18: true },
+    method: 'eudi_wallet',
+    issuedAt: T0,
+    expiresAt: T0 + 240 * MINUTE,
+    generationTimeMs: 900,
+    ...overrides,
+  };
+}
+
+function replay(overrides: Partial<ExchangeReplayRecord> = {}): ExchangeReplayRecord {
+  return {
+    partnerId: 'pk_test_demo',
+    idempotencyKey: unique('idem-'),
+    grantDigest: unique('grant-digest-'),
+    sealedResponse: 'v1.sealed.first',
+    expiresAt: T0 + 5 * MINUTE,
+    ...overrides,
+  };
+}
+
+function key(overrides: Partial<SigningKeyRecord> = {}): SigningKeyRecord {
+  return {
+    kid: unique('kid-'),
+    purpose: 'attestation',
+    state: 'current',
+    privateJwk: '{"kty":"OKP","crv":"Ed25519","d":"private","x":"public"}',
+    publicJwk: '{"kty":"OKP","crv":"Ed25519","x":"public"}',
+    createdAt: T0,
+    dropAfter: null,
+    ...overrides,
+  };
+}
+
+function elapsedSince(start: number): number {
+  return Date.now() - start;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Defines the contract's tests for one store implementation. `openStore` must give a fresh,
+ * empty store each time; every store it opens is closed after its test.
+ */
+export function runStoreContract(name: string, openStore: () => Promise<Store>, options: StoreContractOptions = {}): void {
+  describe(`store contract: ${name}`, () => {
+    const opened: Store[] = [];
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    });
+
+    async function fresh(): Promise<Store> {
+      const store = await openStore();
+      opened.push(store);
+      return store;
+    }
+
+    async function peerOf(store: Store): Promise<Store> {
+      const peer = await options.openPeer!(store);
+      opened.push(peer);
+      return peer;
+    }
+
+    describe('partners', () => {
+      it('stores a partner and reads every field back', async () => {
+        const store = await fresh();
+        const standard = partner();
+        const blind = partner({ rail: 'adult_blind', blindAppId: 'app_contract', allowedScopes: ['isAdult', 'isUnique'] });
+        await store.putPartner(standard);
+        await store.putPartner(blind);
+        expect(await store.getPartner(standard.id)).toEqual(standard);
+        expect(await store.getPartner(blind.id)).toEqual(blind);
+        expect(await store.getPartner('pk_test_nobody')).toBeNull();
+      });
+
+      it('replaces a partner put again under the same id', async () => {
+        const store = await fresh();
+        const first = partner();
+        await store.putPartner(first);
+        await store.putPartner({ ...first, secret: Buffer.alloc(32, 9).toString('base64'), domain: 'https://moved.example', allowedScopes: ['isAdult'] });
+        expect(await store.getPartner(first.id)).toMatchObject({ secret: Buffer.alloc(32, 9).toString('base64'), domain: 'https://moved.example', allowedScopes: ['isAdult'] });
+        expect(await store.listPartners()).toHaveLength(1);
+      });
+
+      it('lists every partner', async () => {
+        const store = await fresh();
+        const all = [partner(), partner({ createdAt: T0 + 1 }), partner({ createdAt: T0 + 2 })];
+        for (const p of all) await store.putPartner(p);
+        expect((await store.listPartners()).map((p) => p.id).sort()).toEqual(all.map((p) => p.id).sort());
+      });
+    });
+
+    describe('service secrets', () => {
+      it('keeps the first value written: later writers get it back', async () => {
+        const store = await fresh();
+        expect(await store.getOrCreateSecret('nullifier_key', 'first')).toBe('first');
+        expect(await store.getOrCreateSecret('nullifier_key', 'second')).toBe('first');
+        expect(await store.getOrCreateSecret('other_key', 'third')).toBe('third');
+      });
+
+      it('gives every racing writer the same winner', async () => {
+        const store = await fresh();
+        const values = await Promise.all(Array.from({ length: 20 }, (_, i) => store.getOrCreateSecret('raced', `value-${i}`)));
+        expect(new Set(values).size).toBe(1);
+        expect(values[0]).toMatch(/^value-\d+$/);
+      });
+    });
+
+    describe('nonces', () => {
+      it('remembers a nonce until it expires, per partner', async () => {
+        const store = await fresh();
+        expect(await store.rememberNonce('pk_a', 'nonce-0123456789', T0 + MINUTE, T0)).toBe(true);
+        expect(await store.rememberNonce('pk_a', 'nonce-0123456789', T0 + MINUTE, T0 + 1)).toBe(false);
+        expect(await store.rememberNonce('pk_a', 'nonce-0123456789', T0 + 2 * MINUTE, T0 + MINUTE - 1)).toBe(false);
+        expect(await store.rememberNonce('pk_b', 'nonce-0123456789', T0 + MINUTE, T0)).toBe(true);
+        expect(await store.rememberNonce('pk_a', 'nonce-0123456789', T0 + 2 * MINUTE, T0 + MINUTE)).toBe(true);
+        expect(await store.rememberNonce('pk_a', 'nonce-0123456789', T0 + 2 * MINUTE, T0 + MINUTE + 1)).toBe(false);
+      });
+
+      it('lets exactly one of many racing callers remember a nonce', async () => {
+        const store = await fresh();
+        const results = await Promise.all(Array.from({ length: 50 }, () => store.rememberNonce('pk_a', 'raced-nonce-0001', T0 + MINUTE, T0)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
+    describe('rate-limit counters', () => {
+      it('counts hits in a fixed window that starts at the first hit', async () => {
+        const store = await fresh();
+        expect(await store.hitCounter('ip:1', MINUTE, T0)).toEqual({ count: 1, resetAt: T0 + MINUTE });
+        expect(await store.hitCounter('ip:1', MINUTE, T0 + 10_000)).toEqual({ count: 2, resetAt: T0 + MINUTE });
+        expect(await store.hitCounter('ip:1', MINUTE, T0 + MINUTE - 1)).toEqual({ count: 3, resetAt: T0 + MINUTE });
+      });
+
+      it('starts a new window once the old one has passed', async () => {
+        const store = await fresh();
+        await store.hitCounter('ip:1', MINUTE, T0);
+        await store.hitCounter('ip:1', MINUTE, T0 + 1);
+        expect(await store.hitCounter('ip:1', MINUTE, T0 + MINUTE)).toEqual({ count: 1, resetAt: T0 + 2 * MINUTE });
+        expect(await store.hitCounter('ip:1', MINUTE, T0 + 5 * MINUTE + 7)).toEqual({ count: 1, resetAt: T0 + 6 * MINUTE + 7 });
+      });
+
+      it('keeps keys apart', async () => {
+        const store = await fresh();
+        await store.hitCounter('ip:1', MINUTE, T0);
+        await store.hitCounter('ip:1', MINUTE, T0);
+        expect((await store.hitCounter('ip:2', MINUTE, T0)).count).toBe(1);
+        expect((await store.hitCounter('partner:1', 300_000, T0)).resetAt).toBe(T0 + 300_000);
+      });
+
+      it('counts every one of many racing hits exactly once', async () => {
+        const store = await fresh();
+        const hits = await Promise.all(Array.from({ length: 50 }, () => store.hitCounter('raced', MINUTE, T0)));
+        expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+        expect(new Set(hits.map((h) => h.resetAt))).toEqual(new Set([T0 + MINUTE]));
+      });
+    });
+
+    describe('verification requests', () => {
+      it('stores a request and reads every field back until it expires', async () => {
+        const store = await fresh();
+        const record = request({ rail: 'adult_blind', partnerId: null, appId: 'app_x', originHash: 'hash', sessionJti: 'jti', audienceLabel: 'app_x' });
+        await store.createRequest(record);
+        expect(await store.getRequest(record.id, T0)).toEqual(record);
+        expect(await store.getRequest(record.id, record.expiresAt - 1)).toEqual(record);
+        expect(await store.getRequest(record.id, record.expiresAt)).toBeNull();
+        expect(await store.getRequest('vr_unknown', T0)).toBeNull();
+      });
+
+      it('refuses to create a request whose id already exists', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        await expect(store.createRequest({ ...record, status: 'completed' })).rejects.toThrow();
+        expect((await store.getRequest(record.id, T0))!.status).toBe('pending');
+      });
+
+      it('applies a patch when the version matches, bumps the version and leaves other fields alone', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        const updated = await store.updateRequest(record.id, 1, { status: 'in_progress', openedAt: T0 + 5 });
+        expect(updated).toEqual({ ...record, status: 'in_progress', openedAt: T0 + 5, version: 2 });
+        expect(await store.getRequest(record.id, T0)).toEqual(updated);
+        const completed = await store.updateRequest(record.id, 2, { status: 'completed', method: 'face_check', sealedResult: 'x1.box', expiresAt: T0 + 60 * MINUTE });
+        expect(completed).toMatchObject({ status: 'completed', method: 'face_check', sealedResult: 'x1.box', version: 3, openedAt: T0 + 5 });
+        expect(await store.getRequest(record.id, T0 + 30 * MINUTE)).toEqual(completed);
+      });
+
+      it('refuses a stale version or an unknown request and changes nothing', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        await store.updateRequest(record.id, 1, { status: 'in_progress' });
+        expect(await store.updateRequest(record.id, 1, { status: 'failed', reason: 'cancelled' })).toBeNull();
+        expect(await store.getRequest(record.id, T0)).toMatchObject({ status: 'in_progress', reason: null, version: 2 });
+        expect(await store.updateRequest('vr_unknown', 1, { status: 'failed' })).toBeNull();
+      });
+
+      it('lets exactly one of many racing updates of one version win', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.updateRequest(record.id, 1, { status: i % 2 ? 'completed' : 'failed', sealedResult: `box-${i}` })),
+        );
+        const winners = results.filter((r) => r !== null);
+        expect(winners).toHaveLength(1);
+        expect(await store.getRequest(record.id, T0)).toEqual(winners[0]);
+      });
+
+      it('can shorten or extend a request life through expiresAt', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        await store.updateRequest(record.id, 1, { status: 'failed', reason: 'failed', expiresAt: T0 + 1_000 });
+        expect(await store.getRequest(record.id, T0 + 999)).not.toBeNull();
+        expect(await store.getRequest(record.id, T0 + 1_000)).toBeNull();
+      });
+    });
+
+    describe('waiting for a request change', () => {
+      it('resolves as soon as the request changes', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        const start = Date.now();
+        const waiting = store.waitForRequestChange(record.id, 1, 10_000);
+        await sleep(30);
+        await store.updateRequest(record.id, 1, { status: 'in_progress' });
+        await waiting;
+        expect(elapsedSince(start)).toBeLessThan(1_000);
+      });
+
+      it('resolves every waiter of one request on one change', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        const start = Date.now();
+        const waiters = Array.from({ length: 10 }, () => store.waitForRequestChange(record.id, 1, 10_000));
+        await sleep(20);
+        await store.updateRequest(record.id, 1, { status: 'in_progress' });
+        await Promise.all(waiters);
+        expect(elapsedSince(start)).toBeLessThan(1_000);
+      });
+
+      it('resolves after the timeout when nothing changes', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        const start = Date.now();
+        await store.waitForRequestChange(record.id, 1, 120);
+        expect(elapsedSince(start)).toBeGreaterThanOrEqual(100);
+        expect(elapsedSince(start)).toBeLessThan(2_000);
+      });
+
+      it('is not woken by a change to another request', async () => {
+        const store = await fresh();
+        const [watched, other] = [request(), request()];
+        await store.createRequest(watched);
+        await store.createRequest(other);
+        const start = Date.now();
+        const waiting = store.waitForRequestChange(watched.id, 1, 300);
+        await sleep(20);
+        await store.updateRequest(other.id, 1, { status: 'in_progress' });
+        await waiting;
+        expect(elapsedSince(start)).toBeGreaterThanOrEqual(280);
+      });
+
+      it('resolves when its signal aborts, and at once when it already has', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        const abort = new AbortController();
+        const start = Date.now();
+        const waiting = store.waitForRequestChange(record.id, 1, 10_000, abort.signal);
+        await sleep(30);
+        abort.abort();
+        await waiting;
+        expect(elapsedSince(start)).toBeLessThan(1_000);
+        const again = Date.now();
+        await store.waitForRequestChange(record.id, 1, 10_000, abort.signal);
+        expect(elapsedSince(again)).toBeLessThan(500);
+      });
+
+      it('resolves at once when the version has already moved', async () => {
+        const store = await fresh();
+        const record = request();
+        await store.createRequest(record);
+        await store.updateRequest(record.id, 1, { status: 'in_progress' });
+        const start = Date.now();
+        await store.waitForRequestChange(record.id, 1, 10_000);
+        expect(elapsedSince(start)).toBeLessThan(500);
+      });
+    });
+
+    describe('grants', () => {
+      it('hands a grant out exactly once', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        expect(await store.consumeGrant(record.digest, T0)).toEqual(record);
+        expect(await store.consumeGrant(record.digest, T0 + 1)).toBeNull();
+      });
+
+      it('refuses an expired or unknown grant', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        expect(await store.consumeGrant(record.digest, record.expiresAt)).toBeNull();
+        expect(await store.consumeGrant('unknown-digest', T0)).toBeNull();
+      });
+
+      it('gives a grant to exactly one of 50 concurrent consumers', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const results = await Promise.all(Array.from({ length: 50 }, () => store.consumeGrant(record.digest, T0)));
+        expect(results.filter((r) => r !== null)).toEqual([record]);
+      });
+    });
+
+    describe('exchange replays', () => {
+      it('keeps the first replay stored for a partner and key, and returns it to later writers', async () => {
+        const store = await fresh();
+        const first = replay();
+        expect(await store.putExchangeReplay(first)).toEqual(first);
+        expect(await store.putExchangeReplay({ ...first, sealedResponse: 'v1.sealed.second', grantDigest: 'other' })).toEqual(first);
+        expect(await store.getExchangeReplay(first.partnerId, first.idempotencyKey, T0)).toEqual(first);
+      });
+
+      it('keeps partners and keys apart and forgets a replay when it expires', async () => {
+        const store = await fresh();
+        const record = replay();
+        await store.putExchangeReplay(record);
+        expect(await store.getExchangeReplay('pk_test_other', record.idempotencyKey, T0)).toBeNull();
+        expect(await store.getExchangeReplay(record.partnerId, 'other-key', T0)).toBeNull();
+        expect(await store.getExchangeReplay(record.partnerId, record.idempotencyKey, record.expiresAt)).toBeNull();
+        const other = replay({ partnerId: 'pk_test_other', idempotencyKey: record.idempotencyKey, sealedResponse: 'v1.sealed.other' });
+        expect(await store.putExchangeReplay(other)).toEqual(other);
+      });
+
+      it('gives every racing writer the same stored replay', async () => {
+        const store = await fresh();
+        const base = replay();
+        const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => store.putExchangeReplay({ ...base, sealedResponse: `v1.sealed.${i}` })));
+        expect(new Set(stored.map((r) => r.sealedResponse)).size).toBe(1);
+      });
+    });
+
+    describe('pass tokens', () => {
+      it('reads a pass token back until it expires', async () => {
+        const store = await fresh();
+        const record = passToken();
+        await store.putPassToken(record);
+        expect(await store.getPassToken(record.digest, record.expiresAt - 1)).toEqual(record);
+        expect(await store.getPassToken(record.digest, record.expiresAt)).toBeNull();
+        expect(await store.getPassToken('unknown-digest', T0)).toBeNull();
+      });
+    });
+
+    describe('signing keys', () => {
+      it('lists the keys of one purpose, oldest first', async () => {
+        const store = await fresh();
+        const newer = key({ createdAt: T0 + 10, state: 'next' });
+        const older = key({ createdAt: T0 });
+        const session = key({ purpose: 'session' });
+        for (const k of [newer, older, session]) await store.putKey(k);
+        expect(await store.listKeys('attestation')).toEqual([older, newer]);
+        expect(await store.listKeys('session')).toEqual([session]);
+      });
+
+      it('replaces a key put again under the same kid', async () => {
+        const store = await fresh();
+        const k = key({ state: 'next' });
+        await store.putKey(k);
+        await store.putKey({ ...k, state: 'current' });
+        expect(await store.listKeys('attestation')).toEqual([{ ...k, state: 'current' }]);
+      });
+
+      it('applies a rotation as one step: puts and drops together', async () => {
+        const store = await fresh();
+        const retiredLongAgo = key({ state: 'retired', createdAt: T0 - 2, dropAfter: T0 - 1 });
+        const current = key({ createdAt: T0 });
+        const next = key({ state: 'next', createdAt: T0 + 1 });
+        for (const k of [retiredLongAgo, current, next]) await store.putKey(k);
+        await store.updateKeys({
+          put: [{ ...current, state: 'retired', dropAfter: T0 + MINUTE }, { ...next, state: 'current' }],
+          drop: [retiredLongAgo.kid],
+        });
+        expect(await store.listKeys('attestation')).toEqual([
+          { ...current, state: 'retired', dropAfter: T0 + MINUTE },
+          { ...next, state: 'current' },
+        ]);
+        await store.updateKeys({});
+        expect(await store.listKeys('attestation')).toHaveLength(2);
+      });
+
+      it('never shows readers racing a rotation zero or two current keys', async () => {
+        const store = await fresh();
+        let current = key({ createdAt: T0 });
+        await store.putKey(current);
+        const seen: number[] = [];
+        for (let round = 1; round <= 10; round++) {
+          const next = key({ createdAt: T0 + round });
+          const reads = Array.from({ length: 5 }, () => store.listKeys('attestation').then((keys) => seen.push(keys.filter((k) => k.state === 'current').length)));
+          const rotation = store.updateKeys({ put: [{ ...current, state: 'retired', dropAfter: T0 + round * MINUTE }, { ...next, state: 'current' }] });
+          await Promise.all([...reads, rotation]);
+          current = next;
+        }
+        expect(new Set(seen)).toEqual(new Set([1]));
+      });
+    });
+
+    describe('sweep', () => {
+      it('deletes what has expired, in every kind of row, and keeps what has not', async () => {
+        const store = await fresh();
+        const soon = T0 + 1_000;
+        const later = T0 + 60 * MINUTE;
+        await store.rememberNonce('pk_a', 'expired-nonce-00001', soon, T0);
+        await store.rememberNonce('pk_a', 'live-nonce-00000001', later, T0);
+        await store.hitCounter('expired-counter', 1_000, T0);
+        await store.hitCounter('live-counter', 60 * MINUTE, T0);
+        const [deadRequest, liveRequest] = [request({ expiresAt: soon }), request({ expiresAt: later })];
+        await store.createRequest(deadRequest);
+        await store.createRequest(liveRequest);
+        const [deadGrant, liveGrant] = [grant({ expiresAt: soon }), grant({ expiresAt: later })];
+        await store.putGrant(deadGrant);
+        await store.putGrant(liveGrant);
+        const [deadReplay, liveReplay] = [replay({ expiresAt: soon }), replay({ expiresAt: later })];
+        await store.putExchangeReplay(deadReplay);
+        await store.putExchangeReplay(liveReplay);
+        const [deadPass, livePass] = [passToken({ expiresAt: soon }), passToken({ expiresAt: later })];
+        await store.putPassToken(deadPass);
+        await store.putPassToken(livePass);
+        const keeper = partner();
+        await store.putPartner(keeper);
+        await store.getOrCreateSecret('kept', 'value');
+
+        const now = T0 + 2_000;
+        expect(await store.sweep(now)).toBe(6);
+        expect(await store.sweep(now)).toBe(0);
+
+        expect(await store.getRequest(liveRequest.id, now)).toEqual(liveRequest);
+        expect(await store.getPassToken(livePass.digest, now)).toEqual(livePass);
+        expect(await store.getExchangeReplay(liveReplay.partnerId, liveReplay.idempotencyKey, now)).toEqual(liveReplay);
+        expect(await store.consumeGrant(liveGrant.digest, now)).toEqual(liveGrant);
+        expect(await store.rememberNonce('pk_a', 'live-nonce-00000001', later, now)).toBe(false);
+        expect((await store.hitCounter('live-counter', 60 * MINUTE, now)).count).toBe(2);
+        expect(await store.getPartner(keeper.id)).toEqual(keeper);
+        expect(await store.getOrCreateSecret('kept', 'other')).toBe('value');
+
+        expect(await store.getRequest(deadRequest.id, T0)).toBeNull();
+        expect(await store.consumeGrant(deadGrant.digest, T0)).toBeNull();
+        expect(await store.getPassToken(deadPass.digest, T0)).toBeNull();
+        expect(await store.getExchangeReplay(deadReplay.partnerId, deadReplay.idempotencyKey, T0)).toBeNull();
+        expect((await store.hitCounter('expired-counter', 1_000, now)).count).toBe(1);
+      });
+    });
+
+    if (options.openPeer) {
+      describe('two instances over the same data', () => {
+        it('shows one instance what the other acknowledged', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const p = partner();
+          const r = request();
+          await store.putPartner(p);
+          await store.createRequest(r);
+          expect(await peer.getPartner(p.id)).toEqual(p);
+          expect(await peer.getRequest(r.id, T0)).toEqual(r);
+        });
+
+        it('wakes a long poll on one instance when the other changes the request', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const record = request();
+          await store.createRequest(record);
+          const start = Date.now();
+          const waiting = store.waitForRequestChange(record.id, 1, 10_000);
+          await sleep(30);
+          expect(await peer.updateRequest(record.id, 1, { status: 'completed', sealedResult: 'x1.box' })).not.toBeNull();
+          await waiting;
+          expect(elapsedSince(start)).toBeLessThan(1_000);
+        });
+
+        it('keeps single use, first-writer-wins and compare-and-set across instances', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const g = grant();
+          await store.putGrant(g);
+          const consumed = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? peer : store).consumeGrant(g.digest, T0)));
+          expect(consumed.filter((r) => r !== null)).toHaveLength(1);
+
+          const nonces = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : store).rememberNonce('pk_a', 'shared-nonce-000001', T0 + MINUTE, T0)));
+          expect(nonces.filter(Boolean)).toHaveLength(1);
+
+          const secrets = await Promise.all([store.getOrCreateSecret('shared', 'a'), peer.getOrCreateSecret('shared', 'b')]);
+          expect(secrets[0]).toBe(secrets[1]);
+
+          const r = request();
+          await store.createRequest(r);
+          const updates = await Promise.all([store.updateRequest(r.id, 1, { status: 'failed' }), peer.updateRequest(r.id, 1, { status: 'completed' })]);
+          expect(updates.filter((u) => u !== null)).toHaveLength(1);
+
+          const hits = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : store).hitCounter('shared-counter', MINUTE, T0)));
+          expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        });
+
+        it('keeps what was acknowledged after the first instance closes', async () => {
+          const store = await fresh();
+          const g = grant();
+          await store.putGrant(g);
+          const peer = await peerOf(store);
+          opened.splice(opened.indexOf(store), 1);
+          await store.close();
+          expect(await peer.consumeGrant(g.digest, T0)).toEqual(g);
+        });
+      });
+    }
+  });
+}
