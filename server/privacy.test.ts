@@ -4,13 +4,13 @@
  * partner, and the nullifier depends on the person and the blind app only.
  */
 import Database from 'better-sqlite3';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VerifyRequestCreated, VerifyStatus } from '../src/protocol/api.ts';
 import { createApp } from './app.ts';
 import { verifyAttestation } from './sdk/attestation.ts';
 import { openSqliteStore } from './store/sqlite.ts';
-import { PARTNERS, makeTempDir, makeTestDeps, signedInjectOptions, type FakeClock, type TestDeps, type TestPartner } from './test/helpers.ts';
+import { runBlindFlow } from './test/blind-flow.ts';
+import { PARTNERS, makeTempDir, makeTestDeps, type FakeClock, type TestDeps, type TestPartner } from './test/helpers.ts';
 
 const SHOP = { ...PARTNERS.blindShop, name: 'Blind Shop', origin: 'http://localhost:8788', appId: 'app_blind_shop' };
 const CLUB = { ...PARTNERS.blindClub, name: 'Blind Club', origin: 'http://127.0.0.1:8788', appId: 'app_blind_club' };
@@ -31,42 +31,14 @@ interface Observed {
   verifierRequestIds: string[];
 }
 
-function record(observed: Observed, res: LightMyRequestResponse): LightMyRequestResponse {
-  observed.verifierAnswers.push(JSON.stringify(res.headers) + res.body);
-  observed.verifierRequestIds.push(String(res.headers['x-svc-cid']));
-  return res;
-}
-
-async function blindFlow(partner: TestPartner & { origin: string }, personaId: string, scopes = ['isAdult', 'isUnique']): Promise<Observed> {
-  const billing = await app.inject(signedInjectOptions(t.clock, { url: '/api/billing/session', partner, body: { origin: partner.origin, scopes } }));
-  expect(billing.statusCode).toBe(201);
-  const observed: Observed = { attestation: '', sessionToken: billing.json().token, verifierAnswers: [], verifierRequestIds: [] };
-
-  const created = record(
-    observed,
-    await app.inject({
-      method: 'POST',
-      url: '/api/w/verify-request',
-      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: partner.origin },
-      payload: JSON.stringify({ session_token: observed.sessionToken, client_proof_mode: false, locale: 'en' }),
-    }),
-  );
-  expect(created.statusCode).toBe(201);
-  const { request_id, poll_token, deep_link } = created.json() as VerifyRequestCreated;
-  const h = new URLSearchParams(new URL(deep_link).hash.slice(1)).get('h')!;
-
-  record(observed, await app.inject({ url: `/m/v/${request_id}` }));
-  record(observed, await app.inject({ url: '/api/m/personas' }));
-  const phone = (path: string, body: object) =>
-    app.inject({ method: 'POST', url: `/api/m/requests/${request_id}/${path}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  expect(record(observed, await phone('open', { h })).statusCode).toBe(200);
-  expect(record(observed, await phone('complete', { h, persona: personaId, method: 'face_check', outcome: 'approved' })).statusCode).toBe(200);
-
-  const status = record(observed, await app.inject({ url: `/api/w/verify-status/${request_id}?pt=${encodeURIComponent(poll_token)}` }));
-  const body = status.json() as VerifyStatus;
-  expect(body.status).toBe('completed');
-  observed.attestation = (body.result as { attestation: string }).attestation;
-  return observed;
+async function blindFlow(partner: TestPartner & { origin: string }, persona: string): Promise<Observed> {
+  const flow = await runBlindFlow({ app, clock: t.clock }, { partner, origin: partner.origin, persona });
+  return {
+    attestation: flow.attestation,
+    sessionToken: flow.sessionToken,
+    verifierAnswers: flow.verifierAnswers.map((res) => JSON.stringify(res.headers) + res.body),
+    verifierRequestIds: flow.verifierAnswers.map((res) => String(res.headers['x-svc-cid'])),
+  };
 }
 
 function decodedParts(jws: string): string {

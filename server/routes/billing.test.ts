@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { createPublicKey, verify } from 'node:crypto';
+import { compactVerify, createLocalJWKSet, type JWK } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { originHash } from '../crypto/blind.ts';
+import { runBlindFlow } from '../test/blind-flow.ts';
 import { PARTNERS, makeTestApp, signedInject, signedInjectOptions, type SignedRequest, type TestApp } from '../test/helpers.ts';
 
 const SHOP_ORIGIN = 'http://localhost:8788';
@@ -244,5 +247,54 @@ describe('GET /api/billing/attestation-keys', () => {
     const a = await t.app.inject({ url: '/api/billing/attestation-keys' });
     const b = await t.app.inject({ url: '/api/billing/attestation-keys', headers: { 'x-partner-id': 'pk_test_nobody' } });
     expect(b.body).toBe(a.body);
+  });
+});
+
+describe('interoperability of an attestation from the real phone flow', () => {
+  async function publishedKeys(): Promise<{ keys: Array<{ kid: string; x: string }> }> {
+    return (await t.app.inject({ url: '/api/billing/attestation-keys' })).json();
+  }
+
+  it("verifies with a plain node:crypto Ed25519 check following the spec's six steps and keys[0]", async () => {
+    const { attestation } = await runBlindFlow(t, { partner: PARTNERS.blindShop, origin: SHOP_ORIGIN, persona: 'fr-adult-m', scopes: ['isAdult', 'isFrench', 'isEU'] });
+    // 1. the key set (cacheable for an hour); keys[0].x is the raw Ed25519 public key
+    const { keys } = await publishedKeys();
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: keys[0]!.x }, format: 'jwk' });
+    // 2. exactly three parts
+    const parts = attestation.split('.');
+    expect(parts).toHaveLength(3);
+    // 3. the detached signature over part1.part2
+    expect(verify(null, Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, Buffer.from(parts[2]!, 'base64url'))).toBe(true);
+    // 4. the payload
+    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { exp: number; scope_mask: number; app_id: string; origin_hash: string };
+    // 5. not expired
+    expect(claims.exp).toBeGreaterThan(Math.floor(t.clock.now() / 1000));
+    // 6. the facts: a French adult is adult, French and EU
+    expect(claims.scope_mask & 1).toBe(1);
+    expect(claims.scope_mask).toBe(0b0111);
+    expect(claims.app_id).toBe('app_blind_shop');
+    expect(claims.origin_hash).toBe(originHash(SHOP_ORIGIN));
+  });
+
+  it('verifies with jose compactVerify over the published key set', async () => {
+    const { attestation } = await runBlindFlow(t, { partner: PARTNERS.blindClub, origin: CLUB_ORIGIN, persona: 'de-adult', scopes: ['isAdult', 'isFrench'] });
+    const jwks = await publishedKeys();
+    const { protectedHeader, payload } = await compactVerify(attestation, createLocalJWKSet(jwks as { keys: JWK[] }), { algorithms: ['EdDSA'] });
+    expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: jwks.keys[0]!.kid, typ: 'svc-attestation+jwt' });
+    // A German adult: adult, not French.
+    expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ scope_mask: 1, app_id: 'app_blind_club', aud: 'svc-attestation', ver: '1' });
+  });
+
+  it('sets no bit for a fact the person does not have', async () => {
+    const { attestation } = await runBlindFlow(t, { partner: PARTNERS.blindShop, origin: SHOP_ORIGIN, persona: 'fr-minor', scopes: ['isAdult', 'isFrench'] });
+    const claims = JSON.parse(Buffer.from(attestation.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(claims.scope_mask).toBe(0b0010);
+  });
+
+  it('keeps the RFC 8037 vector in the fixtures the README points to', () => {
+    const vector = JSON.parse(readFileSync(new URL('../../fixtures/attestation/rfc8037.json', import.meta.url), 'utf8'));
+    const [h, p, s] = vector.jws.split('.');
+    const key = createPublicKey({ key: vector.publicJwk, format: 'jwk' });
+    expect(verify(null, Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))).toBe(true);
   });
 });
