@@ -1,0 +1,16 @@
+/**
+ * `svc`: the operator's command line (`npm run svc -- …` or bin/svc.mjs). One line per command;
+ * each lives in server/cli/.
+ */
+import { runCli, type CliCommand } from './cli/dispatch.ts';
+import { runKeysCommand } from './cli/keys.ts';
+import { runPartnersCommand } from './cli/partners.ts';
+
+const COMMANDS: Record<string, CliCommand> = {
+  serve: { summary: 'run the service, as server/main.ts does', start: async () => void (await import('./main.ts')) },
+  partners: { summary: 'add a partner (prints its secret once) or list partners', run: runPartnersCommand },
+  keys: { summary: 'list or rotate the ADULT_BLIND signing keys', run: runKeysCommand },
+};
+
+const code = await runCli(COMMANDS, process.argv.slice(2));
+if (code !== null) process.exitCode = code;

@@ -1,0 +1,84 @@
+/**
+ * The `svc` command line: one table of commands (in server/cli.ts), one dispatcher. Commands
+ * that work on the store get the same environment as the service (loadConfig + openStore), so
+ * the CLI and a running service share one data directory.
+ */
+import type { Clock } from '../clock.ts';
+import { systemClock } from '../clock.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { openStore } from '../boot.ts';
+import type { Store } from '../store/store.ts';
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** What a store command receives; the dispatcher opens the store and closes it afterwards. */
+export interface CommandContext extends CliIo {
+  config: Config;
+  store: Store;
+  clock: Clock;
+}
+
+export type CliCommand =
+  | { summary: string; run: (args: string[], context: CommandContext) => Promise<number> }
+  /** a long-running command (serve): it owns the process from here on */
+  | { summary: string; start: (args: string[], io: CliIo) => Promise<void> };
+
+export interface RunCliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  io?: CliIo;
+  clock?: Clock;
+  /** defaults to boot.ts's openStore (SQLite in SVC_DATA_DIR) */
+  openStore?: (config: Config) => Store;
+}
+
+/**
+ * Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage error), or null when
+ * a long-running command took over the process.
+ *
+ * @example process.exitCode = (await runCli(COMMANDS, process.argv.slice(2))) ?? undefined;
+ */
+export async function runCli(commands: Readonly<Record<string, CliCommand>>, argv: string[], options: RunCliOptions = {}): Promise<number | null> {
+  const io = options.io ?? { out: (line) => console.log(line), err: (line) => console.error(line) };
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    (name === undefined ? io.err : io.out)(usage(commands));
+    return name === undefined ? 2 : 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    io.err(`svc: unknown command "${name}"\n\n${usage(commands)}`);
+    return 2;
+  }
+  if ('start' in command) {
+    await command.start(args, io);
+    return null;
+  }
+
+  let config: Config;
+  let store: Store;
+  try {
+    config = loadConfig(options.env ?? process.env, options.cwd);
+    store = (options.openStore ?? openStore)(config);
+  } catch (cause) {
+    if (cause instanceof ConfigError) {
+      io.err(`svc: ${cause.message}`);
+      return 1;
+    }
+    throw cause;
+  }
+  try {
+    return await command.run(args, { config, store, clock: options.clock ?? systemClock, out: io.out, err: io.err });
+  } finally {
+    await store.close();
+  }
+}
+
+function usage(commands: Readonly<Record<string, CliCommand>>): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  const lines = Object.entries(commands).map(([n, c]) => `  svc ${n.padEnd(width)}  ${c.summary}`);
+  return ['Usage:', ...lines, '', 'The store comes from the environment, as for the service (SVC_DATA_DIR, SVC_MODE, …).'].join('\n');
+}

@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app.ts';
+import { buildDeps } from '../boot.ts';
+import { createFakeClock } from '../clock.ts';
+import { loadConfig } from '../config.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import { REPO_ROOT, makeTempDir, putTestGrant, signedInject } from '../test/helpers.ts';
+import { runCli } from './dispatch.ts';
+import { runKeysCommand } from './keys.ts';
+import { runPartnersCommand } from './partners.ts';
+
+let dir: ReturnType<typeof makeTempDir>;
+let out: string[];
+let err: string[];
+const clock = createFakeClock();
+const NULLIFIER_KEY = Buffer.alloc(32, 9).toString('base64');
+
+beforeEach(() => {
+  dir = makeTempDir();
+  out = [];
+  err = [];
+});
+afterEach(() => dir.remove());
+
+function env(mode: 'sandbox' | 'production' = 'sandbox'): NodeJS.ProcessEnv {
+  return { NODE_ENV: 'test', SVC_DATA_DIR: dir.path, SVC_MODE: mode, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: NULLIFIER_KEY } : {}) };
+}
+
+/** `svc partners …` as the operator runs it: the environment picks the store. */
+function svc(args: string[], mode: 'sandbox' | 'production' = 'sandbox', command = 'partners') {
+  return runCli({ partners: { summary: '', run: runPartnersCommand }, keys: { summary: '', run: runKeysCommand } }, [command, ...args], {
+    env: env(mode),
+    cwd: REPO_ROOT,
+    clock,
+    io: { out: (l) => out.push(l), err: (l) => err.push(l) },
+  });
+}
+
+async function storedPartners() {
+  const store = openSqliteStore(join(dir.path, 'svc.sqlite'));
+  try {
+    return await store.listPartners();
+  } finally {
+    await store.close();
+  }
+}
+
+describe('svc partners add', () => {
+  it('issues a pk_test_ ID and a 32-byte base64 secret in sandbox mode, printed once', async () => {
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard'])).toBe(0);
+    const [partner] = await storedPartners();
+    expect(partner!.id).toMatch(/^pk_test_[0-9a-f]{24}$/);
+    expect(Buffer.from(partner!.secret, 'base64')).toHaveLength(32);
+    expect(partner).toMatchObject({ domain: 'https://shop.example', rail: 'standard', name: 'shop.example', blindAppId: null, allowedScopes: null });
+    const printed = out.join('\n');
+    expect(printed).toContain(partner!.id);
+    expect(printed.split(partner!.secret)).toHaveLength(2);
+    expect(err).toEqual([]);
+  });
+
+  it('issues pk_live_ IDs in production mode', async () => {
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    const printed = JSON.parse(out[0]!);
+    expect(printed.id).toMatch(/^pk_live_/);
+    expect((await storedPartners())[0]!.secret).toBe(printed.secret);
+  });
+
+  it('stores an adult_blind partner with its blind app, name and scopes (--flag=value accepted)', async () => {
+    const code = await svc(['add', '--domain=https://club.example:8443', '--rail=adult_blind', '--blind-app-id', 'app_club', '--scopes', 'isAdult,isUnique', '--name', 'The Club']);
+    expect(code).toBe(0);
+    expect((await storedPartners())[0]).toMatchObject({ rail: 'adult_blind', blindAppId: 'app_club', allowedScopes: ['isAdult', 'isUnique'], name: 'The Club', domain: 'https://club.example:8443' });
+  });
+
+  it('onboards a production service: keys, then a partner it accepts at once', async () => {
+    const config = loadConfig({ ...env('production') }, REPO_ROOT);
+    expect(await svc(['rotate'], 'production', 'keys')).toBe(0);
+    expect(await svc(['rotate', '--purpose', 'session'], 'production', 'keys')).toBe(0);
+    out = [];
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    const created = JSON.parse(out[0]!) as { id: string; secret: string };
+    const store = openSqliteStore(join(dir.path, 'svc.sqlite'));
+    const deps = await buildDeps(config, { store, clock });
+    const app = await createApp(deps);
+    try {
+      const grantCode = await putTestGrant(deps, { partnerId: created.id });
+      const res = await signedInject({ app, clock }, { url: '/v1/exchange', body: { grant_code: grantCode }, partner: created });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+
+  it.each([
+    [[], /--domain is required/],
+    [['--domain', 'https://a.example'], /--rail is required/],
+    [['--domain', 'https://a.example/', '--rail', 'standard'], /--domain must be an origin/],
+    [['--domain', 'a.example', '--rail', 'standard'], /--domain must be an origin/],
+    [['--domain', 'https://a.example', '--rail', 'gold'], /--rail must be standard or adult_blind/],
+    [['--domain', 'https://a.example', '--rail', 'standard', '--blind-app-id', 'x'], /only for --rail adult_blind/],
+    [['--domain', 'https://a.example', '--rail', 'adult_blind', '--blind-app-id', 'has space'], /--blind-app-id must match/],
+    [['--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult,isOld'], /unknown scope "isOld"/],
+    [['--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult,isAdult'], /twice/],
+    [['--domain', 'https://a.example', '--rail', 'adult_blind', '--scopes', 'isAdult,revealBirthYear'], /not available on the adult_blind rail/],
+    [['--domain', 'https://a.example', '--rail', 'standard', '--colour', 'red'], /unknown flag --colour/],
+    [['--domain', 'https://a.example', '--domain', 'https://b.example', '--rail', 'standard'], /--domain given twice/],
+    [['--domain'], /--domain needs a value/],
+    [['--domain', '--rail', 'standard'], /--domain needs a value/],
+    [['https://a.example'], /unexpected argument/],
+  ])('refuses %j with exit code 2 and a clear message, storing nothing', async (args, message) => {
+    expect(await svc(['add', ...args])).toBe(2);
+    expect(err.join('\n')).toMatch(message);
+    expect(err.join('\n')).toContain('Usage:');
+    expect(out).toEqual([]);
+    expect(await storedPartners()).toEqual([]);
+  });
+
+  it('refuses a blind app id that another partner already has', async () => {
+    await svc(['add', '--domain', 'https://a.example', '--rail', 'adult_blind', '--blind-app-id', 'app_one']);
+    expect(await svc(['add', '--domain', 'https://b.example', '--rail', 'adult_blind', '--blind-app-id', 'app_one'])).toBe(2);
+    expect(err.join('\n')).toMatch(/already belongs to pk_test_/);
+    expect(await storedPartners()).toHaveLength(1);
+  });
+
+  it('fails with exit code 1 and one line when the environment is wrong', async () => {
+    const code = await runCli({ partners: { summary: '', run: runPartnersCommand } }, ['partners', 'list'], {
+      env: { SVC_MODE: 'production', SVC_DATA_DIR: dir.path },
+      io: { out: (l) => out.push(l), err: (l) => err.push(l) },
+    });
+    expect(code).toBe(1);
+    expect(err).toEqual(['svc: SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)']);
+  });
+});
+
+describe('svc partners list', () => {
+  it('lists partners without ever printing a secret', async () => {
+    await svc(['add', '--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult']);
+    await svc(['add', '--domain', 'https://b.example', '--rail', 'adult_blind', '--blind-app-id', 'app_b']);
+    const partners = await storedPartners();
+    out = [];
+    expect(await svc(['list'])).toBe(0);
+    const table = out.join('\n');
+    expect(out[0]).toMatch(/^PARTNER ID\s+RAIL\s+DOMAIN\s+BLIND APP\s+SCOPES\s+NAME\s+CREATED$/);
+    for (const p of partners) {
+      expect(table).toContain(p.id);
+      expect(table).not.toContain(p.secret);
+    }
+    expect(table).toContain('app_b');
+
+    out = [];
+    expect(await svc(['list', '--json'])).toBe(0);
+    const listed = JSON.parse(out[0]!) as Array<Record<string, unknown>>;
+    expect(listed.map((p) => p.id)).toEqual(partners.map((p) => p.id));
+    expect(listed.every((p) => !('secret' in p))).toBe(true);
+  });
+
+  it('says how to add one when there are none', async () => {
+    expect(await svc(['list'])).toBe(0);
+    expect(out.join('\n')).toMatch(/no partners yet/);
+  });
+});
+
+describe('svc dispatch', () => {
+  it('prints the command list for help and exits 0; exits 2 without a command or with an unknown one', async () => {
+    const commands = { partners: { summary: 'partners', run: runPartnersCommand } };
+    const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+    expect(await runCli(commands, ['help'], { io })).toBe(0);
+    expect(out.join('\n')).toContain('svc partners');
+    expect(await runCli(commands, [], { io })).toBe(2);
+    expect(await runCli(commands, ['partner'], { io })).toBe(2);
+    expect(err.join('\n')).toContain('unknown command "partner"');
+  });
+
+  it('hands the process to a long-running command and returns no exit code', async () => {
+    let started: string[] | null = null;
+    const code = await runCli({ serve: { summary: '', start: async (args) => void (started = args) } }, ['serve', '--x'], { io: { out: () => undefined, err: () => undefined } });
+    expect(code).toBeNull();
+    expect(started).toEqual(['--x']);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * `svc partners add|list`: partner onboarding (the spec leaves issuance "not shown"; DESIGN §2).
+ *
+ *   svc partners add --domain <origin> --rail standard|adult_blind
+ *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--json]
+ *     prints the new Partner ID and its secret, once (pk_live_ in production, pk_test_ in sandbox)
+ *   svc partners list [--json]
+ *     never prints secrets
+ */
+import { randomBytes } from 'node:crypto';
+import { PREFIX, type Rail } from '../../src/protocol/api.ts';
+import { BLIND_SCOPES, SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
+import { isOrigin } from '../domain/partners.ts';
+import type { PartnerRecord } from '../store/store.ts';
+import { parseFlags } from './args.ts';
+import type { CommandContext } from './dispatch.ts';
+
+export const PARTNERS_USAGE = `Usage:
+  svc partners add --domain <origin> --rail standard|adult_blind [--name <name>]
+                   [--blind-app-id <id>] [--scopes <scope,scope>] [--json]
+  svc partners list [--json]
+
+add prints the Partner ID and the Partner Secret once; store the secret in a secret manager.
+--domain is the origin the widget runs on, e.g. https://shop.example (no path).
+--blind-app-id (adult_blind only) names the application in attestations; [A-Za-z0-9_-]{1,64}.
+--scopes limits what the partner may request (default: every scope its rail allows):
+  ${SCOPES.join(', ')}; adult_blind: ${BLIND_SCOPES.join(', ')}.`;
+
+const BLIND_APP_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Runs `svc partners …` with `args` (what follows `partners`); returns the exit code.
+ *
+ * @example await runPartnersCommand(['list'], { config, store, clock, out: console.log, err: console.error })
+ */
+export async function runPartnersCommand(args: string[], context: CommandContext): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'add') return addPartner(rest, context);
+  if (sub === 'list') return listPartners(rest, context);
+  if (sub === undefined || sub === 'help' || sub === '--help') {
+    context.out(PARTNERS_USAGE);
+    return 0;
+  }
+  context.err(`svc partners: unknown subcommand "${sub}"\n\n${PARTNERS_USAGE}`);
+  return 2;
+}
+
+async function addPartner(args: string[], context: CommandContext): Promise<number> {
+  const usageError = (problem: string) => {
+    context.err(`svc partners add: ${problem}\n\n${PARTNERS_USAGE}`);
+    return 2;
+  };
+  const parsed = parseFlags(args, { domain: true, rail: true, name: true, 'blind-app-id': true, scopes: true, json: false });
+  if (!parsed.ok) return usageError(parsed.problem);
+  const flags = parsed.flags;
+  const text = (name: string) => flags.get(name) as string | undefined;
+
+  const domain = text('domain');
+  if (domain === undefined) return usageError('--domain is required');
+  if (!isOrigin(domain)) return usageError(`--domain must be an origin such as https://shop.example (scheme and host, no path or trailing slash), got ${JSON.stringify(domain)}`);
+
+  const rail = text('rail');
+  if (rail === undefined) return usageError('--rail is required');
+  if (rail !== 'standard' && rail !== 'adult_blind') return usageError(`--rail must be standard or adult_blind, got ${JSON.stringify(rail)}`);
+
+  const blindAppId = text('blind-app-id') ?? null;
+  if (blindAppId !== null) {
+    if (rail !== 'adult_blind') return usageError('--blind-app-id is only for --rail adult_blind');
+    if (!BLIND_APP_ID_PATTERN.test(blindAppId)) return usageError(`--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(blindAppId)}`);
+    const taken = (await context.store.listPartners()).find((p) => p.blindAppId === blindAppId);
+    if (taken) return usageError(`--blind-app-id ${blindAppId} already belongs to ${taken.id}`);
+  }
+
+  const scopes = readScopes(text('scopes'), rail);
+  if (typeof scopes === 'string') return usageError(scopes);
+
+  const name = text('name') ?? new URL(domain).host;
+  if (name.length === 0 || name.length > 100) return usageError('--name must be 1 to 100 characters');
+
+  const partner: PartnerRecord = {
+    id: newPartnerId(context.config.mode === 'production' ? PREFIX.liveId : PREFIX.testId),
+    secret: randomBytes(32).toString('base64'),
+    name,
+    domain,
+    rail,
+    blindAppId,
+    allowedScopes: scopes,
+    createdAt: context.clock.now(),
+  };
+  await context.store.putPartner(partner);
+
+  if (flags.has('json')) {
+    context.out(JSON.stringify({ ...describe(partner), secret: partner.secret }));
+  } else {
+    context.out(`Partner created (${context.config.mode}).`);
+    context.out(`  Partner ID:      ${partner.id}`);
+    context.out(`  Partner Secret:  ${partner.secret}`);
+    context.out(`  rail ${rail}, domain ${domain}${blindAppId ? `, blind app ${blindAppId}` : ''}${scopes ? `, scopes ${scopes.join(',')}` : ''}`);
+    context.out('The secret is shown this once: put it in the partner backend\'s secret store now.');
+    if (rail === 'adult_blind' && blindAppId === null) {
+      context.out('Note: without --blind-app-id the billing session answers MISSING_BLIND_APP_ID.');
+    }
+  }
+  return 0;
+}
+
+async function listPartners(args: string[], context: CommandContext): Promise<number> {
+  const parsed = parseFlags(args, { json: false });
+  if (!parsed.ok) {
+    context.err(`svc partners list: ${parsed.problem}\n\n${PARTNERS_USAGE}`);
+    return 2;
+  }
+  const partners = (await context.store.listPartners()).map(describe);
+  if (parsed.flags.has('json')) {
+    context.out(JSON.stringify(partners));
+    return 0;
+  }
+  const rows = [
+    ['PARTNER ID', 'RAIL', 'DOMAIN', 'BLIND APP', 'SCOPES', 'NAME', 'CREATED'],
+    ...partners.map((p) => [p.id, p.rail, p.domain, p.blind_app_id ?? '-', p.allowed_scopes?.join(',') ?? '(all)', p.name, p.created_at]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) context.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  if (partners.length === 0) context.out('(no partners yet: svc partners add --domain … --rail …)');
+  return 0;
+}
+
+/** What the CLI shows of a partner: everything but the secret. */
+function describe(partner: PartnerRecord) {
+  return {
+    id: partner.id,
+    name: partner.name,
+    domain: partner.domain,
+    rail: partner.rail,
+    blind_app_id: partner.blindAppId,
+    allowed_scopes: partner.allowedScopes,
+    created_at: new Date(partner.createdAt).toISOString(),
+  };
+}
+
+function readScopes(value: string | undefined, rail: Rail): Scope[] | null | string {
+  if (value === undefined) return null;
+  const scopes = value.split(',').map((s) => s.trim());
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0 || scopes.some((s) => s === '')) return '--scopes must be a comma-separated list of scopes';
+  if (unknown.length > 0) return `--scopes: unknown scope ${JSON.stringify(unknown[0])}; scopes are ${SCOPES.join(', ')}`;
+  if (new Set(scopes).size !== scopes.length) return '--scopes lists a scope twice';
+  if (rail === 'adult_blind') {
+    const outside = scopes.find((s) => !(BLIND_SCOPES as readonly string[]).includes(s));
+    if (outside) return `--scopes: ${outside} is not available on the adult_blind rail (${BLIND_SCOPES.join(', ')})`;
+  }
+  return scopes as Scope[];
+}
+
+/** `pk_live_` or `pk_test_` + 24 hex characters (96 random bits): matches [A-Za-z0-9_]{1,64}. */
+function newPartnerId(prefix: string): string {
+  return prefix + randomBytes(12).toString('hex');
+}
