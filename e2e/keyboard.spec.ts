@@ -1,0 +1,54 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
+
+async function tabTo(page: Page, target: Locator, maxPresses = 15): Promise<void> {
+  for (let i = 0; i < maxPresses; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await target.evaluate((el) => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active === el;
+    });
+    if (focused) return;
+  }
+  throw new Error(`could not reach ${target} with Tab`);
+}
+
+test('a keyboard-only visitor reaches the deep link, answers on the phone page and retries after a cancellation', async ({ page, context }) => {
+  await page.goto('/standard?locale=en');
+  await waitForWidgetState(page, 'waiting');
+  const openHere = widget(page).getByTestId('svc-open-here');
+  await tabTo(page, openHere);
+  await expect(openHere).toBeFocused();
+
+  // First round: the visitor cancels on the phone, with the keyboard only.
+  const phone = await context.newPage();
+  await phone.goto(await deepLinkOf(page));
+  await expect(phone.locator('form.phone-form')).toBeVisible();
+  await tabTo(phone, phone.locator('input[name="persona"]:checked'));
+  await phone.keyboard.press('ArrowDown');
+  await expect(phone.locator('input[name="persona"]').nth(1)).toBeChecked();
+  const cancel = phone.getByRole('button', { name: 'Cancel', exact: true });
+  await tabTo(phone, cancel);
+  await phone.keyboard.press('Enter');
+  await expect(phone.getByTestId('outcome')).toContainText('Verification cancelled');
+  await expect(phone.getByTestId('outcome').locator('h2')).toBeFocused();
+
+  // The widget offers to try again; Enter on the focused button starts a new request.
+  await waitForWidgetState(page, 'failed');
+  const retry = widget(page).getByTestId('svc-retry');
+  await tabTo(page, retry);
+  await page.keyboard.press('Enter');
+  await waitForWidgetState(page, 'waiting');
+
+  // Second round: approve with Enter on the form.
+  const phone2 = await context.newPage();
+  await phone2.goto(await deepLinkOf(page));
+  await expect(phone2.locator('form.phone-form')).toBeVisible();
+  const approve = phone2.getByRole('button', { name: 'Approve', exact: true });
+  await tabTo(phone2, approve);
+  await phone2.keyboard.press('Enter');
+  await expect(phone2.getByTestId('outcome')).toContainText('Verification approved');
+  await page.waitForURL('**/success');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+});

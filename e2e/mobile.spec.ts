@@ -1,0 +1,49 @@
+import { devices, expect, test } from '@playwright/test';
+import { CHROMIUM_LAUNCH } from './support/chromium.ts';
+import { answerOnPhonePage, waitForWidgetState, widget } from './support/qa.ts';
+
+const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 7'];
+test.use({ ...pixel, launchOptions: CHROMIUM_LAUNCH });
+
+test('a mobile visitor opens the app from the widget and comes back verified', async ({ page, context }) => {
+  await page.goto('/standard');
+  await waitForWidgetState(page, 'waiting');
+  const openApp = widget(page).getByTestId('svc-open-app');
+  await expect(openApp).toBeVisible();
+  await expect(widget(page).getByTestId('svc-qr')).toHaveCount(0);
+  const href = await openApp.getAttribute('href');
+  expect(href).toMatch(/\/m\/v\/vr_[^#]+#h=h_/);
+
+  // The "app" is the sandbox phone page; on a phone it opens beside the shop's tab.
+  const app = await context.newPage();
+  await app.goto(href!);
+  await answerOnPhonePage(app, { persona: 'de-adult' });
+
+  await page.waitForURL('**/success');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+  await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+});
+
+test('a mobile visitor can ask for the QR code instead', async ({ page }) => {
+  await page.goto('/standard');
+  await waitForWidgetState(page, 'waiting');
+  await widget(page).getByTestId('svc-show-qr').click();
+  await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
+});
+
+test('the phone page fits a 360 px screen without horizontal scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/standard');
+  await waitForWidgetState(page, 'waiting');
+  const href = await widget(page).getByTestId('svc-open-app').getAttribute('href');
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 360, height: 740 });
+  await phone.goto(href!);
+  await expect(phone.locator('form.phone-form')).toBeVisible();
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  for (const name of ['Approve', 'Fail the check', 'Cancel']) {
+    const box = await phone.getByRole('button', { name, exact: true }).boundingBox();
+    expect(box!.height).toBeGreaterThanOrEqual(44);
+  }
+});

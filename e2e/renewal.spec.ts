@@ -1,0 +1,45 @@
+import { expect, test } from '@playwright/test';
+import { loaderTag, servePartnerPage, STRICT_CSP } from './support/pages.ts';
+import { completeThroughApi, deepLinkOf, parseDeepLink, waitForWidgetState } from './support/qa.ts';
+import { startService, type RunningService } from './support/service.ts';
+
+// A second service whose requests live 3 s, so renewal happens within the test.
+let shortLived: RunningService;
+test.beforeAll(async () => {
+  shortLived = await startService({ SVC_REQUEST_TTL_MS: '3000' });
+});
+test.afterAll(async () => {
+  await shortLived?.stop();
+});
+
+test('an expired request is renewed automatically while the page is visible, and the new one completes', async ({ page }) => {
+  const csp = STRICT_CSP.replace(/(script-src|style-src|connect-src) ([^;]+)/g, `$1 $2 ${shortLived.url}`);
+  const url = await servePartnerPage(
+    page,
+    '/e2e/renewal',
+    `<div id="svc-widget"></div>${loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/e2e/renewal-done' }, shortLived.url)}`,
+    { csp },
+  );
+  await servePartnerPage(page, '/e2e/renewal-done', '<h1>done</h1>', { csp });
+  const states: string[] = [];
+  await page.exposeFunction('e2eState', (state: string) => states.push(state));
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const state = document.querySelector('[data-testid="svc-widget"]')?.getAttribute('data-state');
+      if (state) (window as unknown as { e2eState(s: string): void }).e2eState(state);
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+  });
+
+  await page.goto(url);
+  const first = parseDeepLink(await deepLinkOf(page)).requestId;
+  await expect.poll(async () => parseDeepLink(await deepLinkOf(page)).requestId, { timeout: 15_000 }).not.toBe(first);
+  expect(states).toContain('expired');
+  await waitForWidgetState(page, 'waiting');
+
+  const renewedLink = await deepLinkOf(page);
+  const navigations: string[] = [];
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+  await completeThroughApi(page, renewedLink);
+  await page.waitForURL('**/e2e/renewal-done');
+  expect(navigations.some((u) => /\/e2e\/renewal-done#grant_code=g_/.test(u))).toBe(true);
+});
