@@ -1,0 +1,77 @@
+// The ADULT_BLIND success path: read #attestation= from the address, clear it at once (it must
+// not stay in the history or be copied along with the URL), then let the backend verify it
+// offline (POST /api/blind/verify) and show the facts it proves.
+(function () {
+  'use strict';
+  var target = document.getElementById('result');
+  var match = /(?:^#|&)attestation=([^&]+)/.exec(location.hash);
+  if (location.hash) history.replaceState(history.state, '', location.pathname + location.search);
+
+  function yesNo(value) {
+    return value ? 'yes' : 'no';
+  }
+
+  function show(status, title, rows, note) {
+    target.setAttribute('data-status', status);
+    target.textContent = '';
+    var heading = document.createElement('h2');
+    heading.textContent = title;
+    target.appendChild(heading);
+    if (rows.length > 0) {
+      var list = document.createElement('dl');
+      rows.forEach(function (row) {
+        var dt = document.createElement('dt');
+        dt.textContent = row[0];
+        var dd = document.createElement('dd');
+        dd.textContent = row[1];
+        dd.setAttribute('data-attribute', row[2]);
+        list.appendChild(dt);
+        list.appendChild(dd);
+      });
+      target.appendChild(list);
+    }
+    if (note) {
+      var p = document.createElement('p');
+      p.className = 'note';
+      p.textContent = note;
+      target.appendChild(p);
+    }
+  }
+
+  if (!match) {
+    show('missing', 'No attestation here', [], 'This page is where the widget sends you after a verification. Start from the shop page.');
+    return;
+  }
+
+  fetch('/api/blind/verify', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ attestation: decodeURIComponent(match[1]) }),
+  })
+    .then(function (response) {
+      return response.json().then(function (body) {
+        if (!response.ok) throw body;
+        return body;
+      });
+    })
+    .then(function (answer) {
+      var rows = [
+        ['18 or older', yesNo(answer.adult), 'adult'],
+        ['French nationality', yesNo(answer.french), 'french'],
+        ['EU citizen', yesNo(answer.eu), 'eu'],
+      ];
+      if (answer.nullifier) rows.push(['Unique identifier for this app', answer.nullifier, 'nullifier']);
+      show(
+        answer.adult ? 'verified' : 'refused',
+        answer.adult ? 'Attestation verified: welcome' : 'Attestation verified: not of age',
+        rows,
+        answer.source === 'remembered'
+          ? 'Our server had already checked this attestation (server-verify); the answer comes from its memory.'
+          : 'Our server checked the signature offline just now; the service was not called.',
+      );
+    })
+    .catch(function (error) {
+      var code = error && error.error ? error.error : 'NETWORK_ERROR';
+      show('failed', 'The attestation could not be verified', [['Error', code, 'error']], 'Start again from the shop page.');
+    });
+})();

@@ -1,0 +1,192 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../../clock.ts';
+import { originHash } from '../../crypto/blind.ts';
+import { clearJwksCache } from '../../sdk/attestation.ts';
+import { createPartnerClient } from '../../sdk/client.ts';
+import { runBlindFlow } from '../../test/blind-flow.ts';
+import { makeTestApp, PARTNERS, type TestApp, type TestPartner } from '../../test/helpers.ts';
+import { injectFetch, type InjectFetch } from '../../test/inject-fetch.ts';
+import type { PartnerContext } from '../app.ts';
+import { createPageRenderer } from '../pages.ts';
+import { createExchangeMemory } from '../results.ts';
+import { createBlindPages, readBlindScopes } from './blind.ts';
+
+const SERVICE_URL = 'http://svc.test';
+const ORIGIN = 'http://localhost:8788';
+
+let service: TestApp;
+let partner: FastifyInstance;
+let serviceFetch: InjectFetch;
+
+async function buildPartner(credentials: { id: string; secret: string } = PARTNERS.blindShop): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  const context: PartnerContext = {
+    origin: ORIGIN,
+    serviceUrl: SERVICE_URL,
+    apiUrl: SERVICE_URL,
+    partner: PARTNERS.demo,
+    client: createPartnerClient({ apiUrl: SERVICE_URL, partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret, fetch: serviceFetch }),
+    exchanges: createExchangeMemory({ now: () => service.clock.now() }),
+    pages: createPageRenderer({ serviceOrigin: SERVICE_URL }),
+  };
+  createBlindPages({
+    partner: credentials,
+    appId: 'app_blind_shop',
+    sessionOptions: { fetch: serviceFetch, clock: service.clock, sleep: async () => {} },
+    verifyOptions: { fetch: serviceFetch, now: () => service.clock.now() },
+  })(app, context);
+  app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
+    const asset = context.pages.asset(request.params.file);
+    return asset ? reply.type(asset.contentType).send(asset.body) : reply.code(404).send();
+  });
+  await app.ready();
+  return app;
+}
+
+beforeEach(async () => {
+  clearJwksCache();
+  service = await makeTestApp({ clock: createFakeClock(Date.now()) });
+  serviceFetch = injectFetch(service.app);
+  partner = await buildPartner();
+});
+afterEach(async () => {
+  await partner.close();
+  await service.close();
+});
+
+function sessionTokenIn(html: string): string {
+  return /data-session-token="([^"]+)"/.exec(html)![1]!;
+}
+
+async function attestation(input: { partner?: TestPartner; origin?: string; persona?: string; scopes?: string[] } = {}): Promise<string> {
+  const flow = await runBlindFlow(service, {
+    partner: input.partner ?? PARTNERS.blindShop,
+    origin: input.origin ?? ORIGIN,
+    persona: input.persona ?? 'fr-adult-m',
+    ...(input.scopes ? { scopes: input.scopes } : {}),
+  });
+  return flow.attestation;
+}
+
+const verify = (body: unknown) => partner.inject({ method: 'POST', url: '/api/blind/verify', payload: body as object });
+
+describe('ADULT_BLIND page', () => {
+  it('embeds the loader with a fresh session token for this origin and the success path', async () => {
+    const first = await partner.inject('/blind');
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain(`<script src="${SERVICE_URL}/v4/loader.min.js"`);
+    expect(first.body).toContain('data-success-path="/blind/success"');
+    expect(first.body).not.toContain('data-partner-id');
+    const claims = await service.deps.blind.verifySessionToken(sessionTokenIn(first.body));
+    expect(claims).toMatchObject({ app_id: 'app_blind_shop', origin_hash: originHash(ORIGIN), scope_mask: 1 });
+
+    const second = await partner.inject('/blind');
+    expect(sessionTokenIn(second.body)).not.toBe(sessionTokenIn(first.body));
+    expect(serviceFetch.calls.filter((c) => c.path === '/api/billing/session')).toHaveLength(2);
+  });
+
+  it('never shows the partner ID or secret to the browser', async () => {
+    const res = await partner.inject('/blind');
+    expect(res.body).not.toContain(PARTNERS.blindShop.id);
+    expect(res.body).not.toContain(PARTNERS.blindShop.secret);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('asks for the scopes in ?scopes= when the rail accepts them', async () => {
+    const res = await partner.inject('/blind?scopes=isAdult,isUnique');
+    expect((await service.deps.blind.verifySessionToken(sessionTokenIn(res.body))).scope_mask).toBe(0b1001);
+    expect(readBlindScopes('isMale')).toEqual(['isAdult']);
+    expect(readBlindScopes('isAdult,isAdult')).toEqual(['isAdult']);
+    expect(readBlindScopes(undefined)).toEqual(['isAdult']);
+  });
+
+  it('turns on server-verify against its own confirm endpoint in the server-verify variant', async () => {
+    const res = await partner.inject('/blind-server-verify');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('data-server-verify="true"');
+    expect(res.body).toContain('data-server-verify-endpoint="/api/blind/confirm"');
+    await expect(service.deps.blind.verifySessionToken(sessionTokenIn(res.body))).resolves.toBeTruthy();
+  });
+
+  it('shows an unavailable page with the service code when the billing session is refused', async () => {
+    await partner.close();
+    partner = await buildPartner(PARTNERS.demo);
+    const res = await partner.inject('/blind');
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain('FORBIDDEN_RAIL');
+    expect(res.body).not.toContain('data-session-token');
+  });
+
+  it('serves the success page and its script', async () => {
+    const page = await partner.inject('/blind/success');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<script src="/assets/blind-success.js"></script>');
+    expect((await partner.inject('/assets/blind-success.js')).statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/blind/verify', () => {
+  it('verifies an attestation offline and shows the facts it proves', async () => {
+    const jws = await attestation({ scopes: ['isAdult', 'isFrench', 'isUnique'] });
+    const before = serviceFetch.calls.length;
+    const res = await verify({ attestation: jws });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ verified: true, source: 'verified', adult: true, french: true, eu: false, unique: true, nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/), exp: expect.any(Number) });
+    // Offline: the only call is for the public keys, and it does not carry the attestation.
+    const calls = serviceFetch.calls.slice(before);
+    expect(calls.map((c) => c.path)).toEqual(['/api/billing/attestation-keys']);
+    expect(JSON.stringify(calls)).not.toContain(jws);
+  });
+
+  it('answers from memory when the same attestation comes back', async () => {
+    const jws = await attestation();
+    expect((await verify({ attestation: jws })).json()).toMatchObject({ source: 'verified' });
+    expect((await verify({ attestation: jws })).json()).toMatchObject({ source: 'remembered', adult: true });
+  });
+
+  it('reports a minor as verified but not adult', async () => {
+    const res = await verify({ attestation: await attestation({ persona: 'fr-minor' }) });
+    expect(res.json()).toMatchObject({ verified: true, adult: false });
+  });
+
+  it("refuses another app's attestation, a tampered one and a missing one", async () => {
+    const club = await attestation({ partner: PARTNERS.blindClub, origin: 'http://127.0.0.1:8788' });
+    expect((await verify({ attestation: club })).json()).toMatchObject({ verified: false, error: 'WRONG_APP' });
+    const [h, p, s] = (await attestation()).split('.') as [string, string, string];
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), scope_mask: 15 })).toString('base64url');
+    const tampered = await verify({ attestation: `${h}.${forged}.${s}` });
+    expect(tampered.statusCode).toBe(401);
+    expect(tampered.json()).toMatchObject({ error: 'BAD_SIGNATURE' });
+    expect((await verify({})).statusCode).toBe(400);
+    expect((await verify({ attestation: 42 })).statusCode).toBe(400);
+  });
+
+  it('refuses an attestation from its exp on', async () => {
+    const jws = await attestation();
+    service.clock.advance(300_000);
+    expect((await verify({ attestation: jws })).json()).toMatchObject({ verified: false, error: 'EXPIRED' });
+  });
+});
+
+describe('GET /api/blind/confirm', () => {
+  const confirm = (value?: string) => partner.inject({ url: '/api/blind/confirm', headers: value === undefined ? {} : { 'X-SVC-Attestation': value } });
+
+  it('confirms a valid attestation from the X-SVC-Attestation header', async () => {
+    const res = await confirm(await attestation());
+    expect(res.json()).toEqual({ verified: true });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('does not confirm a missing, malformed or foreign attestation', async () => {
+    expect((await confirm()).json()).toEqual({ verified: false });
+    expect((await confirm('a.b.c')).json()).toEqual({ verified: false });
+    expect((await confirm(await attestation({ partner: PARTNERS.blindClub, origin: 'http://127.0.0.1:8788' }))).json()).toEqual({ verified: false });
+  });
+
+  it('lets the success page show the result after server-verify confirmed it', async () => {
+    const jws = await attestation();
+    expect((await confirm(jws)).json()).toEqual({ verified: true });
+    expect((await verify({ attestation: jws })).json()).toMatchObject({ verified: true, source: 'remembered' });
+  });
+});

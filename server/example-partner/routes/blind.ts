@@ -1,0 +1,178 @@
+/**
+ * ADULT_BLIND pages of the example partner (spec: ADULT_BLIND flow). What a partner on that rail
+ * builds, and nothing more:
+ *
+ *   GET  /blind                 fetches a FRESH session token (SDK createSession) on every load
+ *                               and embeds the loader with data-session-token
+ *   GET  /blind-server-verify   the same, with the loader's server-verify mode on /api/blind/confirm
+ *   GET  /blind/success         the success path: reads #attestation=, clears it, posts it here
+ *   POST /api/blind/verify      verifies the attestation OFFLINE (SDK verifyAttestation against the
+ *                               published keys); the service is never told about it
+ *   GET  /api/blind/confirm     server-verify: X-SVC-Attestation checked offline → {verified}
+ *
+ * The partner's own credentials stay on this server; the browser sees a session token that
+ * names the blind app and the origin hash, never the partner.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { HEADERS } from '../../../src/protocol/api.ts';
+import { createSession, type BillingScope, type CreateSessionOptions } from '../../sdk/billing.ts';
+import { AttestationError, verifyAttestation, type VerifiedAttestation, type VerifyAttestationOptions } from '../../sdk/attestation.ts';
+import type { PartnerContext, PartnerRoutes } from '../app.ts';
+import { readWidgetOptions } from './standard.ts';
+
+export interface BlindPagesOptions {
+  /** the adult_blind partner's credentials (pk_test_blind_shop in the fixtures) */
+  partner: { id: string; secret: string };
+  /** the blind application id the operator gave at onboarding (app_blind_shop in the fixtures) */
+  appId: string;
+  /** defaults to `{serviceUrl}/api/billing/attestation-keys` */
+  jwksUrl?: string;
+  /** tests pass fetch/clock/sleep to the billing call */
+  sessionOptions?: Pick<CreateSessionOptions, 'fetch' | 'clock' | 'sleep'>;
+  /** tests pass fetch and a clock to the offline check */
+  verifyOptions?: { fetch?: typeof fetch; now?: () => number };
+}
+
+/** What the success page and the server-verify endpoint learn: the facts, nothing else. */
+export interface BlindVerifyAnswer {
+  verified: true;
+  /** `verified`: checked now; `remembered`: this attestation was checked before (server-verify, then the success page) */
+  source: 'verified' | 'remembered';
+  adult: boolean;
+  french: boolean;
+  eu: boolean;
+  unique: boolean;
+  /** only when isUnique was asked for: same person on this site, same value */
+  nullifier?: string;
+  /** Unix seconds */
+  exp: number;
+}
+
+const BLIND_SCOPES: readonly BillingScope[] = ['isAdult', 'isFrench', 'isEU', 'isUnique'];
+const MAX_ATTESTATION_LENGTH = 8 * 1024;
+
+/**
+ * `?scopes=` for the billing session, limited to what the ADULT_BLIND rail accepts; anything
+ * else falls back to [isAdult] rather than being reflected.
+ *
+ * @example readBlindScopes('isAdult,isUnique') // ['isAdult', 'isUnique']
+ */
+export function readBlindScopes(raw: unknown): BillingScope[] {
+  const scopes = typeof raw === 'string' ? raw.split(',').filter(Boolean) : [];
+  const valid = scopes.length > 0 && new Set(scopes).size === scopes.length && scopes.every((s) => (BLIND_SCOPES as readonly string[]).includes(s));
+  return valid ? (scopes as BillingScope[]) : ['isAdult'];
+}
+
+/**
+ * Remembers verified attestations by jti until they expire: a second presentation (the success
+ * page after server-verify) is answered from memory and marked as such. A real site would also
+ * bind the jti to the visitor's session, so an attestation cannot be replayed by someone else.
+ */
+function createAttestationMemory(now: () => number) {
+  const seen = new Map<string, VerifiedAttestation>();
+  return {
+    recall(result: VerifiedAttestation): boolean {
+      const nowSeconds = Math.floor(now() / 1000);
+      for (const [jti, r] of seen) if (r.exp <= nowSeconds) seen.delete(jti);
+      if (seen.has(result.jti)) return true;
+      seen.set(result.jti, result);
+      return false;
+    },
+  };
+}
+
+/**
+ * The ADULT_BLIND pages as one more entry of the example partner's PAGE_ROUTES.
+ *
+ * @example
+ * const PAGE_ROUTES = [registerStandardPages, registerBackendRoutes,
+ *   createBlindPages({ partner: PARTNERS.blindShop, appId: 'app_blind_shop' })];
+ */
+export function createBlindPages(options: BlindPagesOptions): PartnerRoutes {
+  return (app, context) => registerBlindPages(app, context, options);
+}
+
+/** @example registerBlindPages(app, context, { partner, appId: 'app_blind_shop' }) */
+export function registerBlindPages(app: FastifyInstance, context: PartnerContext, options: BlindPagesOptions): void {
+  const now = options.verifyOptions?.now ?? Date.now;
+  const memory = createAttestationMemory(now);
+  const verifyOptions = (): VerifyAttestationOptions => ({
+    appId: options.appId,
+    origin: context.origin,
+    jwksUrl: options.jwksUrl ?? `${context.serviceUrl}/api/billing/attestation-keys`,
+    now: now(),
+    ...(options.verifyOptions?.fetch ? { fetch: options.verifyOptions.fetch } : {}),
+  });
+
+  async function check(attestation: string): Promise<BlindVerifyAnswer> {
+    const result = await verifyAttestation(attestation, verifyOptions());
+    const remembered = memory.recall(result);
+    return {
+      verified: true,
+      source: remembered ? 'remembered' : 'verified',
+      adult: result.adult,
+      french: result.french,
+      eu: result.eu,
+      unique: result.unique,
+      ...(result.unique && result.nullifier ? { nullifier: result.nullifier } : {}),
+      exp: result.exp,
+    };
+  }
+
+  async function sendWidgetPage(page: 'blind' | 'blind-server-verify', query: Record<string, string | undefined>, reply: FastifyReply): Promise<FastifyReply> {
+    const { theme, locale } = readWidgetOptions(query);
+    const scopes = readBlindScopes(query.scopes);
+    try {
+      // A fresh token on every page load, never cached: it lives 300 s and is bound to this origin.
+      const session = await createSession(
+        { appUrl: context.serviceUrl, partnerId: options.partner.id, secret: options.partner.secret },
+        { origin: context.origin, scopes },
+        { ...options.sessionOptions, retry: { maxAttempts: 2, maxRetryAfterMs: 2_000 } },
+      );
+      return context.pages.send(reply, page, { serviceUrl: context.serviceUrl, sessionToken: session.token, scopes: scopes.join(', '), theme, locale });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      reply.log.warn({ code, cid: (error as { cid?: unknown }).cid }, 'billing session refused');
+      reply.code(503);
+      return context.pages.send(reply, 'blind-unavailable', { code: typeof code === 'string' ? code : 'INTERNAL_ERROR' });
+    }
+  }
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/blind', (request, reply) => sendWidgetPage('blind', request.query, reply));
+  app.get<{ Querystring: Record<string, string | undefined> }>('/blind-server-verify', (request, reply) => sendWidgetPage('blind-server-verify', request.query, reply));
+  app.get('/blind/success', async (_request, reply) => context.pages.send(reply, 'blind-success', { appId: options.appId }));
+
+  app.post('/api/blind/verify', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const attestation = (request.body as { attestation?: unknown } | undefined)?.attestation;
+    if (typeof attestation !== 'string' || attestation.length === 0 || attestation.length > MAX_ATTESTATION_LENGTH) {
+      return reply.code(400).send({ error: 'INVALID_REQUEST', message: 'attestation is required.' });
+    }
+    try {
+      return await check(attestation);
+    } catch (error) {
+      if (error instanceof AttestationError) {
+        request.log.info({ code: error.code }, 'attestation refused');
+        const status = error.code === 'KEYS_UNAVAILABLE' ? 502 : 401;
+        return reply.code(status).send({ verified: false, error: error.code, message: error.message });
+      }
+      throw error;
+    }
+  });
+
+  // Server-verify (DESIGN §7): the loader asks at most once a second, with the attestation in a
+  // header, until the answer says verified: true.
+  app.get('/api/blind/confirm', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const attestation = request.headers[HEADERS.attestation];
+    if (typeof attestation !== 'string' || attestation.length > MAX_ATTESTATION_LENGTH) return { verified: false };
+    try {
+      await check(attestation);
+      // Like the STANDARD confirm: the result checked out; the success page shows what it says.
+      return { verified: true };
+    } catch (error) {
+      request.log.info({ code: error instanceof AttestationError ? error.code : 'INTERNAL_ERROR' }, 'attestation did not check out');
+      return { verified: false };
+    }
+  });
+}
