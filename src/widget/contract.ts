@@ -60,8 +60,6 @@ export interface WidgetConfig {
   readonly state?: string;
   /** forced layout; absent: detected from the device */
   readonly layout?: Layout;
-  /** `explicit`: mount nothing until `SVC.render` */
-  readonly render: 'auto' | 'explicit';
   /** names of global functions (`data-on-error`, …) */
   readonly onError?: string;
   readonly onSuccess?: string;

@@ -68,10 +68,11 @@ export const mountWidget: MountWidget = (container, options) => {
       render(null, root);
       host.remove();
     },
+    // called by partners' code through SVC: unknown values are ignored, not thrown on
     update(next) {
-      if (next.theme) theme.value = next.theme;
-      if (next.locale) locale.value = next.locale;
-      if (next.layout) layout.value = next.layout;
+      if (['dark', 'light', 'auto'].includes(next?.theme!)) theme.value = next.theme!;
+      if (['fr', 'en', 'auto'].includes(next?.locale!)) locale.value = next.locale!;
+      if (['desktop', 'mobile'].includes(next?.layout!)) layout.value = next.layout!;
     },
     get state() {
       return flow.state.peek();

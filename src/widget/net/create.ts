@@ -28,8 +28,8 @@ export async function createVerifyRequest(config: WidgetConfig, signal: AbortSig
       credentials: 'omit',
       signal: timed.signal,
     });
-  } catch (cause) {
-    throw createError('NETWORK', true, cause);
+  } catch {
+    throw createError('NETWORK', true);
   } finally {
     timed.clear();
   }
@@ -43,6 +43,6 @@ export async function createVerifyRequest(config: WidgetConfig, signal: AbortSig
   throw createError(code, response.status === 429 || response.status >= 500);
 }
 
-function createError(code: string, retryable: boolean, cause?: unknown): CreateError {
-  return Object.assign(new Error(code, { cause }), { retryable });
+function createError(code: string, retryable: boolean): CreateError {
+  return Object.assign(new Error(code), { retryable });
 }

@@ -1,0 +1,209 @@
+/**
+ * `window.SVC` (DESIGN §7): render widgets, subscribe to their errors, results and states, and
+ * read a result that arrived in the address. Everything a partner calls before the UI bundle
+ * arrived is queued; nothing here ever throws into the host page.
+ */
+import type { LocaleOption, Layout, MountWidget, SvcError, SvcResult, Theme, WidgetController, WidgetState } from '../widget/contract.ts';
+import { createVerifyRequest } from '../widget/net/create.ts';
+import { optionsToRaw, parseConfig, type RawConfig, type RenderOptions } from './config.ts';
+import { takeResultFromLocation } from './result.ts';
+
+export const VERSION = '4.0.0';
+
+export interface WidgetHandle {
+  /** starts over with a new verification request */
+  reset(): void;
+  /** aborts requests, clears timers and listeners, and removes the widget's DOM */
+  remove(): void;
+  /** switches theme, locale or layout live; unknown values are ignored */
+  update(options: { theme?: Theme; locale?: LocaleOption; layout?: Layout }): void;
+  readonly state: WidgetState;
+}
+
+/** Callbacks get the value and the widget's container (absent for a container that was not found). */
+export type Listener<T> = (value: T, container?: HTMLElement) => void;
+
+export interface SvcApi {
+  readonly version: string;
+  /** calls `fn` once the UI bundle has loaded (soon after, if it already has) */
+  ready(fn: () => void): void;
+  /** mounts a widget in `container` (an element or its id); idempotent per container */
+  render(container: HTMLElement | string, options?: RenderOptions): WidgetHandle;
+  /** also receives the last error that happened before subscribing; returns an unsubscribe function */
+  onError(fn: Listener<SvcError>): () => void;
+  onSuccess(fn: Listener<SvcResult>): () => void;
+  onState(fn: Listener<WidgetState>): () => void;
+  /** the result from the address fragment or from a same-page success, once; null otherwise */
+  consumeResult(): SvcResult | null;
+}
+
+export interface SvcEnvironment {
+  /** the script tag's attributes: defaults for every render() */
+  raw: RawConfig;
+  apiOrigin: string;
+  loadUi: () => Promise<MountWidget>;
+  /** a result the loader found in the address at start */
+  result: SvcResult | null;
+}
+
+type EventType = 'error' | 'success' | 'state';
+
+/**
+ * Builds `window.SVC` and the function that starts the script tag's own widget. `main.ts`
+ * installs them; tests build their own with a fake UI.
+ *
+ * @example
+ * const { api, autoRender } = createSvc({ raw: { ...script.dataset }, apiOrigin, loadUi, result: null });
+ * window.SVC = api;
+ * autoRender(script);
+ */
+export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script: Element | null): void } {
+  const widgets = new Map<HTMLElement, WidgetHandle>();
+  const listeners: Record<EventType, Set<Listener<never>>> = { error: new Set(), success: new Set(), state: new Set() };
+  let lastError: [SvcError, HTMLElement?] | undefined;
+  let result = env.result;
+
+  const safely = (fn: () => void): void => {
+    try {
+      fn();
+    } catch (error) {
+      console.error('[svc]', error);
+    }
+  };
+  const ignore = (): void => undefined;
+
+  /** Fans an event out: SVC.on* subscribers, the data-on-* global, the DOM event on the container. */
+  const dispatch = (type: EventType, value: SvcError | SvcResult | WidgetState, raw: RawConfig, container?: HTMLElement): void => {
+    if (type === 'error') {
+      lastError = [value as SvcError, container];
+      console.error('[svc]', (value as SvcError).code, (value as SvcError).message);
+    }
+    // a result is a credential: never printed, not even in debug mode
+    else if (raw.debug === '' || raw.debug === 'true') console.debug('[svc]', type, type === 'state' ? value : '');
+    const named = window[raw['on' + type[0]!.toUpperCase() + type.slice(1)] as keyof Window];
+    for (const fn of [...listeners[type], named]) if (typeof fn === 'function') safely(() => fn(value, container));
+    container?.dispatchEvent(new CustomEvent('svc:' + type, { detail: value, bubbles: true }));
+  };
+
+  /** Validates a configuration and starts its request at once, before any container or UI is needed. */
+  function prepare(raw: RawConfig) {
+    const { config, problem } = parseConfig(raw, env.apiOrigin);
+    const abort = new AbortController();
+    const error: SvcError | undefined = problem && { code: 'INIT_FAILED', message: `${problem.attribute} ${problem.problem}`, retryable: false };
+    const created = error ? undefined : createVerifyRequest(config, abort.signal);
+    created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
+    env.loadUi().catch(ignore); // in parallel with the request
+    return { raw, config, abort, error, created };
+  }
+
+  function mount(container: HTMLElement, { raw, config, abort, error, created }: ReturnType<typeof prepare>): WidgetHandle {
+    let state: WidgetState = 'creating';
+    let controller: WidgetController | undefined;
+    let queue: Array<(c: WidgetController) => void> | undefined = [];
+    const call = (fn: (c: WidgetController) => void): void => {
+      if (controller) safely(() => fn(controller!));
+      else queue?.push(fn);
+    };
+    const setState = (next: WidgetState): void => {
+      if (queue && next !== state) dispatch('state', (state = next), raw, container);
+    };
+    const fail = (failure: SvcError): void => {
+      dispatch('error', failure, raw, container);
+      setState('error');
+    };
+    const handle: WidgetHandle = {
+      reset: () => call((c) => c.reset()),
+      remove() {
+        queue = undefined;
+        abort.abort();
+        controller?.remove();
+        widgets.delete(container);
+      },
+      update: (next) => call((c) => c.update(next)),
+      get state() {
+        return state;
+      },
+    };
+    widgets.set(container, handle);
+
+    if (error) fail(error);
+    else dispatch('state', state, raw, container);
+    env.loadUi().then(
+      (mountWidget) => {
+        if (!queue) return;
+        safely(() => {
+          controller = mountWidget(container, {
+            config,
+            create: (signal) => createVerifyRequest(config, signal),
+            created,
+            error,
+            emit(event) {
+              if (event.type === 'state') setState(event.state);
+              else if (queue) dispatch(event.type, event.type === 'error' ? event.error : event.result, raw, container);
+            },
+            keepResult: (kept) => (result = kept),
+            navigate: (url) => location.assign(url),
+          });
+        });
+        for (const fn of queue.splice(0)) call(fn);
+      },
+      () => !queue || state === 'error' || fail({ code: 'INIT_FAILED', message: 'ui load failed', retryable: true }),
+    );
+    return handle;
+  }
+
+  const subscribe =
+    <T>(type: EventType) =>
+    (fn: Listener<T>): (() => void) => {
+      listeners[type].add(fn);
+      return () => void listeners[type].delete(fn);
+    };
+
+  const api: SvcApi = {
+    version: VERSION,
+    ready(fn) {
+      env.loadUi().then(() => safely(fn), ignore);
+    },
+    render(target, options) {
+      const container = typeof target === 'string' ? document.getElementById(target) : target;
+      if (container instanceof HTMLElement) return widgets.get(container) ?? mount(container, prepare({ ...env.raw, ...optionsToRaw(options) }));
+      dispatch('error', { code: 'INIT_FAILED', message: 'data-container missing', retryable: false }, env.raw);
+      return { reset: ignore, remove: ignore, update: ignore, state: 'error' };
+    },
+    onError(fn) {
+      if (lastError) safely(() => fn(...lastError!));
+      return subscribe<SvcError>('error')(fn);
+    },
+    onSuccess: subscribe('success'),
+    onState: subscribe('state'),
+    consumeResult() {
+      const taken = result ?? takeResultFromLocation();
+      result = null;
+      return taken;
+    },
+  };
+
+  /**
+   * The script tag's own widget: the request starts at once, in parallel with the UI bundle
+   * (the QR code appears after max(create, UI download), not their sum); the container is looked
+   * up once the document is parsed, and created after the script tag when the page has none.
+   */
+  function autoRender(script: Element | null): void {
+    const prepared = prepare(env.raw);
+    const id = prepared.config.container;
+    const place = (): void => {
+      let container = document.getElementById(id);
+      if (!container) {
+        container = document.createElement('div');
+        container.id = id;
+        if (script?.parentElement && script.parentElement !== document.head) script.after(container);
+        else document.body.append(container);
+      }
+      mount(container, prepared);
+    };
+    if (document.readyState === 'loading' && !document.getElementById(id)) document.addEventListener('DOMContentLoaded', place, { once: true });
+    else place();
+  }
+
+  return { api, autoRender };
+}

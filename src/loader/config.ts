@@ -1,0 +1,144 @@
+/**
+ * The loader's configuration: its script tag's `data-*` attributes (spec: loader table, plus
+ * DESIGN §7's additions), read once, validated, frozen. `SVC.render(container, options)` passes
+ * its options through the same validation under the same names, camelCased as `dataset` spells
+ * them (`successPath` for `data-success-path`).
+ */
+import { SCOPES, WALLET_SCOPES, type Scope } from '../protocol/scopes.ts';
+import type { Layout, LocaleOption, Theme, WidgetConfig } from '../widget/contract.ts';
+
+/** Attribute values by camelCased name, as `HTMLElement.dataset` gives them. */
+export type RawConfig = Record<string, string | undefined>;
+
+/** `SVC.render` options: the attributes in camelCase. */
+export interface RenderOptions {
+  partnerId?: string;
+  sessionToken?: string;
+  successPath?: string;
+  scopes?: string | readonly string[];
+  locale?: LocaleOption;
+  theme?: Theme;
+  debug?: boolean;
+  clientProofMode?: boolean;
+  serverVerify?: boolean;
+  serverVerifyEndpoint?: string;
+  serverVerifyTimeout?: number;
+  state?: string;
+  layout?: Layout | 'auto';
+  onError?: string;
+  onSuccess?: string;
+  onState?: string;
+}
+
+/** The first attribute that is wrong, and a short reason (a word or a scope problem code). */
+export interface ConfigProblem {
+  /** e.g. `data-success-path` */
+  attribute: string;
+  problem: string;
+}
+
+export interface ParsedConfig {
+  /** always usable for showing the error state: invalid values fall back to their defaults */
+  config: WidgetConfig;
+  problem?: ConfigProblem;
+}
+
+export const THEMES: readonly Theme[] = ['dark', 'light', 'auto'];
+export const LOCALES: readonly LocaleOption[] = ['fr', 'en', 'auto'];
+
+/**
+ * `render()` options as attribute values: `{ scopes: ['isAdult', 'isEU'], debug: true }` →
+ * `{ scopes: 'isAdult,isEU', debug: 'true' }`.
+ *
+ * @example optionsToRaw({ serverVerifyTimeout: 10 }) // { serverVerifyTimeout: '10' }
+ */
+export function optionsToRaw(options: RenderOptions | undefined): RawConfig {
+  const raw: RawConfig = {};
+  for (const [key, value] of Object.entries(options ?? {})) if (value != null) raw[key] = String(value);
+  return raw;
+}
+
+/**
+ * True for a path on the page's own origin: `/…`, not `//…`, no scheme, no backslash, no
+ * whitespace or control character, and it resolves to `location.origin`.
+ *
+ * @example isSameOriginPath('/account?x=1') // true
+ * @example isSameOriginPath('//evil.example/') // false
+ */
+export function isSameOriginPath(path: string): boolean {
+  try {
+    return /^\/(?!\/)[^\\\0- \x7f]*$/.test(path) && new URL(path, location.href).origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Validates attribute values into a frozen config. The first problem found is returned beside
+ * a config of defaults, so the widget can still show its error state in the right theme.
+ *
+ * @example
+ * const { config, problem } = parseConfig({ ...script.dataset }, 'https://widget.example');
+ * if (problem) console.error('[svc] INIT_FAILED', problem.attribute, problem.problem);
+ */
+export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
+  let problem: ConfigProblem | undefined;
+  const report = (name: string, why: string): void => {
+    problem ??= { attribute: 'data-' + name.replace(/[A-Z]/g, '-$&').toLowerCase(), problem: why };
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const value = raw[name] as T | undefined;
+    if (value === undefined) return fallback;
+    if (allowed.includes(value)) return value;
+    report(name, 'invalid');
+    return fallback;
+  };
+  // `<script data-debug>` means true
+  const flag = (name: string): boolean => oneOf(name, ['true', 'false', ''], 'false') !== 'false';
+
+  const { partnerId, sessionToken, successPath, serverVerifyEndpoint: endpoint } = raw;
+  // Their format is the service's to judge: INVALID_PARTNER or SESSION_INVALID come back as INIT_FAILED.
+  if (partnerId !== undefined && sessionToken !== undefined) report('sessionToken', 'with data-partner-id');
+  else if (partnerId === undefined && sessionToken === undefined) report('partnerId', 'missing');
+
+  if (successPath === undefined) report('successPath', 'missing');
+  else if (!isSameOriginPath(successPath)) report('successPath', 'not same-origin');
+
+  const clientProofMode = flag('clientProofMode');
+  const scopes = (raw.scopes ?? 'isAdult').split(',').map((s) => s.trim()).filter(Boolean);
+  // ADULT_BLIND: the session token carries the scopes, the attribute is not used. The rules are
+  // protocol/scopes.ts findScopeProblem's, spelled out here because its codes cost loader bytes.
+  if (sessionToken === undefined) {
+    if (!scopes.length || scopes.some((s, i) => !SCOPES.includes(s as Scope) || scopes.indexOf(s) < i)) report('scopes', 'invalid');
+    else if (scopes.includes('isMale') && scopes.includes('isFemale')) report('scopes', 'isMale with isFemale');
+    else if (clientProofMode && scopes.some((s) => !WALLET_SCOPES.includes(s as Scope))) report('scopes', 'not with data-client-proof-mode');
+  }
+
+  const serverVerify = flag('serverVerify');
+  if (serverVerify && endpoint === undefined) report('serverVerifyEndpoint', 'missing');
+  else if (endpoint !== undefined && !isSameOriginPath(endpoint)) report('serverVerifyEndpoint', 'not same-origin');
+
+  const timeoutRaw = raw.serverVerifyTimeout ?? '30';
+  let timeout = /^\d+(\.\d+)?$/.test(timeoutRaw) ? +timeoutRaw : 0;
+  if (!(timeout > 0 && timeout <= 600)) {
+    report('serverVerifyTimeout', 'invalid');
+    timeout = 30;
+  }
+  const layout = oneOf<Layout | 'auto'>('layout', ['desktop', 'mobile', 'auto'], 'auto');
+  // Attributes kept as written (partnerId, sessionToken, state, onError, …) travel by spreading.
+  const config = {
+    ...raw,
+    apiOrigin,
+    successPath: successPath ?? '/',
+    scopes: scopes as Scope[],
+    locale: oneOf('locale', LOCALES, 'fr'),
+    theme: oneOf('theme', THEMES, 'dark'),
+    container: raw.container || 'svc-widget',
+    debug: flag('debug'),
+    clientProofMode,
+    serverVerify,
+    serverVerifyTimeoutSeconds: timeout,
+    layout: layout === 'auto' ? undefined : layout,
+  } as WidgetConfig;
+  return { config: Object.freeze(config), problem };
+}
