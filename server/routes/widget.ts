@@ -118,6 +118,7 @@ function refuseBlindPartner(partner: PartnerRecord): void {
 async function createStandard(deps: AppDeps, request: FastifyRequest, body: Body, clientProofMode: boolean, locale: Locale): Promise<CreatedRequest> {
   const partnerId = body.partner_id;
   if (typeof partnerId !== 'string') throw invalid('partner_id must be a string');
+  // The list itself is checked first; the partner's allowed_scopes only once the origin matched.
   const requested = readRequestScopes(body.scopes, clientProofMode, null);
   const partner = PARTNER_ID_PATTERN.test(partnerId) ? await deps.store.getPartner(partnerId) : null;
   if (!partner) throw new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
@@ -181,10 +182,6 @@ async function awaitChange(deps: AppDeps, request: FastifyRequest, record: Verif
   return deps.store.getRequest(record.id, deps.clock.now());
 }
 
-function noStore(_request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  reply.header('Cache-Control', 'no-store');
-  done();
-}
 
 /** Registers the loader's endpoints and their partner variants. */
 export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -242,7 +239,10 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
   });
 
   app.register(async (partnerScope) => {
-    partnerScope.addHook('onRequest', noStore);
+    partnerScope.addHook('onRequest', (_request, reply, done) => {
+      reply.header('Cache-Control', 'no-store');
+      done();
+    });
 
     partnerScope.post(
       PARTNER_CREATE_PATH,
