@@ -1,16 +1,18 @@
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DemoPage } from './DemoPage.tsx';
 import { COLUMNS, GALLERY_ROWS } from './gallery.ts';
 import { createLiveModel } from './live.ts';
+import { mountDemoPage } from './mount.tsx';
 
 const host = document.createElement('div');
 document.body.append(host);
-afterEach(() => render(null, host));
+let unmount = () => {};
+afterEach(() => unmount());
 
 function mount() {
-  act(() => render(<DemoPage live={createLiveModel()} partnerUrl="http://localhost:8788" />, host));
+  act(() => {
+    unmount = mountDemoPage(host, { live: createLiveModel(), partnerUrl: 'http://localhost:8788' });
+  });
 }
 
 describe('designers’ demo page', () => {
@@ -43,7 +45,7 @@ describe('designers’ demo page', () => {
 
   it('removes every preview when the page unmounts', () => {
     mount();
-    act(() => render(null, host));
+    act(() => unmount());
     expect(host.querySelector('[data-testid="svc-widget"]')).toBeNull();
   });
 

@@ -1,9 +1,8 @@
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPhoneApi } from './api.ts';
 import { createPhoneModel } from './model.ts';
-import { PhonePage } from './PhonePage.tsx';
+import { mountPhonePage } from './mount.tsx';
 import { BASE, createPhoneTestServer, fakeRequest, type FakeRequest } from './phone-test-server.ts';
 
 const request: { current: FakeRequest } = { current: fakeRequest() };
@@ -12,20 +11,21 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 let host: HTMLElement;
+let unmount = () => {};
 beforeEach(() => {
   request.current = fakeRequest();
   host = document.createElement('div');
   document.body.append(host);
 });
 afterEach(() => {
-  render(null, host);
+  unmount();
   host.remove();
 });
 
 async function mount(h = 'h_good') {
   const model = createPhoneModel(createPhoneApi(undefined, BASE), { requestId: 'vr_1', h });
   await act(async () => {
-    render(<PhonePage model={model} />, host);
+    unmount = mountPhonePage(host, model);
     await model.load();
   });
   return model;

@@ -1,9 +1,8 @@
 /** The sandbox phone page: the only file here with side effects. */
-import { render } from 'preact';
 import { createPhoneApi } from './api.ts';
 import { takeHandoff } from './handoff.ts';
 import { createPhoneModel } from './model.ts';
-import { PhonePage } from './PhonePage.tsx';
+import { mountPhonePage } from './mount.tsx';
 import './phone.css';
 
 function sessionStorageOrNull(): Storage | null {
@@ -15,5 +14,5 @@ function sessionStorageOrNull(): Storage | null {
 }
 
 const model = createPhoneModel(createPhoneApi(), takeHandoff(window.location, window.history, sessionStorageOrNull()));
-render(<PhonePage model={model} />, document.getElementById('app')!);
+mountPhonePage(document.getElementById('app')!, model);
 void model.load();
