@@ -3,7 +3,7 @@
  * port. Cross-cutting concerns live here: correlation ids, raw-body capture for HMAC, the one
  * error handler, the 404 handler, log redaction. Each surface registers its own routes.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '../src/protocol/api.ts';
 import { ERRORS } from '../src/protocol/errors.ts';
@@ -57,6 +57,13 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
     genReqId: () => randomBytes(12).toString('base64url'),
     trustProxy: false,
     return503OnClosing: true,
+    // Router-level failures (a path parameter over 100 characters, a malformed %-escape) bypass
+    // hooks and the error handler: give them a catalogue body and a correlation id too.
+    frameworkErrors: (error, request, reply) => {
+      const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST';
+      request.log.info({ code, cause: error.code }, 'request refused');
+      void (reply as unknown as FastifyReply).code(ERRORS[code].status).header('X-SVC-CID', request.id).send(errorBody(code));
+    },
   });
 
   app.decorateRequest('rawBody', null as unknown as Buffer);
