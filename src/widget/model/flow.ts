@@ -129,8 +129,8 @@ export function createFlow(deps: MountOptions): Flow {
     let wakeOnShow = false;
     while (!signal.aborted) {
       await sleep(pauseMs, signal, wakeOnShow ? whenShownAgain : undefined);
-      await sleep(Infinity, signal, whenVisible); // paused while the page is hidden
       await sleep(lastPollAt + minGapMs - Date.now(), signal); // never more than once a second
+      await sleep(Infinity, signal, whenVisible); // paused while the page is hidden
       if (signal.aborted) return;
       if (secondsLeftNow() <= 0) return expire();
       lastPollAt = Date.now();

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { isSameOriginPath, optionsToRaw, parseConfig, type RawConfig } from './config.ts';
+
+const ORIGIN = 'https://widget.example';
+const base: RawConfig = { partnerId: 'pk_test_demo', successPath: '/done' };
+
+function problemOf(raw: RawConfig) {
+  return parseConfig(raw, ORIGIN).problem;
+}
+
+describe('parseConfig', () => {
+  it('applies every default of the spec loader table to a minimal STANDARD tag', () => {
+    const { config, problem } = parseConfig(base, ORIGIN);
+    expect(problem).toBeUndefined();
+    expect(config).toMatchObject({
+      apiOrigin: ORIGIN,
+      partnerId: 'pk_test_demo',
+      successPath: '/done',
+      scopes: ['isAdult'],
+      locale: 'fr',
+      theme: 'dark',
+      container: 'svc-widget',
+      debug: false,
+      clientProofMode: false,
+      serverVerify: false,
+      serverVerifyTimeoutSeconds: 30,
+      layout: undefined,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every attribute when all are given', () => {
+    const { config, problem } = parseConfig(
+      {
+        partnerId: 'pk_test_demo',
+        successPath: '/account/verified?from=age',
+        scopes: 'isAdult, isFrench,isUnique',
+        locale: 'en',
+        theme: 'light',
+        container: 'age-box',
+        debug: 'true',
+        clientProofMode: 'true',
+        serverVerify: 'true',
+        serverVerifyEndpoint: '/api/age/confirm',
+        serverVerifyTimeout: '12.5',
+        onError: 'onAgeError',
+        onSuccess: 'onAgeOk',
+        onState: 'onAgeState',
+        state: 'cart-42',
+        layout: 'mobile',
+      },
+      ORIGIN,
+    );
+    expect(problem).toBeUndefined();
+    expect(config).toMatchObject({
+      scopes: ['isAdult', 'isFrench', 'isUnique'],
+      locale: 'en',
+      theme: 'light',
+      container: 'age-box',
+      debug: true,
+      clientProofMode: true,
+      serverVerify: true,
+      serverVerifyEndpoint: '/api/age/confirm',
+      serverVerifyTimeoutSeconds: 12.5,
+      onError: 'onAgeError',
+      onSuccess: 'onAgeOk',
+      onState: 'onAgeState',
+      state: 'cart-42',
+      layout: 'mobile',
+    });
+  });
+
+  it('accepts an ADULT_BLIND tag with a session token and ignores data-scopes there', () => {
+    const { config, problem } = parseConfig({ sessionToken: 'aaa.bbb.ccc', successPath: '/done', scopes: 'isMale,isFemale' }, ORIGIN);
+    expect(problem).toBeUndefined();
+    expect(config.sessionToken).toBe('aaa.bbb.ccc');
+  });
+
+  it('treats a bare boolean attribute (data-debug) as true', () => {
+    expect(parseConfig({ ...base, debug: '' }, ORIGIN).config.debug).toBe(true);
+  });
+
+  it.each([
+    ['auto theme', { theme: 'auto' }, 'theme', 'auto'],
+    ['auto locale', { locale: 'auto' }, 'locale', 'auto'],
+    ['auto layout', { layout: 'auto' }, 'layout', undefined],
+  ] as const)('accepts %s', (_name, extra, key, expected) => {
+    const { config, problem } = parseConfig({ ...base, ...extra }, ORIGIN);
+    expect(problem).toBeUndefined();
+    expect(config[key]).toBe(expected);
+  });
+
+  it.each<[string, RawConfig, string, string]>([
+    ['partner id and session token together', { ...base, sessionToken: 'a.b.c' }, 'data-session-token', 'with data-partner-id'],
+    ['neither partner id nor session token', { successPath: '/done' }, 'data-partner-id', 'missing'],
+    ['no success path', { partnerId: 'pk_test_demo' }, 'data-success-path', 'missing'],
+    ['an unknown scope', { ...base, scopes: 'isAdult,isVampire' }, 'data-scopes', 'invalid'],
+    ['a repeated scope', { ...base, scopes: 'isAdult,isAdult' }, 'data-scopes', 'invalid'],
+    ['an empty scope list', { ...base, scopes: ' , ' }, 'data-scopes', 'invalid'],
+    ['isMale with isFemale', { ...base, scopes: 'isMale,isFemale' }, 'data-scopes', 'isMale with isFemale'],
+    ['a wallet-incompatible scope in client-proof mode', { ...base, scopes: 'isAdult,revealBirthYear', clientProofMode: 'true' }, 'data-scopes', 'not with data-client-proof-mode'],
+    ['a success path with a scheme', { ...base, successPath: 'https://evil.example/done' }, 'data-success-path', 'not same-origin'],
+    ['a protocol-relative success path', { ...base, successPath: '//evil.example/done' }, 'data-success-path', 'not same-origin'],
+    ['a success path with a backslash', { ...base, successPath: '/\\evil.example' }, 'data-success-path', 'not same-origin'],
+    ['a success path without a leading slash', { ...base, successPath: 'done' }, 'data-success-path', 'not same-origin'],
+    ['a javascript: success path', { ...base, successPath: 'javascript:alert(1)' }, 'data-success-path', 'not same-origin'],
+    ['a success path hiding // behind a tab', { ...base, successPath: '/\t/evil.example' }, 'data-success-path', 'not same-origin'],
+    ['server-verify without an endpoint', { ...base, serverVerify: 'true' }, 'data-server-verify-endpoint', 'missing'],
+    ['a cross-origin server-verify endpoint', { ...base, serverVerify: 'true', serverVerifyEndpoint: 'https://evil.example/ok' }, 'data-server-verify-endpoint', 'not same-origin'],
+    ['a protocol-relative server-verify endpoint', { ...base, serverVerify: 'true', serverVerifyEndpoint: '//evil.example/ok' }, 'data-server-verify-endpoint', 'not same-origin'],
+    ['a non-numeric timeout', { ...base, serverVerifyTimeout: 'soon' }, 'data-server-verify-timeout', 'invalid'],
+    ['a zero timeout', { ...base, serverVerifyTimeout: '0' }, 'data-server-verify-timeout', 'invalid'],
+    ['a negative timeout', { ...base, serverVerifyTimeout: '-5' }, 'data-server-verify-timeout', 'invalid'],
+    ['a timeout over ten minutes', { ...base, serverVerifyTimeout: '601' }, 'data-server-verify-timeout', 'invalid'],
+    ['an unknown theme', { ...base, theme: 'blue' }, 'data-theme', 'invalid'],
+    ['an unknown locale', { ...base, locale: 'de' }, 'data-locale', 'invalid'],
+    ['an unknown layout', { ...base, layout: 'tablet' }, 'data-layout', 'invalid'],
+    ['a boolean that is not true or false', { ...base, serverVerify: 'yes' }, 'data-server-verify', 'invalid'],
+    ['a client-proof-mode that is not true or false', { ...base, clientProofMode: '1' }, 'data-client-proof-mode', 'invalid'],
+  ])('fails with INIT_FAILED naming the attribute for %s', (_name, raw, attribute, problem) => {
+    expect(problemOf(raw)).toEqual({ attribute, problem });
+  });
+
+  it('still returns a usable config beside a problem, so the error state can render', () => {
+    const { config, problem } = parseConfig({ theme: 'light', locale: 'en' }, ORIGIN);
+    expect(problem?.attribute).toBe('data-partner-id');
+    expect(config).toMatchObject({ theme: 'light', locale: 'en', successPath: '/', serverVerifyTimeoutSeconds: 30 });
+  });
+});
+
+describe('isSameOriginPath', () => {
+  it('accepts paths with a query and a fragment on the page origin', () => {
+    expect(isSameOriginPath('/')).toBe(true);
+    expect(isSameOriginPath('/a/b?c=d&e=%2F')).toBe(true);
+  });
+
+  it.each(['//x.example', '/\\x.example', 'http://localhost:3000/', 'x', '', ' /a', '/a b', '/\n/x.example'])('refuses %j', (path) => {
+    expect(isSameOriginPath(path)).toBe(false);
+  });
+});
+
+describe('optionsToRaw', () => {
+  it('turns render() options into attribute values', () => {
+    expect(optionsToRaw({ scopes: ['isAdult', 'isEU'], debug: true, serverVerifyTimeout: 10, state: undefined })).toEqual({
+      scopes: 'isAdult,isEU',
+      debug: 'true',
+      serverVerifyTimeout: '10',
+    });
+  });
+});
