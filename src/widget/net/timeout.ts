@@ -9,7 +9,10 @@
  */
 export function withTimeout(parent: AbortSignal, ms: number): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
-  const abort = (): void => controller.abort();
+  const abort = (): void => {
+    clearTimeout(timer);
+    controller.abort();
+  };
   const timer = setTimeout(abort, ms);
   if (parent.aborted) abort();
   else parent.addEventListener('abort', abort);

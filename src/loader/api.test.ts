@@ -1,0 +1,287 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MountOptions, MountWidget, WidgetController, WidgetState } from '../widget/contract.ts';
+import { createSvc, type SvcApi } from './api.ts';
+import type { RawConfig } from './config.ts';
+
+const API = 'https://svc.example';
+const created = { request_id: 'vr_1', poll_token: 'pt_1', deep_link: `${API}/m/v/vr_1#h=h_1`, expires_at: 0, poll_after_ms: 1000 };
+
+/** A stand-in for the UI bundle: records mounts and the calls made on them. */
+function fakeUi() {
+  const mounts: Array<{ container: HTMLElement; options: MountOptions; calls: string[]; removed: boolean }> = [];
+  const mount: MountWidget = (container, options) => {
+    const record = { container, options, calls: [] as string[], removed: false };
+    mounts.push(record);
+    const host = document.createElement('div');
+    container.append(host);
+    const controller: WidgetController = {
+      reset: () => void record.calls.push('reset'),
+      update: (next) => void record.calls.push(`update:${next.theme ?? ''}:${next.locale ?? ''}`),
+      remove: () => {
+        record.removed = true;
+        host.remove();
+      },
+      state: 'waiting',
+    };
+    return controller;
+  };
+  return { mount, mounts };
+}
+
+let fetchCalls: string[];
+let containers: HTMLElement[];
+
+beforeEach(() => {
+  fetchCalls = [];
+  containers = [];
+  vi.stubGlobal('fetch', (url: string) => {
+    fetchCalls.push(url);
+    return Promise.resolve(new Response(JSON.stringify(created), { status: 201 }));
+  });
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  history.replaceState(null, '', '/shop');
+});
+
+afterEach(() => {
+  for (const c of containers) c.remove();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function box(id: string): HTMLElement {
+  const el = document.createElement('div');
+  el.id = id;
+  document.body.append(el);
+  containers.push(el);
+  return el;
+}
+
+function deferredUi() {
+  let resolve!: (mount: MountWidget) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<MountWidget>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+function svc(raw: RawConfig = { partnerId: 'pk_test_demo', successPath: '/done' }, loadUi: () => Promise<MountWidget> = () => Promise.resolve(fakeUi().mount), result = null) {
+  return createSvc({ raw, apiOrigin: API, loadUi, result });
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('window.SVC', () => {
+  it('starts the verification request at once, before the UI bundle has arrived', async () => {
+    const ui = deferredUi();
+    const { api } = svc(undefined, () => ui.promise);
+    api.render(box('w1'));
+    expect(fetchCalls).toEqual([`${API}/api/w/verify-request`]);
+    const fake = fakeUi();
+    ui.resolve(fake.mount);
+    await flush();
+    expect(fake.mounts).toHaveLength(1);
+    await expect(fake.mounts[0]!.options.created).resolves.toEqual(created);
+  });
+
+  it('queues handle calls made before the UI arrived and replays them in order', async () => {
+    const ui = deferredUi();
+    const { api } = svc(undefined, () => ui.promise);
+    const handle = api.render(box('w1'));
+    handle.update({ theme: 'light' });
+    handle.reset();
+    expect(handle.state).toBe('creating');
+    const fake = fakeUi();
+    ui.resolve(fake.mount);
+    await flush();
+    expect(fake.mounts[0]!.calls).toEqual(['update:light:', 'reset']);
+  });
+
+  it('renders once per container and keeps several widgets apart', async () => {
+    const fake = fakeUi();
+    const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+    const a = box('a');
+    const first = api.render(a);
+    expect(api.render(a)).toBe(first);
+    api.render(box('b'), { theme: 'light', locale: 'en' });
+    await flush();
+    expect(fake.mounts.map((m) => m.container.id)).toEqual(['a', 'b']);
+    expect(fake.mounts[1]!.options.config).toMatchObject({ theme: 'light', locale: 'en', partnerId: 'pk_test_demo' });
+    expect(fetchCalls).toHaveLength(2);
+  });
+
+  it('removes a widget completely, and a removed widget never mounts when the UI arrives later', async () => {
+    const ui = deferredUi();
+    const { api } = svc(undefined, () => ui.promise);
+    const el = box('w1');
+    const handle = api.render(el);
+    handle.remove();
+    const fake = fakeUi();
+    ui.resolve(fake.mount);
+    await flush();
+    expect(fake.mounts).toHaveLength(0);
+    expect(el.childNodes).toHaveLength(0);
+    // and render works again on the same container
+    api.render(el);
+    await flush();
+    expect(fake.mounts).toHaveLength(1);
+    api.render(el).remove();
+    expect(fake.mounts[0]!.removed).toBe(true);
+    expect(el.childNodes).toHaveLength(0);
+  });
+
+  it('fans states, errors and results out to subscribers, data-on-* globals and DOM events on the container', async () => {
+    const fake = fakeUi();
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', onState: 'onAgeState' }, () => Promise.resolve(fake.mount));
+    const seen: string[] = [];
+    const globalState = vi.fn();
+    vi.stubGlobal('onAgeState', globalState);
+    api.onState((state) => seen.push(`state:${state}`));
+    api.onSuccess((result) => seen.push(`success:${'grant_code' in result ? result.grant_code : ''}`));
+    api.onError((error) => seen.push(`error:${error.code}`));
+    const el = box('w1');
+    el.addEventListener('svc:state', (e) => seen.push(`dom-state:${(e as CustomEvent<WidgetState>).detail}`));
+    el.addEventListener('svc:success', () => seen.push('dom-success'));
+    api.render(el);
+    await flush();
+    const { emit } = fake.mounts[0]!.options;
+    emit({ type: 'state', state: 'waiting' });
+    emit({ type: 'state', state: 'waiting' }); // no change, no event
+    emit({ type: 'success', result: { grant_code: 'g_1' } });
+    emit({ type: 'error', error: { code: 'SERVER_VERIFY_TIMEOUT', message: 'x', retryable: true } });
+    expect(seen).toEqual([
+      'state:creating',
+      'dom-state:creating',
+      'state:waiting',
+      'dom-state:waiting',
+      'success:g_1',
+      'dom-success',
+      'error:SERVER_VERIFY_TIMEOUT',
+    ]);
+    expect(globalState).toHaveBeenCalledWith('waiting', el);
+  });
+
+  it('hands an error that happened before subscribing to a late onError', () => {
+    const { api } = svc({ successPath: '/done' });
+    api.render(box('w1'));
+    const late = vi.fn();
+    api.onError(late);
+    expect(late).toHaveBeenCalledWith({ code: 'INIT_FAILED', message: 'data-partner-id missing', retryable: false }, expect.any(HTMLElement));
+    expect(console.error).toHaveBeenCalledWith('[svc]', 'INIT_FAILED', 'data-partner-id missing');
+    expect(fetchCalls).toEqual([]);
+  });
+
+  it('mounts a configuration error in the error state, so the page shows it', async () => {
+    const fake = fakeUi();
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: 'https://evil.example/' }, () => Promise.resolve(fake.mount));
+    const handle = api.render(box('w1'));
+    await flush();
+    expect(handle.state).toBe('error');
+    expect(fake.mounts[0]!.options.error).toEqual({ code: 'INIT_FAILED', message: 'data-success-path not same-origin', retryable: false });
+  });
+
+  it('reports INIT_FAILED when the UI bundle cannot be loaded', async () => {
+    const { api } = svc(undefined, () => Promise.reject(new Error('ui')));
+    const errors = vi.fn();
+    api.onError(errors);
+    const handle = api.render(box('w1'));
+    await flush();
+    expect(errors).toHaveBeenCalledWith({ code: 'INIT_FAILED', message: 'ui load failed', retryable: true }, expect.any(HTMLElement));
+    expect(handle.state).toBe('error');
+  });
+
+  it('reports INIT_FAILED for a container that does not exist, without throwing', () => {
+    const { api } = svc();
+    const errors = vi.fn();
+    api.onError(errors);
+    const handle = api.render('nowhere');
+    expect(handle.state).toBe('error');
+    expect(() => handle.remove()).not.toThrow();
+    expect(errors).toHaveBeenCalledWith({ code: 'INIT_FAILED', message: 'data-container missing', retryable: false }, undefined);
+  });
+
+  it('never lets a throwing partner callback break the widget', async () => {
+    const fake = fakeUi();
+    const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+    api.onState(() => {
+      throw new Error('partner bug');
+    });
+    const after = vi.fn();
+    api.onState(after);
+    expect(() => api.render(box('w1'))).not.toThrow();
+    expect(after).toHaveBeenCalledWith('creating', expect.any(HTMLElement));
+  });
+
+  it('stops calling a listener after it unsubscribes', async () => {
+    const fake = fakeUi();
+    const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+    const listener = vi.fn();
+    const off = api.onState(listener);
+    off();
+    api.render(box('w1'));
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('calls ready() callbacks once the UI bundle has loaded', async () => {
+    const ui = deferredUi();
+    const { api } = svc(undefined, () => ui.promise);
+    const ready = vi.fn();
+    api.ready(ready);
+    await flush();
+    expect(ready).not.toHaveBeenCalled();
+    ui.resolve(fakeUi().mount);
+    await flush();
+    expect(ready).toHaveBeenCalledOnce();
+  });
+
+  it('gives a same-page result to the first consumeResult() only', async () => {
+    const fake = fakeUi();
+    const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+    api.render(box('w1'));
+    await flush();
+    fake.mounts[0]!.options.keepResult({ grant_code: 'g_1', state: 's' });
+    expect(api.consumeResult()).toEqual({ grant_code: 'g_1', state: 's' });
+    expect(api.consumeResult()).toBeNull();
+  });
+
+  it('keeps the result found in the address at start for consumeResult()', () => {
+    const { api } = createSvc({ raw: {}, apiOrigin: API, loadUi: () => Promise.resolve(fakeUi().mount), result: { attestation: 'a.b.c' } });
+    expect(api.consumeResult()).toEqual({ attestation: 'a.b.c' });
+    expect(api.consumeResult()).toBeNull();
+  });
+
+  it('reads a result from the address when consumeResult() is called later', () => {
+    const { api } = svc();
+    history.replaceState(null, '', '/shop?x=1#grant_code=g_9');
+    expect(api.consumeResult()).toEqual({ grant_code: 'g_9' });
+    expect(location.hash).toBe('');
+    expect(location.search).toBe('?x=1');
+  });
+});
+
+describe('autoRender', () => {
+  it('mounts the script tag widget in its data-container', async () => {
+    const fake = fakeUi();
+    const el = box('age-box');
+    const { autoRender } = svc({ partnerId: 'pk_test_demo', successPath: '/done', container: 'age-box' }, () => Promise.resolve(fake.mount));
+    autoRender(null);
+    await flush();
+    expect(fake.mounts[0]!.container).toBe(el);
+    expect(fetchCalls).toHaveLength(1);
+  });
+
+  it('creates a default container right after the script tag when the page has none', async () => {
+    const fake = fakeUi();
+    const script = document.createElement('script');
+    const wrapper = box('wrapper');
+    wrapper.append(script);
+    const { autoRender } = svc(undefined, () => Promise.resolve(fake.mount));
+    autoRender(script);
+    await flush();
+    const created = document.getElementById('svc-widget')!;
+    expect(script.nextElementSibling).toBe(created);
+    expect(fake.mounts[0]!.container).toBe(created);
+  });
+});

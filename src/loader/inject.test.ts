@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UI_GLOBAL, type MountWidget } from '../widget/contract.ts';
+import { createUiLoader } from './inject.ts';
+
+const URL_ = 'https://svc.example/v4/ui.abc.js';
+const uiWindow = window as unknown as Record<string, unknown>;
+
+let appended: HTMLScriptElement[];
+
+// The test plays the browser: scripts are captured instead of loaded, and load or fail on cue.
+beforeEach(() => {
+  appended = [];
+  vi.spyOn(document.head, 'append').mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete uiWindow[UI_GLOBAL];
+});
+
+function injected(): HTMLScriptElement[] {
+  return appended.filter((s) => s.src === URL_);
+}
+
+/** The newest injected script loads (running the bundle, which sets the global) or fails. */
+function settleLast(outcome: 'load' | 'error', mount?: MountWidget): void {
+  const script = injected().at(-1)!;
+  if (outcome === 'load' && mount) uiWindow[UI_GLOBAL] = mount;
+  script.dispatchEvent(new Event(outcome));
+}
+
+const mount: MountWidget = () => ({ reset() {}, remove() {}, update() {}, state: 'creating' });
+
+describe('createUiLoader', () => {
+  it('injects one script for any number of callers', async () => {
+    const load = createUiLoader(URL_, 'n0nce');
+    const a = load();
+    const b = load();
+    expect(injected()).toHaveLength(1);
+    expect(injected()[0]!.nonce).toBe('n0nce');
+    expect(injected()[0]!.crossOrigin).toBe('anonymous');
+    settleLast('load', mount);
+    await expect(a).resolves.toBe(mount);
+    await expect(b).resolves.toBe(mount);
+  });
+
+  it('retries once after a failed load', async () => {
+    const load = createUiLoader(URL_);
+    const pending = load();
+    settleLast('error');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(injected()).toHaveLength(2); // the retry is a second tag
+    settleLast('load', mount);
+    await expect(pending).resolves.toBe(mount);
+  });
+
+  it('gives up after the retry fails too, and a later call starts over', async () => {
+    const load = createUiLoader(URL_);
+    const pending = load();
+    settleLast('error');
+    await new Promise((r) => setTimeout(r, 0));
+    settleLast('error');
+    await expect(pending).rejects.toThrow('ui');
+    const again = load();
+    settleLast('load', mount);
+    await expect(again).resolves.toBe(mount);
+  });
+
+  it('fails a load whose script ran without handing over the UI', async () => {
+    const load = createUiLoader(URL_);
+    const pending = load();
+    settleLast('load');
+    await new Promise((r) => setTimeout(r, 0));
+    settleLast('load');
+    await expect(pending).rejects.toThrow('ui');
+  });
+
+  it('injects nothing when the UI is already on the page', async () => {
+    uiWindow[UI_GLOBAL] = mount;
+    await expect(createUiLoader(URL_)()).resolves.toBe(mount);
+    expect(injected()).toHaveLength(0);
+  });
+});
