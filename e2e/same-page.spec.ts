@@ -16,7 +16,9 @@ test('a page that is its own success path gets the result without reloading, and
   expect(new URL(page.url()).pathname).toBe('/same-page');
   expect(new URL(page.url()).hash).toBe('');
   expect(navigations.every((url) => !url.includes('grant_code'))).toBe(true);
-  // Consumed once: nothing is left for a second reader.
-  expect(await page.evaluate(() => (window as unknown as { SVC: { consumeResult(): unknown } }).SVC.consumeResult())).toBeNull();
+  // DESIGN §7: the result also waits for the first consumeResult() call, then is gone.
+  const consume = () => page.evaluate(() => (window as unknown as { SVC: { consumeResult(): unknown } }).SVC.consumeResult());
+  expect(await consume()).toMatchObject({ grant_code: expect.stringMatching(/^g_/) });
+  expect(await consume()).toBeNull();
   await waitForWidgetState(page, ['completed', 'redirecting']);
 });
