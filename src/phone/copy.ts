@@ -9,7 +9,7 @@ export const SCOPE_FACTS: Readonly<Record<Scope, string>> = {
   isEU: 'You are a citizen of an EU country',
   isMale: 'Your sex is male',
   isFemale: 'Your sex is female',
-  isUnique: 'You have not verified on this site under another identity (the site gets an identifier that only it can use)',
+  isUnique: 'You are one single person for this site (it gets an identifier that works there only)',
   revealNationality: 'Your nationality (the site receives it)',
   revealBirthYear: 'Your year of birth (the site receives it)',
 };
