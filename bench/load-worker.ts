@@ -1,0 +1,84 @@
+/**
+ * The load generator of bench/api.ts, in its own thread so that it does not share the
+ * service's event loop. It signs every request before the run starts (each with its own
+ * nonce), then drives autocannon and posts the result back.
+ */
+import autocannonModule from 'autocannon';
+import { parentPort, workerData } from 'node:worker_threads';
+import { signRequest } from '../server/sdk/signing.ts';
+
+export interface LoadJob {
+  url: string;
+  path: string;
+  /** one body per request, in order; the run ends early if they run out */
+  bodies: string[];
+  connections: number;
+  seconds: number;
+  partnerId: string;
+  secret: string;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  /** requests sent (each with its own pre-signed headers) */
+  used: number;
+}
+
+interface CannonRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+interface CannonResult {
+  /** seconds the run lasted */
+  duration: number;
+  requests: { total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = autocannonModule as unknown as ((options: object) => Promise<unknown>) & {
+  aggregateResult(raw: unknown[], options: object): CannonResult;
+};
+
+const job = workerData as LoadJob;
+const signed = job.bodies.map((body) => ({ body, headers: { ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }) } as Record<string, string> }));
+let next = 0;
+
+const options = {
+  url: job.url,
+  connections: job.connections,
+  duration: job.seconds,
+  // Stop at the last pre-signed request rather than replay one.
+  maxOverallRequests: signed.length,
+  requests: [
+    {
+      method: 'POST',
+      path: job.path,
+      setupRequest: (request: CannonRequest): CannonRequest => {
+        const item = signed[next++ % signed.length]!;
+        return { ...request, method: 'POST', path: job.path, headers: item.headers, body: item.body };
+      },
+    },
+  ],
+};
+// Off the main thread autocannon hands back raw histograms (it expects to be its own worker).
+const result = autocannon.aggregateResult([await autocannon(options)], options);
+
+const answer: LoadResult = {
+  rps: result.requests.total / result.duration,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  total: result.requests.total,
+  non2xx: result.non2xx,
+  errors: result.errors + result.timeouts,
+  used: next,
+};
+parentPort!.postMessage(answer);
