@@ -182,6 +182,17 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     expect(await send(options)).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
   });
 
+  it('rejects a non-canonical spelling of the right signature (unused bits of the last character set) with 401 INVALID_SIGNATURE', async () => {
+    const options = signed();
+    const headers = options.headers as Record<string, string>;
+    const right = headers['X-Partner-Signature']!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(right.at(-1)!);
+    headers['X-Partner-Signature'] = right.slice(0, 42) + alphabet[last ^ 1];
+    expect(Buffer.from(headers['X-Partner-Signature'], 'base64url')).toEqual(Buffer.from(right, 'base64url'));
+    expect(await send(options)).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
+  });
+
   it('rejects a reused nonce with 401 REPLAY_DETECTED', async () => {
     const nonce = newNonce();
     expect(await send(signed({ nonce }))).toMatchObject(route.afterAuth);

@@ -73,7 +73,9 @@ export async function authenticatePartner(request: FastifyRequest, deps: AppDeps
 
   if (!SIGNATURE_PATTERN.test(signature!)) throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });
   const expected = computeSignature(partner.secret, canonicalString(hashBody(request.rawBody), timestamp!, partnerId!, nonce!));
-  if (!timingSafeEqual(Buffer.from(expected, 'base64url'), Buffer.from(signature!, 'base64url'))) {
+  // Compared as text, not as decoded bytes: the last of 43 characters carries 2 unused bits, so
+  // four spellings decode alike and a byte comparison would accept non-canonical signatures.
+  if (!timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(signature!, 'latin1'))) {
     throw new ServiceError('INVALID_SIGNATURE', { cause: 'hmac mismatch' });
   }
 
