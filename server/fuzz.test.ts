@@ -195,6 +195,20 @@ function toInject(c: Case): InjectOptions {
   return { method, url, headers, ...(hasBody ? { payload: payload as string | Buffer } : {}) };
 }
 
+describe('the fuzzed route list', () => {
+  it('covers every /v1/ and /api/ route the app has', () => {
+    const registered = t.app
+      .printRoutes({ commonPrefix: false })
+      .split('\n')
+      .flatMap((line) => {
+        const match = /^[├└]── (\/(?:v1|api)\/\S+) \(([^)]+)\)$/.exec(line);
+        return match ? match[2]!.split(', ').filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((m) => `${m} ${match[1]}`) : [];
+      });
+    expect(registered.length).toBeGreaterThanOrEqual(2);
+    expect(ROUTES.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(registered));
+  });
+});
+
 describe('router-level refusals', () => {
   it('answers a path parameter over 100 characters with 404 NOT_FOUND and a correlation id', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/w/verify-status/${'a'.repeat(2000)}` });
