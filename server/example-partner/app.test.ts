@@ -104,6 +104,33 @@ describe('example partner pages', () => {
   });
 });
 
+describe('example partner ADULT_BLIND pages', () => {
+  it('are served only when a blind partner is configured, with a fresh session token per load', async () => {
+    expect((await partner.inject('/blind')).statusCode).toBe(404);
+    const withBlind = await createPartnerApp({
+      partnerPort: 8788,
+      serviceUrl,
+      partner: PARTNERS.demo,
+      blind: { partner: PARTNERS.blindShop, appId: 'app_blind_shop' },
+    });
+    try {
+      const tokens = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await withBlind.inject('/blind');
+        expect(res.statusCode).toBe(200);
+        const token = /data-session-token="([^"]+)"/.exec(res.body)?.[1];
+        expect(token).toMatch(/^ey/);
+        expect(res.body).not.toContain('data-partner-id');
+        expect(res.body).not.toContain(PARTNERS.blindShop.id);
+        tokens.push(token);
+      }
+      expect(tokens[0]).not.toBe(tokens[1]);
+    } finally {
+      await withBlind.close();
+    }
+  });
+});
+
 describe('example partner backend', () => {
   it('exchanges a grant through the SDK and answers the attributes, never the pass token', async () => {
     const grant = await putTestGrant(service.deps, { scopes: ['isAdult', 'isFrench'] });

@@ -10,6 +10,7 @@ import { createPartnerClient, type PartnerClient, type PartnerClientOptions } fr
 import { createPageRenderer, type PageRenderer } from './pages.ts';
 import { createExchangeMemory, type ExchangeMemory } from './results.ts';
 import { registerBackendRoutes } from './routes/backend.ts';
+import { createBlindPages, type BlindPagesOptions } from './routes/blind.ts';
 import { registerStandardPages } from './routes/standard.ts';
 
 export interface PartnerAppOptions {
@@ -24,6 +25,8 @@ export interface PartnerAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** clock for the exchange memory; tests pass a fake one */
   now?: () => number;
+  /** the ADULT_BLIND pages (/blind…) and their partner, pk_test_blind_shop in the fixtures; none when absent */
+  blind?: BlindPagesOptions;
   /** passed to the SDK client (tests inject `sleep` so retries do not wait) */
   clientOptions?: Pick<PartnerClientOptions, 'fetch' | 'sleep' | 'clock' | 'timeoutMs'>;
 }
@@ -42,7 +45,7 @@ export interface PartnerContext {
 
 export type PartnerRoutes = (app: FastifyInstance, context: PartnerContext) => void;
 
-/** One entry per surface; the ADULT_BLIND pages plug in here as one more line. */
+/** One entry per surface. */
 const PAGE_ROUTES: readonly PartnerRoutes[] = [registerStandardPages, registerBackendRoutes];
 
 /**
@@ -81,6 +84,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
     return reply.header('Content-Type', asset.contentType).header('Cache-Control', 'no-cache').send(asset.body);
   });
   for (const register of PAGE_ROUTES) register(app, context);
+  if (options.blind) createBlindPages(options.blind)(app, context);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' }));
 
   return app;

@@ -1,7 +1,8 @@
 /**
  * Runs the example partner on PARTNER_PORT (8788), talking to the service at SVC_PUBLIC_URL
- * (http://localhost:8787). Credentials: PARTNER_ID (pk_test_demo) with its secret from
- * SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET.
+ * (http://localhost:8787). STANDARD credentials: PARTNER_ID (pk_test_demo) with its secret from
+ * SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET. The ADULT_BLIND pages use
+ * PARTNER_BLIND_ID (pk_test_blind_shop) and its blind_app_id from the same file.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,14 +20,30 @@ function readPort(raw: string | undefined, fallback: number): number {
   return port;
 }
 
+interface FixturePartner {
+  id: string;
+  secret: string;
+  blind_app_id?: string;
+}
+
+const fixturesPath = resolve(process.env.SVC_FIXTURES || 'fixtures/partners.json');
+function readFixtures(): FixturePartner[] {
+  try {
+    return JSON.parse(readFileSync(fixturesPath, 'utf8')) as FixturePartner[];
+  } catch {
+    return [];
+  }
+}
+
 function readSecret(partnerId: string): string {
   if (process.env.PARTNER_SECRET) return process.env.PARTNER_SECRET;
-  const path = resolve(process.env.SVC_FIXTURES || 'fixtures/partners.json');
-  const partners = JSON.parse(readFileSync(path, 'utf8')) as Array<{ id: string; secret: string }>;
-  const partner = partners.find((p) => p.id === partnerId);
-  if (!partner) fail(`partner ${partnerId} is not in ${path}; set PARTNER_SECRET or PARTNER_ID`);
+  const partner = readFixtures().find((p) => p.id === partnerId);
+  if (!partner) fail(`partner ${partnerId} is not in ${fixturesPath}; set PARTNER_SECRET or PARTNER_ID`);
   return partner.secret;
 }
+
+const blindId = process.env.PARTNER_BLIND_ID || 'pk_test_blind_shop';
+const blindPartner = readFixtures().find((p) => p.id === blindId && p.blind_app_id);
 
 const port = readPort(process.env.PARTNER_PORT, 8788);
 const serviceUrl = process.env.SVC_WIDGET_URL || process.env.SVC_PUBLIC_URL || `http://localhost:${process.env.SVC_PORT || 8787}`;
@@ -36,6 +53,7 @@ const app = await createPartnerApp({
   serviceUrl,
   ...(process.env.SVC_API_URL ? { apiUrl: process.env.SVC_API_URL } : {}),
   partner: { id: partnerId, secret: readSecret(partnerId) },
+  ...(blindPartner ? { blind: { partner: { id: blindPartner.id, secret: blindPartner.secret }, appId: blindPartner.blind_app_id! } } : {}),
   logger: { level: process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info') },
 });
 
@@ -46,4 +64,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port, host: process.env.PARTNER_HOST || '127.0.0.1' });
-app.log.info({ url: `http://localhost:${port}`, service: serviceUrl, partner: partnerId }, 'example partner ready');
+app.log.info({ url: `http://localhost:${port}`, service: serviceUrl, partner: partnerId, blind: blindPartner?.id ?? null }, 'example partner ready');
