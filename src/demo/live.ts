@@ -93,7 +93,7 @@ export function createLiveModel() {
   let stopWatching: (() => void) | null = null;
 
   const log = (kind: LiveEvent['kind'], text: string) => {
-    events.value = [{ at: Date.now(), kind, text }, ...events.value].slice(0, 30);
+    events.value = [...events.value, { at: Date.now(), kind, text }].slice(-30);
   };
 
   // The deep link sits in the widget's open shadow root as an <a href>; follow it as it renews.
@@ -141,6 +141,7 @@ export function createLiveModel() {
     container = host;
     stopWatching = watchDeepLink(host);
     const { theme, locale, layout, scopes } = settings.value;
+    log('info', `render with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout}`);
     handle = svc.render(host, {
       partnerId: DEMO_PARTNER_ID,
       successPath: '/demo',
@@ -150,7 +151,6 @@ export function createLiveModel() {
       ...(layout === 'auto' ? {} : { layout }),
     });
     running.value = true;
-    log('info', `rendered with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout}`);
   }
 
   function stop(): void {

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { answerOnPhonePage } from './support/qa.ts';
+import { SERVICE_URL } from './support/urls.ts';
+
+test('a designer starts a live request on the demo page, switches theme live and approves it from the phone page', async ({ page, context }) => {
+  await page.goto(`${SERVICE_URL}/demo`);
+  await page.getByRole('button', { name: 'Start a live request' }).click();
+  const live = page.getByTestId('live-widget');
+  await expect(live.getByTestId('svc-widget')).toHaveAttribute('data-state', 'waiting');
+  const phoneLink = page.getByTestId('live-phone-link');
+  const deepLink = await phoneLink.getAttribute('href');
+  expect(deepLink).toMatch(/\/m\/v\/vr_[^#]+#h=h_/);
+
+  // Theme and locale switch in place: same request, same deep link.
+  await page.getByRole('radio', { name: 'light', exact: true }).check();
+  await page.getByRole('radio', { name: 'en', exact: true }).check();
+  await expect(live.getByTestId('svc-widget').getByRole('heading', { level: 2 })).toHaveText('Scan this QR code with your phone');
+  expect(await phoneLink.getAttribute('href')).toBe(deepLink);
+
+  const phone = await context.newPage();
+  await phone.goto(deepLink!);
+  await answerOnPhonePage(phone);
+  await expect(page.getByTestId('live-events')).toContainText('grant code g_');
+  await expect(live.getByTestId('svc-widget')).toHaveAttribute('data-state', 'completed');
+  expect(new URL(page.url()).pathname).toBe('/demo');
+  expect(new URL(page.url()).hash).toBe('');
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expect(live.getByTestId('svc-widget')).toHaveCount(0);
+});
+
+test('the demo page explains why the ADULT_BLIND rail is not available there', async ({ page }) => {
+  await page.goto(`${SERVICE_URL}/demo`);
+  await expect(page.getByRole('radio', { name: 'ADULT_BLIND (data-session-token)' })).toBeDisabled();
+  await expect(page.locator('#blind-why')).toContainText('session token');
+});
