@@ -64,6 +64,8 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
   const apiUrl = (options.apiUrl ?? serviceUrl).replace(/\/+$/, '');
   const app = Fastify({
     logger: options.logger ?? false,
+    // Its few pages would drown the service's lines in `npm start`; errors are still logged.
+    disableRequestLogging: true,
     bodyLimit: 16 * 1024,
   });
 
