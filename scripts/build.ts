@@ -75,7 +75,8 @@ async function buildPage(name: string, base: string): Promise<boolean> {
       target: 'es2020',
       assetsDir: 'assets',
       reportCompressedSize: false,
-      rolldownOptions: { treeshake: { moduleSideEffects } },
+      // No moduleSideEffects override here: pages may use the @preact/signals integration
+      // (auto-subscribing components), which that size trick would drop.
     },
     plugins: [trimQrcode()],
   });

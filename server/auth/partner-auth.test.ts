@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
+import { PARTNER_CACHE_MS } from './partner-auth.ts';
 import { PARTNERS, makeTestApp, newNonce, putTestGrant, signedInject, signedInjectOptions, type SignedRequest, type TestApp } from '../test/helpers.ts';
 
 let t: TestApp;
@@ -254,5 +255,29 @@ describe('body size', () => {
     const res = await signedInject(t, { url: '/v1/introspect', body: { pass_token: filler } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ active: false });
+  });
+});
+
+describe('the partner record cache', () => {
+  const rotated = { ...PARTNERS.demo, secret: Buffer.alloc(32, 9).toString('base64') };
+
+  it('applies a changed secret within PARTNER_CACHE_MS, and refuses the old one after', async () => {
+    const introspect = (partner = PARTNERS.demo) => signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner });
+    expect((await introspect()).statusCode).toBe(200);
+    const stored = (await t.deps.store.getPartner(PARTNERS.demo.id))!;
+    await t.deps.store.putPartner({ ...stored, secret: rotated.secret });
+
+    expect((await introspect()).statusCode).toBe(200);
+    t.clock.advance(PARTNER_CACHE_MS);
+    expect((await introspect()).json()).toMatchObject({ error: 'INVALID_SIGNATURE' });
+    expect((await introspect(rotated)).statusCode).toBe(200);
+  });
+
+  it('never caches an unknown partner: one added later is usable at once', async () => {
+    const late = { id: 'pk_test_late', secret: Buffer.alloc(32, 3).toString('base64') };
+    const call = () => signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner: late });
+    expect((await call()).json()).toMatchObject({ error: 'INVALID_PARTNER' });
+    await t.deps.store.putPartner({ id: late.id, secret: late.secret, name: 'Late', domain: 'https://late.example', rail: 'standard', blindAppId: null, allowedScopes: null, createdAt: t.clock.now() });
+    expect((await call()).statusCode).toBe(200);
   });
 });
