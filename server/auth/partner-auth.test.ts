@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
 import { PARTNER_CACHE_MS } from './partner-auth.ts';
-import { PARTNERS, makeTestApp, newNonce, putTestGrant, signedInject, signedInjectOptions, type SignedRequest, type TestApp } from '../test/helpers.ts';
+import { PARTNERS, makeTestApp, newNonce, putTestGrant, signedInject, signedInjectOptions, type SignedRequest, type TestApp, type TestPartner } from '../test/helpers.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -262,7 +262,7 @@ describe('the partner record cache', () => {
   const rotated = { ...PARTNERS.demo, secret: Buffer.alloc(32, 9).toString('base64') };
 
   it('applies a changed secret within PARTNER_CACHE_MS, and refuses the old one after', async () => {
-    const introspect = (partner = PARTNERS.demo) => signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner });
+    const introspect = (partner: TestPartner = PARTNERS.demo) => signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner });
     expect((await introspect()).statusCode).toBe(200);
     const stored = (await t.deps.store.getPartner(PARTNERS.demo.id))!;
     await t.deps.store.putPartner({ ...stored, secret: rotated.secret });
