@@ -196,6 +196,26 @@ export function openSqliteStore(path: string): Store {
     for (const kid of drop) q.dropKey.run(kid);
   });
 
+  // Group commit for nonces, the one write on every signed call: the nonces that arrive within
+  // one turn of the event loop are inserted in one transaction, and each caller's promise
+  // resolves only after that commit (so durability is unchanged). Rows are inserted in arrival
+  // order, so of two racing callers with the same nonce exactly the first gets true.
+  type PendingNonce = { partnerId: string; nonce: string; expiresAt: number; now: number; resolve(fresh: boolean): void; reject(error: unknown): void };
+  let pendingNonces: PendingNonce[] = [];
+  const insertNonces = db.transaction((batch: PendingNonce[]) =>
+    batch.map((n) => q.insertNonce.run(n.partnerId, n.nonce, n.expiresAt, n.now).changes === 1),
+  );
+  function flushNonces(): void {
+    const batch = pendingNonces;
+    pendingNonces = [];
+    try {
+      const fresh = insertNonces(batch);
+      batch.forEach((n, i) => n.resolve(fresh[i]!));
+    } catch (error) {
+      for (const n of batch) n.reject(error);
+    }
+  }
+
   const sweep = db.transaction((now: number) => q.sweep.reduce((n, stmt) => n + stmt.run(now).changes, 0));
 
   function readVersion(id: string): number | null {
@@ -232,8 +252,12 @@ export function openSqliteStore(path: string): Store {
       return getOrCreateSecret.immediate(name, value);
     },
 
-    async rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
-      return q.insertNonce.run(partnerId, nonce, expiresAt, now).changes === 1;
+    rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
+      return new Promise<boolean>((resolve, reject) => {
+        if (closed) return reject(new Error('store is closed'));
+        pendingNonces.push({ partnerId, nonce, expiresAt, now, resolve, reject });
+        if (pendingNonces.length === 1) setImmediate(flushNonces);
+      });
     },
 
     async hitCounter(key: string, windowMs: number, now: number) {
@@ -318,6 +342,7 @@ export function openSqliteStore(path: string): Store {
     },
     async close() {
       if (closed) return;
+      if (pendingNonces.length > 0) flushNonces();
       closed = true;
       changes.removeAllListeners();
       db.close();
