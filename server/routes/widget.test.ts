@@ -393,6 +393,27 @@ describe('long poll', () => {
     expect(Date.now() - started).toBeLessThan(500);
   });
 
+  it('answers at once when the status is not the one the caller says it knows', async () => {
+    t = await makeTestApp();
+    const flow = await startStandardFlow(t);
+    await openOnPhone(t, flow);
+    const started = Date.now();
+    const res = await getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '20', known: 'pending' });
+    expect(res.json().status).toBe('in_progress');
+    expect(Date.now() - started).toBeLessThan(500);
+    const same = getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '1', known: 'in_progress' });
+    expect((await same).json().status).toBe('in_progress');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('refuses a known value that is not a status with 400 INVALID_REQUEST', async () => {
+    t = await makeTestApp();
+    const flow = await startStandardFlow(t);
+    const res = await getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '5', known: 'scanned' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('INVALID_REQUEST');
+  });
+
   it('sees a completion made by another instance on the same SQLite file', async () => {
     const dir = makeTempDir();
     const path = join(dir.path, 'svc.sqlite');

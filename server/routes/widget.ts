@@ -17,7 +17,9 @@
  *  4. Origin header missing or not hashing to the token's origin_hash → 403 ORIGIN_NOT_ALLOWED
  *  5. more than 20 requests from one session token (renewals are fine) → 429 {error: "Too many requests"}
  *
- * GET /api/w/verify-status/:requestId?pt=&wait=: `wait` not an integer 0..25 → 400 INVALID_REQUEST;
+ * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
+ * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
+ * finds another one answers at once);
  * a malformed id → 404; then the per-request limit (30 per 60 s, counted per well-formed id whether
  * or not it exists, so the 429 is no oracle either) → 429 RATE_LIMITED, Retry-After: 60; then
  * unknown request, wrong or malformed pt → 404 NOT_FOUND, one body for all.
@@ -29,6 +31,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   MAX_WAIT_SECONDS,
   type Locale,
+  type RequestStatus,
   type PartnerVerifyRequestCreated,
   type VerifyRequestCreated,
   type VerifyStatus,
@@ -43,6 +46,7 @@ import {
   createVerifyRequest,
   findRequestForPartner,
   findRequestForPoller,
+  effectiveStatus,
   isAwaitingPhone,
   isRequestId,
   POLL_AFTER_MS,
@@ -99,6 +103,20 @@ function readWait(query: unknown): number {
     throw invalid(`wait must be an integer from 0 to ${MAX_WAIT_SECONDS}`);
   }
   return Number(raw);
+}
+
+const STATUSES: readonly RequestStatus[] = ['pending', 'in_progress', 'completed', 'failed', 'expired'];
+
+/**
+ * `known`: the status the poller already shows. A long poll that finds another status answers
+ * at once, so a change that happened between two polls (the phone opening during the
+ * widget's one-second pause) is not held for the whole `wait`.
+ */
+function readKnown(query: unknown): RequestStatus | null {
+  const raw = (query as Record<string, unknown>).known;
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || !STATUSES.includes(raw as RequestStatus)) throw invalid('known must be a status');
+  return raw as RequestStatus;
 }
 
 function requestOrigin(request: FastifyRequest): string | null {
@@ -168,9 +186,16 @@ async function createBlind(deps: AppDeps, request: FastifyRequest, body: Body, c
  * The long poll: waits until the request changes (here or on another instance), `waitSeconds`
  * pass, its deadline comes, or the client goes away; then reads it again. null if it is gone.
  */
-async function awaitChange(deps: AppDeps, request: FastifyRequest, record: VerifyRequestRecord, waitSeconds: number): Promise<VerifyRequestRecord | null> {
+async function awaitChange(
+  deps: AppDeps,
+  request: FastifyRequest,
+  record: VerifyRequestRecord,
+  waitSeconds: number,
+  known: RequestStatus | null,
+): Promise<VerifyRequestRecord | null> {
   const now = deps.clock.now();
   if (waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
+  if (known !== null && known !== effectiveStatus(record, now)) return record;
   const abort = new AbortController();
   const onClose = (): void => abort.abort();
   request.raw.once('close', onClose);
@@ -226,13 +251,14 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(WIDGET_STATUS_PATH, async (request): Promise<VerifyStatus> => {
       const wait = readWait(request.query);
+      const known = readKnown(request.query);
       const { requestId } = request.params;
       if (!isRequestId(requestId)) throw new ServiceError('NOT_FOUND', { cause: 'malformed request id' });
       await enforceStatusRateLimit(deps.store, requestId, deps.clock.now());
       const pollToken = request.query.pt;
       const found = await findRequestForPoller(deps.store, requestId, pollToken, deps.clock.now());
       if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
-      const record = await awaitChange(deps, request, found, wait);
+      const record = await awaitChange(deps, request, found, wait, known);
       if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
       return statusView(record, deps.clock.now(), pollToken as string);
     });
@@ -271,9 +297,10 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       async (request): Promise<VerifyStatus> => {
         const partner = request.partner!;
         const wait = readWait(request.query);
+        const known = readKnown(request.query);
         const found = await findRequestForPartner(deps.store, request.params.requestId, partner.id, deps.clock.now());
         if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
-        const record = await awaitChange(deps, request, found, wait);
+        const record = await awaitChange(deps, request, found, wait, known);
         if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
         return statusView(record, deps.clock.now(), partner.secret);
       },

@@ -14,6 +14,7 @@ const PAGE = 'http://localhost:3000';
 let statusScript: Array<() => Response | Promise<Response>>;
 let createScript: Array<() => Response>;
 let statusCalls: number[];
+let knownSent: Array<string | null>;
 let createCalls: number;
 let confirmCalls: Array<{ at: number; grant: string | null }>;
 let confirmAnswer: () => Response;
@@ -41,6 +42,7 @@ const server = setupServer(
   }),
   http.get(`${API}/api/w/verify-status/:id`, ({ request }) => {
     statusCalls.push(Date.now());
+    knownSent.push(new URL(request.url).searchParams.get('known'));
     const next = statusScript.shift();
     if (next) return next();
     const wait = Number(new URL(request.url).searchParams.get('wait'));
@@ -74,6 +76,7 @@ beforeEach(() => {
   statusScript = [];
   createScript = [];
   statusCalls = [];
+  knownSent = [];
   createCalls = 0;
   confirmCalls = [];
   confirmAnswer = () => HttpResponse.json({ verified: true });
@@ -210,6 +213,13 @@ describe('waiting for the phone', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(statusCalls.length).toBeGreaterThanOrEqual(5);
     for (const gap of gaps(statusCalls)) expect(gap).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('tells the long poll which status it shows, so a change between two polls is answered at once', async () => {
+    statusScript.push(status({ status: 'pending' }), status({ status: 'in_progress' }));
+    start();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(knownSent.slice(0, 3)).toEqual(['pending', 'pending', 'in_progress']);
   });
 
   it('shows the failure and its reason, and the retry button starts a new request', async () => {

@@ -4,7 +4,7 @@
  * own timers and listeners and clean up after themselves. Components only render it.
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
-import { LIMITS, MAX_WAIT_SECONDS, type FailReason, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
+import { LIMITS, MAX_WAIT_SECONDS, type FailReason, type RequestStatus, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
 import { isCurrentPage, resultUrl } from '../../loader/result.ts';
 import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../contract.ts';
 import { backoffMs, fetchStatus } from '../net/status.ts';
@@ -127,6 +127,8 @@ export function createFlow(deps: MountOptions): Flow {
     let lastPollAt = 0;
     let pauseMs = 0;
     let wakeOnShow = false;
+    // Sent as `known`, so a change made during the one-second gap between polls is answered at once.
+    let known: RequestStatus = 'pending';
     while (!signal.aborted) {
       await sleep(pauseMs, signal, wakeOnShow ? whenShownAgain : undefined);
       await sleep(lastPollAt + minGapMs - Date.now(), signal); // never more than once a second
@@ -134,7 +136,7 @@ export function createFlow(deps: MountOptions): Flow {
       if (signal.aborted) return;
       if (secondsLeftNow() <= 0) return expire();
       lastPollAt = Date.now();
-      const outcome = await fetchStatus(config.apiOrigin, created, signal, Math.min(MAX_WAIT_SECONDS, secondsLeftNow()));
+      const outcome = await fetchStatus(config.apiOrigin, created, signal, Math.min(MAX_WAIT_SECONDS, secondsLeftNow()), known);
       if (signal.aborted) return;
       pauseMs = 0;
       wakeOnShow = false;
@@ -150,6 +152,7 @@ export function createFlow(deps: MountOptions): Flow {
       if (outcome.kind === 'gone') return expire();
       failures = 0;
       const status = outcome.status;
+      known = status.status;
       if (status.status === 'pending') state.value = 'waiting';
       else if (status.status === 'in_progress') state.value = 'scanned';
       else if (status.status === 'completed' && status.result) return complete(status.result, signal);

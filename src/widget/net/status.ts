@@ -1,4 +1,4 @@
-import { MAX_WAIT_SECONDS, type VerifyRequestCreated, type VerifyStatus } from '../../protocol/api.ts';
+import { MAX_WAIT_SECONDS, type RequestStatus, type VerifyRequestCreated, type VerifyStatus } from '../../protocol/api.ts';
 import { withTimeout } from './timeout.ts';
 
 /** What one status call tells the poll loop. */
@@ -27,10 +27,12 @@ export async function fetchStatus(
   request: Pick<VerifyRequestCreated, 'request_id' | 'poll_token'>,
   signal: AbortSignal,
   waitSeconds: number = MAX_WAIT_SECONDS,
+  /** the status the widget shows: the server answers at once if it has moved on */
+  known?: RequestStatus,
 ): Promise<PollOutcome> {
   const url =
     `${apiOrigin}/api/w/verify-status/${encodeURIComponent(request.request_id)}` +
-    `?pt=${encodeURIComponent(request.poll_token)}&wait=${waitSeconds}`;
+    `?pt=${encodeURIComponent(request.poll_token)}&wait=${waitSeconds}${known ? `&known=${known}` : ''}`;
   const timed = withTimeout(signal, waitSeconds * 1000 + LONG_POLL_MARGIN_MS);
   try {
     const response = await fetch(url, { credentials: 'omit', cache: 'no-store', signal: timed.signal });
