@@ -190,7 +190,7 @@ async function exchange(deps: AppDeps, partner: PartnerRecord, grantCode: string
       grantDigest,
       sealedResponse: seal(grantCode, SEAL_PURPOSE, JSON.stringify(response)),
       expiresAt: grant.expiresAt,
-    });
+    }, now);
   }
   return response;
 }

@@ -133,7 +133,8 @@ export function openSqliteStore(path: string): Store {
     ),
     insertReplay: db.prepare(
       `INSERT INTO exchange_replays (partner_id, idempotency_key, expires_at, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+       ON CONFLICT (partner_id, idempotency_key) DO UPDATE SET expires_at = excluded.expires_at, data = excluded.data
+       WHERE exchange_replays.expires_at <= ?`,
     ),
     getReplay: db.prepare(
       'SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ? AND expires_at > ?',
@@ -183,8 +184,8 @@ export function openSqliteStore(path: string): Store {
     },
   );
 
-  const putReplay = db.transaction((record: ExchangeReplayRecord): ExchangeReplayRecord => {
-    q.insertReplay.run(record.partnerId, record.idempotencyKey, record.expiresAt, JSON.stringify(record));
+  const putReplay = db.transaction((record: ExchangeReplayRecord, now: number): ExchangeReplayRecord => {
+    q.insertReplay.run(record.partnerId, record.idempotencyKey, record.expiresAt, JSON.stringify(record), now);
     const row = db
       .prepare('SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ?')
       .get(record.partnerId, record.idempotencyKey) as { data: string };
@@ -311,8 +312,8 @@ export function openSqliteStore(path: string): Store {
       return row ? (JSON.parse(row.data) as GrantRecord) : null;
     },
 
-    async putExchangeReplay(record: ExchangeReplayRecord) {
-      return putReplay.immediate(record);
+    async putExchangeReplay(record: ExchangeReplayRecord, now: number) {
+      return putReplay.immediate(record, now);
     },
     async getExchangeReplay(partnerId: string, idempotencyKey: string, now: number) {
       const row = q.getReplay.get(partnerId, idempotencyKey, now) as { data: string } | undefined;

@@ -431,26 +431,35 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
       it('keeps the first replay stored for a partner and key, and returns it to later writers', async () => {
         const store = await fresh();
         const first = replay();
-        expect(await store.putExchangeReplay(first)).toEqual(first);
-        expect(await store.putExchangeReplay({ ...first, sealedResponse: 'v1.sealed.second', grantDigest: 'other' })).toEqual(first);
+        expect(await store.putExchangeReplay(first, T0)).toEqual(first);
+        expect(await store.putExchangeReplay({ ...first, sealedResponse: 'v1.sealed.second', grantDigest: 'other' }, T0)).toEqual(first);
         expect(await store.getExchangeReplay(first.partnerId, first.idempotencyKey, T0)).toEqual(first);
       });
 
       it('keeps partners and keys apart and forgets a replay when it expires', async () => {
         const store = await fresh();
         const record = replay();
-        await store.putExchangeReplay(record);
+        await store.putExchangeReplay(record, T0);
         expect(await store.getExchangeReplay('pk_test_other', record.idempotencyKey, T0)).toBeNull();
         expect(await store.getExchangeReplay(record.partnerId, 'other-key', T0)).toBeNull();
         expect(await store.getExchangeReplay(record.partnerId, record.idempotencyKey, record.expiresAt)).toBeNull();
         const other = replay({ partnerId: 'pk_test_other', idempotencyKey: record.idempotencyKey, sealedResponse: 'v1.sealed.other' });
-        expect(await store.putExchangeReplay(other)).toEqual(other);
+        expect(await store.putExchangeReplay(other, T0)).toEqual(other);
+      });
+
+      it('replaces a replay that has expired', async () => {
+        const store = await fresh();
+        const old = replay();
+        await store.putExchangeReplay(old, T0);
+        const renewed = { ...old, sealedResponse: 'v1.sealed.renewed', grantDigest: 'later', expiresAt: old.expiresAt + 60_000 };
+        expect(await store.putExchangeReplay(renewed, old.expiresAt)).toEqual(renewed);
+        expect(await store.getExchangeReplay(old.partnerId, old.idempotencyKey, old.expiresAt)).toEqual(renewed);
       });
 
       it('gives every racing writer the same stored replay', async () => {
         const store = await fresh();
         const base = replay();
-        const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => store.putExchangeReplay({ ...base, sealedResponse: `v1.sealed.${i}` })));
+        const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => store.putExchangeReplay({ ...base, sealedResponse: `v1.sealed.${i}` }, T0)));
         expect(new Set(stored.map((r) => r.sealedResponse)).size).toBe(1);
       });
     });
@@ -535,8 +544,8 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         await store.putGrant(deadGrant);
         await store.putGrant(liveGrant);
         const [deadReplay, liveReplay] = [replay({ expiresAt: soon }), replay({ expiresAt: later })];
-        await store.putExchangeReplay(deadReplay);
-        await store.putExchangeReplay(liveReplay);
+        await store.putExchangeReplay(deadReplay, T0);
+        await store.putExchangeReplay(liveReplay, T0);
         const [deadPass, livePass] = [passToken({ expiresAt: soon }), passToken({ expiresAt: later })];
         await store.putPassToken(deadPass);
         await store.putPassToken(livePass);

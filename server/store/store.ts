@@ -185,8 +185,11 @@ export interface Store {
   consumeGrant(digest: string, now: number): Promise<GrantRecord | null>;
 
   // Exchange idempotency (DESIGN §6)
-  /** Stores the replay unless one exists for (partnerId, idempotencyKey); returns the stored one. */
-  putExchangeReplay(record: ExchangeReplayRecord): Promise<ExchangeReplayRecord>;
+  /**
+   * Stores the replay unless a live one (not expired at `now`) exists for (partnerId,
+   * idempotencyKey); returns the stored one. An expired one is replaced.
+   */
+  putExchangeReplay(record: ExchangeReplayRecord, now: number): Promise<ExchangeReplayRecord>;
   getExchangeReplay(partnerId: string, idempotencyKey: string, now: number): Promise<ExchangeReplayRecord | null>;
 
   // Pass tokens
