@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Attributes, Method } from '../../src/protocol/api.ts';
 import { LIMITS } from '../../src/protocol/api.ts';
-import type { Scope } from '../../src/protocol/scopes.ts';
+import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { createApp } from '../app.ts';
 import { buildDeps } from '../boot.ts';
 import { createFakeClock, type Clock } from '../clock.ts';
@@ -205,21 +205,10 @@ const DEFAULT_ATTRIBUTES: Required<Pick<Attributes, 'age_over_18' | 'is_male' | 
   nullifier: `0x${'ab'.repeat(32)}`,
 };
 
-const FIELD_OF: Record<Scope, keyof typeof DEFAULT_ATTRIBUTES> = {
-  isAdult: 'age_over_18',
-  isFrench: 'is_french',
-  isEU: 'is_eu',
-  isMale: 'is_male',
-  isFemale: 'is_female',
-  isUnique: 'nullifier',
-  revealNationality: 'nationality',
-  revealBirthYear: 'birth_year',
-};
-
 /** The attributes the phone route would compute for these scopes (an adult French man). */
 export function attributesFor(scopes: readonly Scope[]): Attributes {
   const attributes: Record<string, unknown> = {};
-  for (const scope of scopes) attributes[FIELD_OF[scope]] = DEFAULT_ATTRIBUTES[FIELD_OF[scope]];
+  for (const scope of scopes) attributes[SCOPE_FIELD[scope]] = DEFAULT_ATTRIBUTES[SCOPE_FIELD[scope]];
   return attributes as Attributes;
 }
 
