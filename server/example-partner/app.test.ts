@@ -32,7 +32,7 @@ describe('example partner pages', () => {
     const res = await partner.inject('/standard');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.body).toContain(`<script src="${serviceUrl}/v4/loader.min.js"`);
+    expect(res.body).toContain(`<script async src="${serviceUrl}/v4/loader.min.js"`);
     expect(res.body).toContain('data-partner-id="pk_test_demo"');
     expect(res.body).toContain('data-success-path="/success"');
     expect(res.body).not.toContain(PARTNERS.demo.secret);

@@ -5,7 +5,7 @@
  * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function plus its
  * HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createPartnerClient, type PartnerClient, type PartnerClientOptions } from '../sdk/client.ts';
 import { createPageRenderer, type PageRenderer } from './pages.ts';
 import { createExchangeMemory, type ExchangeMemory } from './results.ts';
@@ -65,7 +65,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
   const app = Fastify({
     logger: options.logger ?? false,
     // Its few pages would drown the service's lines in `npm start`; errors are still logged.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,
   });
 

@@ -75,7 +75,7 @@ describe('ADULT_BLIND page', () => {
   it('embeds the loader with a fresh session token for this origin and the success path', async () => {
     const first = await partner.inject('/blind');
     expect(first.statusCode).toBe(200);
-    expect(first.body).toContain(`<script src="${SERVICE_URL}/v4/loader.min.js"`);
+    expect(first.body).toContain(`<script async src="${SERVICE_URL}/v4/loader.min.js"`);
     expect(first.body).toContain('data-success-path="/blind/success"');
     expect(first.body).not.toContain('data-partner-id');
     const claims = await service.deps.blind.verifySessionToken(sessionTokenIn(first.body));
