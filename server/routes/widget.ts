@@ -41,6 +41,7 @@ import { partnerAuthHook } from '../auth/partner-auth.ts';
 import { originHash } from '../crypto/blind.ts';
 import type { AppDeps } from '../deps.ts';
 import { PARTNER_ID_PATTERN } from '../domain/partners.ts';
+import { encodeQr } from '../domain/qr.ts';
 import { readRequestScopes } from '../domain/scopes.ts';
 import {
   createVerifyRequest,
@@ -245,6 +246,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
         expires_at: created.record.deadlineAt,
         poll_after_ms: POLL_AFTER_MS,
         sandbox: deps.config.mode === 'sandbox',
+        qr: encodeQr(created.deepLink),
       };
       return reply.code(201).send(answer);
     });

@@ -2,6 +2,7 @@
  * Wire shapes shared by the widget, the service, the SDK and the tests (DESIGN.md §3–5).
  * Types and constants only.
  */
+import type { QrModules } from './qr.ts';
 import type { Scope } from './scopes.ts';
 
 export const LOADER_PATH = '/v4/loader.min.js';
@@ -60,6 +61,8 @@ export interface VerifyRequestCreated {
   poll_after_ms: number;
   /** true when the service runs in sandbox mode: the widget shows its "test mode" mark */
   sandbox?: boolean;
+  /** the deep link's QR code, precomputed (see qr.ts); optional for clients, always sent */
+  qr?: QrModules;
 }
 
 // ---- GET /api/w/verify-status/:requestId?pt=&wait= ----------------------------------------

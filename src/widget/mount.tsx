@@ -48,6 +48,7 @@ export const mountWidget: MountWidget = (container, options) => {
           layout={layout.value}
           sandbox={flow.request.value?.sandbox === true}
           deepLink={flow.request.value?.deep_link}
+          qr={flow.request.value?.qr}
           secondsLeft={flow.secondsLeft.value}
           reason={flow.reason.value}
           error={flow.error.value}

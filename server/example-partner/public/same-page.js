@@ -11,11 +11,22 @@
     window.PartnerExchange.exchangeAndShow(result.grant_code, target);
   }
 
-  if (!window.SVC) {
+  function failed() {
     target.setAttribute('data-status', 'failed');
     target.textContent = 'The verification widget could not be loaded.';
-    return;
   }
-  handle(window.SVC.consumeResult());
-  window.SVC.onSuccess(handle);
+
+  function start() {
+    if (!window.SVC) return failed();
+    handle(window.SVC.consumeResult());
+    window.SVC.onSuccess(handle);
+  }
+
+  // The loader tag is async: window.SVC exists once it has run, not necessarily yet.
+  var loader = document.querySelector('script[src$="/v4/loader.min.js"]');
+  if (window.SVC || !loader) start();
+  else {
+    loader.addEventListener('load', start);
+    loader.addEventListener('error', failed);
+  }
 })();

@@ -1,4 +1,5 @@
 import type { FailReason, Locale } from '../../protocol/api.ts';
+import type { QrModules } from '../../protocol/qr.ts';
 import type { Layout, SvcError, Theme, WidgetState } from '../contract.ts';
 import type { Copy } from '../copy/fr.ts';
 import type { IconName } from './Icon.tsx';
@@ -15,6 +16,8 @@ export interface ViewProps {
   layout: Layout;
   sandbox: boolean;
   deepLink?: string;
+  /** the deep link's QR code as the service precomputed it */
+  qr?: QrModules;
   secondsLeft: number;
   reason?: FailReason;
   error?: SvcError | null;
@@ -46,7 +49,7 @@ export function App(p: ViewProps) {
     body = mobile ? (
       <MobileWaiting copy={copy} deepLink={p.deepLink} onShowQr={p.onShowQr} />
     ) : (
-      <Waiting copy={copy} deepLink={p.deepLink} secondsLeft={p.secondsLeft} />
+      <Waiting copy={copy} deepLink={p.deepLink} qr={p.qr} secondsLeft={p.secondsLeft} />
     );
   } else {
     let [icon, titleKey, helpKey] = STATUS[state === 'waiting' ? 'creating' : state];
