@@ -45,7 +45,7 @@ export interface NewRequest {
 }
 
 /** Who may read the result: the loader, with its poll token, or a signed partner, with its secret. */
-export type ResultReader = { channel: 'widget' } | { channel: 'partner'; partnerSecret: string };
+export type ResultReader = { channel: 'widget' } | { channel: 'partner'; /** a service-held key per partner (routes/widget.ts) */ partnerSecret: string };
 
 export interface CreatedRequest {
   record: VerifyRequestRecord;
@@ -160,7 +160,7 @@ export function isAwaitingPhone(record: VerifyRequestRecord, now: number): boole
 }
 
 /**
- * The status body (DESIGN §3); `readerSecret` (poll token or partner secret) opens the result.
+ * The status body (DESIGN §3); `readerSecret` (the poll token, or the partner's reader key) opens the result.
  *
  * @example reply.send(statusView(record, now, pollToken))
  */

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PARTNER_CACHE_MS } from '../auth/partner-auth.ts';
 import { originHash } from '../crypto/blind.ts';
 import { encodeQr } from '../domain/qr.ts';
 import { EXPIRED_GRACE_MS } from '../domain/verify-requests.ts';
@@ -509,6 +510,20 @@ describe('partner variants', () => {
     const grantCode = done.json().result.grant_code as string;
     const exchanged = await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } });
     expect(exchanged.json().attributes).toEqual({ age_over_18: true, nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+  });
+
+  it('still hands the result over after the partner rotated its secret mid-request', async () => {
+    t = await makeTestApp();
+    const created = (await partnerCreate()).json();
+    const flow = { requestId: created.request_id, handoff: new URL(created.deep_link).hash.slice(3) };
+    const rotated = { ...PARTNERS.demo, secret: Buffer.alloc(32, 5).toString('base64') } as TestPartner;
+    const stored = (await t.store.getPartner(PARTNERS.demo.id))!;
+    await t.store.putPartner({ ...stored, secret: rotated.secret });
+    t.clock.advance(PARTNER_CACHE_MS);
+    await completeOnPhone(t, flow);
+    const done = await signedInject(t, { method: 'GET', url: `/api/partner/verify-status/${created.request_id}`, partner: rotated });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().result.grant_code).toMatch(/^g_/);
   });
 
   it('shows a partner only its own requests, and keeps them away from the loader endpoint', async () => {

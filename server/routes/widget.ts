@@ -28,6 +28,7 @@
  * exposed. Every answer here is Cache-Control: no-store.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hkdfSync } from 'node:crypto';
 import {
   MAX_WAIT_SECONDS,
   type Locale,
@@ -118,6 +119,15 @@ function readKnown(query: unknown): RequestStatus | null {
   if (raw === undefined) return null;
   if (typeof raw !== 'string' || !STATUSES.includes(raw as RequestStatus)) throw invalid('known must be a status');
   return raw as RequestStatus;
+}
+
+/**
+ * What opens the result of a partner-created request (the partner polls with its signature,
+ * not a poll token): a key derived from a service secret and the partner ID. Not the partner's
+ * own secret, which a rotation would change while a request is open.
+ */
+function partnerResultReader(deps: AppDeps, partnerId: string): string {
+  return Buffer.from(hkdfSync('sha256', deps.nullifierKey, Buffer.alloc(0), `svc/partner-result-reader/${partnerId}`, 32)).toString('base64url');
 }
 
 function requestOrigin(request: FastifyRequest): string | null {
@@ -286,7 +296,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
         const created = await createVerifyRequest(
           deps,
           { rail: 'standard', partnerId: partner.id, appId: null, originHash: null, sessionJti: null, scopes, clientProofMode, locale, audienceLabel: partner.name },
-          { channel: 'partner', partnerSecret: partner.secret },
+          { channel: 'partner', partnerSecret: partnerResultReader(deps, partner.id) },
         );
         const answer: PartnerVerifyRequestCreated = { request_id: created.record.id, deep_link: created.deepLink, expires_at: created.record.deadlineAt };
         return reply.code(201).send(answer);
@@ -304,7 +314,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
         if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
         const record = await awaitChange(deps, request, found, wait, known);
         if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
-        return statusView(record, deps.clock.now(), partner.secret);
+        return statusView(record, deps.clock.now(), partnerResultReader(deps, partner.id));
       },
     );
   });
