@@ -10,8 +10,8 @@
  * and origin hash from the session token and never a partner ID (DESIGN §8).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { LIMITS, type Locale, type Method, type Outcome, type Rail, type RequestStatus, type VerifyResult, type VerifyStatus } from '../../src/protocol/api.ts';
-import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scopes.ts';
+import { LIMITS, type Method, type Outcome, type RequestStatus, type VerifyResult, type VerifyStatus } from '../../src/protocol/api.ts';
+import { SCOPE_BIT, type BlindScope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
@@ -29,20 +29,11 @@ export const POLL_AFTER_MS = 1_000;
 /** CAS retries before giving up on a request that keeps changing under us. */
 const MAX_CAS_ATTEMPTS = 5;
 
-export interface NewRequest {
-  rail: Rail;
-  /** STANDARD only */
-  partnerId: string | null;
-  /** ADULT_BLIND only, from the session token */
-  appId: string | null;
-  originHash: string | null;
-  sessionJti: string | null;
-  scopes: Scope[];
-  clientProofMode: boolean;
-  locale: Locale;
-  /** shown on the phone: the partner's name (STANDARD) or the blind app id (ADULT_BLIND) */
-  audienceLabel: string;
-}
+/** What a caller decides about a new request; the lifecycle fills in the rest. */
+export type NewRequest = Pick<
+  VerifyRequestRecord,
+  'rail' | 'partnerId' | 'appId' | 'originHash' | 'sessionJti' | 'scopes' | 'clientProofMode' | 'locale' | 'audienceLabel'
+>;
 
 /** Who may read the result: the loader, with its poll token, or a signed partner, with its secret. */
 export type ResultReader = { channel: 'widget' } | { channel: 'partner'; /** a service-held key per partner (routes/widget.ts) */ partnerSecret: string };
