@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { originHash } from '../crypto/blind.ts';
 import { runBlindFlow } from '../test/blind-flow.ts';
-import { PARTNERS, makeTestApp, signedInject, signedInjectOptions, type SignedRequest, type TestApp } from '../test/helpers.ts';
+import { PARTNERS, makeTestApp, signedInjectOptions, type SignedRequest, type TestApp } from '../test/helpers.ts';
 
 const SHOP_ORIGIN = 'http://localhost:8788';
 const CLUB_ORIGIN = 'http://127.0.0.1:8788';

@@ -11,7 +11,6 @@ import {
   makeTempDir,
   makeTestApp,
   makeTestDeps,
-  newNonce,
   putTestGrant,
   signedInject,
   signedInjectOptions,

@@ -222,7 +222,7 @@ async function awaitChange(
 /** Registers the loader's endpoints and their partner variants. */
 export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (widget) => {
-    widget.addHook('onRequest', (request, reply, done) => {
+    widget.addHook('onRequest', (_request, reply, done) => {
       reply.headers({
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Expose-Headers': 'X-SVC-CID, Retry-After',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MountOptions, MountWidget, WidgetController, WidgetState } from '../widget/contract.ts';
-import { createSvc, type SvcApi } from './api.ts';
+import { createSvc } from './api.ts';
 import type { RawConfig } from './config.ts';
 
 const API = 'https://svc.example';
