@@ -77,7 +77,7 @@ async function ensureServers(): Promise<{ stop(): Promise<void> }> {
 const WATCH_QR = `(() => {
   const tick = () => {
     const host = document.querySelector('[data-testid="svc-widget"]');
-    if (host && host.shadowRoot && host.shadowRoot.querySelector('[data-testid="svc-qr"]')) window.benchQrAt = performance.now();
+    if ((host && host.shadowRoot && host.shadowRoot.querySelector('[data-testid="svc-qr"]')) || document.querySelector('[data-testid="floor-qr"]')) window.benchQrAt = performance.now();
     else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -96,6 +96,31 @@ const BREAKDOWN = `(() => {
   const end = (part) => (resources.find((e) => e.name.includes(part)) || { responseEnd: NaN }).responseEnd;
   return { html: performance.getEntriesByType('navigation')[0].responseEnd, loader: end('/v4/loader.min.js'), create: end('/api/w/verify-request'), ui: end('/v4/ui.') };
 })()`;
+
+/**
+ * The floor under (a): the same partner page shell (its stylesheet and script) with a static
+ * QR-sized SVG in place of the widget, so the run also shows what a fresh Chromium context on
+ * this machine costs before any widget work. The document is answered by Playwright, its
+ * subresources by the real example partner.
+ */
+const FLOOR_PATH = '/bench-floor';
+const FLOOR_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title>' +
+  '<link rel="stylesheet" href="/assets/style.css"><script src="/assets/partner.js"></script></head>' +
+  '<body><main><h1>Verify your age to continue</h1><svg data-testid="floor-qr" viewBox="0 0 41 41" width="200" height="200">' +
+  '<path d="M0 0h7v7h-7z"/></svg></main></body></html>';
+
+async function measureFloor(context: BrowserContext): Promise<number> {
+  const page: Page = await context.newPage();
+  try {
+    await page.route(`${PARTNER_URL}${FLOOR_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: FLOOR_HTML }));
+    await page.goto(`${PARTNER_URL}${FLOOR_PATH}`);
+    await page.waitForFunction(() => typeof (window as unknown as { benchQrAt?: number }).benchQrAt === 'number', null, { timeout: 10_000 });
+    return await page.evaluate(() => (window as unknown as { benchQrAt: number }).benchQrAt);
+  } finally {
+    await page.close();
+  }
+}
 
 async function measureOnce(context: BrowserContext): Promise<{ qrMs: number; successMs: number; breakdown: Breakdown }> {
   const page: Page = await context.newPage();
@@ -145,6 +170,7 @@ async function main(): Promise<void> {
     const shared = warm ? await browser.newContext() : null;
     if (shared) await shared.addInitScript(WATCH_QR);
     const qr: number[] = [];
+    const floor: number[] = [];
     const success: number[] = [];
     const breakdowns: Breakdown[] = [];
     // One discarded run: the first start of each server process compiles its code paths.
@@ -153,7 +179,12 @@ async function main(): Promise<void> {
       if (!shared) await context.addInitScript(WATCH_QR);
       const { qrMs, successMs, breakdown } = await measureOnce(context);
       if (!shared) await context.close();
+      const floorContext = shared ?? (await browser.newContext());
+      if (!shared) await floorContext.addInitScript(WATCH_QR);
+      const floorMs = await measureFloor(floorContext);
+      if (!shared) await floorContext.close();
       if (i === 0) continue;
+      floor.push(floorMs);
       qr.push(qrMs);
       success.push(successMs);
       breakdowns.push(breakdown);
@@ -163,7 +194,12 @@ async function main(): Promise<void> {
     report('(a) navigation start → QR painted', qr, TARGET_QR_MS);
     report('(b) phone approval → success page loaded', success, TARGET_SUCCESS_MS);
     const median = (key: keyof Breakdown) => percentile(breakdowns.map((b) => b[key]), 0.5).toFixed(1);
-    console.log(`\n(a) in detail, medians after navigation start: partner HTML ${median('html')} ms, loader ${median('loader')} ms, create answered ${median('create')} ms, UI bundle ${median('ui')} ms`);
+    const floorMedian = percentile(floor, 0.5);
+    console.log(
+      `\n(a) baseline in the same run: the same page shell with a static SVG instead of the widget paints at a median of ` +
+        `${floorMedian.toFixed(1)} ms; the widget adds ${(percentile(qr, 0.5) - floorMedian).toFixed(1)} ms (${(percentile(qr, 0.5) / floorMedian).toFixed(2)}×)`,
+    );
+    console.log(`(a) in detail, medians after navigation start: partner HTML ${median('html')} ms, loader ${median('loader')} ms, create answered ${median('create')} ms, UI bundle ${median('ui')} ms`);
   } finally {
     await browser?.close();
     await servers.stop();
