@@ -6,7 +6,7 @@
  * retired (published until `dropAfter`, then deleted). Every transition goes through one
  * `store.updateKeys` call, so no reader ever sees zero or two current keys.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
 import { LIMITS } from '../../src/protocol/api.ts';
 import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
@@ -36,9 +36,14 @@ export interface PublicSigningJwk {
  * @example const key = await createKeyRecord('attestation', 'next', clock.now())
  */
 export async function createKeyRecord(purpose: KeyPurpose, state: SigningKeyRecord['state'], now: number): Promise<SigningKeyRecord> {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const privateJwk = privateKey.export({ format: 'jwk' });
-  const publicJwk = publicKey.export({ format: 'jwk' });
+  // A 32-byte seed imported as JWK, not generateKeyPairSync + JWK export, which can deadlock
+  // Node 20 (see server/domain/result-box.ts). Node builds the key from `d` and only
+  // type-checks `x`; the real public key is then derived from it.
+  const d = randomBytes(32).toString('base64url');
+  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: 'A'.repeat(43) }, format: 'jwk' });
+  const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' });
+  if (!publicJwk.x || privateKey.type !== 'private') throw new Error('Ed25519 key derivation failed');
+  const privateJwk = { kty: 'OKP', crv: 'Ed25519', d, x: publicJwk.x };
   const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: publicJwk.x! });
   return {
     kid,

@@ -4,13 +4,22 @@
  * Why not simply `seal(pollToken, …)`: the result is written when the phone approves, and at
  * that moment the service no longer has the poll token (the store keeps its digest only). So each
  * request gets an X25519 key pair when it is created: the public half stays in the record, the
- * private half is sealed with the reader's secret (the poll token for the loader, the partner
- * secret for a signed partner request). Completion encrypts to the public half (ECDH with a
+ * private half is sealed with the reader's secret (the poll token for the loader, a service-held
+ * per-partner key for a signed partner request). Completion encrypts to the public half (ECDH with a
  * one-time key, then `seal`); only a caller presenting the reader's secret can open it, and
  * neither a dump of the store nor the phone's handoff token is enough.
  */
-import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, diffieHellman, randomBytes, type KeyObject } from 'node:crypto';
 import { seal, unseal } from '../crypto/seal.ts';
+
+/*
+ * Why X25519 keys are made by hand from 32 random bytes: on Node 20, generateKeyPairSync
+ * followed by export({format: 'jwk'}) can deadlock the whole process — the JWK export holds the
+ * key's mutex while it allocates, and the garbage collection that allocation may trigger
+ * destroys the finished key-generation job, which takes the same mutex. It was seen as a
+ * service that stopped answering; result-box.test.ts keeps a regression loop. DER import would
+ * avoid it too but costs ~0.6 ms per key (OpenSSL 3 decoders) against ~0.05 ms for JWK.
+ */
 
 const BOX_VERSION = 'x1';
 const KEY_PURPOSE = 'result-key';
@@ -24,10 +33,29 @@ export interface ResultLock {
   sealedPrivateKey: string;
 }
 
-function sharedSecret(privateD: string, privateX: string, publicX: string): string {
-  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: privateD, x: privateX }, format: 'jwk' });
-  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: publicX }, format: 'jwk' });
-  return diffieHellman({ privateKey, publicKey }).toString('base64url');
+/** Node builds an OKP private key from `d` alone and only type-checks `x` (the test pins this). */
+const PLACEHOLDER_X = 'A'.repeat(43);
+
+function privateKeyOf(d: string): KeyObject {
+  return createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d, x: PLACEHOLDER_X }, format: 'jwk' });
+}
+
+function publicKeyOf(x: string): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x }, format: 'jwk' });
+}
+
+/** A fresh X25519 key pair as base64url raw values. */
+export function newX25519KeyPair(): { d: string; x: string } {
+  const d = randomBytes(32).toString('base64url');
+  const privateKey = privateKeyOf(d);
+  const x = createPublicKey(privateKey).export({ format: 'jwk' }).x;
+  // Keeps the private key reachable until the export is done.
+  if (!x || privateKey.type !== 'private') throw new Error('X25519 key derivation failed');
+  return { d, x };
+}
+
+function sharedSecret(privateD: string, publicX: string): string {
+  return diffieHellman({ privateKey: privateKeyOf(privateD), publicKey: publicKeyOf(publicX) }).toString('base64url');
 }
 
 /**
@@ -36,12 +64,8 @@ function sharedSecret(privateD: string, privateX: string, publicX: string): stri
  * @example const lock = createResultLock(pollToken) // keep lock.publicKey and lock.sealedPrivateKey
  */
 export function createResultLock(readerSecret: string): ResultLock {
-  const { publicKey, privateKey } = generateKeyPairSync('x25519');
-  const jwk = privateKey.export({ format: 'jwk' });
-  return {
-    publicKey: publicKey.export({ format: 'jwk' }).x!,
-    sealedPrivateKey: seal(readerSecret, KEY_PURPOSE, `${jwk.d}.${jwk.x}`),
-  };
+  const { d, x } = newX25519KeyPair();
+  return { publicKey: x, sealedPrivateKey: seal(readerSecret, KEY_PURPOSE, `${d}.${x}`) };
 }
 
 /**
@@ -50,9 +74,8 @@ export function createResultLock(readerSecret: string): ResultLock {
  * @example const box = lockResult(record.resultPublicKey, JSON.stringify({ grant_code }))
  */
 export function lockResult(publicKey: string, plaintext: string): string {
-  const oneTime = generateKeyPairSync('x25519').privateKey.export({ format: 'jwk' });
-  const secret = sharedSecret(oneTime.d!, oneTime.x!, publicKey);
-  return `${BOX_VERSION}.${oneTime.x}.${seal(secret, RESULT_PURPOSE, plaintext)}`;
+  const oneTime = newX25519KeyPair();
+  return `${BOX_VERSION}.${oneTime.x}.${seal(sharedSecret(oneTime.d, publicKey), RESULT_PURPOSE, plaintext)}`;
 }
 
 /**
@@ -69,7 +92,7 @@ export function openResult(sealedPrivateKey: string, readerSecret: string, box: 
   const oneTimePublic = box.slice(BOX_VERSION.length + 1, dot);
   if (!d || !x || version !== BOX_VERSION || dot < 0 || !B64URL_32.test(oneTimePublic)) return null;
   try {
-    return unseal(sharedSecret(d, x, oneTimePublic), RESULT_PURPOSE, box.slice(dot + 1));
+    return unseal(sharedSecret(d, oneTimePublic), RESULT_PURPOSE, box.slice(dot + 1));
   } catch {
     return null;
   }
