@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { originHash } from '../crypto/blind.ts';
@@ -59,8 +59,10 @@ async function codeOf(promise: Promise<unknown>): Promise<AttestationErrorCode> 
 
 /** A JWS signed with a key of our own, listed in a key set we hand to the verifier. */
 function forge(header: object, payload: object | string) {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const x = publicKey.export({ format: 'jwk' }).x!;
+  // A key of our own from random bytes (not generateKeyPairSync + JWK export: see result-box.ts).
+  const d = randomBytes(32).toString('base64url');
+  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: 'A'.repeat(43) }, format: 'jwk' });
+  const x = createPublicKey(privateKey).export({ format: 'jwk' }).x!;
   const b64 = (v: object | string) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
   const input = `${b64({ alg: 'EdDSA', kid: 'forged', typ: 'svc-attestation+jwt', ...header })}.${b64(payload)}`;
   const jws = `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
