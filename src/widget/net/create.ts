@@ -23,7 +23,8 @@ export async function createVerifyRequest(config: WidgetConfig, signal: AbortSig
   try {
     response = await fetch(config.apiOrigin + '/api/w/verify-request', {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+      // A string body goes as text/plain;charset=UTF-8 (Fetch standard): a simple request, no
+      // preflight (DESIGN §3), and no header to spell out in the loader's bytes.
       body: JSON.stringify(body),
       credentials: 'omit',
       signal: timed.signal,
