@@ -55,7 +55,7 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
     },
     bodyLimit: LIMITS.bodyLimitBytes,
     genReqId: createCorrelationIds(),
-    trustProxy: false,
+    trustProxy: deps.config.trustProxy,
     return503OnClosing: true,
     // Router-level failures (a path parameter over 100 characters, a malformed %-escape) bypass
     // hooks and the error handler: give them a catalogue body and a correlation id too.

@@ -28,12 +28,24 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['10.0.0.0/8, 127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+    ['loopback,::1', 'loopback,::1'],
+  ])('reads SVC_TRUST_PROXY=%j as %j', (raw, expected) => {
+    expect(loadConfig(raw === undefined ? {} : { SVC_TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
     [{ SVC_MODE: 'staging' }, /SVC_MODE/],
     [{ SVC_PORT: 'eighty' }, /SVC_PORT/],
     [{ SVC_PUBLIC_URL: 'ftp://x' }, /SVC_PUBLIC_URL/],
     [{ SVC_REQUEST_TTL_MS: '10' }, /SVC_REQUEST_TTL_MS/],
     [{ SVC_MODE: 'production' }, /SVC_NULLIFIER_KEY/],
     [{ SVC_NULLIFIER_KEY: 'c2hvcnQ=' }, /SVC_NULLIFIER_KEY/],
+    [{ SVC_TRUST_PROXY: 'everyone' }, /SVC_TRUST_PROXY/],
+    [{ SVC_TRUST_PROXY: '1' }, /SVC_TRUST_PROXY/],
   ])('fails at boot with one clear line for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(ConfigError);
     expect(() => loadConfig(env)).toThrowError(message);

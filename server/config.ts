@@ -28,6 +28,11 @@ export interface Config {
   readonly logLevel: string;
   /** directory holding the built widget (dist/) */
   readonly distDir: string;
+  /**
+   * Which proxies may set X-Forwarded-For, so that per-IP rate limits see the visitor and not the
+   * proxy: false (default), true (any), or a comma list of the proxies' addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | string;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +57,16 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be http(s), got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+const PROXY_ENTRY = /^(?:loopback|linklocal|uniquelocal|\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|[0-9a-fA-F]*:[0-9a-fA-F:.]*(?:\/\d{1,3})?)$/;
+
+function readTrustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => PROXY_ENTRY.test(entry))) return entries.join(',');
+  throw new ConfigError(`SVC_TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`);
 }
 
 /**
@@ -90,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     nullifierKey,
     logLevel: env.SVC_LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     distDir: resolve(cwd, env.SVC_DIST_DIR || 'dist'),
+    trustProxy: readTrustProxy(env.SVC_TRUST_PROXY),
   });
 }

@@ -563,4 +563,16 @@ describe('partner variants', () => {
     t.clock.advance(60_000);
     expect((await partnerCreate()).statusCode).toBe(201);
   });
+
+  it.each([
+    ['counts every client behind an untrusted proxy as the proxy', {}, 429],
+    ['counts each forwarded client apart when SVC_TRUST_PROXY trusts the proxy', { SVC_TRUST_PROXY: 'loopback' }, 401],
+  ])('%s', async (_name, env, secondClientStatus) => {
+    t = await makeTestApp({ env });
+    const from = (client: string) =>
+      t.app.inject({ method: 'GET', url: '/api/partner/verify-status/vr_AAAAAAAAAAAAAAAAAAAAAA', headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < 60; i++) await from('203.0.113.1');
+    expect((await from('203.0.113.1')).statusCode).toBe(429);
+    expect((await from('203.0.113.2')).statusCode).toBe(secondClientStatus);
+  });
 });
