@@ -12,30 +12,7 @@
   }
 
   function show(status, title, rows, note) {
-    target.setAttribute('data-status', status);
-    target.textContent = '';
-    var heading = document.createElement('h2');
-    heading.textContent = title;
-    target.appendChild(heading);
-    if (rows.length > 0) {
-      var list = document.createElement('dl');
-      rows.forEach(function (row) {
-        var dt = document.createElement('dt');
-        dt.textContent = row[0];
-        var dd = document.createElement('dd');
-        dd.textContent = row[1];
-        dd.setAttribute('data-attribute', row[2]);
-        list.appendChild(dt);
-        list.appendChild(dd);
-      });
-      target.appendChild(list);
-    }
-    if (note) {
-      var p = document.createElement('p');
-      p.className = 'note';
-      p.textContent = note;
-      target.appendChild(p);
-    }
+    window.PartnerExchange.show(target, status, title, rows, note);
   }
 
   if (!match) {

@@ -48,6 +48,8 @@
   }
 
   window.PartnerExchange = {
+    /** Renders a result card: a title, rows of [label, value, attribute name], a note. */
+    show: show,
     /** Exchanges `grantCode` through the backend and renders the answer into `target`. */
     exchangeAndShow: function (grantCode, target) {
       target.setAttribute('data-status', 'exchanging');
