@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The `svc` command: runs the TypeScript CLI through tsx's loader (Node 20 has no type stripping).
-import { register } from 'tsx/esm/api';
+// The `svc` command. Runs the compiled CLI (dist/node/, made by `npm run build`) when it exists, as
+// production does; otherwise the TypeScript sources through tsx, a development dependency.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../server/cli.ts');
+const compiled = new URL('../dist/node/server/cli.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../server/cli.ts');
+}

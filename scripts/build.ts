@@ -5,13 +5,17 @@
  *   dist/v4/loader.min.js     the loader (IIFE), built after the UI because it carries the UI's name
  *   dist/phone/               the sandbox phone page (src/phone/index.html), assets under /m/assets/
  *   dist/demo/                the designers' page (src/demo/index.html), assets under /demo/assets/
+ *   dist/node/                the service compiled to plain JavaScript (server/tsconfig.build.json):
+ *                             production runs `node dist/node/server/main.js`, with no TypeScript loader
  *
  * It builds into a temporary directory and swaps it in only when the size budgets and the
  * forbidden-string scan pass, so a failed build never leaves a half-written dist/ behind.
  * `--analyze` (npm run analyze) also writes dist/stats.html (UI) and dist/stats-loader.html;
  * `--keep-failed` leaves a build that failed its checks in .vite/ to look at.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { build, type InlineConfig, type Rolldown } from 'vite';
@@ -83,6 +87,21 @@ async function buildPage(name: string, base: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * Compiles the service (server/, src/protocol/) with tsc into `outDir`; returns tsc's output
+ * when it fails, null when it succeeds.
+ *
+ * @example compileServer(join(tmpDir, 'node')) // null: dist/node/server/main.js runs with plain node
+ */
+export function compileServer(outDir: string): string | null {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'server', 'tsconfig.build.json'), '--outDir', outDir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return run.status === 0 ? null : `${run.stdout}${run.stderr}`.trim() || `tsc exited with ${run.status}`;
+}
+
 async function main(): Promise<void> {
   rmSync(tmpDir, { recursive: true, force: true });
   const started = Date.now();
@@ -99,6 +118,9 @@ async function main(): Promise<void> {
     }
 
     const problems: string[] = [];
+    const tscErrors = compileServer(join(tmpDir, 'node'));
+    if (tscErrors) problems.push(`the service did not compile:\n${tscErrors}`);
+    else built.push('node/');
     const sizes: string[] = [];
     for (const [name, file] of [['loader', loaderFile], ['ui', uiFile]] as Array<[BundleName, string]>) {
       const code = readFileSync(join(tmpDir, file), 'utf8');
@@ -106,7 +128,7 @@ async function main(): Promise<void> {
       problems.push(...checkBundle(name, code));
     }
     console.log(`build: widget sizes\n${sizes.join('\n')}`);
-    if (built.length) console.log(`build: pages ${built.join(', ')}`);
+    if (built.length) console.log(`build: ${built.join(', ')}`);
     if (problems.length) {
       console.error(`build: FAILED\n  ${problems.join('\n  ')}`);
       if (keepFailed) console.error(`build: failed output kept in ${tmpDir}`);
@@ -126,4 +148,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname, 'build.ts')) await main();

@@ -12,10 +12,11 @@ import { ConfigError, type Config } from './config.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
+import { PROJECT_ROOT } from './paths.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
 
-const PERSONAS_PATH = new URL('../fixtures/personas.json', import.meta.url);
+const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
 export function openStore(config: Config): Store {
   if (config.redisUrl) throw new ConfigError('SVC_REDIS_URL is set but the Redis store is not built yet; unset it to use SQLite');
