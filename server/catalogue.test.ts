@@ -1,12 +1,27 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../src/protocol/errors.ts';
 
-/** Rows of the README's error table: `| \`CODE\` | status | where | meaning |`. */
-function readmeErrorRows(): Map<string, string> {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const table = readme.split('<!-- errors:start -->')[1]?.split('<!-- errors:end -->')[0];
-  if (!table) throw new Error('README.md has no <!-- errors:start --> … <!-- errors:end --> table');
+const START = '<!-- errors:start -->';
+const END = '<!-- errors:end -->';
+
+/** The one page among README.md and docs/*.md that holds the error table, wherever it lands. */
+function findErrorTablePage(): { name: string; text: string } {
+  const docs = new URL('../docs/', import.meta.url);
+  const pages = [
+    { name: 'README.md', url: new URL('../README.md', import.meta.url) },
+    ...readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => ({ name: `docs/${f}`, url: new URL(f, docs) })),
+  ].map(({ name, url }) => ({ name, text: readFileSync(url, 'utf8') }));
+  const holders = pages.filter((page) => page.text.includes(START));
+  if (holders.length !== 1) throw new Error(`expected one page with ${START} … ${END}, found ${holders.length}`);
+  return holders[0]!;
+}
+
+/** Rows of the error table: `| \`CODE\` | status | where | meaning |`. */
+function readErrorRows(): Map<string, string> {
+  const page = findErrorTablePage();
+  const table = page.text.split(START)[1]?.split(END)[0];
+  if (!table) throw new Error(`${page.name} has no ${START} … ${END} table`);
   const rows = new Map<string, string>();
   for (const line of table.split('\n')) {
     const match = /^\|\s*`([A-Z_]+)`\s*\|\s*([^|]+?)\s*\|/.exec(line);
@@ -15,13 +30,13 @@ function readmeErrorRows(): Map<string, string> {
   return rows;
 }
 
-describe('the error catalogue and the README error table', () => {
-  const rows = readmeErrorRows();
+describe('the error catalogue and the documented error table', () => {
+  const rows = readErrorRows();
 
   it('documents every catalogue code with its HTTP status', () => {
     for (const [code, entry] of Object.entries(ERRORS)) {
-      expect(rows.has(code), `README is missing ${code}`).toBe(true);
-      expect(rows.get(code), `README status of ${code}`).toBe(entry.status === 0 ? '—' : String(entry.status));
+      expect(rows.has(code), `the error table is missing ${code}`).toBe(true);
+      expect(rows.get(code), `documented status of ${code}`).toBe(entry.status === 0 ? '—' : String(entry.status));
     }
   });
 

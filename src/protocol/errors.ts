@@ -1,7 +1,7 @@
 /**
  * The one error catalogue: code → HTTP status, default message, retry advice.
  * Codes are the interface spec's plus those DESIGN.md adds. Codes are added, never renamed
- * or reused. A test keeps this table and the README's error table in sync, both ways.
+ * or reused. server/catalogue.test.ts keeps this table and docs/partner-api.md's error table in sync, both ways.
  */
 
 export interface CatalogueEntry {
