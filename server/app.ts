@@ -3,13 +3,14 @@
  * port. Cross-cutting concerns live here: correlation ids, raw-body capture for HMAC, the one
  * error handler, the 404 handler, log redaction. Each surface registers its own routes.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '../src/protocol/api.ts';
 import { ERRORS } from '../src/protocol/errors.ts';
 import type { AppDeps } from './deps.ts';
 import { ServiceError, TooManyRequestsError, errorBody, tooManyRequestsBody } from './errors.ts';
 import './auth/partner-auth.ts';
+import { truncateAddress } from './limits/client-address.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
 import { registerDocs } from './routes/docs.ts';
@@ -44,15 +45,18 @@ export const REDACTED_PATHS = [
 ];
 
 export async function createApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logger ?? {
-      level: deps.config.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      serializers: {
-        // The URL is logged without its query: `pt` (the poll token) travels there.
-        req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
-      },
+  const logger = {
+    level: deps.config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      // The URL is logged without its query: `pt` (the poll token) travels there. The address is
+      // cut to its /24 or /48, so no line links a full address to a request id (DESIGN §8).
+      req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: truncateAddress(req.ip) }),
     },
+  };
+  const app = Fastify({
+    // A caller's logger options (tests: a stream, a level) never drop the redaction or the serializers.
+    logger: typeof options.logger === 'object' ? { ...logger, ...options.logger } : (options.logger ?? logger),
     bodyLimit: LIMITS.bodyLimitBytes,
     genReqId: createCorrelationIds(),
     trustProxy: deps.config.trustProxy,

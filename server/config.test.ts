@@ -30,9 +30,9 @@ describe('loadConfig', () => {
   it.each([
     [undefined, false],
     ['false', false],
-    ['true', true],
     ['10.0.0.0/8, 127.0.0.1', '10.0.0.0/8,127.0.0.1'],
     ['loopback,::1', 'loopback,::1'],
+    ['2001:db8::/32,uniquelocal', '2001:db8::/32,uniquelocal'],
   ])('reads SVC_TRUST_PROXY=%j as %j', (raw, expected) => {
     expect(loadConfig(raw === undefined ? {} : { SVC_TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
@@ -46,6 +46,12 @@ describe('loadConfig', () => {
     [{ SVC_NULLIFIER_KEY: 'c2hvcnQ=' }, /SVC_NULLIFIER_KEY/],
     [{ SVC_TRUST_PROXY: 'everyone' }, /SVC_TRUST_PROXY/],
     [{ SVC_TRUST_PROXY: '1' }, /SVC_TRUST_PROXY/],
+    [{ SVC_TRUST_PROXY: 'true' }, /SVC_TRUST_PROXY.*catch-all/],
+    [{ SVC_TRUST_PROXY: '0.0.0.0/0' }, /SVC_TRUST_PROXY/],
+    [{ SVC_TRUST_PROXY: '::/0' }, /SVC_TRUST_PROXY/],
+    [{ SVC_TRUST_PROXY: '127.0.0.1,::/0' }, /SVC_TRUST_PROXY/],
+    [{ SVC_TRUST_PROXY: '10.0.0.0/33' }, /SVC_TRUST_PROXY/],
+    [{ SVC_TRUST_PROXY: '10.0.0.0/8/8' }, /SVC_TRUST_PROXY/],
   ])('fails at boot with one clear line for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(ConfigError);
     expect(() => loadConfig(env)).toThrowError(message);

@@ -1,6 +1,7 @@
 /**
  * Environment → frozen Config (DESIGN §1). A bad environment fails at boot with one clear line.
  */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export type Mode = 'sandbox' | 'production';
@@ -29,10 +30,10 @@ export interface Config {
   /** directory holding the built widget (dist/) */
   readonly distDir: string;
   /**
-   * Which proxies may set X-Forwarded-For, so that per-IP rate limits see the visitor and not the
-   * proxy: false (default), true (any), or a comma list of the proxies' addresses/CIDRs.
+   * Which proxies may set X-Forwarded-For, so that per-address rate limits see the visitor and
+   * not the proxy: false (default) or a comma list of the proxies' addresses/CIDRs and keywords.
    */
-  readonly trustProxy: boolean | string;
+  readonly trustProxy: false | string;
 }
 
 export class ConfigError extends Error {
@@ -59,14 +60,35 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-const PROXY_ENTRY = /^(?:loopback|linklocal|uniquelocal|\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|[0-9a-fA-F]*:[0-9a-fA-F:.]*(?:\/\d{1,3})?)$/;
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-function readTrustProxy(raw: string | undefined): boolean | string {
+/** One SVC_TRUST_PROXY entry: a keyword, an address, or a CIDR narrower than /0; null when it is none of these. */
+function readProxyEntry(entry: string): string | null {
+  if (PROXY_KEYWORDS.has(entry)) return entry;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return null;
+  if (bits === undefined) return entry;
+  const prefix = /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
+  return prefix >= 1 && prefix <= (family === 4 ? 32 : 128) ? entry : null;
+}
+
+/**
+ * Which proxies may set X-Forwarded-For, so that per-address limits see the visitor and not the
+ * proxy (issue 8). Only an explicit list: `true` or a catch-all would let any client choose its own
+ * rate-limit key by sending the header.
+ */
+function readTrustProxy(raw: string | undefined): false | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
   const entries = raw.split(',').map((entry) => entry.trim());
-  if (entries.every((entry) => PROXY_ENTRY.test(entry))) return entries.join(',');
-  throw new ConfigError(`SVC_TRUST_PROXY must be true, false or a comma list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`);
+  const bad = entries.find((entry) => readProxyEntry(entry) === null);
+  if (raw.trim() === 'true' || bad !== undefined) {
+    throw new ConfigError(
+      `SVC_TRUST_PROXY must list the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal); ` +
+        `"true" and catch-alls such as 0.0.0.0/0 would trust any client's X-Forwarded-For, got "${raw}"`,
+    );
+  }
+  return entries.join(',');
 }
 
 /**

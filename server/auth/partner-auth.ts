@@ -11,6 +11,7 @@ import { HEADERS, LIMITS } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { PARTNER_ID_PATTERN } from '../domain/partners.ts';
 import { ServiceError } from '../errors.ts';
+import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, type RateLimitRule } from '../limits/rate-limits.ts';
 import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
 import type { PartnerRecord } from '../store/store.ts';
@@ -67,7 +68,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  */
 export async function authenticatePartner(request: FastifyRequest, deps: AppDeps, options: PartnerAuthOptions): Promise<PartnerRecord> {
   const now = deps.clock.now();
-  if (options.preAuthLimit) await enforceRateLimit(deps.store, options.preAuthLimit, request.ip, now);
+  if (options.preAuthLimit) await enforceRateLimit(deps.store, options.preAuthLimit, addressKey(request.ip), now);
 
   const partnerId = header(request, HEADERS.partnerId);
   const timestamp = header(request, HEADERS.timestamp);

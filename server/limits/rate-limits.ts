@@ -16,12 +16,12 @@ const MINUTE = 60_000;
 export const RATE_LIMITS = {
   /** per request id; 429 RATE_LIMITED with Retry-After: 60 */
   verifyStatus: { name: 'verify-status', max: 30, windowMs: MINUTE },
-  /** per client IP (DESIGN §3, not in the spec) */
+  /** per client address (DESIGN §3, not in the spec); every per-address rule keys by `addressKey` */
   widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
-  /** per client IP */
+  /** per client address */
   partnerVerifyRequest: { name: 'partner-verify-request', max: 60, windowMs: MINUTE },
   partnerVerifyStatus: { name: 'partner-verify-status', max: 60, windowMs: MINUTE },
-  /** before authentication, per client IP */
+  /** before authentication, per client address */
   billingPreAuth: { name: 'billing-pre-auth', max: 30, windowMs: MINUTE },
   /** after authentication, per partner ID */
   billingPostAuth: { name: 'billing-post-auth', max: 100, windowMs: MINUTE },
@@ -31,7 +31,7 @@ export const RATE_LIMITS = {
  * Counts one hit of `key` under `rule`; over the limit throws the spec's 429:
  * `{error: "Too many requests"}` with Retry-After (seconds to the window's end).
  *
- * @example await enforceRateLimit(store, RATE_LIMITS.billingPreAuth, request.ip, clock.now())
+ * @example await enforceRateLimit(store, RATE_LIMITS.billingPreAuth, addressKey(request.ip), clock.now())
  */
 export async function enforceRateLimit(store: Store, rule: RateLimitRule, key: string, now: number): Promise<void> {
   const hit = await store.hitCounter(`${rule.name}:${key}`, rule.windowMs, now);

@@ -56,6 +56,7 @@ import {
   type CreatedRequest,
 } from '../domain/verify-requests.ts';
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
+import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, enforceStatusRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
 
@@ -240,7 +241,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     widget.options(WIDGET_STATUS_PATH, preflight);
 
     widget.post(WIDGET_CREATE_PATH, async (request, reply) => {
-      await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, request.ip, deps.clock.now());
+      await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
       const body = readObjectBody(request);
       const hasPartner = body.partner_id !== undefined;
       if (hasPartner === (body.session_token !== undefined)) throw invalid('send exactly one of partner_id and session_token');
