@@ -2,8 +2,8 @@
  * The example partner: a small shop site and its backend, on its own origin, built on the
  * partner SDK only. The secret stays here; the browser only ever sees the partner ID.
  *
- * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function plus its
- * HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
+ * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function (see
+ * context.ts) plus its HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createPartnerClient, type PartnerClientOptions } from '../sdk/index.ts';

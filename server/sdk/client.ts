@@ -47,7 +47,7 @@ export interface PartnerClient {
   createVerifyRequest(input?: { scopes?: Scope[]; clientProofMode?: boolean }): Promise<PartnerVerifyRequestCreated>;
   /** GET /api/partner/verify-status/:requestId; poll at most once a second. */
   getVerifyStatus(requestId: string): Promise<VerifyStatus>;
-  /** A signed call to any other signed route (e.g. the billing session); same retry rules. */
+  /** A signed call to a signed route this client has no method for; same signing and retry rules. */
   request<T>(input: { method: 'GET' | 'POST'; url: string; body?: unknown; headers?: Record<string, string> }): Promise<T>;
 }
 

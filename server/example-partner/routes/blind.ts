@@ -90,11 +90,11 @@ function createAttestationMemory(now: () => number) {
 }
 
 /**
- * The ADULT_BLIND pages as one more entry of the example partner's PAGE_ROUTES.
+ * The ADULT_BLIND pages as a `PartnerRoutes` function; app.ts registers it only when it is given
+ * the `blind` options (an ADULT_BLIND partner).
  *
  * @example
- * const PAGE_ROUTES = [registerStandardPages, registerBackendRoutes,
- *   createBlindPages({ partner: PARTNERS.blindShop, appId: 'app_blind_shop' })];
+ * createBlindPages({ partner: PARTNERS.blindShop, appId: 'app_blind_shop' })(app, context);
  */
 export function createBlindPages(options: BlindPagesOptions): PartnerRoutes {
   return (app, context) => registerBlindPages(app, context, options);
