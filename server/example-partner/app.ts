@@ -2,13 +2,14 @@
  * The example partner: a small shop site and its backend, on its own origin, built on the
  * partner SDK only. The secret stays here; the browser only ever sees the partner ID.
  *
- * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function plus its
- * HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
+ * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function (see
+ * context.ts) plus its HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createPartnerClient, type PartnerClient, type PartnerClientOptions } from '../sdk/client.ts';
-import { createPageRenderer, type PageRenderer } from './pages.ts';
-import { createExchangeMemory, type ExchangeMemory } from './results.ts';
+import { createPartnerClient, type PartnerClientOptions } from '../sdk/index.ts';
+import type { PartnerContext, PartnerRoutes } from './context.ts';
+import { createPageRenderer } from './pages.ts';
+import { createExchangeMemory } from './results.ts';
 import { registerBackendRoutes } from './routes/backend.ts';
 import { createBlindPages, type BlindPagesOptions } from './routes/blind.ts';
 import { registerStandardPages } from './routes/standard.ts';
@@ -30,20 +31,6 @@ export interface PartnerAppOptions {
   /** passed to the SDK client (tests inject `sleep` so retries do not wait) */
   clientOptions?: Pick<PartnerClientOptions, 'fetch' | 'sleep' | 'clock' | 'timeoutMs'>;
 }
-
-/** Everything a route file of the example partner may use. */
-export interface PartnerContext {
-  /** this site's own origin, e.g. http://localhost:8788 (billing sessions are bound to it) */
-  readonly origin: string;
-  readonly serviceUrl: string;
-  readonly apiUrl: string;
-  readonly partner: { readonly id: string; readonly secret: string };
-  readonly client: PartnerClient;
-  readonly exchanges: ExchangeMemory;
-  readonly pages: PageRenderer;
-}
-
-export type PartnerRoutes = (app: FastifyInstance, context: PartnerContext) => void;
 
 /** One entry per surface. */
 const PAGE_ROUTES: readonly PartnerRoutes[] = [registerStandardPages, registerBackendRoutes];

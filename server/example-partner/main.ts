@@ -1,8 +1,10 @@
 /**
- * Runs the example partner on PARTNER_PORT (8788), talking to the service at SVC_PUBLIC_URL
- * (http://localhost:8787). STANDARD credentials: PARTNER_ID (pk_test_demo) with its secret from
- * SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET. The ADULT_BLIND pages use
- * PARTNER_BLIND_ID (pk_test_blind_shop) and its blind_app_id from the same file.
+ * Runs the example partner on PARTNER_HOST:PARTNER_PORT (127.0.0.1:8788), talking to the service
+ * at SVC_WIDGET_URL, else SVC_PUBLIC_URL, else http://localhost:SVC_PORT (8787); SVC_API_URL
+ * when the partner API lives elsewhere. STANDARD credentials: PARTNER_ID (pk_test_demo) with its
+ * secret from SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET. The ADULT_BLIND pages use
+ * PARTNER_BLIND_ID (pk_test_blind_shop) and its blind_app_id from the same file, and are not
+ * served when that file has no such partner.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -46,7 +46,6 @@ export function contentSecurityPolicy(serviceOrigin: string): string {
   ].join('; ');
 }
 
-/** @example escapeHtml('<a href="x">') // '&lt;a href=&quot;x&quot;&gt;' */
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** @example escapeHtml('<a href="x">') // '&lt;a href=&quot;x&quot;&gt;' */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeResponse } from '../../src/protocol/api.ts';
+import type { ExchangeResponse } from '../sdk/index.ts';
 import { createExchangeMemory } from './results.ts';
 
 const answer = (n: number): ExchangeResponse => ({

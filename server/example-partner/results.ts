@@ -4,7 +4,7 @@
  * answered from here instead of spending the grant a second time (it would be GRANT_INVALID).
  */
 import { createHash } from 'node:crypto';
-import type { ExchangeResponse } from '../../src/protocol/api.ts';
+import type { ExchangeResponse } from '../sdk/index.ts';
 
 export interface ExchangeMemory {
   /**

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import type * as Protocol from '../../src/protocol/api.ts';
-import type { Scope as ProtocolScope } from '../../src/protocol/scopes.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PARTNERS, makeTestApp, putTestGrant, type TestApp } from '../test/helpers.ts';
-import { createPartnerClient, type ExchangeResponse, type IntrospectResponse, type PartnerClientOptions, type Scope, type VerifyStatus } from './client.ts';
+import { createPartnerClient, type PartnerClientOptions } from './client.ts';
 import { SvcApiError } from './errors.ts';
 import { canonicalString, computeSignature, hashBody } from './signing.ts';
 
@@ -243,14 +241,5 @@ describe('createPartnerClient against the real service', () => {
     expect(error).toBeInstanceOf(SvcApiError);
     expect(error).toMatchObject({ status: 401, code: 'GRANT_INVALID', retryable: false, cid: cids[1] });
     expect(cids[1]).toMatch(/^[A-Za-z0-9_-]{16}$/);
-  });
-});
-
-describe('SDK wire types', () => {
-  it('are the protocol\'s own, copied so that the SDK stands alone (checked by tsc -p server)', () => {
-    expectTypeOf<Scope>().toEqualTypeOf<ProtocolScope>();
-    expectTypeOf<ExchangeResponse>().toEqualTypeOf<Protocol.ExchangeResponse>();
-    expectTypeOf<IntrospectResponse>().toEqualTypeOf<Protocol.IntrospectResponse>();
-    expectTypeOf<VerifyStatus>().toEqualTypeOf<Protocol.VerifyStatus>();
   });
 });

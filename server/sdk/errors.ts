@@ -61,7 +61,7 @@ export class SvcApiError extends Error {
   readonly code: SvcErrorCode;
   /** correlation id (X-SVC-CID) of the failed answer, null when none came */
   readonly cid: string | null;
-  /** true for 429, 5xx and network failures: the SDK already retried those (3 attempts in all) */
+  /** true for 429, 5xx and network failures: the SDK already retried those (at most 3 attempts in all) */
   readonly retryable: boolean;
   /** Retry-After of the last answer, in seconds, when it had one */
   readonly retryAfterSeconds: number | null;

@@ -1,5 +1,6 @@
 // Sends a grant code to this site's backend (POST /api/exchange), which exchanges it with the
 // service through the SDK, and shows the verified facts. The grant never goes anywhere else.
+// window.PartnerExchange.show is also the result card of the ADULT_BLIND success page.
 (function () {
   'use strict';
 

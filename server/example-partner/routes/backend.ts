@@ -3,8 +3,8 @@
  * here, and the loader's server-verify mode asks here whether the grant checked out.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { HEADERS, PREFIX } from '../../../src/protocol/api.ts';
-import type { PartnerContext } from '../app.ts';
+import { GRANT_CODE_PREFIX, SVC_HEADERS } from '../../sdk/index.ts';
+import type { PartnerContext } from '../context.ts';
 
 /** What the success page receives: the verified facts, never the pass token. */
 export interface PartnerExchangeAnswer {
@@ -46,9 +46,9 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
   // header until it answers verified: true. `?never=1` never confirms, to exercise the timeout.
   app.get<{ Querystring: { never?: string } }>('/api/confirm', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const grantCode = request.headers[HEADERS.grantCode];
+    const grantCode = request.headers[SVC_HEADERS.grantCode];
     if (request.query.never !== undefined) return { verified: false };
-    if (typeof grantCode !== 'string' || !grantCode.startsWith(PREFIX.grant)) return { verified: false };
+    if (typeof grantCode !== 'string' || !grantCode.startsWith(GRANT_CODE_PREFIX)) return { verified: false };
     try {
       await exchange(grantCode);
       return { verified: true };

@@ -14,10 +14,18 @@
  * names the blind app and the origin hash, never the partner.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { HEADERS } from '../../../src/protocol/api.ts';
-import { createSession, type BillingScope, type CreateSessionOptions } from '../../sdk/billing.ts';
-import { AttestationError, verifyAttestation, type VerifiedAttestation, type VerifyAttestationOptions } from '../../sdk/attestation.ts';
-import type { PartnerContext, PartnerRoutes } from '../app.ts';
+import {
+  AttestationError,
+  BILLING_SCOPES,
+  createSession,
+  SVC_HEADERS,
+  verifyAttestation,
+  type BillingScope,
+  type CreateSessionOptions,
+  type VerifiedAttestation,
+  type VerifyAttestationOptions,
+} from '../../sdk/index.ts';
+import type { PartnerContext, PartnerRoutes } from '../context.ts';
 import { readWidgetOptions } from './standard.ts';
 
 export interface BlindPagesOptions {
@@ -48,7 +56,6 @@ export interface BlindVerifyAnswer {
   exp: number;
 }
 
-const BLIND_SCOPES: readonly BillingScope[] = ['isAdult', 'isFrench', 'isEU', 'isUnique'];
 const MAX_ATTESTATION_LENGTH = 8 * 1024;
 
 /**
@@ -59,7 +66,8 @@ const MAX_ATTESTATION_LENGTH = 8 * 1024;
  */
 export function readBlindScopes(raw: unknown): BillingScope[] {
   const scopes = typeof raw === 'string' ? raw.split(',').filter(Boolean) : [];
-  const valid = scopes.length > 0 && new Set(scopes).size === scopes.length && scopes.every((s) => (BLIND_SCOPES as readonly string[]).includes(s));
+  const isBillingScope = (s: string) => (BILLING_SCOPES as readonly string[]).includes(s);
+  const valid = scopes.length > 0 && new Set(scopes).size === scopes.length && scopes.every(isBillingScope);
   return valid ? (scopes as BillingScope[]) : ['isAdult'];
 }
 
@@ -82,11 +90,11 @@ function createAttestationMemory(now: () => number) {
 }
 
 /**
- * The ADULT_BLIND pages as one more entry of the example partner's PAGE_ROUTES.
+ * The ADULT_BLIND pages as a `PartnerRoutes` function; app.ts registers it only when it is given
+ * the `blind` options (an ADULT_BLIND partner).
  *
  * @example
- * const PAGE_ROUTES = [registerStandardPages, registerBackendRoutes,
- *   createBlindPages({ partner: PARTNERS.blindShop, appId: 'app_blind_shop' })];
+ * createBlindPages({ partner: PARTNERS.blindShop, appId: 'app_blind_shop' })(app, context);
  */
 export function createBlindPages(options: BlindPagesOptions): PartnerRoutes {
   return (app, context) => registerBlindPages(app, context, options);
@@ -164,7 +172,7 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
   // header, until the answer says verified: true.
   app.get('/api/blind/confirm', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const attestation = request.headers[HEADERS.attestation];
+    const attestation = request.headers[SVC_HEADERS.attestation];
     if (typeof attestation !== 'string' || attestation.length > MAX_ATTESTATION_LENGTH) return { verified: false };
     try {
       await check(attestation);

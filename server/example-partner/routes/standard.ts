@@ -3,8 +3,8 @@
  * server-verify (and a variant that never confirms), and a page that is its own success path.
  */
 import type { FastifyInstance } from 'fastify';
-import { findScopeProblem } from '../../../src/protocol/scopes.ts';
-import type { PartnerContext } from '../app.ts';
+import { findScopeProblem } from '../../sdk/index.ts';
+import type { PartnerContext } from '../context.ts';
 
 interface WidgetQuery {
   scopes?: string;
