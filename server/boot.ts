@@ -12,6 +12,7 @@ import { ConfigError, type Config } from './config.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
+import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
@@ -28,9 +29,10 @@ export function loadPersonas(): Persona[] {
 }
 
 /** @example const deps = await buildDeps(loadConfig()) */
-export async function buildDeps(config: Config, options: { store?: Store; clock?: Clock } = {}): Promise<AppDeps> {
+export async function buildDeps(requested: Config, options: { store?: Store; clock?: Clock } = {}): Promise<AppDeps> {
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? openStore(config);
+  const store = options.store ?? openStore(requested);
+  const config = await claimStoreMode(store, requested);
   if (config.mode === 'sandbox') {
     for (const partner of loadPartnerFixtures(config.fixturesPath, clock.now())) await store.putPartner(partner);
   } else if ((await store.listPartners()).length === 0) {

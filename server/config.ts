@@ -7,7 +7,13 @@ import { resolve } from 'node:path';
 export type Mode = 'sandbox' | 'production';
 
 export interface Config {
+  /**
+   * sandbox or production. When SVC_MODE is unset this is only a default: the store's own mode
+   * wins at boot (server/mode.ts), so a production data folder never boots as sandbox.
+   */
   readonly mode: Mode;
+  /** true when SVC_MODE set the mode explicitly */
+  readonly modeFromEnv: boolean;
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -91,6 +97,13 @@ function readTrustProxy(raw: string | undefined): false | string {
   return entries.join(',');
 }
 
+/** What production needs from the environment; throws ConfigError naming what is missing. */
+export function checkProductionConfig(config: Pick<Config, 'nullifierKey'>): void {
+  if (config.nullifierKey === null) {
+    throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
+  }
+}
+
 /**
  * @example const config = loadConfig(process.env)
  */
@@ -108,11 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (nullifierKey !== null && Buffer.from(nullifierKey, 'base64').length < 32) {
     throw new ConfigError('SVC_NULLIFIER_KEY must be base64 of at least 32 bytes');
   }
-  if (mode === 'production' && nullifierKey === null) {
-    throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
-  }
+  if (mode === 'production') checkProductionConfig({ nullifierKey });
   return Object.freeze({
     mode,
+    modeFromEnv: Boolean(env.SVC_MODE),
     port: svcPort,
     host: env.SVC_HOST || '127.0.0.1',
     publicUrl,

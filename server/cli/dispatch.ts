@@ -7,6 +7,7 @@ import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openStore } from '../boot.ts';
+import { claimStoreMode } from '../mode.ts';
 import type { Store } from '../store/store.ts';
 
 export interface CliIo {
@@ -59,11 +60,15 @@ export async function runCli(commands: Readonly<Record<string, CliCommand>>, arg
   }
 
   let config: Config;
-  let store: Store;
+  let store: Store | undefined;
   try {
-    config = loadConfig(options.env ?? process.env, options.cwd);
-    store = (options.openStore ?? openStore)(config);
+    const requested = loadConfig(options.env ?? process.env, options.cwd);
+    store = (options.openStore ?? openStore)(requested);
+    // The CLI obeys the store's mode as the service does: `partners add` on a production folder
+    // issues pk_live_ IDs even with SVC_MODE unset.
+    config = await claimStoreMode(store, requested);
   } catch (cause) {
+    await store?.close();
     if (cause instanceof ConfigError) {
       io.err(`svc: ${cause.message}`);
       return 1;
