@@ -92,7 +92,8 @@
             'Verification confirmed',
             rows,
             answer.source === 'remembered'
-              ? 'This grant had already been exchanged by our server-verify endpoint in this session; the answer comes from our backend\u2019s memory.'
+              ? 'This grant had already been exchanged by our server-verify endpoint in this session; ' +
+                'the answer comes from our backend\u2019s memory.'
               : 'Our backend exchanged the grant code with the service just now.',
           );
         })

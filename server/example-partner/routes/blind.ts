@@ -79,10 +79,13 @@ export class AttestationReuseError extends Error {
   readonly status: 409 | 503;
 
   constructor(code: AttestationReuseError['code']) {
-    const used = code === 'ATTESTATION_ALREADY_USED';
-    super(used ? 'This attestation was already used in another browser session.' : 'Too many attestations to remember right now; try again in a few minutes.');
+    super(
+      code === 'ATTESTATION_ALREADY_USED'
+        ? 'This attestation was already used in another browser session.'
+        : 'Too many attestations to remember right now; try again in a few minutes.',
+    );
     this.code = code;
-    this.status = used ? 409 : 503;
+    this.status = code === 'ATTESTATION_ALREADY_USED' ? 409 : 503;
   }
 }
 
