@@ -241,7 +241,7 @@ describe('sandbox phone API', () => {
         app_id: 'app_blind_shop',
         origin_hash: originHash(PARTNER_ORIGIN),
         scope_mask: 0b1111,
-        nullifier: computeNullifier(t.deps.nullifierKey, 'fr-adult-f', 'app_blind_shop'),
+        nullifier: computeNullifier(t.deps.nullifierKey, 'fr-adult-f', 'app:app_blind_shop'),
         aud: 'svc-attestation',
         ver: '1',
       });
