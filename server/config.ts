@@ -3,6 +3,7 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { parseMasterKey } from './crypto/master-key.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -32,6 +33,13 @@ export interface Config {
   readonly requestTtlMs: number;
   /** base64 of 32 bytes; required in production, generated and kept in the store in sandbox */
   readonly nullifierKey: string | null;
+  /**
+   * SVC_MASTER_KEY, base64 of 32 bytes: seals secrets at rest (crypto/master-key.ts). Required in
+   * production; in sandbox, when unset, a key is generated once into the data folder.
+   */
+  readonly masterKey: string | null;
+  /** SVC_MASTER_KEY_PREVIOUS: older master keys (comma-separated) that still open values during a rotation */
+  readonly previousMasterKeys: string | null;
   readonly logLevel: string;
   /** directory holding the built widget (dist/) */
   readonly distDir: string;
@@ -98,9 +106,12 @@ function readTrustProxy(raw: string | undefined): false | string {
 }
 
 /** What production needs from the environment; throws ConfigError naming what is missing. */
-export function checkProductionConfig(config: Pick<Config, 'nullifierKey'>): void {
+export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'masterKey'>): void {
   if (config.nullifierKey === null) {
     throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
+  }
+  if (config.masterKey === null) {
+    throw new ConfigError('SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest');
   }
 }
 
@@ -121,7 +132,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (nullifierKey !== null && Buffer.from(nullifierKey, 'base64').length < 32) {
     throw new ConfigError('SVC_NULLIFIER_KEY must be base64 of at least 32 bytes');
   }
-  if (mode === 'production') checkProductionConfig({ nullifierKey });
+  const masterKey = env.SVC_MASTER_KEY || null;
+  if (masterKey !== null) parseMasterKey(masterKey, 'SVC_MASTER_KEY');
+  const previousMasterKeys = env.SVC_MASTER_KEY_PREVIOUS || null;
+  for (const [i, key] of (previousMasterKeys ?? '').split(',').filter(Boolean).entries()) {
+    parseMasterKey(key, `SVC_MASTER_KEY_PREVIOUS (key ${i + 1})`);
+  }
+  if (mode === 'production') checkProductionConfig({ nullifierKey, masterKey });
   return Object.freeze({
     mode,
     modeFromEnv: Boolean(env.SVC_MODE),
@@ -137,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     partnerPort: port(env, 'PARTNER_PORT', 8788),
     requestTtlMs,
     nullifierKey,
+    masterKey,
+    previousMasterKeys,
     logLevel: env.SVC_LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     distDir: resolve(cwd, env.SVC_DIST_DIR || 'dist'),
     trustProxy: readTrustProxy(env.SVC_TRUST_PROXY),

@@ -272,7 +272,7 @@ async function issueGrant(
   expiresAt: number,
 ): Promise<string> {
   if (record.partnerId === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
-  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, record.partnerId) : null;
+  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, `partner:${record.partnerId}`) : null;
   const grantCode = newToken('grant');
   // Put before the request moves to completed: if the CAS then loses, the grant is orphaned
   // (nobody holds its code and it expires), never the other way round.
@@ -308,6 +308,6 @@ async function issueAttestation(
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
   const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
-  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, record.appId) : '';
+  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, `app:${record.appId}`) : '';
   return deps.blind.signAttestation({ appId: record.appId, originHash: record.originHash, scopeMask, nullifier });
 }

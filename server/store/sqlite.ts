@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   CounterHit,
@@ -63,6 +63,9 @@ CREATE INDEX IF NOT EXISTS pass_tokens_expiry ON pass_tokens (expires_at);
 /** How often a waiting long poll re-reads the row, to see writes from other processes. */
 const CROSS_PROCESS_POLL_MS = 150;
 
+/** Columns added after the first release, created on open when missing. */
+const PARTNER_COLUMNS_ADDED = { previous_secret: 'TEXT', previous_secret_until: 'INTEGER', disabled_at: 'INTEGER' } as const;
+
 interface PartnerRow {
   id: string;
   secret: string;
@@ -72,6 +75,9 @@ interface PartnerRow {
   blind_app_id: string | null;
   allowed_scopes: string | null;
   created_at: number;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  disabled_at: number | null;
 }
 
 function toPartner(row: PartnerRow): PartnerRecord {
@@ -84,7 +90,24 @@ function toPartner(row: PartnerRow): PartnerRecord {
     blindAppId: row.blind_app_id,
     allowedScopes: row.allowed_scopes === null ? null : JSON.parse(row.allowed_scopes),
     createdAt: row.created_at,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until,
+    disabledAt: row.disabled_at,
   };
+}
+
+/**
+ * Only the service's user may read its data: the folder 0700, the database files 0600 (SQLite
+ * gives the -wal and -shm files the database file's mode). A shared sticky folder such as /tmp
+ * is left as it is; the files in it are still 0600.
+ */
+function keepPrivate(path: string): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const mode = statSync(dir).mode;
+  if ((mode & 0o077) !== 0 && (mode & 0o1000) === 0) chmodSync(dir, 0o700);
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 /**
@@ -93,7 +116,7 @@ function toPartner(row: PartnerRow): PartnerRecord {
  * @example const store = openSqliteStore('./data/svc.sqlite')
  */
 export function openSqliteStore(path: string): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') keepPrivate(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -102,22 +125,34 @@ export function openSqliteStore(path: string): Store {
   // fewer, larger checkpoints copy each hot page once instead of many times (a nonce commit went
   // from ~35 to ~27 µs in a loop of 30,000).
   db.pragma('wal_autocheckpoint = 10000');
+  // Deleted rows are overwritten, not left in free pages: a replaced secret must not linger.
+  db.pragma('secure_delete = ON');
   db.exec(SCHEMA);
+  const partnerColumns = new Set((db.pragma('table_info(partners)') as { name: string }[]).map((c) => c.name));
+  for (const [column, type] of Object.entries(PARTNER_COLUMNS_ADDED)) {
+    if (!partnerColumns.has(column)) db.exec(`ALTER TABLE partners ADD COLUMN ${column} ${type}`);
+  }
 
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
 
   const q = {
     putPartner: db.prepare(
-      `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at)
-       VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at)
+      `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at,
+         previous_secret, previous_secret_until, disabled_at)
+       VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at,
+         @previous_secret, @previous_secret_until, @disabled_at)
        ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, name = excluded.name, domain = excluded.domain,
-         rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes`,
+         rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes,
+         previous_secret = excluded.previous_secret, previous_secret_until = excluded.previous_secret_until,
+         disabled_at = excluded.disabled_at`,
     ),
     getPartner: db.prepare('SELECT * FROM partners WHERE id = ?'),
     listPartners: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
     insertSecret: db.prepare('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
     getSecret: db.prepare('SELECT value FROM secrets WHERE name = ?'),
+    listSecrets: db.prepare('SELECT name, value FROM secrets ORDER BY name'),
+    replaceSecret: db.prepare('UPDATE secrets SET value = ? WHERE name = ?'),
     insertNonce: db.prepare(
       `INSERT INTO nonces (partner_id, nonce, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (partner_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
@@ -243,6 +278,9 @@ export function openSqliteStore(path: string): Store {
         blind_app_id: p.blindAppId,
         allowed_scopes: p.allowedScopes === null ? null : JSON.stringify(p.allowedScopes),
         created_at: p.createdAt,
+        previous_secret: p.previousSecret ?? null,
+        previous_secret_until: p.previousSecretUntil ?? null,
+        disabled_at: p.disabledAt ?? null,
       });
     },
     async getPartner(id: string) {
@@ -255,6 +293,12 @@ export function openSqliteStore(path: string): Store {
 
     async getOrCreateSecret(name: string, value: string) {
       return getOrCreateSecret.immediate(name, value);
+    },
+    async listSecrets() {
+      return Object.fromEntries((q.listSecrets.all() as { name: string; value: string }[]).map((r) => [r.name, r.value]));
+    },
+    async replaceSecret(name: string, value: string) {
+      q.replaceSecret.run(value, name);
     },
 
     rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
