@@ -4,10 +4,9 @@
  * Durability: every method is one transaction committed before its promise resolves; with
  * WAL and synchronous=NORMAL a committed transaction survives `kill -9` of the process (it is
  * in the WAL file the OS already holds). Several processes may share the file; long polls see
- * their changes through a short re-read loop.
+ * their changes through one shared check per store (createChangeFeed), not a timer per waiter.
  */
 import Database from 'better-sqlite3';
-import { EventEmitter } from 'node:events';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
@@ -60,8 +59,70 @@ CREATE INDEX IF NOT EXISTS replays_expiry ON exchange_replays (expires_at);
 CREATE INDEX IF NOT EXISTS pass_tokens_expiry ON pass_tokens (expires_at);
 `;
 
-/** How often a waiting long poll re-reads the row, to see writes from other processes. */
+/**
+ * How often, while anyone waits, the store asks SQLite whether another process wrote to the file
+ * (`PRAGMA data_version`, one cheap call whatever the number of waiters).
+ */
 const CROSS_PROCESS_POLL_MS = 150;
+
+interface Waiter {
+  sinceVersion: number;
+  done(): void;
+}
+
+/**
+ * One change feed per store (issue 8): long polls register here instead of each running a
+ * timer. A change made through this store wakes the request's waiters at once; a change made by
+ * another process on the same file is seen by one shared 150 ms check of `PRAGMA data_version`,
+ * and only then are the waited-on rows re-read, in one query.
+ */
+function createChangeFeed(read: { dataVersion(): number; versions(ids: string[]): { id: string; version: number }[] }) {
+  const waiting = new Map<string, Set<Waiter>>();
+  let timer: NodeJS.Timeout | undefined;
+  let lastDataVersion = 0;
+
+  function wake(id: string, version: number | null): void {
+    for (const waiter of waiting.get(id) ?? []) if (waiter.sinceVersion !== version) waiter.done();
+  }
+  function checkOtherProcesses(): void {
+    const dataVersion = read.dataVersion();
+    if (dataVersion === lastDataVersion) return;
+    lastDataVersion = dataVersion;
+    const ids = [...waiting.keys()];
+    const found = new Map(read.versions(ids).map((row) => [row.id, row.version]));
+    for (const id of ids) wake(id, found.get(id) ?? null);
+  }
+  return {
+    add(id: string, waiter: Waiter): void {
+      let set = waiting.get(id);
+      if (!set) waiting.set(id, (set = new Set()));
+      set.add(waiter);
+      if (!timer) {
+        lastDataVersion = read.dataVersion();
+        timer = setInterval(checkOtherProcesses, CROSS_PROCESS_POLL_MS);
+        timer.unref();
+      }
+    },
+    remove(id: string, waiter: Waiter): void {
+      const set = waiting.get(id);
+      if (!set?.delete(waiter)) return;
+      if (set.size === 0) waiting.delete(id);
+      if (waiting.size === 0) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    },
+    /** this store changed `id`: its waiters re-check now */
+    changed(id: string): void {
+      if (!waiting.has(id)) return;
+      const [row] = read.versions([id]);
+      wake(id, row?.version ?? null);
+    },
+    closeAll(): void {
+      for (const set of [...waiting.values()]) for (const waiter of [...set]) waiter.done();
+    },
+  };
+}
 
 /** Columns added after the first release, created on open when missing. */
 const PARTNER_COLUMNS_ADDED = { previous_secret: 'TEXT', previous_secret_until: 'INTEGER', disabled_at: 'INTEGER' } as const;
@@ -133,8 +194,6 @@ export function openSqliteStore(path: string): Store {
     if (!partnerColumns.has(column)) db.exec(`ALTER TABLE partners ADD COLUMN ${column} ${type}`);
   }
 
-  const changes = new EventEmitter();
-  changes.setMaxListeners(0);
 
   const q = {
     putPartner: db.prepare(
@@ -165,6 +224,8 @@ export function openSqliteStore(path: string): Store {
     insertRequest: db.prepare('INSERT INTO requests (id, version, expires_at, data) VALUES (?, ?, ?, ?)'),
     getRequest: db.prepare('SELECT data FROM requests WHERE id = ?'),
     getRequestVersion: db.prepare('SELECT version FROM requests WHERE id = ?'),
+    versionsOf: db.prepare('SELECT id, version FROM requests WHERE id IN (SELECT value FROM json_each(?))'),
+    dataVersion: db.prepare('PRAGMA data_version'),
     casRequest: db.prepare('UPDATE requests SET version = ?, expires_at = ?, data = ? WHERE id = ? AND version = ?'),
     insertGrant: db.prepare('INSERT INTO grants (digest, used, expires_at, data) VALUES (?, 0, ?, ?)'),
     consumeGrant: db.prepare(
@@ -264,6 +325,10 @@ export function openSqliteStore(path: string): Store {
   }
 
   let closed = false;
+  const feed = createChangeFeed({
+    dataVersion: () => q.dataVersion.pluck().get() as number,
+    versions: (ids) => q.versionsOf.all(JSON.stringify(ids)) as { id: string; version: number }[],
+  });
 
   return {
     kind: 'sqlite',
@@ -315,7 +380,7 @@ export function openSqliteStore(path: string): Store {
 
     async createRequest(record: VerifyRequestRecord) {
       q.insertRequest.run(record.id, record.version, record.expiresAt, JSON.stringify(record));
-      changes.emit(record.id);
+      feed.changed(record.id);
     },
     async getRequest(id: string, now: number) {
       const row = q.getRequest.get(id) as { data: string } | undefined;
@@ -325,30 +390,23 @@ export function openSqliteStore(path: string): Store {
     },
     async updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch) {
       const next = updateRequest.immediate(id, expectedVersion, patch);
-      if (next) changes.emit(id);
+      if (next) feed.changed(id);
       return next;
     },
     waitForRequestChange(id: string, sinceVersion: number, timeoutMs: number, signal?: AbortSignal) {
       return new Promise<void>((resolve) => {
-        let timer: NodeJS.Timeout | undefined;
-        let poller: NodeJS.Timeout | undefined;
-        const done = () => {
+        if (signal?.aborted || closed || readVersion(id) !== sinceVersion) return resolve();
+        const waiter: Waiter = { sinceVersion, done: () => undefined };
+        const timer = setTimeout(() => waiter.done(), Math.max(0, timeoutMs));
+        const abort = () => waiter.done();
+        waiter.done = () => {
           clearTimeout(timer);
-          clearInterval(poller);
-          changes.off(id, check);
-          signal?.removeEventListener('abort', done);
+          signal?.removeEventListener('abort', abort);
+          feed.remove(id, waiter);
           resolve();
         };
-        function check() {
-          if (closed || readVersion(id) !== sinceVersion) done();
-        }
-        if (signal?.aborted || closed) return resolve();
-        check();
-        if (readVersion(id) !== sinceVersion) return;
-        changes.on(id, check);
-        signal?.addEventListener('abort', done, { once: true });
-        timer = setTimeout(done, Math.max(0, timeoutMs));
-        poller = setInterval(check, CROSS_PROCESS_POLL_MS);
+        signal?.addEventListener('abort', abort, { once: true });
+        feed.add(id, waiter);
       });
     },
 
@@ -393,7 +451,7 @@ export function openSqliteStore(path: string): Store {
       if (closed) return;
       if (pendingNonces.length > 0) flushNonces();
       closed = true;
-      changes.removeAllListeners();
+      feed.closeAll();
       db.close();
     },
   };
