@@ -13,6 +13,7 @@ import { createBlindCrypto } from './crypto/blind.ts';
 import { loadKeyring, type Keyring } from './crypto/master-key.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
+import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
@@ -80,5 +81,6 @@ export async function buildDeps(requested: Config, options: { store?: Store; clo
     ? Buffer.from(config.nullifierKey, 'base64')
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
   const blind = await createBlindCrypto(store, clock, config);
-  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, blind };
+  const longPolls = createLongPollGate({ perAddress: config.longPollPerAddress, total: config.longPollMax });
+  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, blind, longPolls };
 }

@@ -48,6 +48,10 @@ export interface Config {
    * not the proxy: false (default) or a comma list of the proxies' addresses/CIDRs and keywords.
    */
   readonly trustProxy: false | string;
+  /** concurrent long polls one client address may hold (past it: answered at once, as wait=0) */
+  readonly longPollPerAddress: number;
+  /** concurrent long polls this instance holds in all */
+  readonly longPollMax: number;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +81,14 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One SVC_TRUST_PROXY entry: a keyword, an address, or a CIDR narrower than /0; null when it is none of these. */
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max) throw new ConfigError(`${name} must be a whole number from 0 to ${max}, got "${raw}"`);
+  return n;
+}
+
 function readProxyEntry(entry: string): string | null {
   if (PROXY_KEYWORDS.has(entry)) return entry;
   const [address = '', bits, ...rest] = entry.split('/');
@@ -159,5 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: env.SVC_LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     distDir: resolve(cwd, env.SVC_DIST_DIR || 'dist'),
     trustProxy: readTrustProxy(env.SVC_TRUST_PROXY),
+    longPollPerAddress: count(env, 'SVC_LONG_POLL_PER_ADDRESS', 100, 1_000_000),
+    longPollMax: count(env, 'SVC_LONG_POLL_MAX', 20_000, 1_000_000),
   });
 }

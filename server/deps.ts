@@ -2,6 +2,7 @@
 import type { Persona, SessionClaims } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { LongPollGate } from './limits/long-polls.ts';
 import type { Store } from './store/store.ts';
 
 /** A published key set (spec: Attestation public key set). */
@@ -32,4 +33,6 @@ export interface AppDeps {
   /** raw bytes of the nullifier HMAC key (DESIGN §5) */
   nullifierKey: Buffer;
   blind: BlindCrypto;
+  /** caps on concurrent long polls, per address and per instance (limits/long-polls.ts) */
+  longPolls: LongPollGate;
 }

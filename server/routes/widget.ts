@@ -57,7 +57,8 @@ import {
 } from '../domain/verify-requests.ts';
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
 import { addressKey } from '../limits/client-address.ts';
-import { enforceRateLimit, enforceStatusRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
+import { enforceRateLimit, enforceStatusMissLimit,
+  enforceStatusRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
@@ -208,6 +209,9 @@ async function awaitChange(
   const now = deps.clock.now();
   if (waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
   if (known !== null && known !== effectiveStatus(record, now)) return record;
+  // Past a cap (per address, per instance) the poll is answered now, as wait=0 would be.
+  const release = deps.longPolls.tryEnter(addressKey(request.ip));
+  if (!release) return record;
   const abort = new AbortController();
   const onClose = (): void => abort.abort();
   request.raw.once('close', onClose);
@@ -215,6 +219,7 @@ async function awaitChange(
     await deps.store.waitForRequestChange(record.id, record.version, Math.min(waitSeconds * 1000, record.deadlineAt - now), abort.signal);
   } finally {
     request.raw.off('close', onClose);
+    release();
   }
   return deps.store.getRequest(record.id, deps.clock.now());
 }
@@ -266,11 +271,15 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       const wait = readWait(request.query);
       const known = readKnown(request.query);
       const { requestId } = request.params;
-      if (!isRequestId(requestId)) throw new ServiceError('NOT_FOUND', { cause: 'malformed request id' });
-      await enforceStatusRateLimit(deps.store, requestId, deps.clock.now());
       const pollToken = request.query.pt;
-      const found = await findRequestForPoller(deps.store, requestId, pollToken, deps.clock.now());
-      if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
+      const found = isRequestId(requestId) ? await findRequestForPoller(deps.store, requestId, pollToken, deps.clock.now()) : null;
+      // A wrong token (or id) is counted against the caller's address, never against the
+      // request's own budget: whoever read the id off a QR code cannot starve its widget.
+      if (!found) {
+        await enforceStatusMissLimit(deps.store, addressKey(request.ip), deps.clock.now());
+        throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
+      }
+      await enforceStatusRateLimit(deps.store, requestId, deps.clock.now());
       const record = await awaitChange(deps, request, found, wait, known);
       if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
       return statusView(record, deps.clock.now(), pollToken as string);
