@@ -5,11 +5,11 @@
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
 import { LIMITS, MAX_WAIT_SECONDS, type FailReason, type RequestStatus, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
-import { isCurrentPage, resultUrl } from '../../loader/result.ts';
-import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../contract.ts';
+import { isCurrentPage, resultUrl } from '../../shared/result.ts';
+import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
 import { backoffMs, fetchStatus } from '../net/status.ts';
 import { confirmWithPartner } from '../net/server-verify.ts';
-import { sleep } from '../net/timeout.ts';
+import { sleep } from '../../shared/timeout.ts';
 
 export interface Flow {
   readonly state: ReadonlySignal<WidgetState>;
