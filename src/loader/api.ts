@@ -3,7 +3,16 @@
  * read a result that arrived in the address. Everything a partner calls before the UI bundle
  * arrived is queued; nothing here ever throws into the host page.
  */
-import type { Listener, MountWidget, SvcApi, SvcError, SvcResult, WidgetController, WidgetHandle, WidgetState } from '../shared/contract.ts';
+import type {
+  Listener,
+  MountWidget,
+  SvcApi,
+  SvcError,
+  SvcResult,
+  WidgetController,
+  WidgetHandle,
+  WidgetState,
+} from '../shared/contract.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
 import { createVerifyRequest } from './create.ts';
