@@ -3,8 +3,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/api.ts';
 import { parseConfig, type RawConfig } from '../../loader/config.ts';
-import type { SvcResult, WidgetEvent, WidgetState } from '../contract.ts';
-import { createVerifyRequest } from '../net/create.ts';
+import { createVerifyRequest } from '../../loader/create.ts';
+import type { SvcResult, WidgetEvent, WidgetState } from '../../shared/contract.ts';
 import { createFlow, type Flow } from './flow.ts';
 
 const API = 'https://svc.example';
