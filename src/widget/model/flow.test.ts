@@ -180,9 +180,9 @@ describe('waiting for the phone', () => {
     const f = start({ state: 'cart 42' });
     await vi.advanceTimersByTimeAsync(0); // the first poll leaves as soon as the request exists
     expect(f.state.value).toBe('waiting');
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(2000); // an unchanged answer: the next poll 2 s later (30 a minute)
     expect(f.state.value).toBe('scanned');
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(1000); // a change: 1 s later
     expect(states()).toEqual(['creating', 'waiting', 'scanned', 'completed', 'redirecting']);
     const success = events.findIndex((e) => e.type === 'success');
     expect(events[success]).toEqual({ type: 'success', result: { grant_code: 'g_1', state: 'cart 42' } });

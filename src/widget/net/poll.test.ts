@@ -75,14 +75,30 @@ describe('pollUntilSettled', () => {
       status({ status: 'completed', result: { grant_code: 'g_1' } }),
     );
     const poll = start();
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(3000);
     expect(poll.settled()).toEqual({ status: 'completed', result: { grant_code: 'g_1' } });
     expect(seen).toEqual(['pending', 'in_progress']);
     expect(polls).toEqual([
+      // an early answer that changed nothing: the next poll keeps to 30 a minute
       { at: T0, known: 'pending', wait: '25' },
-      { at: T0 + 1000, known: 'pending', wait: '25' },
-      { at: T0 + 2000, known: 'in_progress', wait: '25' },
+      { at: T0 + 2000, known: 'pending', wait: '25' },
+      // a change: the next one a second later
+      { at: T0 + 3000, known: 'in_progress', wait: '25' },
     ]);
+  });
+
+  it('stays within 30 polls a minute when a capped service answers every long poll at once', async () => {
+    script = Array.from({ length: 200 }, () => status({ status: 'pending' }));
+    const poll = start();
+    await vi.advanceTimersByTimeAsync(180_000);
+    expect(poll.settled()).toBeNull();
+    for (let minute = 0; minute < 3; minute++) {
+      const inWindow = (from: number) => polls.filter((p) => p.at >= from && p.at < from + 60_000).length;
+      expect(inWindow(T0 + minute * 60_000)).toBeLessThanOrEqual(30);
+      expect(inWindow(T0 + minute * 60_000 + 1_234)).toBeLessThanOrEqual(30);
+    }
+    expect(polls.length).toBeGreaterThanOrEqual(85);
+    poll.abort();
   });
 
   it('settles as failed with the reason given, and plain failed without one', async () => {
@@ -113,7 +129,7 @@ describe('pollUntilSettled', () => {
     script.push(status({ status: 'pending' }), status({ status: 'pending' }), status({ status: 'expired' }));
     start({ ...created, poll_after_ms: 2500 });
     await vi.advanceTimersByTimeAsync(5000);
-    script.push(status({ status: 'pending' }), status({ status: 'expired' }));
+    script.push(status({ status: 'in_progress' }), status({ status: 'expired' }));
     start({ ...created, poll_after_ms: 0 });
     await vi.advanceTimersByTimeAsync(5000);
     expect(polls.map((p) => p.at - T0)).toEqual([0, 2500, 5000, 5000, 6000]);

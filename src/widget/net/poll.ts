@@ -1,6 +1,7 @@
 /**
  * The long poll of one verification request (DESIGN §3, §7): asks the service until the request
- * settles, never more than once a second; backs off after network errors (1 s, 2 s, 4 s … 30 s)
+ * settles, never more than once a second, and at most 30 times a minute while nothing changes (a
+ * service at its long-poll cap answers at once, as wait=0: the widget then short-polls); backs off after network errors (1 s, 2 s, 4 s … 30 s)
  * and polls again at once when the page comes back; honours Retry-After; pauses while the page
  * is hidden.
  */
@@ -14,6 +15,9 @@ import {
 } from '../../protocol/api.ts';
 import { sleep } from '../../shared/timeout.ts';
 import { backoffMs, fetchStatus } from './status.ts';
+
+/** The gap after an answer that changed nothing: the spec's 30 polls a minute. */
+const UNCHANGED_GAP_MS = 2000;
 
 /** How a request's long poll ended. */
 export type Settled =
@@ -60,13 +64,14 @@ export async function pollUntilSettled(
   const minGapMs = Math.max(1000, created.poll_after_ms || 0);
   let failures = 0;
   let lastPollAt = 0;
+  let gapMs = minGapMs;
   let pauseMs = 0;
   let wakeOnShow = false;
   // Sent as `known`, so a change made during the one-second gap between polls is answered at once.
   let known: RequestStatus = 'pending';
   while (!signal.aborted) {
     await sleep(pauseMs, signal, wakeOnShow ? whenShownAgain : undefined);
-    await sleep(lastPollAt + minGapMs - Date.now(), signal); // never more than once a second
+    await sleep(lastPollAt + gapMs - Date.now(), signal); // never more than once a second
     await sleep(Infinity, signal, whenVisible); // paused while the page is hidden
     if (signal.aborted) return;
     if (secondsLeft() <= 0) return { status: 'expired' };
@@ -87,6 +92,7 @@ export async function pollUntilSettled(
     if (outcome.kind === 'gone') return { status: 'expired' };
     failures = 0;
     const status = outcome.status;
+    gapMs = status.status === known ? Math.max(minGapMs, UNCHANGED_GAP_MS) : minGapMs;
     known = status.status;
     if (status.status === 'pending' || status.status === 'in_progress') onStatus(status.status);
     else if (status.status === 'completed' && status.result) return { status: 'completed', result: status.result };
