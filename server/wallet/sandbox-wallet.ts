@@ -149,8 +149,42 @@ function tagIssuerAuth(encoded: Uint8Array, issuerSigned: IssuerSigned): Uint8Ar
 }
 
 /**
- * A DeviceResponse for `sessionTranscript`: issues, then signs as the device (with the
- * tampering asked for).
+ * Signs a DeviceResponse as the device: one document with `issuerSigned`, a device signature by
+ * `signingKey` over DeviceAuthentication(`sessionTranscript`, `docType`, no device namespaces).
+ *
+ * @example const bytes = await presentIssuerSigned({ issuerSigned, signingKey: deviceKey, sessionTranscript })
+ */
+export async function presentIssuerSigned(options: {
+  issuerSigned: IssuerSigned;
+  signingKey: EcJwk;
+  sessionTranscript: SessionTranscript;
+  docType?: string;
+  tagIssuerAuth?: boolean;
+}): Promise<Uint8Array> {
+  const docType = options.docType ?? AV_DOCTYPE;
+  const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
+  const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript: options.sessionTranscript, docType, deviceNamespaces });
+  const deviceSignature = await DeviceSignature.create(
+    {
+      protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
+      unprotectedHeaders: UnprotectedHeaders.create({}),
+      detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
+      signingKey: CoseKey.fromJwk({ ...options.signingKey }),
+    },
+    mdocContext,
+  );
+  const document = Document.create({
+    docType,
+    issuerSigned: options.issuerSigned,
+    deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
+  });
+  const encoded = DeviceResponse.createSimple({ documents: [document] }).encode();
+  return options.tagIssuerAuth ? tagIssuerAuth(encoded, options.issuerSigned) : encoded;
+}
+
+/**
+ * A DeviceResponse for `sessionTranscript`: issues the persona's credential, then signs as the
+ * device, with the tampering asked for.
  */
 export async function createDeviceResponse(options: PresentOptions & { sessionTranscript: SessionTranscript }): Promise<Uint8Array> {
   const deviceKey = createEcJwk();
@@ -162,26 +196,13 @@ export async function createDeviceResponse(options: PresentOptions & { sessionTr
   }
   if (options.tamper === 'device-key') signingKey = createEcJwk();
   if (options.tamper === 'digest') flipAgeClaim(issuerSigned);
-
-  const docType = options.tamper === 'doctype' ? OTHER_DOCTYPE : AV_DOCTYPE;
-  const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
-  const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript: options.sessionTranscript, docType, deviceNamespaces });
-  const deviceSignature = await DeviceSignature.create(
-    {
-      protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
-      unprotectedHeaders: UnprotectedHeaders.create({}),
-      detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
-      signingKey: CoseKey.fromJwk({ ...signingKey }),
-    },
-    mdocContext,
-  );
-  const document = Document.create({
-    docType,
+  return presentIssuerSigned({
     issuerSigned,
-    deviceSigned: DeviceSigned.create({ deviceNamespaces, deviceAuth: DeviceAuth.create({ deviceSignature }) }),
+    signingKey,
+    sessionTranscript: options.sessionTranscript,
+    docType: options.tamper === 'doctype' ? OTHER_DOCTYPE : AV_DOCTYPE,
+    tagIssuerAuth: options.tagIssuerAuth ?? false,
   });
-  const encoded = DeviceResponse.createSimple({ documents: [document] }).encode();
-  return options.tagIssuerAuth ? tagIssuerAuth(encoded, issuerSigned) : encoded;
 }
 
 /**
