@@ -14,17 +14,22 @@
  * 4. There is no ISO 18013-7 Annex C `dcapi` handover: `SessionTranscript` knows the OpenID4VP
  *    ones only, and the `Handover` base class is declared but not exported → `DcapiHandover`
  *    extends it through the prototype of an exported handover.
- * 5. @openid4vc/openid4vp parses requests with an https-only `response_uri` (its process-global
- *    `allowInsecureUrls` lifts that). The sandbox runs on http://localhost, so the link is written
- *    and read by request.ts, and the library checks the payload with
- *    `validateOpenid4vpAuthorizationRequestPayload`, which has no scheme gate.
+ * 5. @openid4vc/openid4vp's `createOpenid4vpAuthorizationRequest` refuses an http `response_uri`
+ *    (unless its process-global `allowInsecureUrls` is set) and reorders the parameters. The
+ *    sandbox runs on http://localhost and DESIGN §11 fixes the order, so request.ts writes the
+ *    link and checks the payload with the library's `validateOpenid4vpAuthorizationRequestPayload`;
+ *    the library's parser and resolver read our links back (request.test.ts).
  * 6. @peculiar/x509 1.14.3 (the X.509 library of mdoc-ts's test context) cannot parse the EU
  *    reference CA or its DS certificates (malformed non-critical IssuerAltName) → the verifier
  *    reads certificates with node:crypto (certificates.ts); @peculiar/x509 only makes test ones.
+ * 7. `CoseKey.fromJwk` / `CoseKey.jwk` spell P-384 and P-521 as "p-384" / "p-521", so keys on
+ *    those curves (allowed for DS and device keys) fail either way → `ecJwkToCoseKey` and
+ *    `coseKeyToEcJwk` map curves by their COSE numbers.
  */
-import { cborDecode, cborEncode, DeviceResponse, type Document, QrHandover, SessionTranscript, Sign1 } from '@owf/mdoc';
+import { cborDecode, cborEncode, CoseKey, Curve, DeviceResponse, type Document, KeyType, QrHandover, SessionTranscript, Sign1 } from '@owf/mdoc';
 import { createHash } from 'node:crypto';
 import { validityOf, type X509Certificate } from './certificates.ts';
+import { decodeBase64Url, type EcJwk, encodeBase64Url } from './keys.ts';
 
 /** Replaces a tag-18 `Sign1` (what cbor-x makes of it) with the 4-array the schemas expect. */
 function untagSign1(map: unknown, key: string): void {
@@ -109,4 +114,29 @@ export function createDcapiSessionTranscript(encryptionInfo: string, origin: str
   const dcapiInfoHash = createHash('sha256').update(cborEncode([encryptionInfo, origin])).digest();
   const handover = new DcapiHandover(new Uint8Array(dcapiInfoHash));
   return SessionTranscript.create({ handover: handover as unknown as Parameters<typeof SessionTranscript.create>[0]['handover'] });
+}
+
+const COSE_CURVES = { 'P-256': Curve['P-256'], 'P-384': Curve['P-384'], 'P-521': Curve['P-521'] } as const;
+
+/**
+ * Gap 7: a JWK as a COSE_Key, curves mapped by number.
+ *
+ * @example ecJwkToCoseKey(createEcJwk('ES384')).curve // Curve['P-384']
+ */
+export function ecJwkToCoseKey(jwk: EcJwk): CoseKey {
+  const x = decodeBase64Url(jwk.x);
+  const y = decodeBase64Url(jwk.y);
+  const d = jwk.d === undefined ? undefined : decodeBase64Url(jwk.d);
+  if (!x || !y || d === null) throw new Error('the JWK has malformed coordinates');
+  return CoseKey.create({ keyType: KeyType.Ec, curve: COSE_CURVES[jwk.crv], x, y, ...(d ? { d } : {}) });
+}
+
+/** Gap 7: a COSE EC2 key as the JWK Web Crypto imports; throws for other key types or curves. */
+export function coseKeyToEcJwk(key: CoseKey, withPrivate: boolean): EcJwk {
+  const crv = (Object.keys(COSE_CURVES) as (keyof typeof COSE_CURVES)[]).find((name) => COSE_CURVES[name] === key.curve);
+  if (key.keyType !== KeyType.Ec || !crv || !key.x || !key.y) throw new Error('only EC2 keys on P-256, P-384 or P-521 are supported');
+  const jwk: EcJwk = { kty: 'EC', crv, x: encodeBase64Url(key.x), y: encodeBase64Url(key.y) };
+  if (!withPrivate) return jwk;
+  if (!key.d) throw new Error('the signing key has no private part');
+  return { ...jwk, d: encodeBase64Url(key.d) };
 }

@@ -3,10 +3,11 @@
  * ECDSA on node:crypto's Web Crypto, certificates on node:crypto's X509Certificate (certificates.ts
  * says why not @peculiar/x509, which mdoc-ts's tests use), the chain check on trust-chain.ts.
  */
-import { CoseKey, type MdocContext, SignatureAlgorithm } from '@owf/mdoc';
+import { type MdocContext, SignatureAlgorithm } from '@owf/mdoc';
 import { createHash, webcrypto } from 'node:crypto';
 import { nameField, readCertificate, validityOf, type X509Certificate } from './certificates.ts';
-import { type EcJwk, type EcdsaAlgorithm, isEcdsaAlgorithm, signEcdsa, verifyEcdsa } from './keys.ts';
+import { type EcdsaAlgorithm, isEcdsaAlgorithm, signEcdsa, verifyEcdsa } from './keys.ts';
+import { coseKeyToEcJwk, ecJwkToCoseKey } from './library-gaps.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 
 const DIGESTS = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;
@@ -18,18 +19,6 @@ const ALGORITHM_NAMES: Partial<Record<number, EcdsaAlgorithm>> = {
 };
 
 const CURVE_ALGORITHMS: Record<string, EcdsaAlgorithm> = { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' };
-
-/** A COSE key as the JWK Web Crypto imports; throws for anything but an EC2 key. */
-export function coseKeyToEcJwk(key: CoseKey, withPrivate: boolean): EcJwk {
-  const jwk = key.jwk as Partial<Record<string, unknown>>;
-  const { kty, crv, x, y, d } = jwk;
-  if (kty !== 'EC' || (crv !== 'P-256' && crv !== 'P-384' && crv !== 'P-521') || typeof x !== 'string' || typeof y !== 'string') {
-    throw new Error('only EC2 keys on P-256, P-384 or P-521 are supported');
-  }
-  if (!withPrivate) return { kty, crv, x, y };
-  if (typeof d !== 'string') throw new Error('the signing key has no private part');
-  return { kty, crv, x, y, d };
-}
 
 function certificateOf(der: Uint8Array): X509Certificate {
   const certificate = readCertificate(der);
@@ -74,7 +63,10 @@ export const mdocContext: MdocContext = {
     getIssuerNameField: ({ certificate, field }) => nameField(certificateOf(certificate).issuer, field),
     getPublicKey: ({ certificate }) => {
       const jwk = certificateOf(certificate).publicKey.export({ format: 'jwk' });
-      return CoseKey.fromJwk(jwk as Record<string, unknown>);
+      if (jwk.kty !== 'EC' || (jwk.crv !== 'P-256' && jwk.crv !== 'P-384' && jwk.crv !== 'P-521') || !jwk.x || !jwk.y) {
+        throw new Error('the DS certificate key is not an EC key on P-256, P-384 or P-521');
+      }
+      return ecJwkToCoseKey({ kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y });
     },
     verifyCertificateChain: ({ trustedCertificates, x5chain, now }) => {
       const anchors = trustedCertificates.map(certificateOf);

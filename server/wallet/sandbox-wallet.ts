@@ -6,7 +6,6 @@
  * verifier's negative tests (`svc wallet present '<av://…>' --persona <id> --tamper <what>`).
  */
 import {
-  CoseKey,
   DeviceAuth,
   DeviceAuthentication,
   DeviceKey,
@@ -32,7 +31,7 @@ import type { Persona } from '../../src/protocol/api.ts';
 import { personaFacts } from '../domain/personas.ts';
 import { sealDcResponse, type DcRequest } from './dc-api.ts';
 import { createEcJwk, type EcJwk, encodeBase64Url, toPublicEcJwk } from './keys.ts';
-import { createDcapiSessionTranscript } from './library-gaps.ts';
+import { createDcapiSessionTranscript, ecJwkToCoseKey } from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from './profile.ts';
 import { createOid4VpSessionTranscript, parseWalletLink } from './request.ts';
@@ -79,6 +78,11 @@ export interface PresentOptions {
   tagIssuerAuth?: boolean;
 }
 
+/** The public half of a key, as the MSO's DeviceKey. */
+function asDeviceKey(jwk: EcJwk): DeviceKey {
+  return DeviceKey.fromEncodedStructure(ecJwkToCoseKey(toPublicEcJwk(jwk)).encodedStructure);
+}
+
 function validityFor(now: number, tamper: WalletTamper | undefined): { signed: Date; validFrom: Date; validUntil: Date } {
   if (tamper === 'expired') {
     const signed = new Date(now - CREDENTIAL_LIFETIME_MS - DAY_MS);
@@ -109,11 +113,11 @@ export async function issueAgeCredential(options: PresentOptions & { deviceKey: 
   return new Issuer(options.tamper === 'mso-doctype' ? OTHER_DOCTYPE : AV_DOCTYPE, mdocContext)
     .addIssuerNamespace(AV_NAMESPACE, { [AV_CLAIM]: ageOver18 })
     .sign({
-      signingKey: CoseKey.fromJwk({ ...issuer.dsKey }),
+      signingKey: ecJwkToCoseKey(issuer.dsKey),
       algorithm: SignatureAlgorithm.ES256,
       digestAlgorithm: 'SHA-256',
       validityInfo: validityFor(options.now, options.tamper),
-      deviceKeyInfo: { deviceKey: DeviceKey.fromJwk({ ...toPublicEcJwk(options.deviceKey) }) },
+      deviceKeyInfo: { deviceKey: asDeviceKey(options.deviceKey) },
       certificates: issuer.x5chain,
     });
 }
@@ -127,7 +131,7 @@ function swapDeviceKey(issuerSigned: IssuerSigned, deviceKey: EcJwk): IssuerSign
     digestAlgorithm: mso.digestAlgorithm,
     valueDigests: mso.valueDigests,
     validityInfo: mso.validityInfo,
-    deviceKeyInfo: DeviceKeyInfo.create({ deviceKey: DeviceKey.fromJwk({ ...toPublicEcJwk(deviceKey) }) }),
+    deviceKeyInfo: DeviceKeyInfo.create({ deviceKey: asDeviceKey(deviceKey) }),
   });
   const issuerAuth = new IssuerAuth({ ...original.decodedStructure, payload: forged.encode({ asDataItem: true }) });
   return IssuerSigned.create({ issuerNamespaces: issuerSigned.issuerNamespaces, issuerAuth });
@@ -169,7 +173,7 @@ export async function presentIssuerSigned(options: {
       protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
       unprotectedHeaders: UnprotectedHeaders.create({}),
       detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
-      signingKey: CoseKey.fromJwk({ ...options.signingKey }),
+      signingKey: ecJwkToCoseKey(options.signingKey),
     },
     mdocContext,
   );

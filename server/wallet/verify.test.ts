@@ -3,7 +3,7 @@ import { createIssuerCertificates } from './sandbox-issuer.ts';
 import { createDirectPost, type PresentOptions, type WalletTamper } from './sandbox-wallet.ts';
 import { createWalletRequest, type WalletRequest } from './request.ts';
 import { MINUTE_MS, NOW, persona, sandboxIssuer, sandboxTrust, trustOf, waiting, API_URL } from './test-helpers.ts';
-import { verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from './verify.ts';
+import { type FormBody, verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from './verify.ts';
 
 const adult = persona('fr-adult-m');
 
@@ -17,7 +17,7 @@ async function present(request: WalletRequest, options: Partial<PresentOptions> 
   return post.body;
 }
 
-async function verify(request: WalletRequest, body: string, overrides: Partial<Parameters<typeof verifyWalletResponse>[0]> = {}) {
+async function verify(request: WalletRequest, body: FormBody, overrides: Partial<Parameters<typeof verifyWalletResponse>[0]> = {}) {
   return verifyWalletResponse({ body, material: request.material, trust: sandboxTrust, request: waiting(), now: NOW, ...overrides });
 }
 
