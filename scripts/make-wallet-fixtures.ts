@@ -18,7 +18,8 @@ import { DEFAULT_WALLET_FIXTURES } from '../server/wallet/trust.ts';
 export async function makeWalletFixtures(outDir: string, force: boolean): Promise<string[]> {
   const paths = Object.values(SANDBOX_ISSUER_FILES).map((file) => join(outDir, file));
   const existing = paths.filter((path) => existsSync(path));
-  if (existing.length > 0 && !force) throw new Error(`${existing.join(', ')} exist; pass --force to replace the sandbox issuer`);
+  if (existing.length > 0 && !force)
+    throw new Error(`${existing.join(', ')} exist; pass --force to replace the sandbox issuer`);
   const issuer = await createIssuerCertificates({
     name: 'SVC Sandbox',
     country: 'XX',

@@ -6,7 +6,16 @@ import { decodeBase64Url, encodeBase64Url } from './keys.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
 import { createWalletRequest, type WalletRequest } from './request.ts';
 import { createDcApiCredential, type PresentOptions } from './sandbox-wallet.ts';
-import { API_URL, euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
+import {
+  API_URL,
+  euProfileExample,
+  NOW,
+  ORIGIN,
+  persona,
+  sandboxIssuer,
+  sandboxTrust,
+  waiting,
+} from './test-helpers.ts';
 import { verifyDcApiResponse, type WalletVerdict } from './verify.ts';
 
 const adult = persona('fr-adult-f');
@@ -27,12 +36,29 @@ async function newRequest(): Promise<WalletRequest> {
   return createWalletRequest({ requestId: 'vr_dc', apiUrl: API_URL });
 }
 
-async function answer(request: WalletRequest, options: Partial<PresentOptions> & { origin?: string } = {}): Promise<unknown> {
-  return createDcApiCredential({ dcRequest: request.dcRequest, origin: ORIGIN, issuer: sandboxIssuer, persona: adult, now: NOW, ...options });
+async function answer(
+  request: WalletRequest,
+  options: Partial<PresentOptions> & { origin?: string } = {},
+): Promise<unknown> {
+  return createDcApiCredential({
+    dcRequest: request.dcRequest,
+    origin: ORIGIN,
+    issuer: sandboxIssuer,
+    persona: adult,
+    now: NOW,
+    ...options,
+  });
 }
 
 function verify(request: WalletRequest, credential: unknown, origin = ORIGIN): Promise<WalletVerdict> {
-  return verifyDcApiResponse({ credential, origin, material: request.material, trust: sandboxTrust, request: waiting(), now: NOW });
+  return verifyDcApiResponse({
+    credential,
+    origin,
+    material: request.material,
+    trust: sandboxTrust,
+    request: waiting(),
+    now: NOW,
+  });
 }
 
 describe('Digital Credentials API request (ISO/IEC 18013-7 Annex C)', () => {
@@ -42,8 +68,13 @@ describe('Digital Credentials API request (ISO/IEC 18013-7 Annex C)', () => {
 
   it("writes encryptionInfo in the shape of the EU profile's example, with a fresh key and nonce each time", async () => {
     const [a, b] = [await createDcRequest(), await createDcRequest()];
-    expect(shapeOf(decode(a.dcRequest.data.encryptionInfo))).toEqual(shapeOf(decode(euProfileExample.dcApiRequest.encryptionInfo)));
-    expect(a.dcRequest).toMatchObject({ protocol: 'org-iso-mdoc', data: { deviceRequest: euProfileExample.dcApiRequest.deviceRequest } });
+    expect(shapeOf(decode(a.dcRequest.data.encryptionInfo))).toEqual(
+      shapeOf(decode(euProfileExample.dcApiRequest.encryptionInfo)),
+    );
+    expect(a.dcRequest).toMatchObject({
+      protocol: 'org-iso-mdoc',
+      data: { deviceRequest: euProfileExample.dcApiRequest.deviceRequest },
+    });
     expect(a.dcRequest.data.encryptionInfo).not.toBe(b.dcRequest.data.encryptionInfo);
     expect(a.material.recipientPrivateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(a.dcRequest)).not.toContain(a.material.recipientPrivateKey);
@@ -52,9 +83,13 @@ describe('Digital Credentials API request (ISO/IEC 18013-7 Annex C)', () => {
   it('binds the dcapi SessionTranscript to the encryptionInfo string and the origin', () => {
     const info = euProfileExample.dcApiRequest.encryptionInfo;
     const bytes = createDcapiSessionTranscript(info, ORIGIN).encode();
-    const hash = createHash('sha256').update(cborEncode([info, ORIGIN])).digest();
+    const hash = createHash('sha256')
+      .update(cborEncode([info, ORIGIN]))
+      .digest();
     expect(Buffer.from(bytes)).toEqual(Buffer.from(cborEncode([null, null, ['dcapi', new Uint8Array(hash)]])));
-    expect(Buffer.from(createDcapiSessionTranscript(info, 'https://other.example').encode())).not.toEqual(Buffer.from(bytes));
+    expect(Buffer.from(createDcapiSessionTranscript(info, 'https://other.example').encode())).not.toEqual(
+      Buffer.from(bytes),
+    );
   });
 
   it('opens what a wallet sealed for the request, and nothing sealed for another key or origin', async () => {
@@ -83,7 +118,10 @@ describe('verifyDcApiResponse', () => {
 
   it('reports age_over_18 false for a minor', async () => {
     const request = await newRequest();
-    expect(await verify(request, await answer(request, { persona: persona('fr-minor') }))).toEqual({ status: 'verified', ageOver18: false });
+    expect(await verify(request, await answer(request, { persona: persona('fr-minor') }))).toEqual({
+      status: 'verified',
+      ageOver18: false,
+    });
   });
 
   it('refuses an answer sealed for another origin: dc_response (the HPKE info is the transcript)', async () => {
@@ -94,7 +132,10 @@ describe('verifyDcApiResponse', () => {
 
   it('refuses a device signature over another origin, even when sealed correctly: device_auth', async () => {
     const request = await newRequest();
-    expect(await verify(request, await answer(request, { tamper: 'origin' }))).toMatchObject({ status: 'refused', check: 'device_auth' });
+    expect(await verify(request, await answer(request, { tamper: 'origin' }))).toMatchObject({
+      status: 'refused',
+      check: 'device_auth',
+    });
   });
 
   it("refuses another request's answer: dc_response", async () => {
@@ -105,7 +146,12 @@ describe('verifyDcApiResponse', () => {
   it('refuses another protocol or a missing response: dc_response', async () => {
     const request = await newRequest();
     const good = (await answer(request)) as { data: { response: string } };
-    for (const credential of [null, 'x', { protocol: 'openid4vp', data: good.data }, { protocol: 'org-iso-mdoc', data: {} }]) {
+    for (const credential of [
+      null,
+      'x',
+      { protocol: 'openid4vp', data: good.data },
+      { protocol: 'org-iso-mdoc', data: {} },
+    ]) {
       expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'dc_response' });
     }
   });
@@ -120,7 +166,10 @@ describe('verifyDcApiResponse', () => {
       ['swap-device-key', 'issuer_signature'],
     ] as const;
     for (const [tamper, check] of cases) {
-      expect(await verify(request, await answer(request, { tamper })), tamper).toMatchObject({ status: 'refused', check });
+      expect(await verify(request, await answer(request, { tamper })), tamper).toMatchObject({
+        status: 'refused',
+        check,
+      });
     }
   });
 
@@ -128,7 +177,9 @@ describe('verifyDcApiResponse', () => {
     const request = await newRequest();
     const credential = await answer(request);
     const base = { credential, origin: ORIGIN, material: request.material, trust: sandboxTrust, now: NOW };
-    expect(await verifyDcApiResponse({ ...base, request: { waiting: true, expiresAt: NOW } })).toMatchObject({ check: 'request_expired' });
+    expect(await verifyDcApiResponse({ ...base, request: { waiting: true, expiresAt: NOW } })).toMatchObject({
+      check: 'request_expired',
+    });
     expect(await verifyDcApiResponse({ ...base, request: { waiting: false, expiresAt: NOW + 1 } })).toMatchObject({
       check: 'request_not_waiting',
     });

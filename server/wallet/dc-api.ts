@@ -38,7 +38,10 @@ export function createAgeDeviceRequest(): DeviceRequest {
   return DeviceRequest.create({
     docRequests: [
       DocRequest.create({
-        itemsRequest: ItemsRequest.create({ docType: AV_DOCTYPE, namespaces: { [AV_NAMESPACE]: { [AV_CLAIM]: false } } }),
+        itemsRequest: ItemsRequest.create({
+          docType: AV_DOCTYPE,
+          namespaces: { [AV_NAMESPACE]: { [AV_CLAIM]: false } },
+        }),
       }),
     ],
   });
@@ -82,7 +85,8 @@ export function readRecipientPublicKey(encryptionInfo: string): Uint8Array {
   const bytes = decodeBase64Url(encryptionInfo);
   if (!bytes) throw new Error('encryptionInfo is not base64url');
   const decoded: unknown = cborDecode(bytes);
-  if (!Array.isArray(decoded) || decoded[0] !== 'dcapi' || !(decoded[1] instanceof Map)) throw new Error('not an Annex C EncryptionInfo');
+  if (!Array.isArray(decoded) || decoded[0] !== 'dcapi' || !(decoded[1] instanceof Map))
+    throw new Error('not an Annex C EncryptionInfo');
   const keyMap: unknown = decoded[1].get('recipientPublicKey');
   if (!(keyMap instanceof Map)) throw new Error('EncryptionInfo has no recipientPublicKey');
   const key = CoseKey.fromEncodedStructure(keyMap);
@@ -95,7 +99,11 @@ export function readRecipientPublicKey(encryptionInfo: string): Uint8Array {
  *
  * @example const response = await sealDcResponse(dcRequest.data.encryptionInfo, origin, deviceResponseBytes)
  */
-export async function sealDcResponse(encryptionInfo: string, origin: string, deviceResponse: Uint8Array): Promise<string> {
+export async function sealDcResponse(
+  encryptionInfo: string,
+  origin: string,
+  deviceResponse: Uint8Array,
+): Promise<string> {
   const suite = createSuite();
   const recipientPublicKey = await suite.kem.deserializePublicKey(readRecipientPublicKey(encryptionInfo));
   const info = createDcapiSessionTranscript(encryptionInfo, origin).encode();
@@ -128,13 +136,18 @@ export function readDcResponseField(credential: unknown): string | null {
  *
  * @example const deviceResponseBytes = await openDcResponse(material, origin, response)
  */
-export async function openDcResponse(material: DcRequestMaterial, origin: string, response: string): Promise<Uint8Array | null> {
+export async function openDcResponse(
+  material: DcRequestMaterial,
+  origin: string,
+  response: string,
+): Promise<Uint8Array | null> {
   const bytes = decodeBase64Url(response);
   const scalar = decodeBase64Url(material.recipientPrivateKey);
   if (!bytes || !scalar) return null;
   try {
     const decoded: unknown = cborDecode(bytes);
-    if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== 'dcapi' || !(decoded[1] instanceof Map)) return null;
+    if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== 'dcapi' || !(decoded[1] instanceof Map))
+      return null;
     const enc: unknown = decoded[1].get('enc');
     const cipherText: unknown = decoded[1].get('cipherText');
     if (!(enc instanceof Uint8Array) || !(cipherText instanceof Uint8Array)) return null;

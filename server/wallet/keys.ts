@@ -87,7 +87,12 @@ export async function signEcdsa(algorithm: EcdsaAlgorithm, jwk: EcJwk, data: Uin
 }
 
 /** Verifies an r ‖ s ECDSA signature; false (never a throw) for a wrong key, curve or signature. */
-export async function verifyEcdsa(algorithm: EcdsaAlgorithm, jwk: EcJwk, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function verifyEcdsa(
+  algorithm: EcdsaAlgorithm,
+  jwk: EcJwk,
+  data: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   try {
     checkCurve(algorithm, jwk);
     const key = await importEcdsaKey(jwk, 'verify');

@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCertificate } from './certificates.ts';
 import { createEcJwk } from './keys.ts';
-import { checkDocTypes, coseKeyToEcJwk, createDcapiSessionTranscript, decodeDeviceResponse, ecJwkToCoseKey } from './library-gaps.ts';
+import {
+  checkDocTypes,
+  coseKeyToEcJwk,
+  createDcapiSessionTranscript,
+  decodeDeviceResponse,
+  ecJwkToCoseKey,
+} from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
@@ -23,8 +29,17 @@ import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } f
 const now = new Date(NOW);
 
 async function responseBytes(options: { tamper?: WalletTamper; tagIssuerAuth?: boolean } = {}) {
-  const sessionTranscript = await createOid4VpSessionTranscript({ responseUri: 'https://svc.example/oid4vp/response/x', nonce: 'n' });
-  const bytes = await createDeviceResponse({ issuer: sandboxIssuer, persona: persona('fr-adult-m'), now: NOW, sessionTranscript, ...options });
+  const sessionTranscript = await createOid4VpSessionTranscript({
+    responseUri: 'https://svc.example/oid4vp/response/x',
+    nonce: 'n',
+  });
+  const bytes = await createDeviceResponse({
+    issuer: sandboxIssuer,
+    persona: persona('fr-adult-m'),
+    now: NOW,
+    sessionTranscript,
+    ...options,
+  });
   return { bytes, sessionTranscript };
 }
 
@@ -43,9 +58,13 @@ describe('gap 1: issuerAuth and deviceSignature with COSE tag 18', () => {
     const signature = decodeDeviceResponse(bytes).documents![0]!.deviceSigned.deviceAuth.deviceSignature!;
     const needle = Buffer.from(mdoc.cborEncode(signature.encodedStructure));
     const at = Buffer.from(bytes).indexOf(needle);
-    const tagged = new Uint8Array(Buffer.concat([Buffer.from(bytes).subarray(0, at), Buffer.from([0xd2]), Buffer.from(bytes).subarray(at)]));
+    const tagged = new Uint8Array(
+      Buffer.concat([Buffer.from(bytes).subarray(0, at), Buffer.from([0xd2]), Buffer.from(bytes).subarray(at)]),
+    );
     expect(() => mdoc.DeviceResponse.decode(tagged)).toThrow();
-    expect(decodeDeviceResponse(tagged).documents![0]!.deviceSigned.deviceAuth.deviceSignature!.signature).toEqual(signature.signature);
+    expect(decodeDeviceResponse(tagged).documents![0]!.deviceSigned.deviceAuth.deviceSignature!.signature).toEqual(
+      signature.signature,
+    );
   });
 });
 
@@ -56,7 +75,10 @@ describe('gap 2: docType', () => {
       const trustedCertificates = sandboxTrust.anchors.map((a) => a.der);
       // The library's default callback throws on the first failed check: resolving means all passed.
       await expect(
-        mdoc.Verifier.verifyDeviceResponse({ deviceResponse: bytes, sessionTranscript, trustedCertificates, now }, mdocContext),
+        mdoc.Verifier.verifyDeviceResponse(
+          { deviceResponse: bytes, sessionTranscript, trustedCertificates, now },
+          mdocContext,
+        ),
       ).resolves.toBeUndefined();
       expect(checkDocTypes(decodeDeviceResponse(bytes).documents![0]!, AV_DOCTYPE)).toMatch(/docType/);
     });
@@ -73,9 +95,9 @@ describe('gap 3: certificate dates on the trusted root', () => {
       dsNotAfter: new Date(NOW + 86_400_000),
     });
     const trustedCertificates = [new Uint8Array(issuer.iaca.rawData)];
-    expect(() => mdocContext.x509.verifyCertificateChain({ trustedCertificates, x5chain: issuer.x5chain, now })).toThrow(
-      'the IACA certificate has expired',
-    );
+    expect(() =>
+      mdocContext.x509.verifyCertificateChain({ trustedCertificates, x5chain: issuer.x5chain, now }),
+    ).toThrow('the IACA certificate has expired');
     const anchor = readCertificate(trustedCertificates[0]!)!;
     expect(evaluateIssuerChain(issuer.x5chain, [anchor], new Date(NOW - 2 * 86_400_000))).toMatchObject({ ok: true });
   });
@@ -96,12 +118,20 @@ describe('gap 5: writing the link', () => {
     const request = await createWalletRequest({ requestId: 'vr_http', apiUrl: 'http://localhost:8787' });
     const payload = openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink }).params;
     const create = (p: unknown) =>
-      openid4vp.createOpenid4vpAuthorizationRequest({ scheme: 'av://', authorizationRequestPayload: p as never, callbacks: {} as never });
+      openid4vp.createOpenid4vpAuthorizationRequest({
+        scheme: 'av://',
+        authorizationRequestPayload: p as never,
+        callbacks: {} as never,
+      });
     await expect(create(payload)).rejects.toThrow(/https/);
     const https = await createWalletRequest({ requestId: 'vr_https', apiUrl: 'https://svc.example' });
-    const theirs = await create(openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: https.walletLink }).params);
+    const theirs = await create(
+      openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: https.walletLink }).params,
+    );
     expect(theirs.authorizationRequest).not.toBe(https.walletLink);
-    expect(new URL(theirs.authorizationRequest.replace('av://', 'https://x/')).searchParams.get('nonce')).toBe(https.nonce);
+    expect(new URL(theirs.authorizationRequest.replace('av://', 'https://x/')).searchParams.get('nonce')).toBe(
+      https.nonce,
+    );
   });
 });
 
@@ -125,10 +155,19 @@ describe('gap 6: the EU reference certificates', () => {
 describe('what the libraries do check', () => {
   it('@owf/mdoc verifies the device signature against the MSO device key over our transcript', async () => {
     const { bytes } = await responseBytes();
-    const other = await createOid4VpSessionTranscript({ responseUri: 'https://svc.example/oid4vp/response/x', nonce: 'other' });
+    const other = await createOid4VpSessionTranscript({
+      responseUri: 'https://svc.example/oid4vp/response/x',
+      nonce: 'other',
+    });
     const checks: mdoc.VerificationAssessment[] = [];
     await mdoc.Verifier.verifyDeviceResponse(
-      { deviceResponse: bytes, sessionTranscript: other, trustedCertificates: sandboxTrust.anchors.map((a) => a.der), now, onCheck: (c) => checks.push(c) },
+      {
+        deviceResponse: bytes,
+        sessionTranscript: other,
+        trustedCertificates: sandboxTrust.anchors.map((a) => a.der),
+        now,
+        onCheck: (c) => checks.push(c),
+      },
       mdocContext,
     );
     expect(checks.filter((c) => c.status === 'FAILED').map((c) => c.category)).toEqual(['DEVICE_AUTH']);
@@ -137,7 +176,9 @@ describe('what the libraries do check', () => {
   it('our context refuses a key of another curve than the signature algorithm', async () => {
     const { bytes } = await responseBytes();
     const issuerAuth = decodeDeviceResponse(bytes).documents![0]!.issuerSigned.issuerAuth;
-    expect(await mdocContext.cose.sign1.verify({ key: ecJwkToCoseKey(createEcJwk('ES384')), sign1: issuerAuth })).toBe(false);
+    expect(await mdocContext.cose.sign1.verify({ key: ecJwkToCoseKey(createEcJwk('ES384')), sign1: issuerAuth })).toBe(
+      false,
+    );
   });
 });
 
@@ -153,9 +194,15 @@ describe('gap 7: P-384 and P-521 keys', () => {
   it('verifies an ES384 signature made with a P-384 key through the context', async () => {
     const key = ecJwkToCoseKey(createEcJwk('ES384'));
     const sign1 = await mdoc.Sign1.create(
-      { protectedHeaders: new Map([[1, mdoc.SignatureAlgorithm.ES384]]), payload: new Uint8Array([1, 2, 3]), signingKey: key },
+      {
+        protectedHeaders: new Map([[1, mdoc.SignatureAlgorithm.ES384]]),
+        payload: new Uint8Array([1, 2, 3]),
+        signingKey: key,
+      },
       mdocContext,
     );
-    expect(await mdocContext.cose.sign1.verify({ key: mdoc.CoseKey.fromEncodedStructure(key.encodedStructure), sign1 })).toBe(true);
+    expect(
+      await mdocContext.cose.sign1.verify({ key: mdoc.CoseKey.fromEncodedStructure(key.encodedStructure), sign1 }),
+    ).toBe(true);
   });
 });

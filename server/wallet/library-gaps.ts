@@ -26,7 +26,18 @@
  *    those curves (allowed for DS and device keys) fail either way → `ecJwkToCoseKey` and
  *    `coseKeyToEcJwk` map curves by their COSE numbers.
  */
-import { cborDecode, cborEncode, CoseKey, Curve, DeviceResponse, type Document, KeyType, QrHandover, SessionTranscript, Sign1 } from '@owf/mdoc';
+import {
+  cborDecode,
+  cborEncode,
+  CoseKey,
+  Curve,
+  DeviceResponse,
+  type Document,
+  KeyType,
+  QrHandover,
+  SessionTranscript,
+  Sign1,
+} from '@owf/mdoc';
 import { createHash } from 'node:crypto';
 import { validityOf, type X509Certificate } from './certificates.ts';
 import { decodeBase64Url, type EcJwk, encodeBase64Url } from './keys.ts';
@@ -111,9 +122,13 @@ class DcapiHandover extends HandoverBase {
  * @example const transcript = createDcapiSessionTranscript(material.dc.encryptionInfo, 'https://shop.example')
  */
 export function createDcapiSessionTranscript(encryptionInfo: string, origin: string): SessionTranscript {
-  const dcapiInfoHash = createHash('sha256').update(cborEncode([encryptionInfo, origin])).digest();
+  const dcapiInfoHash = createHash('sha256')
+    .update(cborEncode([encryptionInfo, origin]))
+    .digest();
   const handover = new DcapiHandover(new Uint8Array(dcapiInfoHash));
-  return SessionTranscript.create({ handover: handover as unknown as Parameters<typeof SessionTranscript.create>[0]['handover'] });
+  return SessionTranscript.create({
+    handover: handover as unknown as Parameters<typeof SessionTranscript.create>[0]['handover'],
+  });
 }
 
 const COSE_CURVES = { 'P-256': Curve['P-256'], 'P-384': Curve['P-384'], 'P-521': Curve['P-521'] } as const;
@@ -133,8 +148,11 @@ export function ecJwkToCoseKey(jwk: EcJwk): CoseKey {
 
 /** Gap 7: a COSE EC2 key as the JWK Web Crypto imports; throws for other key types or curves. */
 export function coseKeyToEcJwk(key: CoseKey, withPrivate: boolean): EcJwk {
-  const crv = (Object.keys(COSE_CURVES) as (keyof typeof COSE_CURVES)[]).find((name) => COSE_CURVES[name] === key.curve);
-  if (key.keyType !== KeyType.Ec || !crv || !key.x || !key.y) throw new Error('only EC2 keys on P-256, P-384 or P-521 are supported');
+  const crv = (Object.keys(COSE_CURVES) as (keyof typeof COSE_CURVES)[]).find(
+    (name) => COSE_CURVES[name] === key.curve,
+  );
+  if (key.keyType !== KeyType.Ec || !crv || !key.x || !key.y)
+    throw new Error('only EC2 keys on P-256, P-384 or P-521 are supported');
   const jwk: EcJwk = { kty: 'EC', crv, x: encodeBase64Url(key.x), y: encodeBase64Url(key.y) };
   if (!withPrivate) return jwk;
   if (!key.d) throw new Error('the signing key has no private part');

@@ -1,4 +1,8 @@
-import { parseDcqlVpToken, parseOpenid4vpAuthorizationRequest, resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import {
+  parseDcqlVpToken,
+  parseOpenid4vpAuthorizationRequest,
+  resolveOpenid4vpAuthorizationRequest,
+} from '@openid4vc/openid4vp';
 import { describe, expect, it } from 'vitest';
 import { AV_DCQL_QUERY } from './profile.ts';
 import {
@@ -49,8 +53,19 @@ describe('wallet request', () => {
     const stored = JSON.parse(JSON.stringify(request.material)) as WalletRequestMaterial;
     expect(stored).toEqual(request.material);
     expect(Object.keys(stored).sort()).toEqual(['dc', 'nonce', 'responseUri', 'state', 'v']);
-    const { body } = await createDirectPost({ link: request.walletLink, issuer: sandboxIssuer, persona: persona('de-adult'), now: NOW });
-    const verdict = await verifyWalletResponse({ body, material: stored, trust: sandboxTrust, request: waiting(), now: NOW });
+    const { body } = await createDirectPost({
+      link: request.walletLink,
+      issuer: sandboxIssuer,
+      persona: persona('de-adult'),
+      now: NOW,
+    });
+    const verdict = await verifyWalletResponse({
+      body,
+      material: stored,
+      trust: sandboxTrust,
+      request: waiting(),
+      now: NOW,
+    });
     expect(verdict).toEqual({ status: 'verified', ageOver18: true });
   });
 
@@ -77,10 +92,16 @@ describe('av:// and DCQL round trips', () => {
       state: request.state,
     });
     const resolved = await resolveOpenid4vpAuthorizationRequest({
-      authorizationRequestPayload: parsed.params as Parameters<typeof resolveOpenid4vpAuthorizationRequest>[0]['authorizationRequestPayload'],
+      authorizationRequestPayload: parsed.params as Parameters<
+        typeof resolveOpenid4vpAuthorizationRequest
+      >[0]['authorizationRequestPayload'],
       callbacks: {} as Parameters<typeof resolveOpenid4vpAuthorizationRequest>[0]['callbacks'],
     });
-    expect(resolved.client).toMatchObject({ prefix: 'redirect_uri', identifier: request.responseUri, effective: request.clientId });
+    expect(resolved.client).toMatchObject({
+      prefix: 'redirect_uri',
+      identifier: request.responseUri,
+      effective: request.clientId,
+    });
     expect(resolved.dcql?.query).toEqual(AV_DCQL_QUERY);
   });
 
@@ -118,7 +139,9 @@ describe('SessionTranscript', () => {
     const transcript = await createOid4VpSessionTranscript({
       clientId: 'x509_san_dns:example.com',
       nonce: 'exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA',
-      jwkThumbprint: new Uint8Array(Buffer.from('4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047', 'hex')),
+      jwkThumbprint: new Uint8Array(
+        Buffer.from('4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047', 'hex'),
+      ),
       responseUri: 'https://example.com/response',
     });
     expect(Buffer.from(transcript.encode()).toString('hex')).toBe(
@@ -129,7 +152,11 @@ describe('SessionTranscript', () => {
   it('binds our requests to client_id redirect_uri:<response_uri> with a null jwkThumbprint', async () => {
     const responseUri = 'https://svc.example/oid4vp/response/vr_1';
     const ours = await createOid4VpSessionTranscript({ responseUri, nonce: 'n' });
-    const spelledOut = await createOid4VpSessionTranscript({ responseUri, nonce: 'n', clientId: `redirect_uri:${responseUri}` });
+    const spelledOut = await createOid4VpSessionTranscript({
+      responseUri,
+      nonce: 'n',
+      clientId: `redirect_uri:${responseUri}`,
+    });
     const otherNonce = await createOid4VpSessionTranscript({ responseUri, nonce: 'm' });
     expect(Buffer.from(ours.encode())).toEqual(Buffer.from(spelledOut.encode()));
     expect(Buffer.from(ours.encode())).not.toEqual(Buffer.from(otherNonce.encode()));

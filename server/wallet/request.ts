@@ -8,7 +8,14 @@ import { SessionTranscript } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
 import { createDcRequest, type DcRequest, type DcRequestMaterial } from './dc-api.ts';
 import { mdocContext } from './mdoc-context.ts';
-import { AV_DCQL_QUERY, CLIENT_ID_PREFIX, NONCE_BYTES, RESPONSE_PATH, STATE_BYTES, WALLET_LINK_SCHEME } from './profile.ts';
+import {
+  AV_DCQL_QUERY,
+  CLIENT_ID_PREFIX,
+  NONCE_BYTES,
+  RESPONSE_PATH,
+  STATE_BYTES,
+  WALLET_LINK_SCHEME,
+} from './profile.ts';
 
 /**
  * What the store keeps for one request, as JSON: everything a response is checked against.
@@ -65,7 +72,9 @@ export function responseUriOf(apiUrl: string, requestId: string): string {
 }
 
 /** The OpenID4VP authorization request a material stands for, as @openid4vc/openid4vp types it. */
-export function authorizationRequestOf(material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state'>): WalletLinkParams {
+export function authorizationRequestOf(
+  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state'>,
+): WalletLinkParams {
   return {
     response_type: 'vp_token',
     response_mode: 'direct_post',

@@ -114,7 +114,11 @@ export async function createIssuerCertificates(input: {
 }
 
 /** Files of the committed sandbox issuer in fixtures/wallet/. */
-export const SANDBOX_ISSUER_FILES = { iaca: 'sandbox-iaca.pem', ds: 'sandbox-ds.pem', dsKey: 'sandbox-ds.key.json' } as const;
+export const SANDBOX_ISSUER_FILES = {
+  iaca: 'sandbox-iaca.pem',
+  ds: 'sandbox-ds.pem',
+  dsKey: 'sandbox-ds.key.json',
+} as const;
 
 /**
  * The committed sandbox issuer (its DS key and certificate).

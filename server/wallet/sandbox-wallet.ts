@@ -83,7 +83,10 @@ function asDeviceKey(jwk: EcJwk): DeviceKey {
   return DeviceKey.fromEncodedStructure(ecJwkToCoseKey(toPublicEcJwk(jwk)).encodedStructure);
 }
 
-function validityFor(now: number, tamper: WalletTamper | undefined): { signed: Date; validFrom: Date; validUntil: Date } {
+function validityFor(
+  now: number,
+  tamper: WalletTamper | undefined,
+): { signed: Date; validFrom: Date; validUntil: Date } {
   if (tamper === 'expired') {
     const signed = new Date(now - CREDENTIAL_LIFETIME_MS - DAY_MS);
     return { signed, validFrom: signed, validUntil: new Date(now - DAY_MS) };
@@ -148,7 +151,8 @@ function tagIssuerAuth(encoded: Uint8Array, issuerSigned: IssuerSigned): Uint8Ar
   const needle = Buffer.from(cborEncode(issuerSigned.issuerAuth.encodedStructure));
   const haystack = Buffer.from(encoded);
   const at = haystack.indexOf(needle);
-  if (at < 0 || haystack.indexOf(needle, at + 1) >= 0) throw new Error('issuerAuth not found once in the DeviceResponse');
+  if (at < 0 || haystack.indexOf(needle, at + 1) >= 0)
+    throw new Error('issuerAuth not found once in the DeviceResponse');
   return new Uint8Array(Buffer.concat([haystack.subarray(0, at), Buffer.from([0xd2]), haystack.subarray(at)]));
 }
 
@@ -167,10 +171,16 @@ export async function presentIssuerSigned(options: {
 }): Promise<Uint8Array> {
   const docType = options.docType ?? AV_DOCTYPE;
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
-  const deviceAuthentication = DeviceAuthentication.create({ sessionTranscript: options.sessionTranscript, docType, deviceNamespaces });
+  const deviceAuthentication = DeviceAuthentication.create({
+    sessionTranscript: options.sessionTranscript,
+    docType,
+    deviceNamespaces,
+  });
   const deviceSignature = await DeviceSignature.create(
     {
-      protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
+      protectedHeaders: ProtectedHeaders.create({
+        protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]),
+      }),
       unprotectedHeaders: UnprotectedHeaders.create({}),
       detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
       signingKey: ecJwkToCoseKey(options.signingKey),
@@ -190,7 +200,9 @@ export async function presentIssuerSigned(options: {
  * A DeviceResponse for `sessionTranscript`: issues the persona's credential, then signs as the
  * device, with the tampering asked for.
  */
-export async function createDeviceResponse(options: PresentOptions & { sessionTranscript: SessionTranscript }): Promise<Uint8Array> {
+export async function createDeviceResponse(
+  options: PresentOptions & { sessionTranscript: SessionTranscript },
+): Promise<Uint8Array> {
   const deviceKey = createEcJwk();
   let issuerSigned = await issueAgeCredential({ ...options, deviceKey });
   let signingKey = deviceKey;
@@ -216,7 +228,9 @@ export async function createDeviceResponse(options: PresentOptions & { sessionTr
  * const { responseUri, body } = await createDirectPost({ link, issuer: loadSandboxIssuer(), persona, now })
  * await fetch(responseUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
  */
-export async function createDirectPost(options: PresentOptions & { link: string }): Promise<{ responseUri: string; body: string }> {
+export async function createDirectPost(
+  options: PresentOptions & { link: string },
+): Promise<{ responseUri: string; body: string }> {
   if (options.tamper === 'origin') throw new Error('tamper "origin" applies to the Digital Credentials API only');
   const request = parseWalletLink(options.link);
   const sessionTranscript = await createOid4VpSessionTranscript({
@@ -241,12 +255,20 @@ export async function createDirectPost(options: PresentOptions & { link: string 
 export async function createDcApiCredential(
   options: PresentOptions & { dcRequest: DcRequest; origin: string },
 ): Promise<{ protocol: typeof DC_API_PROTOCOL; data: { response: string } }> {
-  if (options.tamper === 'nonce' || options.tamper === 'response-uri' || options.tamper === 'client-id' || options.tamper === 'state') {
+  if (
+    options.tamper === 'nonce' ||
+    options.tamper === 'response-uri' ||
+    options.tamper === 'client-id' ||
+    options.tamper === 'state'
+  ) {
     throw new Error(`tamper "${options.tamper}" applies to OpenID4VP links only`);
   }
   const { encryptionInfo } = options.dcRequest.data;
   const signedOrigin = options.tamper === 'origin' ? 'https://attacker.example' : options.origin;
   const sessionTranscript = createDcapiSessionTranscript(encryptionInfo, signedOrigin);
   const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript });
-  return { protocol: DC_API_PROTOCOL, data: { response: await sealDcResponse(encryptionInfo, options.origin, deviceResponse) } };
+  return {
+    protocol: DC_API_PROTOCOL,
+    data: { response: await sealDcResponse(encryptionInfo, options.origin, deviceResponse) },
+  };
 }

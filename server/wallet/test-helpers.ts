@@ -71,17 +71,30 @@ export function euProfileIssuerSigned(): IssuerSigned {
   const msoMap = new Map<string, unknown>([
     ['docType', mso.docType],
     ['version', mso.version],
-    [
-      'validityInfo',
-      new Map(Object.entries(mso.validityInfo).map(([key, value]) => [key, new Date(value)])),
-    ],
+    ['validityInfo', new Map(Object.entries(mso.validityInfo).map(([key, value]) => [key, new Date(value)]))],
     [
       'valueDigests',
       new Map(
-        Object.entries(mso.valueDigests).map(([ns, digests]) => [ns, new Map(Object.entries(digests).map(([id, d]) => [Number(id), hex(d)]))]),
+        Object.entries(mso.valueDigests).map(([ns, digests]) => [
+          ns,
+          new Map(Object.entries(digests).map(([id, d]) => [Number(id), hex(d)])),
+        ]),
       ),
     ],
-    ['deviceKeyInfo', new Map([['deviceKey', new Map<number, unknown>([[1, 2], [-1, 1], [-2, hex(mso.deviceKey.x)], [-3, hex(mso.deviceKey.y)]])]])],
+    [
+      'deviceKeyInfo',
+      new Map([
+        [
+          'deviceKey',
+          new Map<number, unknown>([
+            [1, 2],
+            [-1, 1],
+            [-2, hex(mso.deviceKey.x)],
+            [-3, hex(mso.deviceKey.y)],
+          ]),
+        ],
+      ]),
+    ],
     ['digestAlgorithm', mso.digestAlgorithm],
   ]);
   const payload = cborEncode(DataItem.fromBuffer(cborEncode(msoMap)));
@@ -96,7 +109,10 @@ export function euProfileIssuerSigned(): IssuerSigned {
     ),
   );
   const structure = new Map<string, unknown>([
-    ['issuerAuth', [hex(issuerAuth.protectedHeader), new Map([[33, hex(issuerAuth.x5chain)]]), payload, hex(issuerAuth.signature)]],
+    [
+      'issuerAuth',
+      [hex(issuerAuth.protectedHeader), new Map([[33, hex(issuerAuth.x5chain)]]), payload, hex(issuerAuth.signature)],
+    ],
     ['nameSpaces', new Map([[AV_NAMESPACE, items]])],
   ]);
   return IssuerSigned.decode(cborEncode(structure));

@@ -11,8 +11,7 @@ import { readCertificate, type X509Certificate } from './certificates.ts';
 import { checkCertificateDates, type PathCertificate } from './library-gaps.ts';
 
 export type ChainResult =
-  | { ok: true; path: PathCertificate[] }
-  | { ok: false; check: 'trust_chain' | 'certificate_validity'; detail: string };
+  { ok: true; path: PathCertificate[] } | { ok: false; check: 'trust_chain' | 'certificate_validity'; detail: string };
 
 /** DS → intermediates → IACA; ISO allows no more than one intermediate, this allows a little slack. */
 const MAX_PATH_LENGTH = 4;
@@ -31,28 +30,40 @@ function isSignedBy(certificate: X509Certificate, issuer: X509Certificate): bool
  *
  * @example const result = evaluateIssuerChain(issuerAuth.certificateChain, anchors, new Date(now))
  */
-export function evaluateIssuerChain(x5chain: readonly Uint8Array[], anchors: readonly X509Certificate[], now: Date): ChainResult {
+export function evaluateIssuerChain(
+  x5chain: readonly Uint8Array[],
+  anchors: readonly X509Certificate[],
+  now: Date,
+): ChainResult {
   const chain = x5chain.map((der) => readCertificate(der));
   const leaf = chain[0];
-  if (!leaf || chain.some((c) => c === null)) return { ok: false, check: 'trust_chain', detail: 'x5chain is empty or unreadable' };
+  if (!leaf || chain.some((c) => c === null))
+    return { ok: false, check: 'trust_chain', detail: 'x5chain is empty or unreadable' };
   const supplied = chain as X509Certificate[];
   if (anchors.some((anchor) => anchor.fingerprint256 === leaf.fingerprint256)) {
-    return { ok: false, check: 'trust_chain', detail: 'the signing certificate is itself a trust anchor, not a DS certificate' };
+    return {
+      ok: false,
+      check: 'trust_chain',
+      detail: 'the signing certificate is itself a trust anchor, not a DS certificate',
+    };
   }
 
   const path: PathCertificate[] = [{ role: 'DS', certificate: leaf }];
   let current = leaf;
   for (;;) {
-    if (path.length > MAX_PATH_LENGTH) return { ok: false, check: 'trust_chain', detail: 'the certificate path is too long' };
+    if (path.length > MAX_PATH_LENGTH)
+      return { ok: false, check: 'trust_chain', detail: 'the certificate path is too long' };
     const anchor = anchors.find((candidate) => isSignedBy(current, candidate));
     if (anchor) {
       path.push({ role: 'IACA', certificate: anchor });
       break;
     }
     const next = supplied.find(
-      (candidate) => !path.some((p) => p.certificate.fingerprint256 === candidate.fingerprint256) && isSignedBy(current, candidate),
+      (candidate) =>
+        !path.some((p) => p.certificate.fingerprint256 === candidate.fingerprint256) && isSignedBy(current, candidate),
     );
-    if (!next) return { ok: false, check: 'trust_chain', detail: 'the DS certificate does not chain to a trusted IACA' };
+    if (!next)
+      return { ok: false, check: 'trust_chain', detail: 'the DS certificate does not chain to a trusted IACA' };
     path.push({ role: 'intermediate', certificate: next });
     current = next;
   }

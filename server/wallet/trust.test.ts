@@ -18,7 +18,12 @@ function tempFile(name: string, text: string): string {
 }
 
 async function otherRoot(): Promise<string> {
-  const issuer = await createIssuerCertificates({ name: 'Operator Added', country: 'XX', notBefore: new Date(NOW - 1e10), notAfter: new Date(NOW + 1e10) });
+  const issuer = await createIssuerCertificates({
+    name: 'Operator Added',
+    country: 'XX',
+    notBefore: new Date(NOW - 1e10),
+    notAfter: new Date(NOW + 1e10),
+  });
   return issuer.iaca.toString('pem');
 }
 
@@ -48,7 +53,10 @@ describe('loadWalletTrust', () => {
   it('trusts exactly the SVC_WALLET_TRUST bundle in production, several roots per file, duplicates once', async () => {
     const eu = readFileSync(join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'), 'utf8');
     const extra = await otherRoot();
-    const trust = loadWalletTrust({ mode: 'production', trustPath: tempFile('eu.pem', `# EU roots\n${eu}\n${extra}\n${eu}`) });
+    const trust = loadWalletTrust({
+      mode: 'production',
+      trustPath: tempFile('eu.pem', `# EU roots\n${eu}\n${extra}\n${eu}`),
+    });
     expect(trust.enabled).toBe(true);
     expect(trust.anchors.map((a) => a.sha256)).toEqual([EU_CA_SHA256, expect.stringMatching(/^[0-9a-f]{64}$/)]);
     expect(trust.anchors.map((a) => a.subject)).not.toContain('CN=SVC Sandbox IACA, O=SVC Sandbox, C=XX');
@@ -60,7 +68,10 @@ describe('loadWalletTrust', () => {
       ['/nonexistent/roots.pem', /cannot read \/nonexistent\/roots\.pem/],
       [tempFile('empty.pem', 'nothing here'), /no PEM certificate/],
       [tempFile('ds.pem', ds), /certificate 1 \(CN=SVC Sandbox DS.*\) is not a CA certificate/],
-      [tempFile('broken.pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'), /not a readable X\.509 certificate/],
+      [
+        tempFile('broken.pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'),
+        /not a readable X\.509 certificate/,
+      ],
     ];
     for (const [path, message] of cases) {
       expect(() => loadWalletTrust({ mode: 'production', trustPath: path })).toThrow(ConfigError);
@@ -72,7 +83,10 @@ describe('loadWalletTrust', () => {
     const [sandboxRoot, euRoot] = loadWalletTrust({ mode: 'sandbox' }).anchors;
     const now = new Date(NOW);
     expect(evaluateIssuerChain(sandboxIssuer.x5chain, [sandboxRoot!.certificate], now)).toMatchObject({ ok: true });
-    expect(evaluateIssuerChain(sandboxIssuer.x5chain, [euRoot!.certificate], now)).toMatchObject({ ok: false, check: 'trust_chain' });
+    expect(evaluateIssuerChain(sandboxIssuer.x5chain, [euRoot!.certificate], now)).toMatchObject({
+      ok: false,
+      check: 'trust_chain',
+    });
   });
 
   it('refuses a DS certificate that is itself registered as a root', () => {

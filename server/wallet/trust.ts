@@ -44,7 +44,8 @@ export function parseTrustBundle(pem: string, source: string): TrustAnchor[] {
     const certificate = readCertificate(block);
     if (!certificate) throw new ConfigError(`${where}: not a readable X.509 certificate`);
     const subject = certificate.subject.replaceAll('\n', ', ');
-    if (!certificate.ca) throw new ConfigError(`${where} (${subject}) is not a CA certificate; SVC_WALLET_TRUST takes IACA roots`);
+    if (!certificate.ca)
+      throw new ConfigError(`${where} (${subject}) is not a CA certificate; SVC_WALLET_TRUST takes IACA roots`);
     const sha256 = certificate.fingerprint256.replaceAll(':', '').toLowerCase();
     return { certificate, der: new Uint8Array(certificate.raw), source: where, subject, sha256 };
   });
@@ -65,7 +66,11 @@ function readBundle(path: string): TrustAnchor[] {
  *
  * @example const trust = loadWalletTrust({ mode: config.mode, trustPath: process.env.SVC_WALLET_TRUST })
  */
-export function loadWalletTrust(input: { mode: Mode; trustPath?: string | undefined; fixturesDir?: string }): WalletTrust {
+export function loadWalletTrust(input: {
+  mode: Mode;
+  trustPath?: string | undefined;
+  fixturesDir?: string;
+}): WalletTrust {
   const anchors: TrustAnchor[] = [];
   if (input.mode === 'sandbox') {
     const dir = input.fixturesDir ?? DEFAULT_WALLET_FIXTURES;

@@ -12,13 +12,30 @@ async function newRequest(): Promise<WalletRequest> {
 }
 
 async function present(request: WalletRequest, options: Partial<PresentOptions> = {}): Promise<string> {
-  const post = await createDirectPost({ link: request.walletLink, issuer: sandboxIssuer, persona: adult, now: NOW, ...options });
+  const post = await createDirectPost({
+    link: request.walletLink,
+    issuer: sandboxIssuer,
+    persona: adult,
+    now: NOW,
+    ...options,
+  });
   expect(post.responseUri).toBe(request.responseUri);
   return post.body;
 }
 
-async function verify(request: WalletRequest, body: FormBody, overrides: Partial<Parameters<typeof verifyWalletResponse>[0]> = {}) {
-  return verifyWalletResponse({ body, material: request.material, trust: sandboxTrust, request: waiting(), now: NOW, ...overrides });
+async function verify(
+  request: WalletRequest,
+  body: FormBody,
+  overrides: Partial<Parameters<typeof verifyWalletResponse>[0]> = {},
+) {
+  return verifyWalletResponse({
+    body,
+    material: request.material,
+    trust: sandboxTrust,
+    request: waiting(),
+    now: NOW,
+    ...overrides,
+  });
 }
 
 function refusedBy(verdict: WalletVerdict, check: keyof typeof WALLET_CHECKS): void {
@@ -33,7 +50,10 @@ async function tampered(tamper: WalletTamper): Promise<WalletVerdict> {
 describe('verifyWalletResponse: what passes', () => {
   it('verifies an adult presentation with vp_token as a JSON string', async () => {
     const request = await newRequest();
-    expect(await verify(request, await present(request, { encoding: 'json' }))).toEqual({ status: 'verified', ageOver18: true });
+    expect(await verify(request, await present(request, { encoding: 'json' }))).toEqual({
+      status: 'verified',
+      ageOver18: true,
+    });
   });
 
   it('verifies the same presentation with vp_token as bracket keys vp_token[proof_of_age]=…', async () => {
@@ -53,7 +73,10 @@ describe('verifyWalletResponse: what passes', () => {
 
   it('accepts an issuerAuth carrying COSE tag 18 (ISO shows it untagged; both are valid COSE)', async () => {
     const request = await newRequest();
-    expect(await verify(request, await present(request, { tagIssuerAuth: true }))).toEqual({ status: 'verified', ageOver18: true });
+    expect(await verify(request, await present(request, { tagIssuerAuth: true }))).toEqual({
+      status: 'verified',
+      ageOver18: true,
+    });
   });
 
   it('verifies a minor and reports age_over_18 false, which the route turns into a failed request', async () => {
@@ -140,7 +163,10 @@ describe('verifyWalletResponse: one refusal per check (DESIGN §11)', () => {
     const body = await present(request);
     expect(await verify(request, body)).toMatchObject({ status: 'verified' });
     // The route completed the request with a compare-and-set; it is no longer waiting.
-    refusedBy(await verify(request, body, { request: { waiting: false, expiresAt: NOW + 5 * MINUTE_MS } }), 'request_not_waiting');
+    refusedBy(
+      await verify(request, body, { request: { waiting: false, expiresAt: NOW + 5 * MINUTE_MS } }),
+      'request_not_waiting',
+    );
   });
 
   it('refuses any post after the request expired: request_expired', async () => {
@@ -171,8 +197,14 @@ describe('verifyWalletResponse: one refusal per check (DESIGN §11)', () => {
       dsNotAfter: new Date(NOW + 400 * 86_400_000),
     });
     const request = await newRequest();
-    const verdict = await verify(request, await present(request, { issuer }), { trust: trustOf(issuer.iaca.toString('pem')) });
-    expect(verdict).toMatchObject({ status: 'refused', check: 'certificate_validity', detail: 'the IACA certificate has expired' });
+    const verdict = await verify(request, await present(request, { issuer }), {
+      trust: trustOf(issuer.iaca.toString('pem')),
+    });
+    expect(verdict).toMatchObject({
+      status: 'refused',
+      check: 'certificate_validity',
+      detail: 'the IACA certificate has expired',
+    });
   });
 });
 
@@ -216,7 +248,10 @@ describe('verifyWalletResponse: the form itself', () => {
   it('refuses a presentation that is not a DeviceResponse: device_response', async () => {
     const request = await newRequest();
     for (const presentation of ['AAAA', 'not base64url!', Buffer.from('{"a":1}').toString('base64url')]) {
-      const body = new URLSearchParams({ vp_token: JSON.stringify({ proof_of_age: [presentation] }), state: request.state });
+      const body = new URLSearchParams({
+        vp_token: JSON.stringify({ proof_of_age: [presentation] }),
+        state: request.state,
+      });
       refusedBy(await verify(request, body), 'device_response');
     }
   });
@@ -224,7 +259,8 @@ describe('verifyWalletResponse: the form itself', () => {
   it('names the check and never echoes the credential in a refusal', async () => {
     const request = await newRequest();
     const body = await present(request, { tamper: 'digest' });
-    const presentation = (JSON.parse(new URLSearchParams(body).get('vp_token')!) as { proof_of_age: string[] }).proof_of_age[0]!;
+    const presentation = (JSON.parse(new URLSearchParams(body).get('vp_token')!) as { proof_of_age: string[] })
+      .proof_of_age[0]!;
     const verdict = await verify(request, body);
     const text = JSON.stringify(verdict);
     expect(verdict).toMatchObject({ status: 'refused', check: 'digests' });

@@ -115,7 +115,11 @@ const NO_JWT_CALLBACKS = {
 };
 
 /** The one presentation of the `proof_of_age` query, parsed by @openid4vc/openid4vp. */
-async function readPresentation(vpToken: unknown, state: string, material: WalletRequestMaterial): Promise<string | null> {
+async function readPresentation(
+  vpToken: unknown,
+  state: string,
+  material: WalletRequestMaterial,
+): Promise<string | null> {
   try {
     const parsed = await parseOpenid4vpAuthorizationResponse({
       authorizationResponse: { vp_token: vpToken, state },
@@ -133,7 +137,14 @@ async function readPresentation(vpToken: unknown, state: string, material: Walle
 }
 
 // Which of several failed library checks is reported: the most fundamental first.
-const CHECK_ORDER: readonly WalletCheck[] = ['device_response', 'trust_chain', 'issuer_signature', 'mso_validity', 'digests', 'device_auth'];
+const CHECK_ORDER: readonly WalletCheck[] = [
+  'device_response',
+  'trust_chain',
+  'issuer_signature',
+  'mso_validity',
+  'digests',
+  'device_auth',
+];
 
 function classify(assessment: VerificationAssessment): WalletCheck {
   switch (assessment.category) {
@@ -151,7 +162,9 @@ function classify(assessment: VerificationAssessment): WalletCheck {
 }
 
 function readAgeClaim(document: Document): boolean | null {
-  const items = (document.issuerSigned.getIssuerNamespace(AV_NAMESPACE) ?? []).filter((item) => item.elementIdentifier === AV_CLAIM);
+  const items = (document.issuerSigned.getIssuerNamespace(AV_NAMESPACE) ?? []).filter(
+    (item) => item.elementIdentifier === AV_CLAIM,
+  );
   const value: unknown = items.length === 1 ? items[0]!.elementValue : null;
   return typeof value === 'boolean' ? value : null;
 }
@@ -171,7 +184,8 @@ export async function verifyDeviceResponseBytes(
   try {
     response = decodeDeviceResponse(bytes);
     const documents = response.documents ?? [];
-    if (response.status !== 0 || documents.length !== 1) return refuse('device_response', 'expected status 0 and exactly one document');
+    if (response.status !== 0 || documents.length !== 1)
+      return refuse('device_response', 'expected status 0 and exactly one document');
     document = documents[0]!;
     // Reading the MSO here surfaces an undecodable payload as device_response.
     void document.issuerSigned.issuerAuth.mobileSecurityObject.validityInfo;
@@ -229,22 +243,28 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
 
   const pairs = formPairs(input.body);
   const states = pairs.filter(([key]) => key === 'state');
-  if (states.length !== 1 || !sameSecret(states[0]![1], input.material.state)) return refuse('state', 'state is missing, repeated or different');
+  if (states.length !== 1 || !sameSecret(states[0]![1], input.material.state))
+    return refuse('state', 'state is missing, repeated or different');
 
   const errors = pairs.filter(([key]) => key === 'error');
   if (errors.length > 0) {
-    if (errors.length > 1 || pairs.some(([key]) => key.startsWith('vp_token'))) return refuse('vp_token', 'an error response must carry no vp_token');
+    if (errors.length > 1 || pairs.some(([key]) => key.startsWith('vp_token')))
+      return refuse('vp_token', 'an error response must carry no vp_token');
     const code = errors[0]![1];
     return { status: 'cancelled', error: /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : 'invalid_error_code' };
   }
 
   const vpToken = readVpToken(pairs);
   const presentation = vpToken === null ? null : await readPresentation(vpToken, input.material.state, input.material);
-  if (presentation === null) return refuse('vp_token', 'vp_token is missing, mixed, or not one proof_of_age presentation');
+  if (presentation === null)
+    return refuse('vp_token', 'vp_token is missing, mixed, or not one proof_of_age presentation');
   const bytes = decodeBase64Url(presentation);
   if (!bytes) return refuse('device_response', 'the presentation is not base64url');
 
-  const transcript = await createOid4VpSessionTranscript({ responseUri: input.material.responseUri, nonce: input.material.nonce });
+  const transcript = await createOid4VpSessionTranscript({
+    responseUri: input.material.responseUri,
+    nonce: input.material.nonce,
+  });
   return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now);
 }
 
@@ -254,7 +274,9 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
  *
  * @example const verdict = await verifyDcApiResponse({ credential: JSON.parse(body), origin, material, trust, request, now })
  */
-export async function verifyDcApiResponse(input: CommonInput & { credential: unknown; origin: string }): Promise<WalletVerdict> {
+export async function verifyDcApiResponse(
+  input: CommonInput & { credential: unknown; origin: string },
+): Promise<WalletVerdict> {
   const requestProblem = checkRequest(input.request, input.now);
   if (requestProblem) return requestProblem;
   const response = readDcResponseField(input.credential);
