@@ -1,7 +1,9 @@
 /**
  * `npm run build`: everything the service serves from dist/ (DESIGN §1, §7):
  *
- *   dist/v4/ui.<hash>.js      the UI bundle (IIFE), immutable
+ *   dist/v4/ui.<hash>.js      the UI bundle (IIFE), immutable; it carries the fr and en copy
+ *   dist/v4/ui.<hash>-de.js   one small script per other locale (de, es, it, nl, pt), loaded only
+ *                             when a widget speaks it; <hash> covers the bundle and every locale
  *   dist/v4/loader.min.js     the loader (IIFE), built after the UI because it carries the UI's name
  *   dist/phone/               the sandbox phone page (src/phone/index.html), assets under /m/assets/
  *   dist/demo/                the designers' page (src/demo/index.html), assets under /demo/assets/
@@ -14,13 +16,16 @@
  * `--keep-failed` leaves a build that failed its checks in .vite/ to look at.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { build, type InlineConfig, type Rolldown } from 'vite';
+import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
+import { LOCALES } from '../src/protocol/api.ts';
+import { localeScriptUrl } from '../src/shared/locale.ts';
 import { moduleSideEffects, oxc, trimQrcode } from '../vite.config.ts';
-import { BUDGETS, checkBundle, gzipSize, type BundleName } from './check-bundle.ts';
+import { BUDGETS, checkBundle, checkLocaleScript, gzipSize, type BundleName } from './check-bundle.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const analyze = process.argv.includes('--analyze');
@@ -36,16 +41,43 @@ const PAGES = [
   { name: 'demo', base: '/demo/' },
 ] as const;
 
+/** The locales the UI bundle loads on demand (fr and en are inside it: src/widget/copy/index.ts). */
+export const LAZY_LOCALES = LOCALES.filter((locale) => locale !== 'fr' && locale !== 'en');
+
+/** A locale script's whole source: `registerCopy('de', de)`, as a virtual entry module. */
+function localeEntry(locale: string): Plugin {
+  const id = `\0svc-copy-${locale}`;
+  const copy = (file: string): string => JSON.stringify(resolve(root, 'src/widget/copy', file));
+  return {
+    name: 'svc:locale-entry',
+    resolveId: (source) => (source === id ? id : null),
+    load: (source) =>
+      source === id
+        ? `import { registerCopy } from ${copy('register.ts')};\n` +
+          `import { ${locale} } from ${copy(`${locale}.ts`)};\n` +
+          `registerCopy('${locale}', ${locale});\n`
+        : null,
+  };
+}
+
 function common(): InlineConfig {
   return { root, configFile: false, logLevel: 'warn', mode: 'production', oxc, publicDir: false };
 }
 
 /** One IIFE script, minified, named `fileName` under tmpDir; returns the name it got. */
-async function buildScript(entry: string, fileName: string, options: { define?: Record<string, string>; stats?: string } = {}): Promise<string> {
+async function buildScript(
+  entry: string,
+  fileName: string,
+  options: { define?: Record<string, string>; stats?: string; plugins?: Plugin[] } = {},
+): Promise<string> {
   const output = await build({
     ...common(),
     define: options.define,
-    plugins: [trimQrcode(), ...(options.stats ? [visualizer({ filename: join(tmpDir, options.stats), gzipSize: true, template: 'treemap' })] : [])],
+    plugins: [
+      trimQrcode(),
+      ...(options.plugins ?? []),
+      ...(options.stats ? [visualizer({ filename: join(tmpDir, options.stats), gzipSize: true, template: 'treemap' })] : []),
+    ],
     build: {
       outDir: tmpDir,
       emptyOutDir: false,
@@ -54,7 +86,7 @@ async function buildScript(entry: string, fileName: string, options: { define?: 
       modulePreload: false,
       reportCompressedSize: false,
       rolldownOptions: {
-        input: resolve(root, entry),
+        input: entry.startsWith('\0') ? entry : resolve(root, entry),
         treeshake: { moduleSideEffects },
         output: { format: 'iife', entryFileNames: fileName, comments: { legal: false } },
       },
@@ -106,7 +138,22 @@ async function main(): Promise<void> {
   rmSync(tmpDir, { recursive: true, force: true });
   const started = Date.now();
   try {
-    const uiFile = await buildScript('src/widget/main.ts', 'v4/ui.[hash].js', { stats: analyze ? 'stats.html' : undefined });
+    const builtUi = await buildScript('src/widget/main.ts', 'v4/ui.[hash].js', { stats: analyze ? 'stats.html' : undefined });
+    const uiCode = readFileSync(join(tmpDir, builtUi), 'utf8');
+    const localeCodes: Record<string, string> = {};
+    for (const locale of LAZY_LOCALES) {
+      const built = await buildScript(`\0svc-copy-${locale}`, `v4/copy-${locale}.js`, { plugins: [localeEntry(locale)] });
+      localeCodes[locale] = readFileSync(join(tmpDir, built), 'utf8');
+      rmSync(join(tmpDir, built));
+    }
+    // One name for the bundle and its locale scripts, from all of their bytes: a changed
+    // translation renames the bundle too, so a cached bundle never meets another copy.
+    const digest = createHash('sha256').update(uiCode);
+    for (const locale of LAZY_LOCALES) digest.update(`\0${locale}\0${localeCodes[locale]}`);
+    const uiFile = `v4/ui.${digest.digest('base64url').slice(0, 10)}.js`;
+    rmSync(join(tmpDir, builtUi));
+    writeFileSync(join(tmpDir, uiFile), uiCode);
+    for (const locale of LAZY_LOCALES) writeFileSync(join(tmpDir, localeScriptUrl(uiFile, locale)!), localeCodes[locale]!);
     const loaderFile = await buildScript('src/loader/main.ts', 'v4/loader.min.js', {
       define: { __UI_FILE__: JSON.stringify(basename(uiFile)) },
       stats: analyze ? 'stats-loader.html' : undefined,
@@ -122,10 +169,17 @@ async function main(): Promise<void> {
     if (tscErrors) problems.push(`the service did not compile:\n${tscErrors}`);
     else built.push('node/');
     const sizes: string[] = [];
+    const line = (file: string, code: string, budget: string): string =>
+      `  ${file.padEnd(27)} ${String(code.length).padStart(6)} B, ${String(gzipSize(code)).padStart(5)} B gzip -9 ${budget}`;
     for (const [name, file] of [['loader', loaderFile], ['ui', uiFile]] as Array<[BundleName, string]>) {
       const code = readFileSync(join(tmpDir, file), 'utf8');
-      sizes.push(`  ${file.padEnd(24)} ${String(code.length).padStart(6)} B, ${String(gzipSize(code)).padStart(5)} B gzip -9 (budget ${BUDGETS[name]})`);
+      sizes.push(line(file, code, `(budget ${BUDGETS[name]}${name === 'ui' ? ' with the largest locale script' : ''})`));
       problems.push(...checkBundle(name, code));
+    }
+    for (const locale of LAZY_LOCALES) {
+      const code = localeCodes[locale]!;
+      sizes.push(line(localeScriptUrl(uiFile, locale)!, code, `(bundle + this: ${gzipSize(uiCode) + gzipSize(code)} B)`));
+      problems.push(...checkLocaleScript(locale, code, uiCode));
     }
     console.log(`build: widget sizes\n${sizes.join('\n')}`);
     if (built.length) console.log(`build: ${built.join(', ')}`);

@@ -58,12 +58,19 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
     expect(await t.store.getRequest(flow.requestId, t.clock.now())).toMatchObject({ scopes: ['isAdult'], locale: 'fr', clientProofMode: false });
   });
 
+  it.each(['de', 'es', 'it', 'nl', 'pt'])('accepts and keeps the added locale %s', async (locale) => {
+    t = await makeTestApp();
+    const res = await postVerifyRequest(t, { partner_id: PARTNERS.demo.id, locale });
+    expect(res.statusCode).toBe(201);
+    expect(await t.store.getRequest(res.json().request_id, t.clock.now())).toMatchObject({ locale });
+  });
+
   it.each([
     ['both partner_id and session_token', { partner_id: PARTNERS.demo.id, session_token: 'x.y.z' }],
     ['neither partner_id nor session_token', { scopes: ['isAdult'] }],
     ['a partner_id that is not a string', { partner_id: 42 }],
     ['a client_proof_mode that is not a boolean', { partner_id: PARTNERS.demo.id, client_proof_mode: 'yes' }],
-    ['an unknown locale', { partner_id: PARTNERS.demo.id, locale: 'de' }],
+    ['an unknown locale', { partner_id: PARTNERS.demo.id, locale: 'ja' }],
     ['a JSON array', [PARTNERS.demo.id]],
     ['malformed JSON', '{"partner_id": '],
     ['an empty body', ''],

@@ -30,6 +30,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hkdfSync } from 'node:crypto';
 import {
+  LOCALES,
   MAX_WAIT_SECONDS,
   type Locale,
   type RequestStatus,
@@ -72,7 +73,6 @@ const SESSION_TOKEN_WINDOW_MS = 300_000;
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 const WAIT_PATTERN = /^\d{1,2}$/;
-const LOCALES: readonly Locale[] = ['fr', 'en'];
 
 type Body = Record<string, unknown>;
 
@@ -95,7 +95,7 @@ function readClientProofMode(body: Body): boolean {
 
 function readLocale(body: Body): Locale {
   const value = body.locale ?? 'fr';
-  if (!LOCALES.includes(value as Locale)) throw invalid('locale must be fr or en');
+  if (!LOCALES.includes(value as Locale)) throw invalid(`locale must be one of ${LOCALES.join(', ')}`);
   return value as Locale;
 }
 

@@ -29,13 +29,16 @@ function fakeUi() {
 }
 
 let fetchCalls: string[];
+let fetchBodies: string[];
 let containers: HTMLElement[];
 
 beforeEach(() => {
   fetchCalls = [];
+  fetchBodies = [];
   containers = [];
-  vi.stubGlobal('fetch', (url: string) => {
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
     fetchCalls.push(url);
+    fetchBodies.push(String(init?.body));
     return Promise.resolve(new Response(JSON.stringify(created), { status: 201 }));
   });
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -67,7 +70,11 @@ function deferredUi() {
   return { promise, resolve, reject };
 }
 
-function svc(raw: RawConfig = { partnerId: 'pk_test_demo', successPath: '/done' }, loadUi: () => Promise<MountWidget> = () => Promise.resolve(fakeUi().mount), result = null) {
+function svc(
+  raw: RawConfig = { partnerId: 'pk_test_demo', successPath: '/done' },
+  loadUi: (locale?: string) => Promise<MountWidget> = () => Promise.resolve(fakeUi().mount),
+  result = null,
+) {
   return createSvc({ raw, apiOrigin: API, loadUi, result });
 }
 
@@ -84,6 +91,19 @@ describe('window.SVC', () => {
     await flush();
     expect(fake.mounts).toHaveLength(1);
     await expect(fake.mounts[0]!.options.created).resolves.toEqual(created);
+  });
+
+  it('asks for the locale of each widget with the UI bundle, so its script travels in parallel', async () => {
+    const asked: Array<string | undefined> = [];
+    const fake = fakeUi();
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', locale: 'nl' }, (locale) => {
+      asked.push(locale);
+      return Promise.resolve(fake.mount);
+    });
+    api.render(box('w1'));
+    api.render(box('w2'), { locale: 'pt' });
+    expect(asked.filter(Boolean)).toEqual(['nl', 'pt']);
+    expect(JSON.parse(fetchBodies[0]!)).toMatchObject({ locale: 'nl' });
   });
 
   it('queues handle calls made before the UI arrived and replays them in order', async () => {

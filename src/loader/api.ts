@@ -3,6 +3,7 @@
  * read a result that arrived in the address. Everything a partner calls before the UI bundle
  * arrived is queued; nothing here ever throws into the host page.
  */
+import type { Locale } from '../protocol/api.ts';
 import type {
   Listener,
   MountWidget,
@@ -13,6 +14,7 @@ import type {
   WidgetHandle,
   WidgetState,
 } from '../shared/contract.ts';
+import { resolveLocale } from '../shared/locale.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
 import { createVerifyRequest } from './create.ts';
@@ -23,7 +25,8 @@ export interface SvcEnvironment {
   /** the script tag's attributes: defaults for every render() */
   raw: RawConfig;
   apiOrigin: string;
-  loadUi: () => Promise<MountWidget>;
+  /** loads the UI bundle, and the script of `locale` when the bundle does not carry it */
+  loadUi: (locale?: Locale) => Promise<MountWidget>;
   /** a result the loader found in the address at start */
   result: SvcResult | null;
 }
@@ -74,7 +77,7 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     const error: SvcError | undefined = problem && { code: 'INIT_FAILED', message: `${problem.attribute} ${problem.problem}`, retryable: false };
     const created = error ? undefined : createVerifyRequest(config, abort.signal);
     created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
-    env.loadUi().catch(ignore); // in parallel with the request
+    env.loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request
     return { raw, config, abort, error, created };
   }
 

@@ -76,6 +76,24 @@ describe('parseConfig', () => {
     expect(config.sessionToken).toBe('aaa.bbb.ccc');
   });
 
+  it.each(['fr', 'en', 'de', 'es', 'it', 'nl', 'pt', 'auto'])('accepts the locale %s', (locale) => {
+    const { config, problem } = parseConfig({ ...base, locale }, ORIGIN);
+    expect(problem).toBeUndefined();
+    expect(config.locale).toBe(locale);
+  });
+
+  it.each(['#0a7d4f', '#0A7D4F', '#fc0', '#FFF'])('accepts the accent %s as written', (accent) => {
+    const { config, problem } = parseConfig({ ...base, accent }, ORIGIN);
+    expect(problem).toBeUndefined();
+    expect(config.accent).toBe(accent);
+  });
+
+  it('takes the accent from render() options under the same rules', () => {
+    expect(parseConfig({ ...base, ...optionsToRaw({ accent: '#0a7d4f' }) }, ORIGIN).problem).toBeUndefined();
+    const { problem } = parseConfig({ ...base, ...optionsToRaw({ accent: 'teal' }) }, ORIGIN);
+    expect(problem).toEqual({ attribute: 'data-accent', problem: 'invalid' });
+  });
+
   it('treats a bare boolean attribute (data-debug) as true', () => {
     expect(parseConfig({ ...base, debug: '' }, ORIGIN).config.debug).toBe(true);
   });
@@ -113,7 +131,17 @@ describe('parseConfig', () => {
     ['a negative timeout', { ...base, serverVerifyTimeout: '-5' }, 'data-server-verify-timeout', 'invalid'],
     ['a timeout over ten minutes', { ...base, serverVerifyTimeout: '601' }, 'data-server-verify-timeout', 'invalid'],
     ['an unknown theme', { ...base, theme: 'blue' }, 'data-theme', 'invalid'],
-    ['an unknown locale', { ...base, locale: 'de' }, 'data-locale', 'invalid'],
+    ['an unknown locale', { ...base, locale: 'ja' }, 'data-locale', 'invalid'],
+    ['a locale in the wrong case', { ...base, locale: 'DE' }, 'data-locale', 'invalid'],
+    ['a locale with a region', { ...base, locale: 'pt-BR' }, 'data-locale', 'invalid'],
+    ['a named accent colour', { ...base, accent: 'green' }, 'data-accent', 'invalid'],
+    ['an accent with four hex digits', { ...base, accent: '#0a7d' }, 'data-accent', 'invalid'],
+    ['an accent with alpha', { ...base, accent: '#0a7d4fcc' }, 'data-accent', 'invalid'],
+    ['an accent without its #', { ...base, accent: '0a7d4f' }, 'data-accent', 'invalid'],
+    ['an accent that is a CSS function', { ...base, accent: 'rgb(10,125,79)' }, 'data-accent', 'invalid'],
+    ['an accent smuggling CSS', { ...base, accent: '#fff;}*{display:none' }, 'data-accent', 'invalid'],
+    ['an accent with a trailing newline', { ...base, accent: '#0a7d4f\n' }, 'data-accent', 'invalid'],
+    ['an empty accent', { ...base, accent: '' }, 'data-accent', 'invalid'],
     ['an unknown layout', { ...base, layout: 'tablet' }, 'data-layout', 'invalid'],
     ['a boolean that is not true or false', { ...base, serverVerify: 'yes' }, 'data-server-verify', 'invalid'],
     ['a client-proof-mode that is not true or false', { ...base, clientProofMode: '1' }, 'data-client-proof-mode', 'invalid'],

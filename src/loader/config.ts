@@ -4,8 +4,9 @@
  * its options through the same validation under the same names, camelCased as `dataset` spells
  * them (`successPath` for `data-success-path`).
  */
+import { LOCALES as LANGUAGES } from '../protocol/api.ts';
 import { SCOPES, WALLET_SCOPES, type Scope } from '../protocol/scopes.ts';
-import type { Layout, LocaleOption, RenderOptions, Theme, WidgetConfig } from '../shared/contract.ts';
+import { ACCENT_PATTERN, type Layout, type LocaleOption, type RenderOptions, type Theme, type WidgetConfig } from '../shared/contract.ts';
 
 /** Attribute values by camelCased name, as `HTMLElement.dataset` gives them. */
 export type RawConfig = Record<string, string | undefined>;
@@ -24,7 +25,7 @@ export interface ParsedConfig {
 }
 
 export const THEMES: readonly Theme[] = ['dark', 'light', 'auto'];
-export const LOCALES: readonly LocaleOption[] = ['fr', 'en', 'auto'];
+export const LOCALES: readonly LocaleOption[] = [...LANGUAGES, 'auto'];
 
 /**
  * `render()` options as attribute values: `{ scopes: ['isAdult', 'isEU'], debug: true }` →
@@ -105,6 +106,8 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     timeout = 30;
   }
   const layout = oneOf<Layout | 'auto'>('layout', ['desktop', 'mobile', 'auto'], 'auto');
+  // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
+  if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent', 'invalid');
   // Attributes kept as written (partnerId, sessionToken, state, onError, …) travel by spreading.
   const config = {
     ...raw,

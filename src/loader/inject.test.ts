@@ -75,6 +75,32 @@ describe('createUiLoader', () => {
     await expect(pending).rejects.toThrow('ui');
   });
 
+  it('starts the script of a locale the bundle does not carry beside it, once, with the same nonce', async () => {
+    // These tags stay in the document (inert: not a JavaScript type), as the browser keeps them.
+    vi.mocked(document.head.append).mockImplementation((...nodes) => {
+      for (const node of nodes as HTMLScriptElement[]) {
+        appended.push(node);
+        node.type = 'text/x-inert';
+        document.head.appendChild(node);
+      }
+    });
+    const load = createUiLoader(URL_, 'n0nce');
+    void load('de');
+    void load('de');
+    void load('fr');
+    void load('en');
+    void load();
+    const locales = appended.filter((s) => s.src !== URL_);
+    expect(locales.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([['https://svc.example/v4/ui.abc-de.js', 'n0nce', 'anonymous']]);
+    expect(injected()).toHaveLength(1);
+    // a failed locale script leaves the page, so the bundle (or the next render) adds it again
+    locales[0]!.dispatchEvent(new Event('error'));
+    expect(document.querySelector('script[src$="-de.js"]')).toBeNull();
+    void load('de');
+    expect(appended.filter((s) => s.src !== URL_)).toHaveLength(2);
+    for (const script of appended) script.remove();
+  });
+
   it('injects nothing when the UI is already on the page', async () => {
     uiWindow[UI_GLOBAL] = mount;
     await expect(createUiLoader(URL_)()).resolves.toBe(mount);

@@ -1,21 +1,39 @@
 /**
  * Stage two of the loader (DESIGN §7): inject the UI bundle from the loader's own origin, once,
- * and retry once after a failed load.
+ * and retry once after a failed load; beside it, the script of a locale the bundle does not
+ * carry, so that it costs no round trip after the bundle's (issue 11).
  */
+import type { Locale } from '../protocol/api.ts';
 import { UI_GLOBAL, type MountWidget } from '../shared/contract.ts';
+import { localeScriptUrl } from '../shared/locale.ts';
 
 type UiWindow = Window & { [UI_GLOBAL]?: MountWidget };
 
 /**
  * Returns a function that loads the UI bundle at most once at a time: concurrent callers share
  * one <script>, a failed load is retried once, and after two failures the next call starts over.
+ * Given a locale outside the bundle, it also starts that locale's script once (the bundle
+ * retries it if it fails: the failed tag is removed).
  *
  * @example
  * const loadUi = createUiLoader('https://widget.example/v4/ui.3f9a1c.js', script.nonce);
- * const mount = await loadUi();
+ * const mount = await loadUi('de'); // ui.3f9a1c-de.js is on its way too
  */
-export function createUiLoader(url: string, nonce?: string): () => Promise<MountWidget> {
+export function createUiLoader(url: string, nonce?: string): (locale?: Locale) => Promise<MountWidget> {
   let pending: Promise<MountWidget> | undefined;
+  /** Adds a script (async, as injected scripts are); a failed one is removed, so a retry adds it anew. */
+  const add = (src: string, done?: () => void): void => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.crossOrigin = 'anonymous';
+    if (nonce) script.nonce = nonce;
+    if (done) script.onload = done;
+    script.onerror = () => {
+      script.remove();
+      done?.();
+    };
+    document.head.append(script);
+  };
   const inject = (): Promise<MountWidget> =>
     new Promise((resolve, reject) => {
       const ready = (): boolean => {
@@ -23,24 +41,17 @@ export function createUiLoader(url: string, nonce?: string): () => Promise<Mount
         if (typeof mount === 'function') resolve(mount);
         return typeof mount === 'function';
       };
-      if (ready()) return;
-      const script = document.createElement('script');
-      script.src = url;
-      script.async = true;
-      script.crossOrigin = 'anonymous';
-      if (nonce) script.nonce = nonce;
-      script.onload = () => ready() || reject(new Error('ui'));
-      script.onerror = () => {
-        script.remove();
-        reject(new Error('ui'));
-      };
-      document.head.append(script);
+      // loaded or failed: either way the bundle has set its global by now, or never will
+      if (!ready()) add(url, () => ready() || reject(new Error('ui')));
     });
-  return () =>
-    (pending ??= inject()
+  return (locale) => {
+    const copy = localeScriptUrl(url, locale);
+    if (copy && !document.querySelector(`script[src="${copy}"]`)) add(copy);
+    return (pending ??= inject()
       .catch(inject)
       .catch((error: unknown) => {
         pending = undefined;
         throw error;
       }));
+  };
 }

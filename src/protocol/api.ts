@@ -30,7 +30,13 @@ export const PREFIX = {
 } as const;
 
 export type Rail = 'standard' | 'adult_blind';
-export type Locale = 'fr' | 'en';
+/**
+ * The widget's languages. The spec names `fr` and `en`; `de`, `es`, `it`, `nl` and `pt` are
+ * additions (issue 11). `fr` is the default. fr and en stay first: the UI bundle carries those
+ * two, the others are scripts of their own (src/shared/locale.ts localeScriptUrl).
+ */
+export const LOCALES = ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt'] as const;
+export type Locale = (typeof LOCALES)[number];
 export type Method = 'face_check' | 'eudi_wallet';
 export type Outcome = 'approved' | 'failed' | 'cancelled';
 export type RequestStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'expired';

@@ -60,6 +60,8 @@ export interface WidgetConfig {
   readonly state?: string;
   /** forced layout; absent: detected from the device */
   readonly layout?: Layout;
+  /** brand accent, `#rgb` or `#rrggbb` (validated): buttons, links and focus rings */
+  readonly accent?: string;
   /** names of global functions (`data-on-error`, …) */
   readonly onError?: string;
   readonly onSuccess?: string;
@@ -91,8 +93,17 @@ export interface MountOptions {
 export interface WidgetController {
   reset(): void;
   remove(): void;
-  update(options: { theme?: Theme; locale?: LocaleOption; layout?: Layout }): void;
+  update(options: WidgetUpdate): void;
   readonly state: WidgetState;
+}
+
+/** What `update()` switches live; unknown or malformed values are ignored. */
+export interface WidgetUpdate {
+  theme?: Theme;
+  locale?: LocaleOption;
+  layout?: Layout;
+  /** `#rgb` or `#rrggbb` */
+  accent?: string;
 }
 
 export type MountWidget = (container: HTMLElement, options: MountOptions) => WidgetController;
@@ -101,6 +112,9 @@ export type MountWidget = (container: HTMLElement, options: MountOptions) => Wid
 export interface CreateError extends Error {
   retryable: boolean;
 }
+
+/** `data-accent` and the `accent` option: a hex colour, `#rgb` or `#rrggbb`; no names, no functions, no alpha. */
+export const ACCENT_PATTERN = /^#([\da-f]{3}){1,2}$/i;
 
 /**
  * The global the UI bundle sets when it runs. The loader reads it on `load` and leaves it there:
@@ -125,6 +139,8 @@ export interface RenderOptions {
   serverVerifyTimeout?: number;
   state?: string;
   layout?: Layout | 'auto';
+  /** `#rgb` or `#rrggbb`, as `data-accent` */
+  accent?: string;
   onError?: string;
   onSuccess?: string;
   onState?: string;
@@ -136,8 +152,8 @@ export interface WidgetHandle {
   reset(): void;
   /** aborts requests, clears timers and listeners, and removes the widget's DOM */
   remove(): void;
-  /** switches theme, locale or layout live; unknown values are ignored */
-  update(options: { theme?: Theme; locale?: LocaleOption; layout?: Layout }): void;
+  /** switches theme, locale, layout or accent live; unknown values are ignored */
+  update(options: WidgetUpdate): void;
   readonly state: WidgetState;
 }
 

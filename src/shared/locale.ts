@@ -1,16 +1,40 @@
-import type { Locale } from '../protocol/api.ts';
+import { LOCALES, type Locale } from '../protocol/api.ts';
 import type { LocaleOption } from './contract.ts';
 
 /**
- * `auto` → `<html lang>`, then the browser's languages, then French (DESIGN §7).
+ * The first of `tags` (BCP 47 language tags: `pt-BR`, `de`) whose language the widget speaks,
+ * else French.
  *
- * @example resolveLocale('auto') // 'en' on <html lang="en-GB">
+ * @example pickLocale(['en-GB', 'fr']) // 'en'
+ * @example pickLocale(['ja', 'nl-BE']) // 'nl'
+ * @example pickLocale([...navigator.languages, 'en']) // English rather than French as the last resort
  */
-export function resolveLocale(option: LocaleOption): Locale {
-  if (option !== 'auto') return option;
-  for (const tag of [document.documentElement.lang, ...(navigator.languages ?? [])]) {
-    const primary = tag?.toLowerCase().split('-')[0];
-    if (primary === 'fr' || primary === 'en') return primary;
+export function pickLocale(tags: ReadonlyArray<string | undefined>): Locale {
+  for (const tag of tags) {
+    const primary = tag?.toLowerCase().split('-')[0] as Locale;
+    if (LOCALES.includes(primary)) return primary;
   }
   return 'fr';
+}
+
+/**
+ * `auto` → `<html lang>`, then the browser's languages, then French (DESIGN §7), among the
+ * seven locales of `LOCALES`.
+ *
+ * @example resolveLocale('auto') // 'en' on <html lang="en-GB">, 'de' on <html lang="de-AT">
+ */
+export function resolveLocale(option: LocaleOption): Locale {
+  return option !== 'auto' ? option : pickLocale([document.documentElement.lang, ...(navigator.languages ?? [])]);
+}
+
+/**
+ * The script of a locale the UI bundle does not carry (all but fr and en), beside the bundle:
+ * `…/v4/ui.<hash>.js` → `…/v4/ui.<hash>-de.js` (scripts/build.ts names them so); null for fr,
+ * en and no locale. The loader starts it in parallel with the bundle, the bundle joins or starts it.
+ *
+ * @example localeScriptUrl('https://svc.example/v4/ui.Ab12.js', 'nl') // 'https://svc.example/v4/ui.Ab12-nl.js'
+ */
+export function localeScriptUrl(uiUrl: string, locale?: Locale): string | null {
+  // fr and en come first in LOCALES
+  return LOCALES.indexOf(locale!) > 1 ? uiUrl.replace(/\.js$/, `-${locale}.js`) : null;
 }

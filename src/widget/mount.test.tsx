@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyRequestCreated } from '../protocol/api.ts';
+import { qrBitsOf } from '../protocol/qr.ts';
 import { parseConfig, type RawConfig } from '../loader/config.ts';
 import type { MountOptions, WidgetController, WidgetEvent } from '../shared/contract.ts';
+import { ALL_COPY } from './copy/all.ts';
+import { locateCopy } from './copy/index.ts';
+import { COPY_GLOBAL, registerCopy } from './copy/register.ts';
 import { mountWidget } from './mount.tsx';
 
 const REQUEST: VerifyRequestCreated = {
@@ -11,7 +15,9 @@ const REQUEST: VerifyRequestCreated = {
   expires_at: 0,
   poll_after_ms: 1000,
   sandbox: true,
+  qr: qrBitsOf(21, (y, x) => (x * y) % 3 === 0),
 };
+const UI_URL = 'https://svc.example/v4/ui.Ab12.js';
 
 let container: HTMLElement;
 let widget: WidgetController | undefined;
@@ -30,8 +36,29 @@ afterEach(() => {
   widget = undefined;
   container.remove();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   vi.useRealTimers();
+  delete (window as unknown as Record<string, unknown>)[COPY_GLOBAL];
 });
+
+/** Plays the browser for locale scripts: captured instead of loaded, loading or failing on cue. */
+function captureScripts(): { scripts: HTMLScriptElement[]; settle(outcome: 'load' | 'error'): void } {
+  const ui = document.createElement('script');
+  ui.src = UI_URL;
+  ui.nonce = 'n0nce';
+  locateCopy(ui);
+  const scripts: HTMLScriptElement[] = [];
+  vi.spyOn(document.head, 'append').mockImplementation((...nodes) => void scripts.push(...(nodes as HTMLScriptElement[])));
+  return {
+    scripts,
+    settle(outcome) {
+      const script = scripts.at(-1)!;
+      const locale = script.src.match(/-(\w+)\.js$/)![1] as 'de';
+      if (outcome === 'load') registerCopy(locale, ALL_COPY[locale]);
+      script.dispatchEvent(new Event(outcome));
+    },
+  };
+}
 
 /** Status calls hang until aborted, as a long poll does. */
 function hangingFetch(_url: unknown, init?: RequestInit): Promise<Response> {
@@ -84,9 +111,93 @@ describe('mountWidget', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('.card')?.classList.contains('light')).toBe(true);
     expect(root.querySelector('h2')?.textContent).toBe('Scan this QR code with your phone');
-    widget!.update({ theme: 'neon' as never, locale: 'de' as never });
+    widget!.update({ theme: 'neon' as never, locale: 'ja' as never });
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('.card')?.classList.contains('light')).toBe(true);
+  });
+
+  it('loads a locale the bundle does not carry from the script beside it, and shows the card once it can speak it', async () => {
+    const browser = captureScripts();
+    const root = mount({ locale: 'de' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(browser.scripts.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([['https://svc.example/v4/ui.Ab12-de.js', 'n0nce', 'anonymous']]);
+    expect(root.querySelector('.card')).toBeNull();
+    browser.settle('load');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(root.querySelector('.card')?.getAttribute('lang')).toBe('de');
+    expect(root.querySelector('h2')?.textContent).toBe('Scannen Sie diesen QR-Code mit Ihrem Smartphone');
+  });
+
+  it('joins the locale script the loader already started instead of fetching it twice', async () => {
+    const started = document.createElement('script');
+    started.type = 'text/x-not-run';
+    started.src = 'https://svc.example/v4/ui.Ab12-nl.js';
+    document.head.appendChild(started);
+    const browser = captureScripts();
+    const root = mount({ locale: 'nl' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(browser.scripts).toEqual([]);
+    registerCopy('nl', ALL_COPY.nl);
+    started.dispatchEvent(new Event('load'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(root.querySelector('h2')?.textContent).toBe(ALL_COPY.nl.waitingTitle);
+    started.remove();
+  });
+
+  it('falls back to English when the locale script cannot be loaded', async () => {
+    const browser = captureScripts();
+    const root = mount({ locale: 'pt' });
+    await vi.advanceTimersByTimeAsync(0);
+    browser.settle('error');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(root.querySelector('h2')?.textContent).toBe('Scan this QR code with your phone');
+  });
+
+  it('keeps speaking the current language while update() loads another, then switches', async () => {
+    const browser = captureScripts();
+    const root = mount({ locale: 'fr' });
+    await vi.advanceTimersByTimeAsync(0);
+    widget!.update({ locale: 'it' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(root.querySelector('h2')?.textContent).toBe('Scannez ce QR code avec votre téléphone');
+    browser.settle('load');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(root.querySelector('h2')?.textContent).toBe(ALL_COPY.it.waitingTitle);
+    expect(root.querySelector('.card')?.getAttribute('lang')).toBe('it');
+  });
+
+  it('applies a brand accent through a stylesheet of its own, switches it live and ignores a malformed one', async () => {
+    const root = mount({ accent: '#0a7d4f' });
+    await vi.advanceTimersByTimeAsync(0);
+    const css = () => [...(root.adoptedStyleSheets[1]?.cssRules ?? [])].map((rule) => rule.cssText.replace(/\s/g, '')).join('');
+    expect(root.adoptedStyleSheets).toHaveLength(2);
+    expect(css()).toContain('--a:#0a7d4f');
+    expect(css()).toContain('--on:#fff');
+    widget!.update({ accent: '#ffc72c' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(css()).toContain('--on:#000');
+    for (const bad of ['red', '#12345', 'url(x)', '#fff;}*{display:none']) widget!.update({ accent: bad });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(css()).toContain('--a:#ffc72c');
+    expect(css()).not.toMatch(/red|#12345|url|display/);
+    expect(root.querySelectorAll('[style]')).toHaveLength(0);
+  });
+
+  it('never puts an accent the loader refused into a stylesheet', async () => {
+    const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/done', accent: '#0a7d4f}*{display:none' }, 'https://svc.example');
+    vi.stubGlobal('fetch', hangingFetch);
+    const noop = () => {};
+    widget = mountWidget(container, { config, create: () => new Promise(() => {}), emit: noop, keepResult: noop, navigate: noop });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(container.querySelector('[data-testid="svc-widget"]')!.shadowRoot!.adoptedStyleSheets).toHaveLength(1);
+  });
+
+  it('offers the link instead of a QR code when the service sent no modules', async () => {
+    const root = mount({}, { create: () => Promise.resolve({ ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(root.querySelector('[data-testid="svc-qr"]')).toBeNull();
+    expect(root.querySelector('[data-testid="svc-open-app"]')?.getAttribute('href')).toBe(REQUEST.deep_link);
+    expect(root.querySelector('[data-testid="svc-show-qr"]')).toBeNull();
   });
 
   it('offers the app button first on mobile and the QR code on request', async () => {

@@ -1,8 +1,10 @@
 import { effect, signal } from '@preact/signals';
 import { render } from 'preact';
-import type { MountWidget } from '../shared/contract.ts';
+import { LOCALES, type Locale } from '../protocol/api.ts';
+import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
-import { COPY } from './copy/index.ts';
+import { accentCss } from './accent.ts';
+import { copyOf, loadCopy, type Copy } from './copy/index.ts';
 import { createFlow } from './model/flow.ts';
 import { detectLayout } from './model/layout.ts';
 import { CSS, adoptStyles } from './styles.ts';
@@ -22,11 +24,15 @@ export const mountWidget: MountWidget = (container, options) => {
   host.setAttribute('data-testid', 'svc-widget');
   container.append(host);
   const root = host.attachShadow({ mode: 'open' });
-  const legacyCss = !adoptStyles(root);
 
   const theme = signal(options.config.theme);
   const locale = signal(options.config.locale);
   const layout = signal(options.config.layout ?? detectLayout());
+  // The loader refused a malformed accent already (INIT_FAILED); never put one in a stylesheet.
+  const accent = signal(ACCENT_PATTERN.test(options.config.accent!) ? options.config.accent : undefined);
+  /** the language on screen and its copy; null until the first one is here */
+  const shown = signal<[Locale, Copy] | null>(null);
+  const legacyCss = !adoptStyles(root);
   const flow = createFlow({
     ...options,
     emit(event) {
@@ -35,45 +41,67 @@ export const mountWidget: MountWidget = (container, options) => {
     },
   });
 
-  const stop = effect(() => {
-    const lang = resolveLocale(locale.value);
-    render(
-      <>
-        {legacyCss && <style>{CSS}</style>}
-        <App
-          state={flow.state.value}
-          copy={COPY[lang]}
-          lang={lang}
-          theme={theme.value}
-          layout={layout.value}
-          sandbox={flow.request.value?.sandbox === true}
-          deepLink={flow.request.value?.deep_link}
-          qr={flow.request.value?.qr}
-          secondsLeft={flow.secondsLeft.value}
-          reason={flow.reason.value}
-          error={flow.error.value}
-          qrShown={flow.qrShown.value}
-          onRetry={flow.retry}
-          onShowQr={flow.showQr}
-        />
-      </>,
-      root,
-    );
-  });
+  let disposed = false;
+  const stops = [
+    // A locale the bundle does not carry is loaded first; the card keeps its current language
+    // meanwhile (none at all before the first: the card appears once it can speak), and falls
+    // back to English if the locale script cannot be loaded.
+    effect(() => {
+      const wanted = resolveLocale(locale.value);
+      const show = (lang: Locale, copy: Copy): void => {
+        if (!disposed && resolveLocale(locale.peek()) === wanted) shown.value = [lang, copy];
+      };
+      const here = copyOf(wanted);
+      if (here) shown.value = [wanted, here];
+      else loadCopy(wanted).then((copy) => show(wanted, copy), () => shown.peek() || show('en', copyOf('en')!));
+    }),
+    effect(() => {
+      if (!legacyCss) adoptStyles(root, accent.value && accentCss(accent.value));
+    }),
+    effect(() => {
+      const [lang, copy] = shown.value ?? [];
+      if (!copy) return;
+      render(
+        <>
+          {legacyCss && <style>{CSS + (accent.value ? accentCss(accent.value) : '')}</style>}
+          <App
+            state={flow.state.value}
+            copy={copy}
+            lang={lang!}
+            theme={theme.value}
+            layout={layout.value}
+            sandbox={flow.request.value?.sandbox === true}
+            deepLink={flow.request.value?.deep_link}
+            qr={flow.request.value?.qr}
+            secondsLeft={flow.secondsLeft.value}
+            reason={flow.reason.value}
+            error={flow.error.value}
+            qrShown={flow.qrShown.value}
+            onRetry={flow.retry}
+            onShowQr={flow.showQr}
+          />
+        </>,
+        root,
+      );
+    }),
+  ];
 
   return {
     reset: flow.reset,
     remove() {
-      stop();
+      disposed = true;
+      for (const stop of stops) stop();
       flow.dispose();
       render(null, root);
       host.remove();
     },
     // called by partners' code through SVC: unknown values are ignored, not thrown on
     update(next) {
-      if (['dark', 'light', 'auto'].includes(next?.theme!)) theme.value = next.theme!;
-      if (['fr', 'en', 'auto'].includes(next?.locale!)) locale.value = next.locale!;
-      if (['desktop', 'mobile'].includes(next?.layout!)) layout.value = next.layout!;
+      const { theme: t, locale: l, layout: y, accent: a } = next ?? {};
+      if (['dark', 'light', 'auto'].includes(t!)) theme.value = t!;
+      if ([...LOCALES, 'auto'].includes(l!)) locale.value = l!;
+      if (['desktop', 'mobile'].includes(y!)) layout.value = y!;
+      if (ACCENT_PATTERN.test(a!)) accent.value = a;
     },
     get state() {
       return flow.state.peek();

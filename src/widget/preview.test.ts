@@ -1,6 +1,11 @@
+import qrcode from 'qrcode-generator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOCALES } from '../protocol/api.ts';
+import { qrBitsOf } from '../protocol/qr.ts';
 import type { WidgetState } from '../shared/contract.ts';
-import { PREVIEW_DEEP_LINK, renderPreview } from './preview.ts';
+import { accentCss } from './accent.ts';
+import { ALL_COPY } from './copy/all.ts';
+import { PREVIEW_DEEP_LINK, PREVIEW_QR, renderPreview } from './preview.ts';
 
 const STATES: WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
 
@@ -50,6 +55,28 @@ describe('renderPreview', () => {
   it('shows the server-verify timeout copy for SERVER_VERIFY_TIMEOUT', () => {
     renderPreview(host, { state: 'error', theme: 'dark', locale: 'en', errorCode: 'SERVER_VERIFY_TIMEOUT' });
     expect(shadowOf(host).querySelector('h2')?.textContent).toBe('Could not confirm');
+  });
+
+  it('draws the QR code of its deep link as the service would encode it (no encoder in the preview)', () => {
+    const qr = qrcode(0, 'M');
+    qr.addData(PREVIEW_DEEP_LINK);
+    qr.make();
+    expect(PREVIEW_QR).toEqual(qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x)));
+  });
+
+  it.each(LOCALES)('renders every locale at once, here %s, with no script to load', (locale) => {
+    renderPreview(host, { state: 'waiting', theme: 'dark', locale });
+    const root = shadowOf(host);
+    expect(root.querySelector('.card')?.getAttribute('lang')).toBe(locale);
+    expect(root.querySelector('h2')?.textContent).toBe(ALL_COPY[locale].waitingTitle);
+  });
+
+  it('adopts the accent’s own stylesheet after the shared one', () => {
+    renderPreview(host, { state: 'failed', theme: 'light', locale: 'de', accent: '#0a7d4f' });
+    const sheets = shadowOf(host).adoptedStyleSheets;
+    expect(sheets).toHaveLength(2);
+    expect([...sheets[1]!.cssRules].map((rule) => rule.cssText.replace(/\s/g, '')).join('')).toContain('--a:#0a7d4f');
+    expect(accentCss('#0a7d4f')).toContain('--on:#fff');
   });
 
   it('leaves the host empty after unmounting', () => {

@@ -3,8 +3,10 @@
  * <style> element and no style attribute, so it works under a `style-src` without
  * 'unsafe-inline'. Only browsers without constructed stylesheets (Safari before 16.4) get a
  * <style> element instead. Partners theme it with --svc-accent, --svc-radius and --svc-font on
- * the container (custom properties inherit into the shadow root).
+ * the container (custom properties inherit into the shadow root), or with `data-accent`, which
+ * adds a sheet of the widget's own (accent.ts) that also keeps text on and around it readable.
  */
+// The backgrounds are accent.ts's BACKGROUNDS: the accent's link colour is computed against them.
 const DARK = '--bg:#17191f;--fg:#f2f3f5;--mut:#b4b9c3;--line:#343945;--lk:#a9bcff;--ok:#4fd69c;--bad:#ff8f87;--warn:#f5c04a';
 const LIGHT = '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
 
@@ -24,7 +26,7 @@ export const CSS =
   `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{stroke:var(--lk)}}` +
   `.tile{padding:0;border-radius:10px;background:#fff;line-height:0}.qr{display:block;width:200px;height:200px}.qr path{fill:#000}` +
   `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border:0;border-radius:calc(var(--r)/2);` +
-  `background:var(--a);color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
+  `background:var(--a);color:var(--on,#fff);font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
   `.link{padding:6px;border:0;background:none;color:var(--lk);font:inherit;text-decoration:underline;cursor:pointer}` +
   `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
   `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
@@ -33,17 +35,20 @@ export const CSS =
 let shared: CSSStyleSheet | undefined;
 
 /**
- * Gives a shadow root the widget's stylesheet. Returns false on browsers without constructed
- * stylesheets (Safari before 16.4): the caller then renders a <style> element instead.
+ * Gives a shadow root the widget's stylesheet, plus `extra` (an accent's sheet, accent.ts) when
+ * there is one; call it again when `extra` changes. Returns false on browsers without
+ * constructed stylesheets (Safari before 16.4): the caller then renders a <style> element instead.
  *
  * @example const legacyCss = !adoptStyles(root); // then render <style>{CSS}</style> into the root
  */
-export function adoptStyles(root: ShadowRoot): boolean {
+export function adoptStyles(root: ShadowRoot, extra = ''): boolean {
   if (!('adoptedStyleSheets' in root) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return false;
-  if (!shared) {
-    shared = new CSSStyleSheet();
-    shared.replaceSync(CSS);
-  }
-  root.adoptedStyleSheets = [shared];
+  const sheet = (css: string): CSSStyleSheet => {
+    const made = new CSSStyleSheet();
+    made.replaceSync(css);
+    return made;
+  };
+  shared ??= sheet(CSS);
+  root.adoptedStyleSheets = extra ? [shared, sheet(extra)] : [shared];
   return true;
 }

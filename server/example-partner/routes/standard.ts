@@ -31,7 +31,7 @@ export function readWidgetOptions(query: WidgetQuery): WidgetOptions {
   return {
     scopes: scopes.length > 0 && findScopeProblem(scopes, false) === null ? scopes.join(',') : 'isAdult',
     theme: ['dark', 'light', 'auto'].includes(query.theme ?? '') ? (query.theme as string) : 'dark',
-    locale: ['fr', 'en', 'auto'].includes(query.locale ?? '') ? (query.locale as string) : 'fr',
+    locale: ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt', 'auto'].includes(query.locale ?? '') ? (query.locale as string) : 'fr',
   };
 }
 

@@ -1,36 +1,74 @@
 import { describe, expect, it } from 'vitest';
-import { en } from './en.ts';
+import { LOCALES } from '../../protocol/api.ts';
+import { ALL_COPY } from './all.ts';
+import { copyOf } from './index.ts';
 import { fr } from './fr.ts';
 
+const KEYS = Object.keys(fr).sort();
+
+/** The informal "you" of each language: the widget speaks formally everywhere (issue 11). */
+const INFORMAL: Record<(typeof LOCALES)[number], RegExp | null> = {
+  fr: /\b(tu|toi|ton|ta|tes)\b/i,
+  en: null,
+  de: /\b(du|dich|dir|dein\w*)\b/i,
+  es: /(^|[^\p{L}])(tú|tu|tus|te|ti|contigo)(?![\p{L}])/iu,
+  // Italian buttons use the imperative as labels ("Riprova"); sentences use "Lei"
+  it: /\b(tu|te|ti|tuo|tua|tuoi|tue)\b/i,
+  nl: /\b(je|jij|jou|jouw)\b/i,
+  pt: /\b(tu|te|ti|teu|tua|teus|tuas|contigo)\b/i,
+};
+
 describe('copy', () => {
-  it('has exactly the same keys in French and English', () => {
-    expect(Object.keys(en).sort()).toEqual(Object.keys(fr).sort());
+  it('covers every locale the protocol names', () => {
+    expect(Object.keys(ALL_COPY).sort()).toEqual([...LOCALES].sort());
   });
 
-  it.each([
-    ['fr', fr],
-    ['en', en],
-  ] as const)('has no empty or untrimmed string in %s', (_locale, copy) => {
-    for (const [key, value] of Object.entries(copy)) {
-      expect(value.trim(), key).not.toBe('');
-      expect(value, key).toBe(value.trim());
+  it.each(LOCALES)('has exactly the keys of the French copy in %s', (locale) => {
+    expect(Object.keys(ALL_COPY[locale]).sort()).toEqual(KEYS);
+  });
+
+  it.each(LOCALES)('has no empty, untrimmed or untranslated-looking string in %s', (locale) => {
+    for (const [key, value] of Object.entries(ALL_COPY[locale])) {
+      expect(value.trim(), `${locale}.${key}`).not.toBe('');
+      expect(value, `${locale}.${key}`).toBe(value.trim());
+      expect(value, `${locale}.${key}`).not.toMatch(/TODO|\{(?!t\})/);
     }
   });
 
-  it('keeps the countdown placeholder in both locales', () => {
-    expect(fr.expiresIn).toContain('{t}');
-    expect(en.expiresIn).toContain('{t}');
+  it.each(LOCALES)('keeps the countdown placeholder, once, in %s', (locale) => {
+    expect(ALL_COPY[locale].expiresIn.split('{t}')).toHaveLength(2);
   });
 
-  it('speaks to the visitor in French with vous, never tu', () => {
-    const all = Object.values(fr).join(' ');
-    expect(all).toMatch(/\bvous\b|\bvotre\b/i);
-    expect(all).not.toMatch(/\b(tu|ton|ta|tes)\b/i);
+  it.each(LOCALES)('leaves no string of %s in English', (locale) => {
+    if (locale === 'en') return;
+    const same = Object.entries(ALL_COPY[locale]).filter(([key, value]) => value === ALL_COPY.en[key as keyof typeof fr]);
+    expect(same, 'strings left in English').toEqual([]);
+  });
+
+  it.each(LOCALES.filter((l) => INFORMAL[l]))('speaks to the visitor formally in %s', (locale) => {
+    expect(Object.values(ALL_COPY[locale]).join(' ')).not.toMatch(INFORMAL[locale]!);
+  });
+
+  it.each(LOCALES)('keeps every %s title to two lines of the 320 px card (at most 60 characters)', (locale) => {
+    for (const [key, value] of Object.entries(ALL_COPY[locale])) {
+      const shortLine = key.endsWith('Title') || key === 'openApp' || key === 'retry' || key === 'openHere';
+      if (shortLine) expect(value.length, `${locale}.${key}`).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('speaks to the visitor in French with vous', () => {
+    expect(Object.values(fr).join(' ')).toMatch(/\bvous\b|\bvotre\b/i);
   });
 
   it('says what a French product says', () => {
     expect(fr.mobileTitle).toBe('Vérifiez votre âge');
     expect(fr.waitingTitle).toBe('Scannez ce QR code avec votre téléphone');
     expect(fr.testMode).toBe('Mode test');
+  });
+
+  it('ships French and English inside the bundle and the other locales only once their script ran', () => {
+    expect(copyOf('fr')).toBe(fr);
+    expect(copyOf('en')).toBe(ALL_COPY.en);
+    expect(copyOf('pt')).toBeUndefined();
   });
 });

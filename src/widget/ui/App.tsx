@@ -4,6 +4,7 @@ import type { Layout, SvcError, Theme, WidgetState } from '../../shared/contract
 import type { Copy } from '../copy/fr.ts';
 import type { IconName } from './Icon.tsx';
 import { MobileWaiting } from './MobileWaiting.tsx';
+import { qrDrawing } from './Qr.tsx';
 import { Status } from './Status.tsx';
 import { Waiting } from './Waiting.tsx';
 
@@ -44,12 +45,14 @@ export function App(p: ViewProps) {
   let body;
   let title: string;
   if (state === 'waiting' && p.deepLink) {
-    const mobile = p.layout === 'mobile' && !p.qrShown;
+    const drawing = qrDrawing(p.qr);
+    // Without modules from the service there is no QR code to show: the link is the way in.
+    const mobile = !drawing || (p.layout === 'mobile' && !p.qrShown);
     title = mobile ? copy.mobileTitle : copy.waitingTitle;
     body = mobile ? (
-      <MobileWaiting copy={copy} deepLink={p.deepLink} onShowQr={p.onShowQr} />
+      <MobileWaiting copy={copy} deepLink={p.deepLink} onShowQr={drawing ? p.onShowQr : undefined} />
     ) : (
-      <Waiting copy={copy} deepLink={p.deepLink} qr={p.qr} secondsLeft={p.secondsLeft} />
+      <Waiting copy={copy} deepLink={p.deepLink} drawing={drawing} secondsLeft={p.secondsLeft} />
     );
   } else {
     let [icon, titleKey, helpKey] = STATUS[state === 'waiting' ? 'creating' : state];

@@ -1,8 +1,8 @@
 import type { Copy } from '../copy/fr.ts';
 import { Icon } from './Icon.tsx';
 
-/** Mobile waiting: the deep link as the primary button, the QR code one tap away. */
-export function MobileWaiting({ copy, deepLink, onShowQr }: { copy: Copy; deepLink: string; onShowQr: () => void }) {
+/** Mobile waiting: the deep link as the primary button, the QR code one tap away (when there is one). */
+export function MobileWaiting({ copy, deepLink, onShowQr }: { copy: Copy; deepLink: string; onShowQr?: () => void }) {
   return (
     <div class="state">
       <Icon name="phone" />
@@ -11,9 +11,11 @@ export function MobileWaiting({ copy, deepLink, onShowQr }: { copy: Copy; deepLi
       <a class="button" href={deepLink} data-testid="svc-open-app">
         {copy.openApp}
       </a>
-      <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
-        {copy.showQr}
-      </button>
+      {onShowQr && (
+        <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
+          {copy.showQr}
+        </button>
+      )}
     </div>
   );
 }

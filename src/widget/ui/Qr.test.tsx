@@ -1,34 +1,31 @@
-import qrcode from 'qrcode-generator';
 import { render } from 'preact';
 import { describe, expect, it } from 'vitest';
 import { qrBitsOf } from '../../protocol/qr.ts';
-import { Qr } from './Qr.tsx';
+import { Qr, qrDrawing } from './Qr.tsx';
 
-const LINK = 'http://localhost:8787/m/v/vr_AAAAAAAAAAAAAAAAAAAAAA#h=h_' + 'y'.repeat(43);
-
-function drawn(precomputed?: unknown): { d: string | null; viewBox: string | null } {
+function drawn(precomputed: unknown): { d: string | null; viewBox: string | null } | null {
+  const drawing = qrDrawing(precomputed);
+  if (!drawing) return null;
   const host = document.createElement('div');
-  render(<Qr text={LINK} label="QR" precomputed={precomputed} />, host);
+  render(<Qr drawing={drawing} label="QR" />, host);
   const svg = host.querySelector('svg');
   return { d: svg?.querySelector('path')?.getAttribute('d') ?? null, viewBox: svg?.getAttribute('viewBox') ?? null };
 }
 
 describe('Qr', () => {
-  it('draws the precomputed modules exactly as it would have encoded them itself', () => {
-    const qr = qrcode(0, 'M');
-    qr.addData(LINK);
-    qr.make();
-    const precomputed = qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x));
-    expect(drawn(precomputed)).toEqual(drawn(undefined));
-    expect(drawn(precomputed).viewBox).toBe(`-4 -4 ${qr.getModuleCount() + 8} ${qr.getModuleCount() + 8}`);
-  });
-
-  it('draws what the service sent, not a re-encoding', () => {
+  it('draws what the service sent, with the quiet zone inside the viewBox', () => {
     const square = qrBitsOf(21, (y, x) => y < 2 && x < 2);
-    expect(drawn(square).d).toBe('M0 0h2v1h-2zM0 1h2v1h-2z');
+    expect(drawn(square)).toEqual({ d: 'M0 0h2v1h-2zM0 1h2v1h-2z', viewBox: '-4 -4 29 29' });
   });
 
-  it('encodes the link itself when the precomputed code is malformed', () => {
-    expect(drawn({ size: 9999, bits: 'x' })).toEqual(drawn(undefined));
+  it('has nothing to draw when the modules are absent or malformed (the widget carries no encoder)', () => {
+    expect(qrDrawing(undefined)).toBeNull();
+    expect(qrDrawing({ size: 9999, bits: 'x' })).toBeNull();
+    expect(qrDrawing({ size: 21, bits: '!!' })).toBeNull();
+  });
+
+  it('draws the same modules once, not on every countdown tick', () => {
+    const modules = qrBitsOf(21, (y, x) => (x + y) % 3 === 0);
+    expect(qrDrawing(modules)).toBe(qrDrawing(modules));
   });
 });

@@ -1,28 +1,32 @@
-import qrcode from 'qrcode-generator';
 import { readQrBits, svgPathOf } from '../../protocol/qr.ts';
 
-let cached: { text: string; precomputed: unknown; path: string; size: number } | undefined;
+/** A QR code ready to draw: one SVG path over a `size`×`size` grid of modules. */
+export interface QrDrawing {
+  path: string;
+  size: number;
+}
 
-/** The deep link's modules: as the service precomputed them, else encoded here (error correction M). */
-function modules(text: string, precomputed: unknown): { path: string; size: number } {
-  if (cached?.text === text && cached.precomputed === precomputed) return cached;
-  let reader = readQrBits(precomputed);
-  if (!reader) {
-    const qr = qrcode(0, 'M');
-    qr.addData(text);
-    qr.make();
-    reader = { size: qr.getModuleCount(), isDark: (y, x) => qr.isDark(y, x) };
+let cached: { qr: unknown; drawn: QrDrawing | null } | undefined;
+
+/**
+ * The modules the service sent with the request, as one SVG path; null when they are absent or
+ * malformed. The widget carries no encoder (issue 11: the service encodes, the UI only draws).
+ *
+ * @example qrDrawing(created.qr)?.size // 41
+ */
+export function qrDrawing(qr: unknown): QrDrawing | null {
+  if (!cached || cached.qr !== qr) {
+    const reader = readQrBits(qr);
+    cached = { qr, drawn: reader && { size: reader.size, path: svgPathOf(reader.size, reader.isDark) } };
   }
-  cached = { text, precomputed, size: reader.size, path: svgPathOf(reader.size, reader.isDark) };
-  return cached;
+  return cached!.drawn;
 }
 
 /**
  * The QR code of the deep link: dark modules on a light tile in every theme, with the
  * four-module quiet zone inside the viewBox so the tile itself carries it.
  */
-export function Qr({ text, label, precomputed }: { text: string; label: string; precomputed?: unknown }) {
-  const { path, size } = modules(text, precomputed);
+export function Qr({ drawing: { path, size }, label }: { drawing: QrDrawing; label: string }) {
   return (
     <svg class="qr" viewBox={`-4 -4 ${size + 8} ${size + 8}`} role="img" aria-label={label} data-testid="svc-qr" shape-rendering="crispEdges">
       <path d={path} />

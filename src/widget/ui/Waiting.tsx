@@ -1,14 +1,14 @@
-import type { QrModules } from '../../protocol/qr.ts';
 import type { Copy } from '../copy/fr.ts';
-import { Qr } from './Qr.tsx';
+import { Qr, type QrDrawing } from './Qr.tsx';
 
 /** Desktop waiting: the QR code, its countdown, and the deep link as a plain link beside it. */
-export function Waiting({ copy, deepLink, qr, secondsLeft }: { copy: Copy; deepLink: string; qr?: QrModules; secondsLeft: number }) {
+export function Waiting(props: { copy: Copy; deepLink: string; drawing: QrDrawing; secondsLeft: number }) {
+  const { copy, deepLink, drawing, secondsLeft } = props;
   const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   return (
     <div class="state">
       <div class="tile">
-        <Qr text={deepLink} label={copy.qrLabel} precomputed={qr} />
+        <Qr drawing={drawing} label={copy.qrLabel} />
       </div>
       <h2 class="title">{copy.waitingTitle}</h2>
       {/* role=timer is not live: screen readers hear state changes, not every tick */}

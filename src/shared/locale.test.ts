@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { localeScriptUrl, pickLocale, resolveLocale } from './locale.ts';
+
+afterEach(() => {
+  document.documentElement.lang = '';
+  vi.restoreAllMocks();
+});
+
+describe('pickLocale', () => {
+  it('takes the first tag whose language the widget speaks, region and case aside', () => {
+    expect(pickLocale(['ja', 'pt-BR', 'en'])).toBe('pt');
+    expect(pickLocale(['NL-be'])).toBe('nl');
+    expect(pickLocale([undefined, '', 'es-419'])).toBe('es');
+  });
+
+  it('falls back to French, or to what the caller appends', () => {
+    expect(pickLocale(['ja', 'zh-Hant'])).toBe('fr');
+    expect(pickLocale(['ja', 'en'])).toBe('en');
+  });
+});
+
+describe('resolveLocale', () => {
+  it('keeps an explicit locale', () => {
+    expect(resolveLocale('it')).toBe('it');
+  });
+
+  it('reads <html lang> first for auto, then the browser languages, among all seven locales', () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['es-ES', 'en']);
+    document.documentElement.lang = 'de-AT';
+    expect(resolveLocale('auto')).toBe('de');
+    document.documentElement.lang = 'ja';
+    expect(resolveLocale('auto')).toBe('es');
+  });
+
+  it('ends in French when nothing matches', () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['ja']);
+    expect(resolveLocale('auto')).toBe('fr');
+  });
+});
+
+describe('localeScriptUrl', () => {
+  it('names the script beside the bundle for the five locales the bundle does not carry', () => {
+    const ui = 'https://svc.example/v4/ui.Ab-12_x.js';
+    expect(['de', 'es', 'it', 'nl', 'pt'].map((l) => localeScriptUrl(ui, l as 'de'))).toEqual(
+      ['de', 'es', 'it', 'nl', 'pt'].map((l) => `https://svc.example/v4/ui.Ab-12_x-${l}.js`),
+    );
+  });
+
+  it('has no script for French, English or no locale', () => {
+    expect(localeScriptUrl('https://svc.example/v4/ui.x.js', 'fr')).toBeNull();
+    expect(localeScriptUrl('https://svc.example/v4/ui.x.js', 'en')).toBeNull();
+    expect(localeScriptUrl('https://svc.example/v4/ui.x.js')).toBeNull();
+  });
+});
