@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { COPY } from './copy.ts';
+import type { PhoneCopy } from './copy/index.ts';
 
 /** m:ss until `expiresAt` (ms since epoch); shown, not announced (it would chatter). */
-export function Countdown({ expiresAt, now = Date.now }: { expiresAt: number; now?: () => number }) {
+export function Countdown({ copy, expiresAt, now = Date.now }: { copy: PhoneCopy; expiresAt: number; now?: () => number }) {
   const [left, setLeft] = useState(() => expiresAt - now());
   useEffect(() => {
     const timer = setInterval(() => setLeft(expiresAt - now()), 1000);
@@ -12,7 +12,7 @@ export function Countdown({ expiresAt, now = Date.now }: { expiresAt: number; no
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   return (
     <p class="phone-countdown" data-testid="countdown">
-      {COPY.expiresIn(text)}
+      {copy.expiresIn(text)}
     </p>
   );
 }

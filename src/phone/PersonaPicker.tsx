@@ -1,11 +1,12 @@
 import type { Signal } from '@preact/signals';
 import type { PersonaSummary } from '../protocol/api.ts';
-import { COPY } from './copy.ts';
+import type { PhoneCopy } from './copy/index.ts';
 
-export function PersonaPicker({ personas, selected, disabled }: { personas: PersonaSummary[]; selected: Signal<string>; disabled: boolean }) {
+export function PersonaPicker(props: { copy: PhoneCopy; personas: PersonaSummary[]; selected: Signal<string>; disabled: boolean }) {
+  const { copy, personas, selected, disabled } = props;
   return (
     <fieldset class="phone-choices" disabled={disabled}>
-      <legend>{COPY.personaLegend}</legend>
+      <legend>{copy.personaLegend}</legend>
       {personas.map((persona) => (
         <label key={persona.id} class="phone-choice">
           <input

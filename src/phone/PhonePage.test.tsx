@@ -1,6 +1,8 @@
 import { act } from 'preact/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locale } from '../protocol/api.ts';
 import { createPhoneApi } from './api.ts';
+import { PHONE_COPY } from './copy/index.ts';
 import { createPhoneModel } from './model.ts';
 import { mountPhonePage } from './mount.tsx';
 import { BASE, createFakePhoneApi, fakeRequest, type FakeRequest } from './test-support/fake-phone-api.ts';
@@ -22,10 +24,10 @@ afterEach(() => {
   host.remove();
 });
 
-async function mount(h = 'h_good') {
+async function mount(h = 'h_good', locale: Locale = 'en') {
   const model = createPhoneModel(createPhoneApi(undefined, BASE), { requestId: 'vr_1', h });
   await act(async () => {
-    unmount = mountPhonePage(host, model);
+    unmount = mountPhonePage(host, model, PHONE_COPY[locale]);
     await model.load();
   });
   return model;
@@ -44,6 +46,17 @@ describe('phone page', () => {
     expect(host.querySelector('[data-testid="audience"]')?.textContent).toBe('Demo Shop asks you to prove:');
     const facts = [...host.querySelectorAll('[data-testid="scopes"] li')].map((li) => li.textContent);
     expect(facts).toEqual(['You are 18 or older', 'You have French nationality']);
+  });
+
+  it('speaks the language it is given, every part of the page included', async () => {
+    await mount('h_good', 'de');
+    expect(host.querySelector('[data-testid="audience"]')?.textContent).toBe('Demo Shop bittet Sie um folgenden Nachweis:');
+    const facts = [...host.querySelectorAll('[data-testid="scopes"] li')].map((li) => li.textContent);
+    expect(facts).toEqual(['Sie sind 18 Jahre oder älter', 'Sie haben die französische Staatsangehörigkeit']);
+    expect(text()).toContain('Testperson');
+    expect(text()).toContain('Gesichtsprüfung');
+    expect(host.querySelector('[data-testid="countdown"]')?.textContent).toMatch(/^Anfrage läuft in \d+:\d\d ab$/);
+    expect(text()).not.toMatch(/\b(You|Approve|Cancel|Test persona)\b/);
   });
 
   it('names only the blind app on the ADULT_BLIND rail', async () => {

@@ -1,5 +1,5 @@
 import type { Outcome } from '../protocol/api.ts';
-import { COPY } from './copy.ts';
+import type { PhoneCopy } from './copy/index.ts';
 import { MethodPicker } from './MethodPicker.tsx';
 import type { PhoneModel } from './model.ts';
 import { OutcomePanel } from './OutcomePanel.tsx';
@@ -9,28 +9,33 @@ import { SandboxHeader } from './SandboxHeader.tsx';
 
 const OUTCOME_TONE = { approved: 'good', failed: 'bad', cancelled: 'neutral' } as const;
 
-export function PhonePage({ model }: { model: PhoneModel }) {
+export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy }) {
   const view = model.view.value;
   return (
     <div class="phone" data-view={view.kind}>
-      <SandboxHeader />
+      <SandboxHeader copy={copy} />
       <main>
         {view.kind === 'loading' && (
           <p class="phone-card phone-loading" role="status">
-            {COPY.loading}
+            {copy.loading}
           </p>
         )}
         {view.kind === 'problem' && (
           <OutcomePanel
             tone="bad"
             testId="problem"
-            title={COPY.problems[view.problem].title}
-            help={COPY.problems[view.problem].help}
-            {...(view.retryable ? { action: { label: COPY.retry, run: () => void model.load() } } : {})}
+            title={copy.problems[view.problem].title}
+            help={copy.problems[view.problem].help}
+            {...(view.retryable ? { action: { label: copy.retry, run: () => void model.load() } } : {})}
           />
         )}
         {view.kind === 'done' && (
-          <OutcomePanel tone={OUTCOME_TONE[view.outcome]} testId="outcome" title={COPY.outcomes[view.outcome].title} help={COPY.outcomes[view.outcome].help} />
+          <OutcomePanel
+            tone={OUTCOME_TONE[view.outcome]}
+            testId="outcome"
+            title={copy.outcomes[view.outcome].title}
+            help={copy.outcomes[view.outcome].help}
+          />
         )}
         {view.kind === 'asking' && (
           <form
@@ -40,20 +45,20 @@ export function PhonePage({ model }: { model: PhoneModel }) {
               void model.submit('approved');
             }}
           >
-            <RequestSummary request={view.request} />
-            <PersonaPicker personas={model.personas.value} selected={model.persona} disabled={view.sending !== null} />
-            <MethodPicker allowed={model.method.value} disabled={view.sending !== null} />
+            <RequestSummary copy={copy} request={view.request} />
+            <PersonaPicker copy={copy} personas={model.personas.value} selected={model.persona} disabled={view.sending !== null} />
+            <MethodPicker copy={copy} allowed={model.method.value} disabled={view.sending !== null} />
             {view.error && (
               <p class="phone-error" role="alert">
-                {COPY.problems[view.error].title}. {COPY.problems[view.error].help}
+                {copy.problems[view.error].title}. {copy.problems[view.error].help}
               </p>
             )}
             <div class="phone-actions">
               <button type="submit" class="phone-button phone-button-primary" disabled={view.sending !== null}>
-                {view.sending === 'approved' ? COPY.sending : COPY.approve}
+                {view.sending === 'approved' ? copy.sending : copy.approve}
               </button>
-              <OutcomeButton outcome="failed" label={COPY.fail} model={model} sending={view.sending} />
-              <OutcomeButton outcome="cancelled" label={COPY.cancel} model={model} sending={view.sending} />
+              <OutcomeButton outcome="failed" label={copy.fail} sendingLabel={copy.sending} model={model} sending={view.sending} />
+              <OutcomeButton outcome="cancelled" label={copy.cancel} sendingLabel={copy.sending} model={model} sending={view.sending} />
             </div>
           </form>
         )}
@@ -62,10 +67,11 @@ export function PhonePage({ model }: { model: PhoneModel }) {
   );
 }
 
-function OutcomeButton({ outcome, label, model, sending }: { outcome: Outcome; label: string; model: PhoneModel; sending: Outcome | null }) {
+function OutcomeButton(props: { outcome: Outcome; label: string; sendingLabel: string; model: PhoneModel; sending: Outcome | null }) {
+  const { outcome, label, sendingLabel, model, sending } = props;
   return (
     <button type="button" class="phone-button phone-button-secondary" disabled={sending !== null} onClick={() => void model.submit(outcome)}>
-      {sending === outcome ? COPY.sending : label}
+      {sending === outcome ? sendingLabel : label}
     </button>
   );
 }

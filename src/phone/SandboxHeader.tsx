@@ -1,13 +1,13 @@
-import { COPY } from './copy.ts';
+import type { PhoneCopy } from './copy/index.ts';
 
-export function SandboxHeader() {
+export function SandboxHeader({ copy }: { copy: PhoneCopy }) {
   return (
     <header class="phone-header">
       <p class="phone-mark" data-testid="sandbox-mark">
-        <span aria-hidden="true">⚠</span> {COPY.sandboxMark}
+        <span aria-hidden="true">⚠</span> {copy.sandboxMark}
       </p>
-      <h1>{COPY.title}</h1>
-      <p class="phone-note">{COPY.sandboxNote}</p>
+      <h1>{copy.title}</h1>
+      <p class="phone-note">{copy.sandboxNote}</p>
     </header>
   );
 }

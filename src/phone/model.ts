@@ -5,7 +5,7 @@
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Method, Outcome, PersonaSummary, PhoneOpened } from '../protocol/api.ts';
 import type { PhoneApi } from './api.ts';
-import type { ProblemKey } from './copy.ts';
+import type { ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
 
 export type PhoneView =

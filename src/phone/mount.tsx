@@ -1,5 +1,6 @@
 import { effect } from '@preact/signals';
 import { render } from 'preact';
+import type { PhoneCopy } from './copy/index.ts';
 import type { PhoneModel } from './model.ts';
 import { PhonePage } from './PhonePage.tsx';
 
@@ -8,10 +9,10 @@ import { PhonePage } from './PhonePage.tsx';
  * @preact/signals' automatic component subscriptions (vite.config.ts, for the widget's size),
  * so the page subscribes once, here, around a synchronous render.
  *
- * @example const unmount = mountPhonePage(document.getElementById('app')!, model);
+ * @example const unmount = mountPhonePage(document.getElementById('app')!, model, PHONE_COPY.en);
  */
-export function mountPhonePage(root: HTMLElement, model: PhoneModel): () => void {
-  const dispose = effect(() => render(<PhonePage model={model} />, root));
+export function mountPhonePage(root: HTMLElement, model: PhoneModel, copy: PhoneCopy): () => void {
+  const dispose = effect(() => render(<PhonePage model={model} copy={copy} />, root));
   return () => {
     dispose();
     render(null, root);

@@ -1,34 +1,16 @@
-/** Every string the sandbox phone shows. English: this page is a tool for testers. */
-import type { Method, Outcome } from '../protocol/api.ts';
-import type { Scope } from '../protocol/scopes.ts';
+import type { PhoneCopy } from './index.ts';
 
-/** What each scope asks the person to prove, as a plain fact. */
-export const SCOPE_FACTS: Readonly<Record<Scope, string>> = {
-  isAdult: 'You are 18 or older',
-  isFrench: 'You have French nationality',
-  isEU: 'You are a citizen of an EU country',
-  isMale: 'Your sex is male',
-  isFemale: 'Your sex is female',
-  isUnique: 'You are one single person for this site (it gets an identifier that works there only)',
-  revealNationality: 'Your nationality (the site receives it)',
-  revealBirthYear: 'Your year of birth (the site receives it)',
-};
-
-export const METHOD_LABELS: Readonly<Record<Method, string>> = {
-  face_check: 'Face check',
-  eudi_wallet: 'EUDI wallet',
-};
-
-export const COPY = {
+/** English: the page's first language, a tool for testers. */
+export const en: PhoneCopy = {
   title: 'Sandbox phone',
   sandboxMark: 'Test mode',
   sandboxNote: 'This page stands in for the mobile app. No real identity is checked: pick a test persona and decide the outcome.',
   loading: 'Opening the verification request…',
-  askedBy: (audience: string) => `${audience} asks you to prove:`,
+  askedBy: (audience) => `${audience} asks you to prove:`,
   askedByBlind: 'An anonymous site asks you to prove:',
-  blindNote: (app: string) => `The verification service is not told which site this is. The proof is issued for the app “${app}” only.`,
+  blindNote: (app) => `The verification service is not told which site this is. The proof is issued for the app “${app}” only.`,
   minimalNote: 'Only these answers leave the phone, nothing else about you.',
-  expiresIn: (text: string) => `Request expires in ${text}`,
+  expiresIn: (text) => `Request expires in ${text}`,
   personaLegend: 'Test persona',
   methodLegend: 'Verification method',
   methodOnlyWallet: 'This request is in EUDI wallet mode: only the wallet can answer it.',
@@ -41,9 +23,12 @@ export const COPY = {
     approved: { title: 'Verification approved', help: 'You can go back to the site: it continues by itself.' },
     failed: { title: 'Verification failed', help: 'The site shows that the check did not succeed.' },
     cancelled: { title: 'Verification cancelled', help: 'The site shows that you cancelled.' },
-  } satisfies Record<Outcome, { title: string; help: string }>,
+  },
   problems: {
-    MISSING_LINK: { title: 'This link is incomplete', help: 'Scan the QR code again, or use the “open on this device” link from the site.' },
+    MISSING_LINK: {
+      title: 'This link is incomplete',
+      help: 'Scan the QR code again, or use the “open on this device” link from the site.',
+    },
     NOT_FOUND: { title: 'This verification link is not valid', help: 'It may be mistyped or no longer exist. Start again from the site.' },
     ALREADY_FINISHED: { title: 'This verification is already finished', help: 'Nothing more to do here. Go back to the site.' },
     REQUEST_EXPIRED: { title: 'This verification request has expired', help: 'Go back to the site: it shows a new QR code to scan.' },
@@ -51,6 +36,15 @@ export const COPY = {
     OTHER: { title: 'Something went wrong', help: 'Try again. If it keeps happening, start again from the site.' },
   },
   retry: 'Try again',
-} as const;
-
-export type ProblemKey = keyof typeof COPY.problems;
+  scopes: {
+    isAdult: 'You are 18 or older',
+    isFrench: 'You have French nationality',
+    isEU: 'You are a citizen of an EU country',
+    isMale: 'Your sex is male',
+    isFemale: 'Your sex is female',
+    isUnique: 'You are one single person for this site (it gets an identifier that works there only)',
+    revealNationality: 'Your nationality (the site receives it)',
+    revealBirthYear: 'Your year of birth (the site receives it)',
+  },
+  methods: { face_check: 'Face check', eudi_wallet: 'EUDI wallet' },
+};

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../protocol/api.ts';
+import { SCOPES } from '../../protocol/scopes.ts';
+import { en } from './en.ts';
+import { PHONE_COPY, type PhoneCopy } from './index.ts';
+
+/** Every string of a copy, functions called with a marker so their text is checked too. */
+function strings(copy: PhoneCopy): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') out.push([path, value]);
+    else if (typeof value === 'function') out.push([path, (value as (x: string) => string)('⟨X⟩')]);
+    else for (const [key, inner] of Object.entries(value as object)) walk(inner, path ? `${path}.${key}` : key);
+  };
+  walk(copy, '');
+  return out;
+}
+
+const KEYS = strings(en).map(([path]) => path);
+
+describe('phone page copy', () => {
+  it('covers every locale the protocol names', () => {
+    expect(Object.keys(PHONE_COPY).sort()).toEqual([...LOCALES].sort());
+  });
+
+  it('states every scope as a fact and names both methods', () => {
+    expect(Object.keys(en.scopes).sort()).toEqual([...SCOPES].sort());
+    expect(Object.keys(en.methods).sort()).toEqual(['eudi_wallet', 'face_check']);
+  });
+
+  it.each(LOCALES)('has exactly the strings of the English page in %s', (locale) => {
+    expect(strings(PHONE_COPY[locale]).map(([path]) => path)).toEqual(KEYS);
+  });
+
+  it.each(LOCALES)('has no empty or untrimmed string in %s, and every template keeps its value', (locale) => {
+    for (const [path, value] of strings(PHONE_COPY[locale])) {
+      expect(value.trim(), `${locale}.${path}`).not.toBe('');
+      expect(value, `${locale}.${path}`).toBe(value.trim());
+    }
+    const copy = PHONE_COPY[locale];
+    for (const text of [copy.askedBy('⟨X⟩'), copy.blindNote('⟨X⟩'), copy.expiresIn('⟨X⟩')]) expect(text).toContain('⟨X⟩');
+  });
+
+  it.each(LOCALES.filter((l) => l !== 'en'))('leaves no sentence of %s in English', (locale) => {
+    const english = new Map(strings(en));
+    // proper names and labels that read the same in both may match; sentences may not
+    const same = strings(PHONE_COPY[locale]).filter(([path, value]) => value === english.get(path) && value.includes(' '));
+    expect(same.filter(([path]) => path !== 'methods.eudi_wallet')).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import type { PhoneCopy } from './index.ts';
+
+/** French: vouvoiement and French typography (a non-breaking space before « : », inside « »). */
+export const fr: PhoneCopy = {
+  title: 'Téléphone de test',
+  sandboxMark: 'Mode test',
+  sandboxNote:
+    'Cette page remplace l’application mobile. Aucune identité réelle n’est vérifiée\u00a0: ' +
+    'choisissez un profil de test et décidez du résultat.',
+  loading: 'Ouverture de la demande de vérification…',
+  askedBy: (audience) => `${audience} vous demande de prouver\u00a0:`,
+  askedByBlind: 'Un site anonyme vous demande de prouver\u00a0:',
+  blindNote: (app) =>
+    'Le service de vérification ne sait pas de quel site il s’agit. ' +
+    `La preuve est émise pour l’application «\u00a0${app}\u00a0» uniquement.`,
+  minimalNote: 'Seules ces réponses quittent le téléphone, rien d’autre à votre sujet.',
+  expiresIn: (text) => `La demande expire dans ${text}`,
+  personaLegend: 'Profil de test',
+  methodLegend: 'Méthode de vérification',
+  methodOnlyWallet: 'Cette demande est en mode portefeuille EUDI\u00a0: seul le portefeuille peut y répondre.',
+  methodOnlyFace: 'Cette demande n’est pas en mode portefeuille EUDI\u00a0: le portefeuille n’est pas proposé.',
+  approve: 'Approuver',
+  fail: 'Faire échouer',
+  cancel: 'Annuler',
+  sending: 'Envoi…',
+  outcomes: {
+    approved: { title: 'Vérification approuvée', help: 'Vous pouvez revenir sur le site\u00a0: il continue tout seul.' },
+    failed: { title: 'Vérification échouée', help: 'Le site indique que la vérification n’a pas abouti.' },
+    cancelled: { title: 'Vérification annulée', help: 'Le site indique que vous avez annulé.' },
+  },
+  problems: {
+    MISSING_LINK: {
+      title: 'Ce lien est incomplet',
+      help: 'Scannez à nouveau le QR code, ou utilisez le lien «\u00a0Ouvrir sur cet appareil\u00a0» du site.',
+    },
+    NOT_FOUND: {
+      title: 'Ce lien de vérification n’est pas valide',
+      help: 'Il est peut-être mal recopié ou n’existe plus. Recommencez depuis le site.',
+    },
+    ALREADY_FINISHED: { title: 'Cette vérification est déjà terminée', help: 'Plus rien à faire ici. Revenez sur le site.' },
+    REQUEST_EXPIRED: {
+      title: 'Cette demande de vérification a expiré',
+      help: 'Revenez sur le site\u00a0: il affiche un nouveau QR code à scanner.',
+    },
+    NETWORK_ERROR: { title: 'Le service est injoignable', help: 'Vérifiez la connexion et réessayez.' },
+    OTHER: { title: 'Une erreur s’est produite', help: 'Réessayez. Si le problème persiste, recommencez depuis le site.' },
+  },
+  retry: 'Réessayer',
+  scopes: {
+    isAdult: 'Vous avez 18 ans ou plus',
+    isFrench: 'Vous avez la nationalité française',
+    isEU: 'Vous avez la nationalité d’un pays de l’UE',
+    isMale: 'Votre sexe est masculin',
+    isFemale: 'Votre sexe est féminin',
+    isUnique: 'Vous êtes une seule et même personne pour ce site (il reçoit un identifiant valable chez lui uniquement)',
+    revealNationality: 'Votre nationalité (le site la reçoit)',
+    revealBirthYear: 'Votre année de naissance (le site la reçoit)',
+  },
+  methods: { face_check: 'Vérification faciale', eudi_wallet: 'Portefeuille EUDI' },
+};

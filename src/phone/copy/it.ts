@@ -1,0 +1,54 @@
+import type { PhoneCopy } from './index.ts';
+
+/** Italian: formal "Lei" in sentences; button labels in the imperative interfaces use. */
+export const it: PhoneCopy = {
+  title: 'Telefono di prova',
+  sandboxMark: 'Modalità test',
+  sandboxNote:
+    'Questa pagina sostituisce l’app mobile. Nessuna identità reale viene verificata: scelga un profilo di prova e decida l’esito.',
+  loading: 'Apertura della richiesta di verifica…',
+  askedBy: (audience) => `${audience} le chiede di dimostrare:`,
+  askedByBlind: 'Un sito anonimo le chiede di dimostrare:',
+  blindNote: (app) => `Il servizio di verifica non sa di quale sito si tratti. La prova viene emessa solo per l’app «${app}».`,
+  minimalNote: 'Solo queste risposte lasciano il telefono, nient’altro su di lei.',
+  expiresIn: (text) => `La richiesta scade tra ${text}`,
+  personaLegend: 'Profilo di prova',
+  methodLegend: 'Metodo di verifica',
+  methodOnlyWallet: 'Questa richiesta è in modalità portafoglio EUDI: solo il portafoglio può rispondere.',
+  methodOnlyFace: 'Questa richiesta non è in modalità portafoglio EUDI: il portafoglio non è disponibile.',
+  approve: 'Approva',
+  fail: 'Fai fallire la verifica',
+  cancel: 'Annulla',
+  sending: 'Invio in corso…',
+  outcomes: {
+    approved: { title: 'Verifica approvata', help: 'Può tornare al sito: proseguirà da solo.' },
+    failed: { title: 'Verifica non riuscita', help: 'Il sito mostra che la verifica non è andata a buon fine.' },
+    cancelled: { title: 'Verifica annullata', help: 'Il sito mostra che la verifica è stata annullata.' },
+  },
+  problems: {
+    MISSING_LINK: {
+      title: 'Questo link è incompleto',
+      help: 'Inquadri di nuovo il codice QR o usi il link «Apri su questo dispositivo» del sito.',
+    },
+    NOT_FOUND: {
+      title: 'Questo link di verifica non è valido',
+      help: 'Potrebbe essere stato copiato male o non esistere più. Ricominci dal sito.',
+    },
+    ALREADY_FINISHED: { title: 'Questa verifica è già conclusa', help: 'Qui non c’è altro da fare. Torni al sito.' },
+    REQUEST_EXPIRED: { title: 'Questa richiesta di verifica è scaduta', help: 'Torni al sito: mostrerà un nuovo codice QR da inquadrare.' },
+    NETWORK_ERROR: { title: 'Il servizio non è raggiungibile', help: 'Controlli la connessione e riprovi.' },
+    OTHER: { title: 'Qualcosa è andato storto', help: 'Riprovi. Se succede ancora, ricominci dal sito.' },
+  },
+  retry: 'Riprova',
+  scopes: {
+    isAdult: 'Ha almeno 18 anni',
+    isFrench: 'Ha la cittadinanza francese',
+    isEU: 'Ha la cittadinanza di un Paese dell’UE',
+    isMale: 'Il suo sesso è maschile',
+    isFemale: 'Il suo sesso è femminile',
+    isUnique: 'È una sola persona per questo sito (riceve un identificativo valido solo lì)',
+    revealNationality: 'La sua cittadinanza (il sito la riceve)',
+    revealBirthYear: 'Il suo anno di nascita (il sito lo riceve)',
+  },
+  methods: { face_check: 'Verifica del volto', eudi_wallet: 'Portafoglio EUDI' },
+};
