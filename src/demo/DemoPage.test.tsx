@@ -1,6 +1,8 @@
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { COLUMNS, GALLERY_ROWS } from './gallery.ts';
+import { LOCALES } from '../protocol/api.ts';
+import { ALL_COPY } from '../widget/copy/all.ts';
+import { GALLERY_ROWS, THEMES, createGalleryModel, type GalleryModel } from './gallery.ts';
 import { createLiveModel } from './live.ts';
 import { mountDemoPage } from './mount.tsx';
 
@@ -9,31 +11,56 @@ document.body.append(host);
 let unmount = () => {};
 afterEach(() => unmount());
 
-function mount() {
+function mount(gallery: GalleryModel = createGalleryModel()) {
   act(() => {
-    unmount = mountDemoPage(host, { live: createLiveModel(), partnerUrl: 'http://localhost:8788' });
+    unmount = mountDemoPage(host, { gallery, live: createLiveModel(), partnerUrl: 'http://localhost:8788' });
   });
+  return gallery;
 }
 
+const waitingWidgets = () =>
+  [...host.querySelectorAll('[data-testid="gallery-row-waiting"] [data-testid="svc-widget"]')].map((w) => w.shadowRoot!);
+const waitingTitles = () => waitingWidgets().map((root) => root.querySelector('h2')?.textContent);
+
 describe('designers’ demo page', () => {
-  it('shows every widget state in both themes and both locales', () => {
+  it('shows every widget state in both themes, in French to begin with', () => {
     mount();
     const states = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
     for (const state of states) {
       const row = host.querySelector(`[data-testid="gallery-row-${state}"]`)!;
       const widgets = [...row.querySelectorAll('[data-testid="svc-widget"]')];
-      expect(widgets.map((w) => w.getAttribute('data-state'))).toEqual([state, state, state, state]);
-      expect([...row.querySelectorAll('figcaption')].map((f) => f.textContent)).toEqual(['Dark · français', 'Dark · English', 'Light · français', 'Light · English']);
+      expect(widgets.map((w) => w.getAttribute('data-state'))).toEqual([state, state]);
+      expect([...row.querySelectorAll('figcaption')].map((f) => f.textContent)).toEqual(['Dark · français', 'Light · français']);
     }
-    expect(host.querySelectorAll('[data-testid="svc-widget"]')).toHaveLength(GALLERY_ROWS.length * COLUMNS.length);
+    expect(host.querySelectorAll('[data-testid="svc-widget"]')).toHaveLength(GALLERY_ROWS.length * THEMES.length);
+    expect(waitingTitles()).toEqual([ALL_COPY.fr.waitingTitle, ALL_COPY.fr.waitingTitle]);
+    expect(waitingWidgets()[0]!.querySelector('svg[role="img"]')).not.toBeNull();
   });
 
-  it('renders the widget itself in each cell, in the cell’s locale', () => {
+  it('offers all seven locales in one picker and re-renders the one grid in the picked locale', () => {
     mount();
-    const row = host.querySelector('[data-testid="gallery-row-waiting"]')!;
-    const [darkFr, darkEn] = [...row.querySelectorAll('[data-testid="svc-widget"]')].map((w) => w.shadowRoot!);
-    expect(darkFr?.querySelector('h2')?.textContent).not.toBe(darkEn?.querySelector('h2')?.textContent);
-    expect(darkFr?.querySelector('svg[role="img"]')).not.toBeNull();
+    const radios = [...host.querySelectorAll<HTMLInputElement>('input[name="gallery-locale"]')];
+    expect(radios.map((r) => r.value)).toEqual([...LOCALES]);
+    act(() => radios.find((r) => r.value === 'nl')!.click());
+    expect(waitingTitles()).toEqual([ALL_COPY.nl.waitingTitle, ALL_COPY.nl.waitingTitle]);
+    expect(host.querySelector('[data-testid="gallery-row-waiting"] figcaption')?.textContent).toBe('Dark · Nederlands');
+    expect(host.querySelectorAll('[data-testid="svc-widget"]')).toHaveLength(GALLERY_ROWS.length * THEMES.length);
+  });
+
+  it('applies the picked accent to every preview, and the default again', () => {
+    mount();
+    const accentSheets = () => [...host.querySelectorAll('[data-testid="svc-widget"]')].map((w) => w.shadowRoot!.adoptedStyleSheets.length);
+    expect(new Set(accentSheets())).toEqual(new Set([1]));
+    act(() => host.querySelector<HTMLInputElement>('input[name="gallery-accent"][value="#0a7d4f"]')!.click());
+    expect(new Set(accentSheets())).toEqual(new Set([2]));
+    expect(host.querySelector('[data-testid="gallery-row-waiting"] figcaption')?.textContent).toBe('Dark · français · #0a7d4f');
+    act(() => host.querySelector<HTMLInputElement>('input[name="gallery-accent"][value=""]')!.click());
+    expect(new Set(accentSheets())).toEqual(new Set([1]));
+  });
+
+  it('starts from the locale and accent in the address, ignoring values it does not know', () => {
+    expect(createGalleryModel('?locale=it&accent=%23ffc72c')).toMatchObject({ locale: { value: 'it' }, accent: { value: '#ffc72c' } });
+    expect(createGalleryModel('?locale=xx&accent=red')).toMatchObject({ locale: { value: 'fr' }, accent: { value: null } });
   });
 
   it('shows the waiting state in the mobile layout', () => {

@@ -1,8 +1,9 @@
 import { Gallery } from './Gallery.tsx';
+import type { GalleryModel } from './gallery.ts';
 import type { LiveModel } from './live.ts';
 import { LivePanel } from './LivePanel.tsx';
 
-export function DemoPage({ live, partnerUrl }: { live: LiveModel; partnerUrl: string }) {
+export function DemoPage({ gallery, live, partnerUrl }: { gallery: GalleryModel; live: LiveModel; partnerUrl: string }) {
   return (
     <>
       <header class="demo-header">
@@ -16,7 +17,7 @@ export function DemoPage({ live, partnerUrl }: { live: LiveModel; partnerUrl: st
         </nav>
       </header>
       <main>
-        <Gallery />
+        <Gallery model={gallery} />
         <LivePanel model={live} partnerUrl={partnerUrl} />
       </main>
     </>

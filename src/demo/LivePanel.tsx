@@ -1,5 +1,7 @@
 import { useRef } from 'preact/hooks';
+import { LOCALES } from '../protocol/api.ts';
 import { SCOPES, type Scope } from '../protocol/scopes.ts';
+import { ACCENTS } from './gallery.ts';
 import { DEMO_PARTNER_ID, DEMO_PARTNER_ORIGIN, type LiveModel, type LiveSettings } from './live.ts';
 
 function Choice<K extends 'theme' | 'locale' | 'layout'>({ model, field, legend, values }: { model: LiveModel; field: K; legend: string; values: readonly LiveSettings[K][] }) {
@@ -60,8 +62,23 @@ export function LivePanel({ model, partnerUrl }: { model: LiveModel; partnerUrl:
             </p>
           </fieldset>
           <Choice model={model} field="theme" legend="Theme" values={['dark', 'light', 'auto']} />
-          <Choice model={model} field="locale" legend="Locale" values={['fr', 'en', 'auto']} />
+          <Choice model={model} field="locale" legend="Locale" values={[...LOCALES, 'auto']} />
           <Choice model={model} field="layout" legend="Layout" values={['auto', 'desktop', 'mobile']} />
+          <fieldset class="control">
+            <legend>Accent</legend>
+            {[{ name: 'default', value: null }, ...ACCENTS].map(({ name, value }) => (
+              <label key={name}>
+                <input
+                  type="radio"
+                  name="live-accent"
+                  value={value ?? ''}
+                  checked={model.settings.value.accent === value}
+                  onChange={() => model.change({ accent: value })}
+                />
+                {value ?? name}
+              </label>
+            ))}
+          </fieldset>
           <fieldset class="control">
             <legend>Scopes</legend>
             {SCOPES.map((scope) => (

@@ -1,8 +1,11 @@
 /**
- * What the designers' gallery shows: every widget state in every theme × locale, plus the
- * variants a state has (a cancelled failure, a server-verify timeout) and the mobile layout.
+ * What the designers' gallery shows: every widget state in both themes, plus the variants a
+ * state has (a cancelled failure, a server-verify timeout) and the mobile layout, in the locale
+ * and with the accent the page's pickers choose (issue 11: one grid, not one per locale).
  */
-import type { LocaleOption, Theme, WidgetState } from '../shared/contract.ts';
+import { signal } from '@preact/signals';
+import { LOCALES, type Locale } from '../protocol/api.ts';
+import { ACCENT_PATTERN, type Theme, type WidgetState } from '../shared/contract.ts';
 import type { PreviewOptions } from '../widget/preview.ts';
 
 export interface GalleryRow {
@@ -10,14 +13,53 @@ export interface GalleryRow {
   title: string;
   /** one line for designers: when a visitor sees this */
   note: string;
-  options: Omit<PreviewOptions, 'theme' | 'locale'>;
+  options: Omit<PreviewOptions, 'theme' | 'locale' | 'accent'>;
 }
 
+/** One column per theme. */
 export const THEMES: readonly Theme[] = ['dark', 'light'];
-export const LOCALES: readonly LocaleOption[] = ['fr', 'en'];
 
-/** Theme × locale columns, in reading order. */
-export const COLUMNS = THEMES.flatMap((theme) => LOCALES.map((locale) => ({ theme, locale, id: `${theme}-${locale}` })));
+/** Each locale by its own name, as a picker lists it; the spec names fr and en, the others are additions. */
+export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
+  fr: 'français',
+  en: 'English',
+  de: 'Deutsch',
+  es: 'español',
+  it: 'italiano',
+  nl: 'Nederlands',
+  pt: 'português',
+};
+
+/**
+ * Accents to try, light and dark ones (the widget picks black or white text on each), beside
+ * the default and a free colour input.
+ */
+export const ACCENTS: ReadonlyArray<{ name: string; value: string }> = [
+  { name: 'Forest', value: '#0a7d4f' },
+  { name: 'Plum', value: '#6b2c91' },
+  { name: 'Crimson', value: '#c8102e' },
+  { name: 'Sunflower', value: '#ffc72c' },
+  { name: 'Mint', value: '#7fe0b8' },
+];
+
+/**
+ * The gallery's pickers. The address can preset them (`/demo?locale=de&accent=%230a7d4f`), so a
+ * designer can share what they look at.
+ *
+ * @example const gallery = createGalleryModel(location.search); gallery.locale.value = 'nl';
+ */
+export function createGalleryModel(search = '') {
+  const query = new URLSearchParams(search);
+  const wanted = query.get('locale') as Locale;
+  const accent = query.get('accent') ?? '';
+  return {
+    locale: signal<Locale>(LOCALES.includes(wanted) ? wanted : 'fr'),
+    /** `#rgb` / `#rrggbb`, or null for the widget's default */
+    accent: signal<string | null>(ACCENT_PATTERN.test(accent) ? accent : null),
+  };
+}
+
+export type GalleryModel = ReturnType<typeof createGalleryModel>;
 
 const STATE_NOTES: Record<WidgetState, string> = {
   creating: 'The request is being created (usually shorter than a frame or two).',

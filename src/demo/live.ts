@@ -18,6 +18,8 @@ export interface LiveSettings {
   locale: LocaleOption;
   layout: Layout | 'auto';
   scopes: Scope[];
+  /** `data-accent`, or null for the default */
+  accent: string | null;
 }
 
 export interface LiveEvent {
@@ -68,7 +70,7 @@ export function loadLoader(doc: Document = document): Promise<SvcApi> {
  * await live.start(document.getElementById('live-widget')!);
  */
 export function createLiveModel() {
-  const settings = signal<LiveSettings>({ theme: 'dark', locale: 'fr', layout: 'auto', scopes: ['isAdult'] });
+  const settings = signal<LiveSettings>({ theme: 'dark', locale: 'fr', layout: 'auto', scopes: ['isAdult'], accent: null });
   const events = signal<LiveEvent[]>([]);
   const deepLink = signal<string | null>(null);
   const running = signal(false);
@@ -125,8 +127,8 @@ export function createLiveModel() {
     }
     container = host;
     stopWatching = watchDeepLink(host);
-    const { theme, locale, layout, scopes } = settings.value;
-    log('info', `render with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout}`);
+    const { theme, locale, layout, scopes, accent } = settings.value;
+    log('info', `render with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout}${accent ? ` · ${accent}` : ''}`);
     handle = svc.render(host, {
       partnerId: DEMO_PARTNER_ID,
       successPath: '/demo',
@@ -134,6 +136,7 @@ export function createLiveModel() {
       locale,
       scopes,
       ...(layout === 'auto' ? {} : { layout }),
+      ...(accent ? { accent } : {}),
     });
     running.value = true;
   }
@@ -152,11 +155,13 @@ export function createLiveModel() {
     const previous = settings.value;
     settings.value = { ...previous, ...next };
     if (!handle) return;
-    // Theme and locale switch live; scopes and layout need a new request.
-    if (next.scopes || (next.layout && next.layout !== previous.layout)) {
+    // Theme, locale and accent switch live; scopes and layout need a new request, and so does
+    // going back to the default accent (update() takes colours only).
+    if (next.scopes || (next.layout && next.layout !== previous.layout) || (next.accent === null && previous.accent !== null)) {
       if (container) void start(container);
     } else {
-      handle.update({ theme: settings.value.theme, locale: settings.value.locale });
+      const { theme, locale, accent } = settings.value;
+      handle.update({ theme, locale, ...(accent ? { accent } : {}) });
     }
   }
 

@@ -1,6 +1,7 @@
 import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { DemoPage } from './DemoPage.tsx';
+import { createGalleryModel, type GalleryModel } from './gallery.ts';
 import type { LiveModel } from './live.ts';
 
 /**
@@ -9,8 +10,9 @@ import type { LiveModel } from './live.ts';
  *
  * @example const unmount = mountDemoPage(document.getElementById('app')!, { live, partnerUrl });
  */
-export function mountDemoPage(root: HTMLElement, props: { live: LiveModel; partnerUrl: string }): () => void {
-  const dispose = effect(() => render(<DemoPage live={props.live} partnerUrl={props.partnerUrl} />, root));
+export function mountDemoPage(root: HTMLElement, props: { gallery?: GalleryModel; live: LiveModel; partnerUrl: string }): () => void {
+  const gallery = props.gallery ?? createGalleryModel();
+  const dispose = effect(() => render(<DemoPage gallery={gallery} live={props.live} partnerUrl={props.partnerUrl} />, root));
   return () => {
     dispose();
     render(null, root);
