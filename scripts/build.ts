@@ -24,7 +24,7 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
 import { LOCALES } from '../src/protocol/api.ts';
 import { localeScriptUrl } from '../src/shared/locale.ts';
-import { moduleSideEffects, oxc, trimQrcode } from '../vite.config.ts';
+import { moduleSideEffects, oxc } from '../vite.config.ts';
 import { BUDGETS, checkBundle, checkLocaleScript, gzipSize, type BundleName } from './check-bundle.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -74,7 +74,6 @@ async function buildScript(
     ...common(),
     define: options.define,
     plugins: [
-      trimQrcode(),
       ...(options.plugins ?? []),
       ...(options.stats ? [visualizer({ filename: join(tmpDir, options.stats), gzipSize: true, template: 'treemap' })] : []),
     ],
@@ -114,7 +113,6 @@ async function buildPage(name: string, base: string): Promise<boolean> {
       // No moduleSideEffects override here: pages may use the @preact/signals integration
       // (auto-subscribing components), which that size trick would drop.
     },
-    plugins: [trimQrcode()],
   });
   return true;
 }

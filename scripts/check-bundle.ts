@@ -13,9 +13,10 @@ export type BundleName = keyof typeof BUDGETS;
 
 /**
  * Never in a browser bundle: server imports, signing code, secrets and their names, live partner
- * ids, private keys. Matched case-insensitively.
+ * ids, private keys, and the QR encoder (qrcode-generator's own error text: the service encodes,
+ * the widget only draws, issue 11). Matched case-insensitively.
  */
-export const FORBIDDEN = ['node:', 'createHmac', 'secret', 'SVC_', 'pk_live_', 'BEGIN PRIVATE'] as const;
+export const FORBIDDEN = ['node:', 'createHmac', 'secret', 'SVC_', 'pk_live_', 'BEGIN PRIVATE', 'code length overflow'] as const;
 
 /** A string literal of this many words or more is developer prose that belongs behind import.meta.env.DEV. */
 export const MAX_WORDS_IN_A_STRING = 12;
