@@ -27,6 +27,12 @@ test('the widget, the phone page and the success page run under a CSP without un
 test('the designers’ demo page renders its gallery under its CSP without a violation', async ({ page }) => {
   const violations = await watchCspViolations(page);
   await page.goto('http://localhost:8787/demo');
-  await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget')).toHaveCount(4);
+  await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget')).toHaveCount(2);
+  // every picker re-renders the grid: a locale, an accent (an SVG swatch, no style attribute)
+  await page.getByRole('radio', { name: 'Deutsch de' }).check();
+  await page.getByRole('radio', { name: 'Forest #0a7d4f' }).check();
+  await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget').first().locator('h2')).toHaveText(
+    'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
+  );
   expect(await violations()).toEqual([]);
 });

@@ -38,12 +38,17 @@ export function loaderTag(attributes: Record<string, string>, serviceUrl = SERVI
  * await servePartnerPage(page, '/e2e/unknown', `<div id="svc-widget"></div>${loaderTag({ … })}`);
  * await page.goto(`${PARTNER_URL}/e2e/unknown`);
  */
-export async function servePartnerPage(page: Page, path: string, body: string, options: { csp?: string; title?: string } = {}): Promise<string> {
+export async function servePartnerPage(
+  page: Page,
+  path: string,
+  body: string,
+  options: { csp?: string; title?: string; lang?: string } = {},
+): Promise<string> {
   const url = `${PARTNER_URL}${path}`;
   // A fulfilled response has no IP address, so Chromium's Local Network Access counts the page
   // as public and blocks its requests to the loopback service; the real partner page is loopback.
   await page.context().grantPermissions(['local-network-access'], { origin: PARTNER_URL });
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${options.title ?? 'e2e page'}</title></head><body><main>${body}</main></body></html>`;
+  const html = `<!doctype html><html lang="${options.lang ?? 'en'}"><head><meta charset="utf-8"><title>${options.title ?? 'e2e page'}</title></head><body><main>${body}</main></body></html>`;
   await page.route(url, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': options.csp ?? STRICT_CSP, 'Cache-Control': 'no-store' }, body: html }),
   );

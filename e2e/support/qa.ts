@@ -93,8 +93,8 @@ export async function answerOnPhonePage(phone: Page, options: Pick<VerificationO
     if (await radio.isDisabled()) throw new Error(`this request does not accept the method ${options.method}`);
     await radio.check();
   }
-  const button = { approved: 'Approve', failed: 'Fail the check', cancelled: 'Cancel' }[options.outcome ?? 'approved'];
-  await phone.getByRole('button', { name: button, exact: true }).click();
+  // by its outcome, not its label: the page speaks the phone's language (seven locales)
+  await phone.locator(`button[data-outcome="${options.outcome ?? 'approved'}"]`).click();
   await expect(phone.getByTestId('outcome')).toBeVisible();
 }
 

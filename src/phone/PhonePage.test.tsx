@@ -57,6 +57,13 @@ describe('phone page', () => {
     expect(text()).toContain('Gesichtsprüfung');
     expect(host.querySelector('[data-testid="countdown"]')?.textContent).toMatch(/^Anfrage läuft in \d+:\d\d ab$/);
     expect(text()).not.toMatch(/\b(You|Approve|Cancel|Test persona)\b/);
+    // test tools find the buttons by outcome whatever the language
+    const buttons = [...host.querySelectorAll('button[data-outcome]')];
+    expect(buttons.map((b) => [b.getAttribute('data-outcome'), b.textContent])).toEqual([
+      ['approved', 'Bestätigen'],
+      ['failed', 'Prüfung scheitern lassen'],
+      ['cancelled', 'Abbrechen'],
+    ]);
   });
 
   it('names only the blind app on the ADULT_BLIND rail', async () => {

@@ -54,7 +54,8 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
               </p>
             )}
             <div class="phone-actions">
-              <button type="submit" class="phone-button phone-button-primary" disabled={view.sending !== null}>
+              {/* data-outcome: a hook for test tools that holds in every language */}
+              <button type="submit" class="phone-button phone-button-primary" disabled={view.sending !== null} data-outcome="approved">
                 {view.sending === 'approved' ? copy.sending : copy.approve}
               </button>
               <OutcomeButton outcome="failed" label={copy.fail} sendingLabel={copy.sending} model={model} sending={view.sending} />
@@ -70,7 +71,13 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
 function OutcomeButton(props: { outcome: Outcome; label: string; sendingLabel: string; model: PhoneModel; sending: Outcome | null }) {
   const { outcome, label, sendingLabel, model, sending } = props;
   return (
-    <button type="button" class="phone-button phone-button-secondary" disabled={sending !== null} onClick={() => void model.submit(outcome)}>
+    <button
+      type="button"
+      class="phone-button phone-button-secondary"
+      disabled={sending !== null}
+      onClick={() => void model.submit(outcome)}
+      data-outcome={outcome}
+    >
       {sending === outcome ? sendingLabel : label}
     </button>
   );

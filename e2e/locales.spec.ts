@@ -1,0 +1,107 @@
+/**
+ * The five locales issue 11 adds beside the spec's fr and en: each is a small script beside the
+ * UI bundle, started by the loader in parallel with the bundle; `auto` chooses among all seven;
+ * the phone page follows the phone's languages.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { loaderTag, servePartnerPage } from './support/pages.ts';
+import { answerOnPhonePage, deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
+
+const WAITING_TITLES = {
+  de: 'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
+  es: 'Escanee este código QR con su móvil',
+  it: 'Inquadri questo codice QR con lo smartphone',
+  nl: 'Scan deze QR-code met uw telefoon',
+  pt: 'Leia este código QR com o seu telemóvel',
+} as const;
+
+/** Paths of the widget's scripts the page fetched (the bundle, locale scripts). */
+function watchUiScripts(page: Page): string[] {
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/v4/ui.')) fetched.push(pathname);
+  });
+  return fetched;
+}
+
+for (const [locale, title] of Object.entries(WAITING_TITLES)) {
+  test(`a visitor reads the widget in ${locale}: its script is fetched once, beside the bundle, not after it`, async ({ page }) => {
+    const fetched = watchUiScripts(page);
+    await page.goto(`/standard?locale=${locale}`);
+    await waitForWidgetState(page, 'waiting');
+    await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(title);
+    await expect(widget(page).getByTestId('svc-card')).toHaveAttribute('lang', locale);
+    expect(fetched).toHaveLength(2);
+    expect(fetched.filter((path) => path.endsWith(`-${locale}.js`))).toHaveLength(1);
+    // the loader starts the locale script before the bundle's, so no round trip waits on the other
+    const [copyStart, uiStart] = await page.evaluate((suffix) => {
+      const entries = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/v4/ui.'));
+      const copy = entries.find((e) => e.name.endsWith(suffix))!;
+      const ui = entries.find((e) => e !== copy)!;
+      return [copy.startTime, ui.startTime];
+    }, `-${locale}.js`);
+    expect(copyStart).toBeLessThanOrEqual(uiStart);
+  });
+}
+
+test('French and English come with the bundle: no second script', async ({ page }) => {
+  const fetched = watchUiScripts(page);
+  await page.goto('/standard?locale=en');
+  await waitForWidgetState(page, 'waiting');
+  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText('Scan this QR code with your phone');
+  expect(fetched).toHaveLength(1);
+});
+
+test('data-locale="auto" chooses among all seven locales from <html lang>', async ({ page }) => {
+  const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', locale: 'auto' });
+  await page.goto(await servePartnerPage(page, '/e2e/auto-nl', `<div id="svc-widget"></div>${tag}`, { lang: 'nl-BE' }));
+  await waitForWidgetState(page, 'waiting');
+  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.nl);
+});
+
+test('SVC.render and update() switch to a new locale live, on the same request', async ({ page }) => {
+  const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', render: 'explicit' });
+  await page.goto(await servePartnerPage(page, '/e2e/update-locale', `<div id="slot"></div>${tag}`));
+  await page.waitForFunction(() => 'SVC' in window);
+  await page.evaluate(() => {
+    const svc = (window as unknown as { SVC: { render(id: string, o: object): { update(o: object): void } } }).SVC;
+    (window as unknown as { e2eHandle: unknown }).e2eHandle = svc.render('slot', { locale: 'es' });
+  });
+  await waitForWidgetState(page, 'waiting');
+  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.es);
+  const deepLink = await deepLinkOf(page);
+  await page.evaluate(() => (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ locale: 'it' }));
+  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.it);
+  expect(await deepLinkOf(page)).toBe(deepLink);
+});
+
+for (const bad of ['ja', 'pt-BR', 'DE']) {
+  test(`data-locale="${bad}" is refused with INIT_FAILED naming the attribute`, async ({ page }) => {
+    const messages: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && messages.push(message.text()));
+    const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', locale: bad });
+    await page.goto(await servePartnerPage(page, `/e2e/bad-locale-${bad}`, `<div id="svc-widget"></div>${tag}`));
+    await waitForWidgetState(page, 'error');
+    expect(messages).toContain('[svc] INIT_FAILED data-locale invalid');
+  });
+}
+
+test.describe('on a phone set to German', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('a visitor verifies end to end in German: the widget in de, the phone page in German too', async ({ page, context }) => {
+    await page.goto('/standard?locale=de');
+    const phone = await context.newPage();
+    await phone.goto(await deepLinkOf(page));
+    await expect(phone.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(phone.getByRole('heading', { level: 1 })).toHaveText('Test-Smartphone');
+    await expect(phone.getByTestId('audience')).toHaveText(/bittet Sie um folgenden Nachweis:$/);
+    await expect(phone.getByRole('button', { name: 'Bestätigen', exact: true })).toBeVisible();
+    await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText('Prüfung läuft');
+    await answerOnPhonePage(phone);
+    await expect(phone.getByTestId('outcome').getByRole('heading')).toHaveText('Prüfung bestätigt');
+    await page.waitForURL('**/success');
+    await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+  });
+});
