@@ -48,7 +48,8 @@ export async function servePartnerPage(
   // A fulfilled response has no IP address, so Chromium's Local Network Access counts the page
   // as public and blocks its requests to the loopback service; the real partner page is loopback.
   await page.context().grantPermissions(['local-network-access'], { origin: PARTNER_URL });
-  const html = `<!doctype html><html lang="${options.lang ?? 'en'}"><head><meta charset="utf-8"><title>${options.title ?? 'e2e page'}</title></head><body><main>${body}</main></body></html>`;
+  const head = `<head><meta charset="utf-8"><title>${options.title ?? 'e2e page'}</title></head>`;
+  const html = `<!doctype html><html lang="${options.lang ?? 'en'}">${head}<body><main>${body}</main></body></html>`;
   await page.route(url, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': options.csp ?? STRICT_CSP, 'Cache-Control': 'no-store' }, body: html }),
   );
