@@ -1,11 +1,13 @@
 /**
- * Writes docs/screenshots/*.png: the designers' gallery, the waiting widget in both themes ×
- * both locales on the example partner page, and the sandbox phone page at 360 px.
+ * Writes docs/screenshots/*.png: the designers' gallery (and its waiting row in German with an
+ * accent), the waiting widget in both themes × fr, en and de on the example partner page, two
+ * accents in both themes, and the sandbox phone page at 360 px.
  * Run with `npm run screenshots` (it rewrites the files; the normal e2e run leaves them alone).
  */
 import { expect, test } from '@playwright/test';
 import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 
 const DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
@@ -14,15 +16,37 @@ mkdirSync(DIR, { recursive: true });
 test('the designers’ gallery', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 1000 });
   await page.goto('http://localhost:8787/demo');
-  await expect(page.getByTestId('gallery-row-waiting-mobile').getByTestId('svc-widget')).toHaveCount(4);
-  await page.getByRole('heading', { name: 'Every state × theme × locale' }).waitFor();
+  await expect(page.getByTestId('gallery-row-waiting-mobile').getByTestId('svc-widget')).toHaveCount(2);
+  await page.getByRole('heading', { name: 'Every state × theme' }).waitFor();
   await page.locator('.gallery').screenshot({ path: `${DIR}demo-gallery.png`, animations: 'disabled' });
   await page.getByTestId('gallery-row-waiting').screenshot({ path: `${DIR}demo-gallery-waiting.png`, animations: 'disabled' });
   expect(statSync(`${DIR}demo-gallery.png`).size).toBeGreaterThan(20_000);
+  await page.getByRole('radio', { name: 'Deutsch de' }).check();
+  await page.getByRole('radio', { name: 'Forest #0a7d4f' }).check();
+  await expect(page.getByTestId('gallery-row-waiting-mobile').locator('figcaption').first()).toHaveText('Dark · Deutsch · #0a7d4f');
+  await page.getByTestId('gallery-pickers').screenshot({ path: `${DIR}demo-gallery-pickers.png`, animations: 'disabled' });
+  await page.getByTestId('gallery-row-waiting-mobile').screenshot({ path: `${DIR}demo-gallery-mobile-de-accent.png`, animations: 'disabled' });
 });
 
 for (const theme of ['dark', 'light'] as const) {
-  for (const locale of ['fr', 'en'] as const) {
+  test(`two accents, ${theme}: a dark one with white text, a light one with black text`, async ({ page }) => {
+    await page.setViewportSize({ width: 900, height: 1100 });
+    const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', render: 'explicit' });
+    await page.goto(await servePartnerPage(page, `/e2e/accents-${theme}`, `<div id="green"></div><p>&nbsp;</p><div id="gold"></div>${tag}`));
+    await page.waitForFunction(() => 'SVC' in window);
+    await page.evaluate((t) => {
+      const svc = (window as unknown as { SVC: { render(id: string, o: object): unknown } }).SVC;
+      svc.render('green', { theme: t, accent: '#0a7d4f', layout: 'mobile', locale: 'en' });
+      svc.render('gold', { theme: t, accent: '#ffc72c', layout: 'mobile', locale: 'en' });
+    }, theme);
+    await waitForWidgetState(page, 'waiting', { index: 0 });
+    await waitForWidgetState(page, 'waiting', { index: 1 });
+    await page.locator('main').screenshot({ path: `${DIR}accent-${theme}.png`, animations: 'disabled' });
+  });
+}
+
+for (const theme of ['dark', 'light'] as const) {
+  for (const locale of ['fr', 'en', 'de'] as const) {
     test(`the waiting widget, ${theme}, ${locale}`, async ({ page }) => {
       await page.setViewportSize({ width: 900, height: 900 });
       await page.goto(`/standard?theme=${theme}&locale=${locale}`);

@@ -81,24 +81,26 @@ export function Gallery({ model }: { model: GalleryModel }) {
       <h2 id="gallery-title">Every state × theme</h2>
       <p class="lede">Rendered with the real components and a frozen model (a fake QR payload, the countdown stopped at 4:32), so two screenshots of this page are identical.</p>
       <Pickers model={model} />
-      {GALLERY_ROWS.map((row) => (
-        <section key={row.id} class="gallery-row" aria-labelledby={`row-${row.id}`} data-testid={`gallery-row-${row.id}`}>
-          <h3 id={`row-${row.id}`}>
-            <code>{row.title}</code>
-          </h3>
-          <p class="row-note">{row.note}</p>
-          <div class="cells">
-            {THEMES.map((theme) => (
-              <PreviewCell
-                key={theme}
-                caption={`${THEME_NAMES[theme]} · ${LOCALE_NAMES[locale]}${accent ? ` · ${accent}` : ''}`}
-                mobile={row.options.layout === 'mobile'}
-                options={{ ...row.options, theme, locale, ...(accent ? { accent } : {}) }}
-              />
-            ))}
-          </div>
-        </section>
-      ))}
+      <div class="gallery-rows">
+        {GALLERY_ROWS.map((row) => (
+          <section key={row.id} class="gallery-row" aria-labelledby={`row-${row.id}`} data-testid={`gallery-row-${row.id}`}>
+            <h3 id={`row-${row.id}`}>
+              <code>{row.title}</code>
+            </h3>
+            <p class="row-note">{row.note}</p>
+            <div class="cells">
+              {THEMES.map((theme) => (
+                <PreviewCell
+                  key={theme}
+                  caption={`${THEME_NAMES[theme]} · ${LOCALE_NAMES[locale]}${accent ? ` · ${accent}` : ''}`}
+                  mobile={row.options.layout === 'mobile'}
+                  options={{ ...row.options, theme, locale, ...(accent ? { accent } : {}) }}
+                />
+              ))}
+            </div>
+          </section>
+        ))}
+      </div>
     </section>
   );
 }

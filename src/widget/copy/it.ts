@@ -25,7 +25,7 @@ export const it: Copy = {
   confirmingHelp: 'Ancora qualche secondo…',
   redirectingTitle: 'Età verificata',
   redirectingHelp: 'Reindirizzamento in corso…',
-  failedTitle: 'La verifica non è andata a buon fine',
+  failedTitle: 'La verifica non è riuscita',
   failedHelp: 'Può riprovare subito.',
   cancelledTitle: 'Verifica annullata',
   cancelledHelp: 'Può riprenderla quando vuole.',
