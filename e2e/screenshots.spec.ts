@@ -25,14 +25,16 @@ test('the designers’ gallery', async ({ page }) => {
   await page.getByRole('radio', { name: 'Forest #0a7d4f' }).check();
   await expect(page.getByTestId('gallery-row-waiting-mobile').locator('figcaption').first()).toHaveText('Dark · Deutsch · #0a7d4f');
   await page.getByTestId('gallery-pickers').screenshot({ path: `${DIR}demo-gallery-pickers.png`, animations: 'disabled' });
-  await page.getByTestId('gallery-row-waiting-mobile').screenshot({ path: `${DIR}demo-gallery-mobile-de-accent.png`, animations: 'disabled' });
+  const mobileRow = page.getByTestId('gallery-row-waiting-mobile');
+  await mobileRow.screenshot({ path: `${DIR}demo-gallery-mobile-de-accent.png`, animations: 'disabled' });
 });
 
 for (const theme of ['dark', 'light'] as const) {
   test(`two accents, ${theme}: a dark one with white text, a light one with black text`, async ({ page }) => {
     await page.setViewportSize({ width: 900, height: 1100 });
     const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', render: 'explicit' });
-    await page.goto(await servePartnerPage(page, `/e2e/accents-${theme}`, `<div id="green"></div><p>&nbsp;</p><div id="gold"></div>${tag}`));
+    const body = `<div id="green"></div><p>&nbsp;</p><div id="gold"></div>${tag}`;
+    await page.goto(await servePartnerPage(page, `/e2e/accents-${theme}`, body));
     await page.waitForFunction(() => 'SVC' in window);
     await page.evaluate((t) => {
       const svc = (window as unknown as { SVC: { render(id: string, o: object): unknown } }).SVC;
