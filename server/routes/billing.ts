@@ -27,13 +27,15 @@ import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { isOrigin } from '../domain/partners.ts';
 import { ServiceError } from '../errors.ts';
+import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import type { PartnerRecord } from '../store/store.ts';
 
 export const BILLING_SESSION_PATH = '/api/billing/session';
 export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
 
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+/** The spec's INVALID_JSON for a body that is empty, not JSON, or JSON but not an object. */
+const BILLING_BODY: BodyRules = { code: 'INVALID_JSON', notObjectMessage: 'Body must be a JSON object.' };
 
 /**
  * The scopes a billing session asks for, validated; throws INVALID_SCOPES.
@@ -103,15 +105,8 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
       if (partner.rail !== 'adult_blind') throw new ServiceError('FORBIDDEN_RAIL', { cause: `rail ${partner.rail}` });
       if (!partner.blindAppId) throw new ServiceError('MISSING_BLIND_APP_ID');
 
-      const contentType = request.headers['content-type'] ?? '';
-      if (!JSON_CONTENT_TYPE.test(contentType)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { cause: 'content-type is not application/json' });
-      const body: unknown = request.body;
-      if (request.bodyIsInvalidJson) throw new ServiceError('INVALID_JSON', { cause: 'body does not parse' });
-      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw new ServiceError('INVALID_JSON', { message: 'Body must be a JSON object.', cause: 'body is not a JSON object' });
-      }
-
-      const { origin, scopes } = body as { origin?: unknown; scopes?: unknown };
+      requireJsonContentType(request);
+      const { origin, scopes } = readJsonObject(request, BILLING_BODY);
       if (origin === undefined || origin === null || origin === '') throw new ServiceError('MISSING_ORIGIN');
       if (typeof origin !== 'string' || !isOrigin(origin)) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not an origin' });
       if (origin !== partner.domain) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin differs from the registered domain' });

@@ -16,6 +16,7 @@ import type { AppDeps } from '../deps.ts';
 import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from '../domain/pass-tokens.ts';
 import { digestToken, isTokenShaped } from '../domain/tokens.ts';
 import { ServiceError } from '../errors.ts';
+import { readSoleStringField, requireJsonContentType } from '../http/body.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
@@ -143,17 +144,17 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
 
   app.post('/v1/exchange', { schema: exchangeSchema, validatorCompiler: documentOnly, preValidation: auth }, async (request) => {
     const partner = request.partner!;
-    requireJson(request);
+    requireJsonContentType(request);
     const idempotencyKey = readIdempotencyKey(request);
-    const grantCode = readStringField(request, 'grant_code');
+    const grantCode = readSoleStringField(request, 'grant_code');
     if (!grantCode.startsWith(PREFIX.grant)) throw new ServiceError('INVALID_GRANT', { cause: 'grant_code lacks the g_ prefix' });
     return exchange(deps, partner, grantCode, idempotencyKey);
   });
 
   app.post('/v1/introspect', { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: auth }, async (request) => {
     const partner = request.partner!;
-    requireJson(request);
-    const passToken = readStringField(request, 'pass_token');
+    requireJsonContentType(request);
+    const passToken = readSoleStringField(request, 'pass_token');
     if (!isTokenShaped(passToken, 'pass')) return INACTIVE;
     const record = await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
     // Another partner's token answers exactly like an unknown one (DESIGN §5).
@@ -205,32 +206,11 @@ async function findReplay(deps: AppDeps, partner: PartnerRecord, key: string, gr
   return JSON.parse(plaintext) as ExchangeResponse;
 }
 
-function requireJson(request: FastifyRequest): void {
-  const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { cause: `content-type ${mediaType}` });
-}
-
 function readIdempotencyKey(request: FastifyRequest): string | null {
   const value = request.headers[HEADERS.idempotencyKey];
   if (value === undefined) return null;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw new ServiceError('INVALID_REQUEST', { message: 'Idempotency-Key must be 1-128 characters of [A-Za-z0-9_.:-].', cause: 'idempotency key malformed' });
-  }
-  return value;
-}
-
-/** The body must be a JSON object holding exactly `field`, a string. */
-function readStringField(request: FastifyRequest, field: string): string {
-  const body = request.body as unknown;
-  if (request.bodyIsInvalidJson) throw new ServiceError('INVALID_REQUEST', { message: 'Body is not valid JSON.', cause: 'invalid json' });
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ServiceError('INVALID_REQUEST', { message: `Body must be a JSON object with ${field}.`, cause: 'body not an object' });
-  }
-  const value = (body as Record<string, unknown>)[field];
-  if (typeof value !== 'string') throw new ServiceError('INVALID_REQUEST', { message: `${field} is required and must be a string.`, cause: `${field} missing` });
-  const extra = Object.keys(body).filter((key) => key !== field);
-  if (extra.length > 0) {
-    throw new ServiceError('INVALID_REQUEST', { message: `The body holds only ${field}; unexpected: ${extra.slice(0, 5).join(', ').slice(0, 100)}.`, cause: 'extra fields' });
   }
   return value;
 }

@@ -20,6 +20,7 @@ import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
 import { completeRequest, effectiveStatus, findRequestForPhone, openRequest } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
+import { INVALID_REQUEST_BODY, readJsonObject, readOneOf, readString, type JsonObject } from '../http/body.ts';
 
 export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
@@ -28,23 +29,10 @@ export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
 
-type Body = Record<string, unknown>;
-
-function invalid(cause: string): ServiceError {
-  return new ServiceError('INVALID_REQUEST', { cause });
-}
-
-function readBody(request: FastifyRequest): Body {
-  const body = request.body;
-  if (request.bodyIsInvalidJson || typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body is not a JSON object');
-  if (typeof (body as Body).h !== 'string') throw invalid('h must be a string');
-  return body as Body;
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string, required: boolean): T | null {
-  if (value === undefined && !required) return null;
-  if (!allowed.includes(value as T)) throw invalid(`${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
+function readBody(request: FastifyRequest): JsonObject & { h: string } {
+  const body = readJsonObject(request, INVALID_REQUEST_BODY);
+  readString(body, 'h');
+  return body as JsonObject & { h: string };
 }
 
 /** Registers /api/m/* in sandbox mode; nothing in production. */
@@ -77,10 +65,10 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
 
     phone.post<{ Params: { requestId: string } }>(PHONE_COMPLETE_PATH, async (request) => {
       const body = readBody(request);
-      const outcome = oneOf(body.outcome, OUTCOMES, 'outcome', true)!;
+      const outcome = readOneOf(body.outcome, OUTCOMES, 'outcome', true)!;
       const approved = outcome === 'approved';
-      const method = oneOf(body.method, METHODS, 'method', approved);
-      if ((body.persona !== undefined || approved) && typeof body.persona !== 'string') throw invalid('persona must be a string');
+      const method = readOneOf(body.method, METHODS, 'method', approved);
+      if (body.persona !== undefined || approved) readString(body, 'persona');
       const found = await findRequestForPhone(deps.store, request.params.requestId, body.h, deps.clock.now());
       if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
       const personaId = typeof body.persona === 'string' ? body.persona : null;

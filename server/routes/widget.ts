@@ -29,14 +29,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hkdfSync } from 'node:crypto';
-import {
-  MAX_WAIT_SECONDS,
-  type Locale,
-  type RequestStatus,
-  type PartnerVerifyRequestCreated,
-  type VerifyRequestCreated,
-  type VerifyStatus,
-} from '../../src/protocol/api.ts';
+import type { Locale, PartnerVerifyRequestCreated, VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
 import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import { originHash } from '../crypto/blind.ts';
@@ -56,6 +49,15 @@ import {
   type CreatedRequest,
 } from '../domain/verify-requests.ts';
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
+import {
+  INVALID_REQUEST_BODY,
+  readJsonObject,
+  readOneOf,
+  readOptionalBoolean,
+  requireJsonContentType,
+  type JsonObject,
+} from '../http/body.ts';
+import { readLongPoll, whileConnected, type LongPoll } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, enforceStatusRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
@@ -69,57 +71,14 @@ export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
 export const SESSION_TOKEN_MAX_REQUESTS = 20;
 const SESSION_TOKEN_WINDOW_MS = 300_000;
 
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-const WAIT_PATTERN = /^\d{1,2}$/;
 const LOCALES: readonly Locale[] = ['fr', 'en'];
-
-type Body = Record<string, unknown>;
 
 function invalid(cause: string): ServiceError {
   return new ServiceError('INVALID_REQUEST', { cause });
 }
 
-function readObjectBody(request: FastifyRequest): Body {
-  if (request.bodyIsInvalidJson) throw invalid('body is not JSON');
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body is not a JSON object');
-  return body as Body;
-}
-
-function readClientProofMode(body: Body): boolean {
-  const value = body.client_proof_mode ?? false;
-  if (typeof value !== 'boolean') throw invalid('client_proof_mode must be a boolean');
-  return value;
-}
-
-function readLocale(body: Body): Locale {
-  const value = body.locale ?? 'fr';
-  if (!LOCALES.includes(value as Locale)) throw invalid('locale must be fr or en');
-  return value as Locale;
-}
-
-/** `wait` in seconds: absent is 0; otherwise an integer 0..25. */
-function readWait(query: unknown): number {
-  const raw = (query as Record<string, unknown>).wait;
-  if (raw === undefined) return 0;
-  if (typeof raw !== 'string' || !WAIT_PATTERN.test(raw) || Number(raw) > MAX_WAIT_SECONDS) {
-    throw invalid(`wait must be an integer from 0 to ${MAX_WAIT_SECONDS}`);
-  }
-  return Number(raw);
-}
-
-const STATUSES: readonly RequestStatus[] = ['pending', 'in_progress', 'completed', 'failed', 'expired'];
-
-/**
- * `known`: the status the poller already shows. A long poll that finds another status answers
- * at once, so a change that happened between two polls (the phone opening during the
- * widget's one-second pause) is not held for the whole `wait`.
- */
-function readKnown(query: unknown): RequestStatus | null {
-  const raw = (query as Record<string, unknown>).known;
-  if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !STATUSES.includes(raw as RequestStatus)) throw invalid('known must be a status');
-  return raw as RequestStatus;
+function readLocale(body: JsonObject): Locale {
+  return readOneOf(body.locale ?? 'fr', LOCALES, 'locale', true)!;
 }
 
 /**
@@ -145,7 +104,13 @@ function refuseBlindPartner(partner: PartnerRecord): void {
   }
 }
 
-async function createStandard(deps: AppDeps, request: FastifyRequest, body: Body, clientProofMode: boolean, locale: Locale): Promise<CreatedRequest> {
+async function createStandard(
+  deps: AppDeps,
+  request: FastifyRequest,
+  body: JsonObject,
+  clientProofMode: boolean,
+  locale: Locale,
+): Promise<CreatedRequest> {
   const partnerId = body.partner_id;
   if (typeof partnerId !== 'string') throw invalid('partner_id must be a string');
   // The list itself is checked first; the partner's allowed_scopes only once the origin matched.
@@ -162,7 +127,13 @@ async function createStandard(deps: AppDeps, request: FastifyRequest, body: Body
   );
 }
 
-async function createBlind(deps: AppDeps, request: FastifyRequest, body: Body, clientProofMode: boolean, locale: Locale): Promise<CreatedRequest> {
+async function createBlind(
+  deps: AppDeps,
+  request: FastifyRequest,
+  body: JsonObject,
+  clientProofMode: boolean,
+  locale: Locale,
+): Promise<CreatedRequest> {
   const token = body.session_token;
   if (typeof token !== 'string') throw invalid('session_token must be a string');
   const claims = await deps.blind.verifySessionToken(token);
@@ -200,22 +171,14 @@ async function createBlind(deps: AppDeps, request: FastifyRequest, body: Body, c
  */
 async function awaitChange(
   deps: AppDeps,
-  request: FastifyRequest,
   record: VerifyRequestRecord,
-  waitSeconds: number,
-  known: RequestStatus | null,
+  poll: LongPoll,
+  signal: AbortSignal,
 ): Promise<VerifyRequestRecord | null> {
   const now = deps.clock.now();
-  if (waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
-  if (known !== null && known !== effectiveStatus(record, now)) return record;
-  const abort = new AbortController();
-  const onClose = (): void => abort.abort();
-  request.raw.once('close', onClose);
-  try {
-    await deps.store.waitForRequestChange(record.id, record.version, Math.min(waitSeconds * 1000, record.deadlineAt - now), abort.signal);
-  } finally {
-    request.raw.off('close', onClose);
-  }
+  if (poll.waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
+  if (poll.known !== null && poll.known !== effectiveStatus(record, now)) return record;
+  await deps.store.waitForRequestChange(record.id, record.version, Math.min(poll.waitSeconds * 1000, record.deadlineAt - now), signal);
   return deps.store.getRequest(record.id, deps.clock.now());
 }
 
@@ -242,10 +205,10 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
 
     widget.post(WIDGET_CREATE_PATH, async (request, reply) => {
       await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
-      const body = readObjectBody(request);
+      const body = readJsonObject(request, INVALID_REQUEST_BODY);
       const hasPartner = body.partner_id !== undefined;
       if (hasPartner === (body.session_token !== undefined)) throw invalid('send exactly one of partner_id and session_token');
-      const clientProofMode = readClientProofMode(body);
+      const clientProofMode = readOptionalBoolean(body, 'client_proof_mode', false);
       const locale = readLocale(body);
       const created = hasPartner
         ? await createStandard(deps, request, body, clientProofMode, locale)
@@ -263,15 +226,14 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     });
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(WIDGET_STATUS_PATH, async (request): Promise<VerifyStatus> => {
-      const wait = readWait(request.query);
-      const known = readKnown(request.query);
+      const poll = readLongPoll(request.query);
       const { requestId } = request.params;
       if (!isRequestId(requestId)) throw new ServiceError('NOT_FOUND', { cause: 'malformed request id' });
       await enforceStatusRateLimit(deps.store, requestId, deps.clock.now());
       const pollToken = request.query.pt;
       const found = await findRequestForPoller(deps.store, requestId, pollToken, deps.clock.now());
       if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
-      const record = await awaitChange(deps, request, found, wait, known);
+      const record = await whileConnected(request, (signal) => awaitChange(deps, found, poll, signal));
       if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
       return statusView(record, deps.clock.now(), pollToken as string);
     });
@@ -289,9 +251,9 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       async (request, reply) => {
         const partner = request.partner!;
         refuseBlindPartner(partner);
-        if (!JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE');
-        const body = readObjectBody(request);
-        const clientProofMode = readClientProofMode(body);
+        requireJsonContentType(request);
+        const body = readJsonObject(request, INVALID_REQUEST_BODY);
+        const clientProofMode = readOptionalBoolean(body, 'client_proof_mode', false);
         const locale = readLocale(body);
         const scopes = readRequestScopes(body.scopes, clientProofMode, partner.allowedScopes);
         const created = await createVerifyRequest(
@@ -309,11 +271,10 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       { preValidation: partnerAuthHook(deps, { requireContentType: false, preAuthLimit: RATE_LIMITS.partnerVerifyStatus }) },
       async (request): Promise<VerifyStatus> => {
         const partner = request.partner!;
-        const wait = readWait(request.query);
-        const known = readKnown(request.query);
+        const poll = readLongPoll(request.query);
         const found = await findRequestForPartner(deps.store, request.params.requestId, partner.id, deps.clock.now());
         if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
-        const record = await awaitChange(deps, request, found, wait, known);
+        const record = await whileConnected(request, (signal) => awaitChange(deps, found, poll, signal));
         if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
         return statusView(record, deps.clock.now(), partnerResultReader(deps, partner.id));
       },
