@@ -1,5 +1,6 @@
 /**
- * The verification request lifecycle (DESIGN §3, §4). Routes translate HTTP into these calls.
+ * The verification request lifecycle (DESIGN §3, §4), which the use cases build on: creating
+ * (create-request.ts), polling (request-status.ts), and the phone's open and verdict (phone.ts).
  *
  *   pending ──open──▶ in_progress ──complete: approved──▶ completed  (result until the grant expires)
  *      │                   └───────complete: failed | cancelled──▶ failed

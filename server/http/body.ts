@@ -6,6 +6,8 @@
  * bad body gets: INVALID_JSON on the billing session (the spec's code), INVALID_REQUEST elsewhere.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Locale } from '../../src/protocol/api.ts';
+import type { RequestChoices } from '../domain/create-request.ts';
 import { ServiceError } from '../errors.ts';
 
 declare module 'fastify' {
@@ -131,6 +133,21 @@ export function readOneOf<T extends string>(
   if (value === undefined && !required) return null;
   if (!allowed.includes(value as T)) throw invalid(`${name} must be one of ${allowed.join(', ')}`);
   return value as T;
+}
+
+const LOCALES: readonly Locale[] = ['fr', 'en'];
+
+/**
+ * What a verification request's body chooses besides who asks: `client_proof_mode` (a boolean,
+ * default false) and `locale` (fr or en, default fr); otherwise 400 INVALID_REQUEST.
+ *
+ * @example readRequestChoices({ locale: 'en' }) // { clientProofMode: false, locale: 'en' }
+ */
+export function readRequestChoices(body: JsonObject): RequestChoices {
+  return {
+    clientProofMode: readOptionalBoolean(body, 'client_proof_mode', false),
+    locale: readOneOf(body.locale ?? 'fr', LOCALES, 'locale', true)!,
+  };
 }
 
 /**

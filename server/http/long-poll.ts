@@ -5,19 +5,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { MAX_WAIT_SECONDS, type RequestStatus } from '../../src/protocol/api.ts';
+import type { LongPoll } from '../domain/request-status.ts';
 import { ServiceError } from '../errors.ts';
-
-/** What a status call asks of the wait. */
-export interface LongPoll {
-  /** seconds to wait for a change: 0 answers at once */
-  waitSeconds: number;
-  /**
-   * The status the poller already shows, or null. A long poll that finds another status answers
-   * at once, so a change that happened between two polls (the phone opening during the widget's
-   * one-second pause) is not held for the whole wait.
-   */
-  known: RequestStatus | null;
-}
 
 const WAIT_PATTERN = /^\d{1,2}$/;
 const STATUSES: readonly RequestStatus[] = ['pending', 'in_progress', 'completed', 'failed', 'expired'];

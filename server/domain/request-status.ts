@@ -1,0 +1,86 @@
+/**
+ * Polling a request's status (DESIGN §3): the loader with its poll token, a signed partner with
+ * its signature. Either may long-poll: the answer comes when the request changes (here or on
+ * another instance), the wait ends, its deadline comes or the client goes away.
+ */
+import type { RequestStatus, VerifyStatus } from '../../src/protocol/api.ts';
+import { resultReaderKey } from '../crypto/result-reader.ts';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
+import { enforceStatusRateLimit } from '../limits/rate-limits.ts';
+import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
+import {
+  effectiveStatus,
+  findRequestForPartner,
+  findRequestForPoller,
+  isAwaitingPhone,
+  isRequestId,
+  statusView,
+} from './verify-requests.ts';
+
+/** What a status call asks of the wait. */
+export interface LongPoll {
+  /** seconds to wait for a change: 0 answers at once */
+  waitSeconds: number;
+  /**
+   * The status the poller already shows, or null. A long poll that finds another status answers
+   * at once, so a change that happened between two polls (the phone opening during the widget's
+   * one-second pause) is not held for the whole wait.
+   */
+  known: RequestStatus | null;
+}
+
+type StatusDeps = Pick<AppDeps, 'store' | 'clock'>;
+
+/**
+ * The loader's poll. A malformed id is 404; then the per-request limit (30 per 60 s, counted per
+ * well-formed id whether or not it exists, so the 429 is no oracle either); then an unknown
+ * request or a wrong poll token is 404 NOT_FOUND, one answer for all.
+ *
+ * @example await pollWidgetStatus(deps, { requestId, pollToken: query.pt, poll: { waitSeconds: 25, known: null }, signal })
+ */
+export async function pollWidgetStatus(
+  deps: StatusDeps,
+  input: { requestId: string; pollToken: unknown; poll: LongPoll; signal: AbortSignal },
+): Promise<VerifyStatus> {
+  if (!isRequestId(input.requestId)) throw new ServiceError('NOT_FOUND', { cause: 'malformed request id' });
+  await enforceStatusRateLimit(deps.store, input.requestId, deps.clock.now());
+  const found = await findRequestForPoller(deps.store, input.requestId, input.pollToken, deps.clock.now());
+  if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
+  const record = await awaitChange(deps, found, input.poll, input.signal);
+  return statusView(record, deps.clock.now(), input.pollToken as string);
+}
+
+/**
+ * A signed partner's poll of a request it created through the partner variant; 404 NOT_FOUND for
+ * any other request, another partner's included.
+ *
+ * @example await pollPartnerStatus(deps, request.partner!, { requestId, poll, signal })
+ */
+export async function pollPartnerStatus(
+  deps: StatusDeps & Pick<AppDeps, 'nullifierKey'>,
+  partner: PartnerRecord,
+  input: { requestId: string; poll: LongPoll; signal: AbortSignal },
+): Promise<VerifyStatus> {
+  const found = await findRequestForPartner(deps.store, input.requestId, partner.id, deps.clock.now());
+  if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
+  const record = await awaitChange(deps, found, input.poll, input.signal);
+  return statusView(record, deps.clock.now(), resultReaderKey(deps.nullifierKey, partner.id));
+}
+
+/** Waits for a change as `poll` asks, then reads the request again; 404 if it went meanwhile. */
+async function awaitChange(
+  deps: StatusDeps,
+  record: VerifyRequestRecord,
+  poll: LongPoll,
+  signal: AbortSignal,
+): Promise<VerifyRequestRecord> {
+  const now = deps.clock.now();
+  if (poll.waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
+  if (poll.known !== null && poll.known !== effectiveStatus(record, now)) return record;
+  const timeoutMs = Math.min(poll.waitSeconds * 1000, record.deadlineAt - now);
+  await deps.store.waitForRequestChange(record.id, record.version, timeoutMs, signal);
+  const reread = await deps.store.getRequest(record.id, deps.clock.now());
+  if (!reread) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
+  return reread;
+}
