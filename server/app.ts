@@ -17,6 +17,7 @@ import { registerBillingRoutes } from './routes/billing.ts';
 import { registerDocs } from './routes/docs.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerPartnerApiRoutes } from './routes/partner-api.ts';
+import { registerPartnerRequestRoutes } from './routes/partner-requests.ts';
 import { registerPhoneRoutes } from './routes/phone.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
 
@@ -67,6 +68,7 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
   registerHealthRoutes(app, deps);
   registerPartnerApiRoutes(app, deps);
   registerWidgetRoutes(app, deps);
+  registerPartnerRequestRoutes(app, deps);
   registerPhoneRoutes(app, deps);
   registerBillingRoutes(app, deps);
   registerAssetRoutes(app, deps);

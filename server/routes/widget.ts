@@ -1,6 +1,6 @@
 /**
- * Verification requests (DESIGN §3): the loader's two endpoints under /api/w/ and their
- * HMAC-signed partner variants under /api/partner/.
+ * Verification requests from the loader (DESIGN §3): its two endpoints under /api/w/. Their
+ * HMAC-signed partner variants under /api/partner/ are partner-requests.ts.
  *
  * POST /api/w/verify-request answers the first failing check, in this order:
  *  1. over 120 creates per 60 s from one client IP → 429 {error: "Too many requests"}
@@ -28,30 +28,27 @@
  * exposed. Every answer here is Cache-Control: no-store.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PartnerVerifyRequestCreated, VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
-import { partnerAuthHook } from '../auth/partner-auth.ts';
+import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { createForSignedPartner, createWithPartnerId, createWithSessionToken, standardPartnerOf } from '../domain/create-request.ts';
+import { createWithPartnerId, createWithSessionToken } from '../domain/create-request.ts';
 import { encodeQr } from '../domain/qr.ts';
-import { pollPartnerStatus, pollWidgetStatus } from '../domain/request-status.ts';
+import { pollWidgetStatus } from '../domain/request-status.ts';
 import { POLL_AFTER_MS } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
-import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString, requireJsonContentType } from '../http/body.ts';
+import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString } from '../http/body.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
 export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
-export const PARTNER_CREATE_PATH = '/api/partner/verify-request';
-export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
 
 function requestOrigin(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
   return typeof origin === 'string' && origin !== '' ? origin : null;
 }
 
-/** Registers the loader's endpoints and their partner variants. */
+/** Registers the loader's endpoints. */
 export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (widget) => {
     widget.addHook('onRequest', (_request, reply, done) => {
@@ -100,35 +97,5 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       const { requestId } = request.params;
       return whileConnected(request, (signal) => pollWidgetStatus(deps, { requestId, pollToken: request.query.pt, poll, signal }));
     });
-  });
-
-  app.register(async (partnerScope) => {
-    partnerScope.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
-
-    partnerScope.post(
-      PARTNER_CREATE_PATH,
-      { preValidation: partnerAuthHook(deps, { requireContentType: true, preAuthLimit: RATE_LIMITS.partnerVerifyRequest }) },
-      async (request, reply) => {
-        const partner = standardPartnerOf(request.partner!);
-        requireJsonContentType(request);
-        const body = readJsonObject(request, INVALID_REQUEST_BODY);
-        const created = await createForSignedPartner(deps, partner, { ...readRequestChoices(body), scopes: body.scopes });
-        const answer: PartnerVerifyRequestCreated = { request_id: created.record.id, deep_link: created.deepLink, expires_at: created.record.deadlineAt };
-        return reply.code(201).send(answer);
-      },
-    );
-
-    partnerScope.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
-      PARTNER_STATUS_PATH,
-      { preValidation: partnerAuthHook(deps, { requireContentType: false, preAuthLimit: RATE_LIMITS.partnerVerifyStatus }) },
-      async (request): Promise<VerifyStatus> => {
-        const poll = readLongPoll(request.query);
-        const { requestId } = request.params;
-        return whileConnected(request, (signal) => pollPartnerStatus(deps, request.partner!, { requestId, poll, signal }));
-      },
-    );
   });
 }
