@@ -10,6 +10,7 @@ import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, type Config } from './config.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
+import { loadResultReaderKeys } from './crypto/result-reader.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
 import { claimStoreMode } from './mode.ts';
@@ -41,6 +42,7 @@ export async function buildDeps(requested: Config, options: { store?: Store; clo
   const nullifierKey = config.nullifierKey
     ? Buffer.from(config.nullifierKey, 'base64')
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
+  const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey });
   const blind = await createBlindCrypto(store, clock, config);
-  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, blind };
+  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, resultReader, blind };
 }

@@ -2,6 +2,7 @@
 import type { Persona, SessionClaims } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { Store } from './store/store.ts';
 
 /** A published key set (spec: Attestation public key set). */
@@ -31,5 +32,7 @@ export interface AppDeps {
   personas: readonly Persona[];
   /** raw bytes of the nullifier HMAC key (DESIGN §5) */
   nullifierKey: Buffer;
+  /** what opens the results of partner-created requests (crypto/result-reader.ts) */
+  resultReader: ResultReaderKeys;
   blind: BlindCrypto;
 }

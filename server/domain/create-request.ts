@@ -7,7 +7,6 @@
 import type { Locale } from '../../src/protocol/api.ts';
 import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';
 import { originHash } from '../crypto/blind.ts';
-import { resultReaderKey } from '../crypto/result-reader.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
 import type { PartnerRecord } from '../store/store.ts';
@@ -134,7 +133,7 @@ export async function createWithSessionToken(
  * @example await createForSignedPartner(deps, standardPartnerOf(request.partner!), { scopes: body.scopes, clientProofMode, locale })
  */
 export async function createForSignedPartner(
-  deps: CreateDeps & Pick<AppDeps, 'nullifierKey'>,
+  deps: CreateDeps & Pick<AppDeps, 'resultReader'>,
   partner: StandardPartner,
   input: RequestChoices & { scopes: unknown },
 ): Promise<CreatedRequest> {
@@ -153,6 +152,6 @@ export async function createForSignedPartner(
       locale,
       audienceLabel: partner.name,
     },
-    { channel: 'partner', partnerSecret: resultReaderKey(deps.nullifierKey, partner.id) },
+    { channel: 'partner', partnerSecret: deps.resultReader.keyFor(partner.id) },
   );
 }

@@ -4,7 +4,6 @@
  * another instance), the wait ends, its deadline comes or the client goes away.
  */
 import type { RequestStatus, VerifyStatus } from '../../src/protocol/api.ts';
-import { resultReaderKey } from '../crypto/result-reader.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceStatusRateLimit } from '../limits/rate-limits.ts';
@@ -58,14 +57,14 @@ export async function pollWidgetStatus(
  * @example await pollPartnerStatus(deps, request.partner!, { requestId, poll, signal })
  */
 export async function pollPartnerStatus(
-  deps: StatusDeps & Pick<AppDeps, 'nullifierKey'>,
+  deps: StatusDeps & Pick<AppDeps, 'resultReader'>,
   partner: PartnerRecord,
   input: { requestId: string; poll: LongPoll; signal: AbortSignal },
 ): Promise<VerifyStatus> {
   const found = await findRequestForPartner(deps.store, input.requestId, partner.id, deps.clock.now());
   if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
   const record = await awaitChange(deps, found, input.poll, input.signal);
-  return statusView(record, deps.clock.now(), resultReaderKey(deps.nullifierKey, partner.id));
+  return statusView(record, deps.clock.now(), deps.resultReader.keysFor(partner.id));
 }
 
 /** Waits for a change as `poll` asks, then reads the request again; 404 if it went meanwhile. */

@@ -152,23 +152,26 @@ export function isAwaitingPhone(record: VerifyRequestRecord, now: number): boole
 }
 
 /**
- * The status body (DESIGN §3); `readerSecret` (the poll token, or the partner's reader key) opens the result.
+ * The status body (DESIGN §3). `readerKeys` open the result: the poll token, or the partner's
+ * result-reader keys (tried in order).
  *
  * @example reply.send(statusView(record, now, pollToken))
  */
-export function statusView(record: VerifyRequestRecord, now: number, readerSecret: string): VerifyStatus {
+export function statusView(record: VerifyRequestRecord, now: number, readerKeys: string | readonly string[]): VerifyStatus {
   const status = effectiveStatus(record, now);
   const view: VerifyStatus = { status, expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt };
   if (status === 'failed' && record.reason) view.reason = record.reason;
-  if (status === 'completed') view.result = readResult(record, readerSecret);
+  if (status === 'completed') view.result = readResult(record, typeof readerKeys === 'string' ? [readerKeys] : readerKeys);
   return view;
 }
 
-function readResult(record: VerifyRequestRecord, readerSecret: string): VerifyResult {
-  const text = record.sealedResult === null ? null : openResult(record.resultKeySealed, readerSecret, record.sealedResult);
+function readResult(record: VerifyRequestRecord, readerKeys: readonly string[]): VerifyResult {
+  for (const key of readerKeys) {
+    const text = record.sealedResult === null ? null : openResult(record.resultKeySealed, key, record.sealedResult);
+    if (text !== null) return JSON.parse(text) as VerifyResult;
+  }
   // The reader was already checked against the record, so a box that doesn't open is our fault.
-  if (text === null) throw new ServiceError('INTERNAL_ERROR', { cause: `result of ${record.id} does not open` });
-  return JSON.parse(text) as VerifyResult;
+  throw new ServiceError('INTERNAL_ERROR', { cause: `result of ${record.id} does not open` });
 }
 
 /** Throws 409 / 410 unless the phone may still act on the request. */
