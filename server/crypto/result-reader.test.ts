@@ -58,15 +58,12 @@ describe('a store made before result_reader_key', () => {
       {
         rail: 'standard',
         partnerId: PARTNERS.demo.id,
-        appId: null,
-        originHash: null,
-        sessionJti: null,
         scopes: ['isAdult'],
         clientProofMode: false,
         locale: 'fr',
         audienceLabel: 'Demo Shop',
       },
-      { channel: 'partner', partnerSecret: legacyKey },
+      { channel: 'partner', readerKey: legacyKey },
     );
     const flow = { requestId: record.id, handoff: handoffToken };
     await openOnPhone(t, flow);

@@ -60,8 +60,9 @@ export async function createWithPartnerId(
   const found = PARTNER_ID_PATTERN.test(input.partnerId) ? await deps.store.getPartner(input.partnerId) : null;
   if (!found) throw new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
   const partner = standardPartnerOf(found);
-  if (input.origin !== partner.domain)
+  if (input.origin !== partner.domain) {
     throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not the registered domain' });
+  }
   const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
   return createVerifyRequest(
@@ -69,9 +70,6 @@ export async function createWithPartnerId(
     {
       rail: 'standard',
       partnerId: partner.id,
-      appId: null,
-      originHash: null,
-      sessionJti: null,
       scopes,
       clientProofMode,
       locale,
@@ -113,14 +111,12 @@ export async function createWithSessionToken(
     deps,
     {
       rail: 'adult_blind',
-      partnerId: null,
       appId: claims.app_id,
       originHash: claims.origin_hash,
       sessionJti: claims.jti,
       scopes,
       clientProofMode: input.clientProofMode,
       locale: input.locale,
-      audienceLabel: claims.app_id,
     },
     { channel: 'widget' },
   );
@@ -144,14 +140,11 @@ export async function createForSignedPartner(
     {
       rail: 'standard',
       partnerId: partner.id,
-      appId: null,
-      originHash: null,
-      sessionJti: null,
       scopes,
       clientProofMode,
       locale,
       audienceLabel: partner.name,
     },
-    { channel: 'partner', partnerSecret: deps.resultReader.keyFor(partner.id) },
+    { channel: 'partner', readerKey: deps.resultReader.keyFor(partner.id) },
   );
 }
