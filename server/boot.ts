@@ -15,14 +15,13 @@ import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
-import { openSqliteStore } from './store/sqlite.ts';
+import { openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/store.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
 export function openStore(config: Config): Store {
-  if (config.redisUrl) throw new ConfigError('SVC_REDIS_URL is set but the Redis store is not built yet; unset it to use SQLite');
-  return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
+  return openConfiguredStore(config);
 }
 
 export function loadPersonas(): Persona[] {
