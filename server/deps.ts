@@ -12,10 +12,10 @@ export interface Jwks {
 
 /**
  * ADULT_BLIND crypto (DESIGN §5), backed by signing keys in the store. Implemented in
- * `crypto/blind.ts`; the widget and phone routes only call these four functions.
+ * `crypto/blind.ts`; the use cases in domain/ and the billing routes only call these four functions.
  */
 export interface BlindCrypto {
-  /** Signs a session token (300 s) for the billing route. */
+  /** Signs a session token (300 s) for a billing session. */
   issueSessionToken(input: { appId: string; origin: string; scopeMask: number }): Promise<{ token: string; claims: SessionClaims }>;
   /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
   verifySessionToken(token: string): Promise<SessionClaims>;

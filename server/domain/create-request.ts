@@ -2,7 +2,7 @@
  * Creating a verification request (DESIGN §3), for its three callers: the loader with a partner
  * ID (STANDARD), the loader with a session token (ADULT_BLIND), and a signed partner call (the
  * /api/partner/* variant). The route has read the body's shape; these make the checks that need
- * the partner, the token, the Origin or the store, in the order routes/widget.ts lists.
+ * the partner, the token, the Origin or the store, each in the order its comment lists.
  */
 import type { Locale } from '../../src/protocol/api.ts';
 import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';

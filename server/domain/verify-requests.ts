@@ -269,6 +269,14 @@ export interface Completion {
   personaId: string | null;
 }
 
+/** What an approval proved, as the grant or attestation records it. */
+interface Approval {
+  record: VerifyRequestRecord;
+  personaId: string;
+  /** the persona's facts at the time of approval */
+  facts: PersonaFacts;
+}
+
 /**
  * The phone's verdict. Approved STANDARD: a single-use grant (5 min) with the requested
  * attributes only. Approved ADULT_BLIND: an attestation whose scope_mask has a bit only for a fact
@@ -308,14 +316,6 @@ export async function completeRequest(
       : { attestation: await issueAttestation(deps, approval) };
   const sealedResult = lockResult(record.resultPublicKey, JSON.stringify(result));
   return settle(deps.store, record, now, { status: 'completed', reason: null, method, sealedResult, expiresAt: resultExpiresAt });
-}
-
-/** What an approval proved, as the grant or attestation records it. */
-interface Approval {
-  record: VerifyRequestRecord;
-  personaId: string;
-  /** the persona's facts at the time of approval */
-  facts: PersonaFacts;
 }
 
 /** Puts a single-use grant for an approved STANDARD request; returns its code. */

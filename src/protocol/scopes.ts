@@ -1,6 +1,7 @@
 /**
- * Scope names and what each one proves, as the interface spec's Scopes table says.
- * Types and constants only: imported by the widget, the server and the SDK.
+ * Scope names and what each one proves, as the interface spec's Scopes table says: types,
+ * constants and pure checks on them (no DOM, no node:), imported by the widget, the server and
+ * the SDK.
  */
 
 export const SCOPES = [
