@@ -3,7 +3,10 @@ import { watchConsole } from './support/pages.ts';
 import { answerOnPhonePage } from './support/qa.ts';
 import { SERVICE_URL } from './support/urls.ts';
 
-test('the demo page and the phone page it links to load clean: no console error, no 404, a favicon', async ({ page, context }) => {
+test('the demo page and the phone page it links to load clean: no console error, no 404, a favicon', async ({
+  page,
+  context,
+}) => {
   const demoProblems = watchConsole(page);
   await page.goto(`${SERVICE_URL}/demo`, { waitUntil: 'load' });
   await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget')).toHaveCount(4);
@@ -17,7 +20,10 @@ test('the demo page and the phone page it links to load clean: no console error,
   await expect(page.getByTestId('live-widget').getByTestId('svc-widget')).toHaveAttribute('data-state', 'completed');
 
   // What a browser asks for at the origin's root when the page names no icon.
-  for (const [path, type] of [['/favicon.ico', 'image/x-icon'], ['/favicon.svg', 'image/svg+xml']]) {
+  for (const [path, type] of [
+    ['/favicon.ico', 'image/x-icon'],
+    ['/favicon.svg', 'image/svg+xml'],
+  ]) {
     const icon = await page.request.get(`${SERVICE_URL}${path}`);
     expect(icon.status(), path).toBe(200);
     expect(icon.headers()['content-type']).toBe(type);

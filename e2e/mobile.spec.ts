@@ -8,7 +8,11 @@ test.use(PHONE);
 test('a mobile visitor opens the app from the widget and comes back verified', async ({ page, context }) => {
   await page.goto('/standard');
   // What the page sees in either engine: a narrow screen with a coarse touch pointer.
-  const screen = await page.evaluate(() => ({ coarse: matchMedia('(pointer: coarse)').matches, touch: navigator.maxTouchPoints > 0, width: innerWidth }));
+  const screen = await page.evaluate(() => ({
+    coarse: matchMedia('(pointer: coarse)').matches,
+    touch: navigator.maxTouchPoints > 0,
+    width: innerWidth,
+  }));
   expect(screen).toEqual({ coarse: true, touch: true, width: 412 });
   await waitForWidgetState(page, 'waiting');
   const openApp = widget(page).getByTestId('svc-open-app');

@@ -5,9 +5,12 @@
 import { expect, test } from '@playwright/test';
 import { completeVerification, waitForWidgetState, widget, widgetState } from './support/qa.ts';
 
-test('completeVerification clicks through the phone page with a chosen persona and can leave it open', async ({ page }) => {
+test('completeVerification clicks through the phone page with a chosen persona and can leave it open', async ({
+  page,
+}) => {
   await page.goto('/standard');
-  const { requestId, deepLink, phone } = await completeVerification(page, { persona: 'fr-minor', method: 'face_check', keepPhoneOpen: true });
+  const options = { persona: 'fr-minor', method: 'face_check', keepPhoneOpen: true } as const;
+  const { requestId, deepLink, phone } = await completeVerification(page, options);
   expect(requestId).toMatch(/^vr_/);
   expect(deepLink).toContain(`/m/v/${requestId}#h=`);
   await expect(phone!.getByTestId('outcome')).toContainText('Verification approved');
@@ -16,7 +19,9 @@ test('completeVerification clicks through the phone page with a chosen persona a
   expect(await widgetState(page)).toBeNull();
 });
 
-test('completeVerification through the phone API forces a cancellation, then an approval after the retry', async ({ page }) => {
+test('completeVerification through the phone API forces a cancellation, then an approval after the retry', async ({
+  page,
+}) => {
   await page.goto('/standard');
   expect(await widgetState(page)).toMatch(/^(creating|waiting)$/);
   const first = await completeVerification(page, { via: 'api', outcome: 'cancelled' });

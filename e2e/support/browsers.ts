@@ -54,7 +54,10 @@ const { userAgent: CHROME_ANDROID_UA, viewport, deviceScaleFactor } = devices['P
  * @example test.use(PHONE); // at the top of a spec
  */
 export const PHONE: Parameters<typeof test.use>[0] = {
-  launchOptions: [({ browserName }, use) => use(browserName === 'firefox' ? FIREFOX_PHONE_LAUNCH : CHROMIUM_LAUNCH), { scope: 'worker' }],
+  launchOptions: [
+    ({ browserName }, use) => use(browserName === 'firefox' ? FIREFOX_PHONE_LAUNCH : CHROMIUM_LAUNCH),
+    { scope: 'worker' },
+  ],
   viewport,
   screen: { width: 412, height: 915 },
   deviceScaleFactor,

@@ -95,7 +95,13 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   }
 
-  async function send(request: FastifyRequest, reply: FastifyReply, relative: string, headers: Record<string, string>, base = distDir): Promise<FastifyReply> {
+  async function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    relative: string,
+    headers: Record<string, string>,
+    base = distDir,
+  ): Promise<FastifyReply> {
     const file = await load(relative, request, base);
     if (!file) throw new ServiceError('NOT_FOUND', { cause: `not in dist: ${relative}` });
     const ext = relative.slice(relative.lastIndexOf('.') + 1);
