@@ -10,12 +10,15 @@ import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, type Config } from './config.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
+import { loadKeyring, type Keyring } from './crypto/master-key.ts';
 import { loadResultReaderKeys } from './crypto/result-reader.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
+import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { openConfiguredStore } from './store/open.ts';
+import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
@@ -24,15 +27,51 @@ export function openStore(config: Config): Store {
   return openConfiguredStore(config);
 }
 
+export interface ServiceStore {
+  /** the config the process runs with: its mode is the store's (server/mode.ts) */
+  config: Config;
+  /** the store, sealing secrets at rest under the master key */
+  store: Store;
+  /** for `svc master-key` only: the keyring and the store beneath the sealing */
+  sealing: { keyring: Keyring; inner: Store };
+}
+
+/**
+ * Opens the store as the service and the CLI both must: claims its mode, then wraps it so that
+ * secrets are sealed at rest. Stops with one line when the master key cannot open what the store
+ * holds; values stored plain (a store made before sealing) are sealed on the way.
+ *
+ * @example const { config, store } = await openServiceStore(loadConfig())
+ */
+export async function openServiceStore(requested: Config, options: { store?: Store; keyring?: Keyring } = {}): Promise<ServiceStore> {
+  const raw = options.store ?? openStore(requested);
+  try {
+    const config = await claimStoreMode(raw, requested);
+    const keyring = options.keyring ?? loadKeyring(config);
+    const counts = await sealedKeyIds(raw);
+    const unknown = Object.keys(counts).find((id) => id !== 'plain' && !keyring.ids.includes(id));
+    if (unknown) {
+      throw new ConfigError(
+        `the store holds secrets sealed with master key ${unknown}, which this process cannot open ` +
+          `(SVC_MASTER_KEY is ${keyring.currentId}); set the key that sealed them, or the old one in SVC_MASTER_KEY_PREVIOUS`,
+      );
+    }
+    if (counts.plain) await resealStore(raw, keyring, { plainOnly: true });
+    return { config, store: sealedStore(raw, keyring), sealing: { keyring, inner: raw } };
+  } catch (error) {
+    if (!options.store) await raw.close();
+    throw error;
+  }
+}
+
 export function loadPersonas(): Persona[] {
   return JSON.parse(readFileSync(PERSONAS_PATH, 'utf8')) as Persona[];
 }
 
 /** @example const deps = await buildDeps(loadConfig()) */
-export async function buildDeps(requested: Config, options: { store?: Store; clock?: Clock } = {}): Promise<AppDeps> {
+export async function buildDeps(requested: Config, options: { store?: Store; clock?: Clock; keyring?: Keyring } = {}): Promise<AppDeps> {
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? openStore(requested);
-  const config = await claimStoreMode(store, requested);
+  const { config, store } = await openServiceStore(requested, options);
   if (config.mode === 'sandbox') {
     for (const partner of loadPartnerFixtures(config.fixturesPath, clock.now())) await store.putPartner(partner);
   } else if ((await store.listPartners()).length === 0) {
@@ -43,5 +82,7 @@ export async function buildDeps(requested: Config, options: { store?: Store; clo
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
   const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey });
   const blind = await createBlindCrypto(store, clock, config);
-  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, resultReader, blind };
+  const longPolls = createLongPollGate({ perAddress: config.longPollPerAddress, total: config.longPollMax });
+  const personas = config.mode === 'sandbox' ? loadPersonas() : [];
+  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls };
 }

@@ -52,6 +52,10 @@ describe('loadConfig', () => {
     [{ SVC_TRUST_PROXY: '127.0.0.1,::/0' }, /SVC_TRUST_PROXY/],
     [{ SVC_TRUST_PROXY: '10.0.0.0/33' }, /SVC_TRUST_PROXY/],
     [{ SVC_TRUST_PROXY: '10.0.0.0/8/8' }, /SVC_TRUST_PROXY/],
+    [{ SVC_LONG_POLL_PER_ADDRESS: '-1' }, /SVC_LONG_POLL_PER_ADDRESS must be a whole number/],
+    [{ SVC_LONG_POLL_MAX: '1e3' }, /SVC_LONG_POLL_MAX must be a whole number/],
+    [{ SVC_MASTER_KEY: 'c2hvcnQ=' }, /SVC_MASTER_KEY must be base64 of exactly 32/],
+    [{ SVC_MASTER_KEY_PREVIOUS: 'c2hvcnQ=' }, /SVC_MASTER_KEY_PREVIOUS/],
   ])('fails at boot with one clear line for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(ConfigError);
     expect(() => loadConfig(env)).toThrowError(message);

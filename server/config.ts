@@ -3,6 +3,7 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { parseMasterKey } from './crypto/master-key.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -32,6 +33,13 @@ export interface Config {
   readonly requestTtlMs: number;
   /** base64 of 32 bytes; required in production, generated and kept in the store in sandbox */
   readonly nullifierKey: string | null;
+  /**
+   * SVC_MASTER_KEY, base64 of 32 bytes: seals secrets at rest (crypto/master-key.ts). Required in
+   * production; in sandbox, when unset, a key is generated once into the data folder.
+   */
+  readonly masterKey: string | null;
+  /** SVC_MASTER_KEY_PREVIOUS: older master keys (comma-separated) that still open values during a rotation */
+  readonly previousMasterKeys: string | null;
   readonly logLevel: string;
   /** directory holding the built widget (dist/) */
   readonly distDir: string;
@@ -40,6 +48,10 @@ export interface Config {
    * not the proxy: false (default) or a comma list of the proxies' addresses/CIDRs and keywords.
    */
   readonly trustProxy: false | string;
+  /** concurrent long polls one client address may hold (past it: answered at once, as wait=0) */
+  readonly longPollPerAddress: number;
+  /** concurrent long polls this instance holds in all */
+  readonly longPollMax: number;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +81,14 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One SVC_TRUST_PROXY entry: a keyword, an address, or a CIDR narrower than /0; null when it is none of these. */
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max) throw new ConfigError(`${name} must be a whole number from 0 to ${max}, got "${raw}"`);
+  return n;
+}
+
 function readProxyEntry(entry: string): string | null {
   if (PROXY_KEYWORDS.has(entry)) return entry;
   const [address = '', bits, ...rest] = entry.split('/');
@@ -98,9 +118,12 @@ function readTrustProxy(raw: string | undefined): false | string {
 }
 
 /** What production needs from the environment; throws ConfigError naming what is missing. */
-export function checkProductionConfig(config: Pick<Config, 'nullifierKey'>): void {
+export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'masterKey'>): void {
   if (config.nullifierKey === null) {
     throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
+  }
+  if (config.masterKey === null) {
+    throw new ConfigError('SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest');
   }
 }
 
@@ -121,7 +144,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (nullifierKey !== null && Buffer.from(nullifierKey, 'base64').length < 32) {
     throw new ConfigError('SVC_NULLIFIER_KEY must be base64 of at least 32 bytes');
   }
-  if (mode === 'production') checkProductionConfig({ nullifierKey });
+  const masterKey = env.SVC_MASTER_KEY || null;
+  if (masterKey !== null) parseMasterKey(masterKey, 'SVC_MASTER_KEY');
+  const previousMasterKeys = env.SVC_MASTER_KEY_PREVIOUS || null;
+  for (const [i, key] of (previousMasterKeys ?? '').split(',').filter(Boolean).entries()) {
+    parseMasterKey(key, `SVC_MASTER_KEY_PREVIOUS (key ${i + 1})`);
+  }
+  if (mode === 'production') checkProductionConfig({ nullifierKey, masterKey });
   return Object.freeze({
     mode,
     modeFromEnv: Boolean(env.SVC_MODE),
@@ -137,8 +166,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     partnerPort: port(env, 'PARTNER_PORT', 8788),
     requestTtlMs,
     nullifierKey,
+    masterKey,
+    previousMasterKeys,
     logLevel: env.SVC_LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     distDir: resolve(cwd, env.SVC_DIST_DIR || 'dist'),
     trustProxy: readTrustProxy(env.SVC_TRUST_PROXY),
+    longPollPerAddress: count(env, 'SVC_LONG_POLL_PER_ADDRESS', 100, 1_000_000),
+    longPollMax: count(env, 'SVC_LONG_POLL_MAX', 20_000, 1_000_000),
   });
 }

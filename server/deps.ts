@@ -3,6 +3,7 @@ import type { Persona, SessionClaims } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ResultReaderKeys } from './crypto/result-reader.ts';
+import type { LongPollGate } from './limits/long-polls.ts';
 import type { Store } from './store/store.ts';
 
 /** A published key set (spec: Attestation public key set). */
@@ -35,4 +36,6 @@ export interface AppDeps {
   /** what opens the results of partner-created requests (crypto/result-reader.ts) */
   resultReader: ResultReaderKeys;
   blind: BlindCrypto;
+  /** caps on concurrent long polls, per address and per instance (limits/long-polls.ts) */
+  longPolls: LongPollGate;
 }

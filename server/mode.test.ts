@@ -13,7 +13,7 @@ import { runCli } from './cli/dispatch.ts';
 import { createFakeClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openSqliteStore } from './store/sqlite.ts';
-import { makeTempDir, REPO_ROOT } from './test/helpers.ts';
+import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
 
 const NULLIFIER_KEY = Buffer.alloc(32, 9).toString('base64');
 const clock = createFakeClock();
@@ -42,7 +42,7 @@ async function svc(args: string[], extra: Record<string, string> = {}) {
 
 /** A production folder made the way an operator makes one: with the CLI. */
 async function makeProductionFolder(): Promise<string> {
-  const production = { SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY };
+  const production = { SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY };
   const added = await svc(['partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], production);
   expect(added.code).toBe(0);
   expect((await svc(['keys', 'rotate', '--purpose', 'attestation'], production)).code).toBe(0);
@@ -75,9 +75,9 @@ describe('a data folder made in sandbox mode', () => {
   });
 
   it('refuses to boot with SVC_MODE=production, saying why in one line', async () => {
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY })).rejects.toThrow(ConfigError);
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY })).rejects.toThrow(/sandbox .*cannot be opened/);
-    const run = bootProcess({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY });
+    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(ConfigError);
+    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(/sandbox .*cannot be opened/);
+    const run = bootProcess({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^svc: the data folder .* holds sandbox data \(partner pk_test_\w+\) and cannot be opened in production/);
     expect(run.stderr.split('\n')).toHaveLength(1);
@@ -86,7 +86,7 @@ describe('a data folder made in sandbox mode', () => {
   it('refuses production CLI commands too', async () => {
     const added = await svc(['partners', 'add', '--domain', 'https://x.example', '--rail', 'standard'], {
       SVC_MODE: 'production',
-      SVC_NULLIFIER_KEY: NULLIFIER_KEY,
+      SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY,
     });
     expect(added.code).toBe(1);
     expect(added.err).toMatch(/sandbox .*cannot be opened/);
@@ -96,7 +96,7 @@ describe('a data folder made in sandbox mode', () => {
 describe('a data folder made in sandbox mode that holds no partner yet', () => {
   it('refuses SVC_MODE=production by its recorded mode', async () => {
     expect((await svc(['keys', 'list'], { SVC_MODE: 'sandbox' })).code).toBe(0);
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY })).rejects.toThrow(
+    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(
       /made in sandbox mode and cannot be opened with SVC_MODE=production/,
     );
   });
@@ -113,7 +113,7 @@ describe('a data folder made in production mode by the CLI', () => {
   });
 
   it('boots as production when SVC_MODE is unset, and no sandbox route answers', async () => {
-    const { deps, app, close } = await boot({ SVC_NULLIFIER_KEY: NULLIFIER_KEY });
+    const { deps, app, close } = await boot({ SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY });
     try {
       expect(deps.config.mode).toBe('production');
       expect(deps.personas).toEqual([]);
@@ -144,7 +144,7 @@ describe('a data folder made in production mode by the CLI', () => {
 
   it('keeps issuing pk_live_ IDs from the CLI when SVC_MODE is unset', async () => {
     const added = await svc(['partners', 'add', '--domain', 'https://y.example', '--rail', 'standard', '--json'], {
-      SVC_NULLIFIER_KEY: NULLIFIER_KEY,
+      SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY,
     });
     expect(added.code).toBe(0);
     expect(JSON.parse(added.out).id).toMatch(/^pk_live_/);
@@ -165,7 +165,7 @@ describe('a folder made before the mode was recorded', () => {
       createdAt: 0,
     });
     await store.close();
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY })).rejects.toThrow(/holds sandbox data \(partner pk_test_demo\)/);
+    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(/holds sandbox data \(partner pk_test_demo\)/);
     // The refusal wrote nothing: the folder still boots as the sandbox it was.
     const { deps, close } = await boot();
     expect(deps.config.mode).toBe('sandbox');

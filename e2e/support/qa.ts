@@ -10,7 +10,7 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Method, Outcome, PhoneOpened } from '../../src/protocol/api.ts';
-import type { WidgetState } from '../../src/widget/contract.ts';
+import type { WidgetState } from '../../src/shared/contract.ts';
 
 export interface VerificationOptions {
   /** a persona id from fixtures/personas.json; default fr-adult-m */

@@ -87,18 +87,23 @@ export async function authenticatePartner(request: FastifyRequest, deps: AppDeps
   if (!PARTNER_ID_PATTERN.test(partnerId!)) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id malformed' });
   const partner = await findPartner(deps, partnerId!, now);
   if (!partner) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id unknown' });
+  if (partner.disabledAt != null && partner.disabledAt <= now) throw new ServiceError('INVALID_PARTNER', { cause: 'partner disabled' });
 
   if (!TIMESTAMP_PATTERN.test(timestamp!)) throw new ServiceError('TIMESTAMP_SKEW', { cause: 'timestamp malformed' });
   const skewSeconds = Math.abs(Math.floor(now / 1000) - Number(timestamp));
   if (skewSeconds > LIMITS.skewSeconds) throw new ServiceError('TIMESTAMP_SKEW', { cause: `skew ${skewSeconds} s` });
 
   if (!SIGNATURE_PATTERN.test(signature!)) throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });
-  const expected = computeSignature(partner.secret, canonicalString(hashBody(request.rawBody), timestamp!, partnerId!, nonce!));
+  const canonical = canonicalString(hashBody(request.rawBody), timestamp!, partnerId!, nonce!);
+  // After `svc partners rotate-secret` the previous secret still signs until its overlap ends.
+  const secrets = [partner.secret];
+  if (partner.previousSecret && (partner.previousSecretUntil ?? 0) > now) secrets.push(partner.previousSecret);
   // Compared as text, not as decoded bytes: the last of 43 characters carries 2 unused bits, so
   // four spellings decode alike and a byte comparison would accept non-canonical signatures.
-  if (!timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(signature!, 'latin1'))) {
-    throw new ServiceError('INVALID_SIGNATURE', { cause: 'hmac mismatch' });
-  }
+  const signedBy = secrets.some((secret) =>
+    timingSafeEqual(Buffer.from(computeSignature(secret, canonical), 'latin1'), Buffer.from(signature!, 'latin1')),
+  );
+  if (!signedBy) throw new ServiceError('INVALID_SIGNATURE', { cause: 'hmac mismatch' });
 
   // Remembered only after the signature verified, so nobody can burn a partner's nonces; kept
   // past the whole window in which the same timestamp would still be accepted.

@@ -1,13 +1,12 @@
 /**
  * The `svc` command line: one table of commands (in server/cli.ts), one dispatcher. Commands
- * that work on the store get the same environment as the service (loadConfig + openStore), so
+ * that work on the store get the same environment as the service (loadConfig + openServiceStore), so
  * the CLI and a running service share one data directory.
  */
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { openStore } from '../boot.ts';
-import { claimStoreMode } from '../mode.ts';
+import { openServiceStore, type ServiceStore } from '../boot.ts';
 import type { Store } from '../store/store.ts';
 
 export interface CliIo {
@@ -20,6 +19,8 @@ export interface CommandContext extends CliIo {
   config: Config;
   store: Store;
   clock: Clock;
+  /** the master keyring and the unsealed-access store beneath `store` (svc master-key only) */
+  sealing: ServiceStore['sealing'];
 }
 
 export type CliCommand =
@@ -60,15 +61,17 @@ export async function runCli(commands: Readonly<Record<string, CliCommand>>, arg
   }
 
   let config: Config;
-  let store: Store | undefined;
+  let store: Store;
+  let sealing: ServiceStore['sealing'];
+  let injected: Store | undefined;
   try {
     const requested = loadConfig(options.env ?? process.env, options.cwd);
-    store = (options.openStore ?? openStore)(requested);
-    // The CLI obeys the store's mode as the service does: `partners add` on a production folder
-    // issues pk_live_ IDs even with SVC_MODE unset.
-    config = await claimStoreMode(store, requested);
+    injected = options.openStore?.(requested);
+    // The CLI obeys the store's mode as the service does (`partners add` on a production folder
+    // issues pk_live_ IDs even with SVC_MODE unset), and seals as the service does.
+    ({ config, store, sealing } = await openServiceStore(requested, { store: injected }));
   } catch (cause) {
-    await store?.close();
+    await injected?.close();
     if (cause instanceof ConfigError) {
       io.err(`svc: ${cause.message}`);
       return 1;
@@ -76,7 +79,7 @@ export async function runCli(commands: Readonly<Record<string, CliCommand>>, arg
     throw cause;
   }
   try {
-    return await command.run(args, { config, store, clock: options.clock ?? systemClock, out: io.out, err: io.err });
+    return await command.run(args, { config, store, sealing, clock: options.clock ?? systemClock, out: io.out, err: io.err });
   } finally {
     await store.close();
   }

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
-import { buildDeps } from '../boot.ts';
+import { buildDeps, openServiceStore } from '../boot.ts';
 import { createFakeClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { KEY_RELOAD_INTERVAL_MS } from '../crypto/blind.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
-import { REPO_ROOT, makeTempDir, type FakeClock } from '../test/helpers.ts';
+import { REPO_ROOT, TEST_MASTER_KEY, makeTempDir, type FakeClock } from '../test/helpers.ts';
 import { runKeysCommand } from './keys.ts';
 
 const HOUR = 3_600_000;
@@ -23,14 +23,14 @@ afterEach(() => dir.remove());
 
 function config(mode: 'sandbox' | 'production' = 'sandbox') {
   return loadConfig(
-    { NODE_ENV: 'test', SVC_MODE: mode, SVC_DATA_DIR: dir.path, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: Buffer.alloc(32, 7).toString('base64') } : {}) },
+    { NODE_ENV: 'test', SVC_MODE: mode, SVC_DATA_DIR: dir.path, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: Buffer.alloc(32, 7).toString('base64'), SVC_MASTER_KEY: TEST_MASTER_KEY } : {}) },
     REPO_ROOT,
   );
 }
 
 /** The CLI as another process would run it: its own connection to the same SQLite file. */
-async function svcKeys(args: string[], mode: 'sandbox' | 'production' = 'sandbox'): Promise<number> {
-  const store = openSqliteStore(`${dir.path}/svc.sqlite`);
+async function svcKeys(args: string[], mode: 'sandbox' | 'production' = 'sandbox', folderMode = mode): Promise<number> {
+  const { store } = await openServiceStore(config(folderMode));
   try {
     return await runKeysCommand(args, {
       config: { mode },
@@ -76,7 +76,7 @@ describe('svc keys', () => {
     await buildDeps(config(), { store, clock });
     await store.close();
     await svcKeys(['rotate']);
-    expect(await svcKeys(['rotate', '--force'], 'production')).toBe(2);
+    expect(await svcKeys(['rotate', '--force'], 'production', 'sandbox')).toBe(2);
     expect(lines.err.join('\n')).toMatch(/only allowed in sandbox/);
     expect(await svcKeys(['rotate', '--force'])).toBe(0);
     expect(lines.out.join('\n')).toMatch(/promoted attestation key/);
@@ -84,7 +84,7 @@ describe('svc keys', () => {
 
   it('creates the first attestation key a production service needs to start', async () => {
     const { createBlindCrypto } = await import('../crypto/blind.ts');
-    const store = openSqliteStore(`${dir.path}/svc.sqlite`);
+    const { store } = await openServiceStore(config('production'));
     await expect(createBlindCrypto(store, clock, config('production'))).rejects.toThrow(/svc keys rotate/);
     expect(await svcKeys(['rotate'], 'production')).toBe(0);
     expect(lines.out[0]).toMatch(/^created attestation key \S+ \(current: it signs now\)$/);
@@ -103,8 +103,7 @@ describe('svc keys', () => {
   });
 
   it('lists kid, purpose and state and never prints key material', async () => {
-    const store = openSqliteStore(`${dir.path}/svc.sqlite`);
-    await buildDeps(config(), { store, clock });
+    const { store } = await buildDeps(config(), { clock });
     const privateParts = [...(await store.listKeys('attestation')), ...(await store.listKeys('session'))].map((k) => JSON.parse(k.privateJwk).d as string);
     await store.close();
     await svcKeys(['rotate']);

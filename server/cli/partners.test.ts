@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
-import { buildDeps } from '../boot.ts';
+import { buildDeps, openServiceStore } from '../boot.ts';
 import { createFakeClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
-import { REPO_ROOT, makeTempDir, putTestGrant, signedInject } from '../test/helpers.ts';
+import { REPO_ROOT, TEST_MASTER_KEY, makeTempDir, putTestGrant, signedInject } from '../test/helpers.ts';
 import { runCli } from './dispatch.ts';
 import { runKeysCommand } from './keys.ts';
 import { runPartnersCommand } from './partners.ts';
@@ -24,7 +24,7 @@ beforeEach(() => {
 afterEach(() => dir.remove());
 
 function env(mode: 'sandbox' | 'production' = 'sandbox'): NodeJS.ProcessEnv {
-  return { NODE_ENV: 'test', SVC_DATA_DIR: dir.path, SVC_MODE: mode, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: NULLIFIER_KEY } : {}) };
+  return { NODE_ENV: 'test', SVC_DATA_DIR: dir.path, SVC_MODE: mode, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY } : {}) };
 }
 
 /** `svc partners …` as the operator runs it: the environment picks the store. */
@@ -37,8 +37,9 @@ function svc(args: string[], mode: 'sandbox' | 'production' = 'sandbox', command
   });
 }
 
-async function storedPartners() {
-  const store = openSqliteStore(join(dir.path, 'svc.sqlite'));
+/** What the service reads back: the store opened as the service opens it (mode, master key). */
+async function storedPartners(mode: 'sandbox' | 'production' = 'sandbox') {
+  const { store } = await openServiceStore(loadConfig(env(mode), REPO_ROOT));
   try {
     return await store.listPartners();
   } finally {
@@ -63,7 +64,7 @@ describe('svc partners add', () => {
     expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
     const printed = JSON.parse(out[0]!);
     expect(printed.id).toMatch(/^pk_live_/);
-    expect((await storedPartners())[0]!.secret).toBe(printed.secret);
+    expect((await storedPartners('production'))[0]!.secret).toBe(printed.secret);
   });
 
   it('stores an adult_blind partner with its blind app, name and scopes (--flag=value accepted)', async () => {
@@ -141,7 +142,7 @@ describe('svc partners list', () => {
     out = [];
     expect(await svc(['list'])).toBe(0);
     const table = out.join('\n');
-    expect(out[0]).toMatch(/^PARTNER ID\s+RAIL\s+DOMAIN\s+BLIND APP\s+SCOPES\s+NAME\s+CREATED$/);
+    expect(out[0]).toMatch(/^PARTNER ID\s+RAIL\s+DOMAIN\s+BLIND APP\s+SCOPES\s+STATUS\s+NAME\s+CREATED$/);
     for (const p of partners) {
       expect(table).toContain(p.id);
       expect(table).not.toContain(p.secret);
@@ -158,6 +159,88 @@ describe('svc partners list', () => {
   it('says how to add one when there are none', async () => {
     expect(await svc(['list'])).toBe(0);
     expect(out.join('\n')).toMatch(/no partners yet/);
+  });
+});
+
+describe('svc partners rotate-secret, disable and enable', () => {
+  /** A production service on the test's data folder, answering signed exchanges. */
+  async function service() {
+    const config = loadConfig(env('production'), REPO_ROOT);
+    const deps = await buildDeps(config, { clock });
+    const app = await createApp(deps);
+    const exchange = async (partner: { id: string; secret: string }) => {
+      const grantCode = await putTestGrant(deps, { partnerId: partner.id });
+      return signedInject({ app, clock }, { url: '/v1/exchange', body: { grant_code: grantCode }, partner });
+    };
+    return { exchange, close: async () => (await app.close(), await deps.store.close()) };
+  }
+
+  async function onboard() {
+    expect(await svc(['rotate'], 'production', 'keys')).toBe(0);
+    expect(await svc(['rotate', '--purpose', 'session'], 'production', 'keys')).toBe(0);
+    out = [];
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    return JSON.parse(out.pop()!) as { id: string; secret: string };
+  }
+
+  it('accepts the old secret inside the overlap and refuses it after; the new one works at once', async () => {
+    const old = await onboard();
+    expect(await svc(['rotate-secret', old.id, '--overlap-hours', '24', '--json'], 'production')).toBe(0);
+    const rotated = JSON.parse(out.pop()!) as { id: string; secret: string; previous_secret_valid_until: string };
+    expect(rotated.secret).not.toBe(old.secret);
+    expect(Date.parse(rotated.previous_secret_valid_until)).toBe(clock.now() + 24 * 3_600_000);
+
+    const running = await service();
+    try {
+      expect((await running.exchange({ id: old.id, secret: rotated.secret })).statusCode).toBe(200);
+      clock.advance(23 * 3_600_000);
+      expect((await running.exchange(old)).statusCode).toBe(200);
+      clock.advance(3_600_000 + 10_000);
+      const refused = await running.exchange(old);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error).toBe('INVALID_SIGNATURE');
+      expect((await running.exchange({ id: old.id, secret: rotated.secret })).statusCode).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('refuses the old secret at once with --overlap-hours 0, and refuses a bad overlap', async () => {
+    const old = await onboard();
+    expect(await svc(['rotate-secret', old.id, '--overlap-hours', '0'], 'production')).toBe(0);
+    expect(out.join('\n')).toMatch(/previous secret is refused from now on/);
+    const running = await service();
+    try {
+      expect((await running.exchange(old)).json().error).toBe('INVALID_SIGNATURE');
+    } finally {
+      await running.close();
+    }
+    expect(await svc(['rotate-secret', old.id, '--overlap-hours', '-1'], 'production')).toBe(2);
+    expect(await svc(['rotate-secret', old.id, '--overlap-hours', '721'], 'production')).toBe(2);
+    expect(await svc(['rotate-secret', 'pk_live_nobody'], 'production')).toBe(1);
+    expect(err.join('\n')).toMatch(/no partner "pk_live_nobody"/);
+  });
+
+  it('answers INVALID_PARTNER to a disabled partner, and accepts it again once enabled', async () => {
+    const partner = await onboard();
+    expect(await svc(['disable', partner.id], 'production')).toBe(0);
+    let running = await service();
+    try {
+      const refused = await running.exchange(partner);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('INVALID_PARTNER');
+    } finally {
+      await running.close();
+    }
+    expect(await svc(['list', '--json'], 'production')).toBe(0);
+    expect(JSON.parse(out.pop()!)[0]).toMatchObject({ id: partner.id, status: 'disabled' });
+    expect(await svc(['enable', partner.id], 'production')).toBe(0);
+    running = await service();
+    try {
+      expect((await running.exchange(partner)).statusCode).toBe(200);
+    } finally {
+      await running.close();
+    }
   });
 });
 

@@ -1,30 +1,45 @@
 /**
- * `svc partners add|list`: partner onboarding (the spec leaves issuance "not shown"; DESIGN §2).
+ * `svc partners add|list|rotate-secret|disable|enable`: partner onboarding and lifecycle (the spec
+ * leaves issuance "not shown"; DESIGN §2).
  *
  *   svc partners add --domain <origin> --rail standard|adult_blind
  *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--json]
  *     prints the new Partner ID and its secret, once (pk_live_ in production, pk_test_ in sandbox)
  *   svc partners list [--json]
  *     never prints secrets
+ *   svc partners rotate-secret <id> [--overlap-hours N] [--json]
+ *     prints a new secret once; the old one keeps working for the overlap (default 24 h)
+ *   svc partners disable <id> / enable <id>
+ *     a disabled partner's signed calls answer INVALID_PARTNER (within the auth cache's 5 s)
  */
 import { randomBytes } from 'node:crypto';
 import { PREFIX, type Rail } from '../../src/protocol/api.ts';
 import { BLIND_SCOPES, SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
-import { isOrigin } from '../domain/partners.ts';
+import { isOrigin, loadPartnerFixtures } from '../domain/partners.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
+
+const DEFAULT_OVERLAP_HOURS = 24;
+const HOUR_MS = 3_600_000;
 
 export const PARTNERS_USAGE = `Usage:
   svc partners add --domain <origin> --rail standard|adult_blind [--name <name>]
                    [--blind-app-id <id>] [--scopes <scope,scope>] [--json]
   svc partners list [--json]
+  svc partners rotate-secret <partner-id> [--overlap-hours <0-720>] [--json]
+  svc partners disable <partner-id>
+  svc partners enable <partner-id>
 
 add prints the Partner ID and the Partner Secret once; store the secret in a secret manager.
 --domain is the origin the widget runs on, e.g. https://shop.example (no path).
 --blind-app-id (adult_blind only) names the application in attestations; [A-Za-z0-9_-]{1,64}.
 --scopes limits what the partner may request (default: every scope its rail allows):
-  ${SCOPES.join(', ')}; adult_blind: ${BLIND_SCOPES.join(', ')}.`;
+  ${SCOPES.join(', ')}; adult_blind: ${BLIND_SCOPES.join(', ')}.
+rotate-secret prints a new secret once; the old one is still accepted for --overlap-hours
+  (default ${DEFAULT_OVERLAP_HOURS}), so the partner can deploy the new one without downtime.
+disable stops every signed call of the partner (INVALID_PARTNER); enable undoes it.`;
+
 
 const BLIND_APP_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -37,6 +52,8 @@ export async function runPartnersCommand(args: string[], context: CommandContext
   const [sub, ...rest] = args;
   if (sub === 'add') return addPartner(rest, context);
   if (sub === 'list') return listPartners(rest, context);
+  if (sub === 'rotate-secret') return rotateSecret(rest, context);
+  if (sub === 'disable' || sub === 'enable') return setDisabled(sub, rest, context);
   if (sub === undefined || sub === 'help' || sub === '--help') {
     context.out(PARTNERS_USAGE);
     return 0;
@@ -104,6 +121,63 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
   return 0;
 }
 
+async function rotateSecret(args: string[], context: CommandContext): Promise<number> {
+  const [id, ...rest] = args;
+  const usageError = (problem: string) => {
+    context.err(`svc partners rotate-secret: ${problem}\n\n${PARTNERS_USAGE}`);
+    return 2;
+  };
+  if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
+  const parsed = parseFlags(rest, { 'overlap-hours': true, json: false });
+  if (!parsed.ok) return usageError(parsed.problem);
+  const overlapText = (parsed.flags.get('overlap-hours') as string | undefined) ?? String(DEFAULT_OVERLAP_HOURS);
+  const overlapHours = Number(overlapText);
+  if (!/^\d+$/.test(overlapText) || overlapHours > 720) return usageError(`--overlap-hours must be a whole number from 0 to 720, got ${JSON.stringify(overlapText)}`);
+
+  const partner = await context.store.getPartner(id);
+  if (!partner) {
+    context.err(`svc partners rotate-secret: no partner ${JSON.stringify(id)}`);
+    return 1;
+  }
+  const now = context.clock.now();
+  const rotated: PartnerRecord = {
+    ...partner,
+    secret: randomBytes(32).toString('base64'),
+    previousSecret: overlapHours > 0 ? partner.secret : null,
+    previousSecretUntil: overlapHours > 0 ? now + overlapHours * HOUR_MS : null,
+  };
+  await context.store.putPartner(rotated);
+  const until = !rotated.previousSecretUntil ? null : new Date(rotated.previousSecretUntil).toISOString();
+  if (parsed.flags.has('json')) {
+    context.out(JSON.stringify({ id, secret: rotated.secret, previous_secret_valid_until: until }));
+    return 0;
+  }
+  context.out(`New secret for ${id}.`);
+  context.out(`  Partner Secret:  ${rotated.secret}`);
+  context.out(until ? `The previous secret is still accepted until ${until}, then refused.` : 'The previous secret is refused from now on.');
+  if (context.config.mode === 'sandbox' && loadPartnerFixtures(context.config.fixturesPath, now).some((f) => f.id === id)) {
+    context.out('Note: fixture partners are reloaded from fixtures/partners.json at every sandbox boot.');
+  }
+  return 0;
+}
+
+async function setDisabled(sub: 'disable' | 'enable', args: string[], context: CommandContext): Promise<number> {
+  const [id, ...rest] = args;
+  if (id === undefined || rest.length > 0) {
+    context.err(`svc partners ${sub}: give exactly one partner ID\n\n${PARTNERS_USAGE}`);
+    return 2;
+  }
+  const partner = await context.store.getPartner(id);
+  if (!partner) {
+    context.err(`svc partners ${sub}: no partner ${JSON.stringify(id)}`);
+    return 1;
+  }
+  const disabledAt = sub === 'disable' ? (partner.disabledAt ?? context.clock.now()) : null;
+  await context.store.putPartner({ ...partner, disabledAt });
+  context.out(sub === 'disable' ? `${id} is disabled: its signed calls answer INVALID_PARTNER.` : `${id} is enabled.`);
+  return 0;
+}
+
 async function listPartners(args: string[], context: CommandContext): Promise<number> {
   const parsed = parseFlags(args, { json: false });
   if (!parsed.ok) {
@@ -116,8 +190,8 @@ async function listPartners(args: string[], context: CommandContext): Promise<nu
     return 0;
   }
   const rows = [
-    ['PARTNER ID', 'RAIL', 'DOMAIN', 'BLIND APP', 'SCOPES', 'NAME', 'CREATED'],
-    ...partners.map((p) => [p.id, p.rail, p.domain, p.blind_app_id ?? '-', p.allowed_scopes?.join(',') ?? '(all)', p.name, p.created_at]),
+    ['PARTNER ID', 'RAIL', 'DOMAIN', 'BLIND APP', 'SCOPES', 'STATUS', 'NAME', 'CREATED'],
+    ...partners.map((p) => [p.id, p.rail, p.domain, p.blind_app_id ?? '-', p.allowed_scopes?.join(',') ?? '(all)', p.status, p.name, p.created_at]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) context.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
@@ -134,6 +208,8 @@ function describe(partner: PartnerRecord) {
     rail: partner.rail,
     blind_app_id: partner.blindAppId,
     allowed_scopes: partner.allowedScopes,
+    status: partner.disabledAt ? 'disabled' : 'active',
+    previous_secret_valid_until: partner.previousSecretUntil ? new Date(partner.previousSecretUntil).toISOString() : null,
     created_at: new Date(partner.createdAt).toISOString(),
   };
 }

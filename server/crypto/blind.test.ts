@@ -6,7 +6,7 @@ import { loadConfig } from '../config.ts';
 import { ServiceError } from '../errors.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-import { makeTestDeps, REPO_ROOT, type FakeClock } from '../test/helpers.ts';
+import { makeTestDeps, REPO_ROOT, TEST_MASTER_KEY, type FakeClock } from '../test/helpers.ts';
 import { createBlindCrypto, KEY_RELOAD_INTERVAL_MS, originHash } from './blind.ts';
 import { rotateKeys } from './keys.ts';
 import type { BlindCrypto } from '../deps.ts';
@@ -198,7 +198,7 @@ describe('keys', () => {
 
   it('refuses to start in production mode without a current attestation key', async () => {
     const empty = openSqliteStore(':memory:');
-    const config = loadConfig({ NODE_ENV: 'test', SVC_MODE: 'production', SVC_NULLIFIER_KEY: Buffer.alloc(32, 1).toString('base64') }, REPO_ROOT);
+    const config = loadConfig({ NODE_ENV: 'test', SVC_MODE: 'production', SVC_NULLIFIER_KEY: Buffer.alloc(32, 1).toString('base64'), SVC_MASTER_KEY: TEST_MASTER_KEY }, REPO_ROOT);
     await expect(createBlindCrypto(empty, clock, config)).rejects.toThrow(/svc keys rotate/);
     await rotateKeys(empty, 'attestation', clock.now());
     const blindProd = await createBlindCrypto(empty, clock, config);

@@ -5,11 +5,16 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * `0x` + hex(HMAC-SHA256(key, userId + "|" + audience)); audience is the partner ID (STANDARD)
- * or the blind app id (ADULT_BLIND).
- *
- * @example computeNullifier(deps.nullifierKey, 'fr-adult-m', 'pk_test_demo') // '0x21e9…b5d1'
+ * Whose pseudonym it is: `partner:` + partner ID (STANDARD) or `app:` + blind app id
+ * (ADULT_BLIND), so a partner ID and a blind app id of the same value never share nullifiers.
  */
-export function computeNullifier(key: Uint8Array, userId: string, audience: string): string {
+export type NullifierAudience = `partner:${string}` | `app:${string}`;
+
+/**
+ * `0x` + hex(HMAC-SHA256(key, userId + "|" + audience)) (DESIGN §5).
+ *
+ * @example computeNullifier(deps.nullifierKey, 'fr-adult-m', 'partner:pk_test_demo')
+ */
+export function computeNullifier(key: Uint8Array, userId: string, audience: NullifierAudience): string {
   return `0x${createHmac('sha256', key).update(`${userId}|${audience}`, 'utf8').digest('hex')}`;
 }

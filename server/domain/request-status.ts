@@ -1,12 +1,13 @@
 /**
  * Polling a request's status (DESIGN §3): the loader with its poll token, a signed partner with
  * its signature. Either may long-poll: the answer comes when the request changes (here or on
- * another instance), the wait ends, its deadline comes or the client goes away.
+ * another instance), the wait ends, its deadline comes or the client goes away. Past the caps on
+ * concurrent long polls (limits/long-polls.ts) a poll is answered at once, as wait=0.
  */
 import type { RequestStatus, VerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import { enforceStatusRateLimit } from '../limits/rate-limits.ts';
+import { enforceStatusMissLimit, enforceStatusRateLimit } from '../limits/rate-limits.ts';
 import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
 import {
   effectiveStatus,
@@ -29,24 +30,34 @@ export interface LongPoll {
   known: RequestStatus | null;
 }
 
-type StatusDeps = Pick<AppDeps, 'store' | 'clock'>;
+type StatusDeps = Pick<AppDeps, 'store' | 'clock' | 'longPolls'>;
+
+/** Who polls and how: `client` is the caller's address key (limits/client-address.ts). */
+interface Poll {
+  requestId: string;
+  poll: LongPoll;
+  client: string;
+  signal: AbortSignal;
+}
 
 /**
- * The loader's poll. A malformed id is 404; then the per-request limit (30 per 60 s, counted per
- * well-formed id whether or not it exists, so the 429 is no oracle either); then an unknown
- * request or a wrong poll token is 404 NOT_FOUND, one answer for all.
+ * The loader's poll. An unknown or malformed id, or a wrong poll token, is 404 NOT_FOUND, one
+ * answer for all, counted against the client address (then 429 RATE_LIMITED), never against the
+ * request: whoever read the id off a QR code cannot starve its widget. Then the request's own
+ * limit (30 per 60 s, 429 RATE_LIMITED with Retry-After: 60).
  *
- * @example await pollWidgetStatus(deps, { requestId, pollToken: query.pt, poll: { waitSeconds: 25, known: null }, signal })
+ * @example await pollWidgetStatus(deps, { requestId, pollToken: query.pt, poll: { waitSeconds: 25, known: null }, client, signal })
  */
-export async function pollWidgetStatus(
-  deps: StatusDeps,
-  input: { requestId: string; pollToken: unknown; poll: LongPoll; signal: AbortSignal },
-): Promise<VerifyStatus> {
-  if (!isRequestId(input.requestId)) throw new ServiceError('NOT_FOUND', { cause: 'malformed request id' });
+export async function pollWidgetStatus(deps: StatusDeps, input: Poll & { pollToken: unknown }): Promise<VerifyStatus> {
+  const found = isRequestId(input.requestId)
+    ? await findRequestForPoller(deps.store, input.requestId, input.pollToken, deps.clock.now())
+    : null;
+  if (!found) {
+    await enforceStatusMissLimit(deps.store, input.client, deps.clock.now());
+    throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
+  }
   await enforceStatusRateLimit(deps.store, input.requestId, deps.clock.now());
-  const found = await findRequestForPoller(deps.store, input.requestId, input.pollToken, deps.clock.now());
-  if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
-  const record = await awaitChange(deps, found, input.poll, input.signal);
+  const record = await awaitChange(deps, found, input);
   return statusView(record, deps.clock.now(), input.pollToken as string);
 }
 
@@ -59,11 +70,11 @@ export async function pollWidgetStatus(
 export async function pollPartnerStatus(
   deps: StatusDeps & Pick<AppDeps, 'resultReader'>,
   partner: PartnerRecord,
-  input: { requestId: string; poll: LongPoll; signal: AbortSignal },
+  input: Poll,
 ): Promise<VerifyStatus> {
   const found = await findRequestForPartner(deps.store, input.requestId, partner.id, deps.clock.now());
   if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
-  const record = await awaitChange(deps, found, input.poll, input.signal);
+  const record = await awaitChange(deps, found, input);
   return statusView(record, deps.clock.now(), deps.resultReader.keysFor(partner.id));
 }
 
@@ -71,14 +82,23 @@ export async function pollPartnerStatus(
 async function awaitChange(
   deps: StatusDeps,
   record: VerifyRequestRecord,
-  poll: LongPoll,
-  signal: AbortSignal,
+  { poll, client, signal }: Poll,
 ): Promise<VerifyRequestRecord> {
   const now = deps.clock.now();
   if (poll.waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
   if (poll.known !== null && poll.known !== effectiveStatus(record, now)) return record;
-  const timeoutMs = Math.min(poll.waitSeconds * 1000, record.deadlineAt - now);
-  await deps.store.waitForRequestChange(record.id, record.version, timeoutMs, signal);
+  const release = deps.longPolls.tryEnter(client);
+  if (!release) return record;
+  try {
+    await deps.store.waitForRequestChange(
+      record.id,
+      record.version,
+      Math.min(poll.waitSeconds * 1000, record.deadlineAt - now),
+      signal,
+    );
+  } finally {
+    release();
+  }
   const reread = await deps.store.getRequest(record.id, deps.clock.now());
   if (!reread) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
   return reread;

@@ -325,7 +325,8 @@ async function issueGrant(
 ): Promise<string> {
   const { record, personaId, facts, method, verifiedAt, expiresAt } = grant;
   if (record.partnerId === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
-  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, record.partnerId) : null;
+  const audience = `partner:${record.partnerId}` as const;
+  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, audience) : null;
   const grantCode = newToken('grant');
   // Put before the request moves to completed: if the CAS then loses, the grant is orphaned
   // (nobody holds its code and it expires), never the other way round.
@@ -358,6 +359,6 @@ async function issueAttestation(deps: Pick<AppDeps, 'nullifierKey' | 'blind'>, a
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
   const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
-  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, record.appId) : '';
+  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, `app:${record.appId}`) : '';
   return deps.blind.signAttestation({ appId: record.appId, originHash: record.originHash, scopeMask, nullifier });
 }

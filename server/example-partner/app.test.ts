@@ -23,9 +23,12 @@ afterAll(async () => {
   await service?.close();
 });
 
-const exchange = (grantCode: unknown) => partner.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: grantCode } });
-const confirm = (grantCode: string, query = '') =>
-  partner.inject({ method: 'GET', url: `/api/confirm${query}`, headers: { 'X-SVC-Grant-Code': grantCode } });
+/** The `name=value` of the session cookie a response set. */
+const sessionCookie = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0]!;
+const exchange = (grantCode: unknown, cookie?: string) =>
+  partner.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: grantCode }, headers: cookie ? { cookie } : {} });
+const confirm = (grantCode: string, query = '', cookie?: string) =>
+  partner.inject({ method: 'GET', url: `/api/confirm${query}`, headers: { 'X-SVC-Grant-Code': grantCode, ...(cookie ? { cookie } : {}) } });
 
 describe('example partner pages', () => {
   it('embeds the loader from the service with the partner ID and a success path', async () => {
@@ -142,10 +145,11 @@ describe('example partner backend', () => {
     expect(res.body).not.toMatch(/p_[A-Za-z0-9_-]{20,}/);
   });
 
-  it('answers a second post of the same grant from memory instead of spending it again', async () => {
+  it("answers the same session's second post of a grant from memory instead of spending it again", async () => {
+    const cookie = sessionCookie(await exchange('g_' + 'S'.repeat(43)));
     const grant = await putTestGrant(service.deps);
-    const [first, second] = await Promise.all([exchange(grant), exchange(grant)]);
-    const third = await exchange(grant);
+    const [first, second] = await Promise.all([exchange(grant, cookie), exchange(grant, cookie)]);
+    const third = await exchange(grant, cookie);
     const sources = [first, second, third].map((r) => r.json().source).sort();
     expect(sources).toEqual(['exchange', 'remembered', 'remembered']);
     for (const r of [first, second, third]) expect(r.json().attributes).toEqual({ age_over_18: true });
@@ -154,7 +158,7 @@ describe('example partner backend', () => {
   it('passes the service error code through when the grant does not check out', async () => {
     const unknown = await exchange('g_' + 'A'.repeat(43));
     expect(unknown.statusCode).toBe(401);
-    expect(unknown.json().error).toBe('GRANT_INVALID');
+    expect(unknown.json()).toMatchObject({ verified: false, error: 'GRANT_INVALID' });
     const malformed = await exchange('not-a-grant');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error).toBe('INVALID_GRANT');
@@ -168,13 +172,14 @@ describe('example partner backend', () => {
     }
   });
 
-  it('confirms a grant by exchanging it, and the success page then gets the remembered answer', async () => {
+  it('confirms a grant by exchanging it, and the success page of the same session then gets the remembered answer', async () => {
     const grant = await putTestGrant(service.deps, { scopes: ['isAdult'] });
     const res = await confirm(grant);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ verified: true });
-    expect((await confirm(grant)).json()).toEqual({ verified: true });
-    const after = await exchange(grant);
+    const cookie = sessionCookie(res);
+    expect((await confirm(grant, '', cookie)).json()).toEqual({ verified: true });
+    const after = await exchange(grant, cookie);
     expect(after.json()).toMatchObject({ verified: true, source: 'remembered', attributes: { age_over_18: true } });
   });
 

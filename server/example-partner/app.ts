@@ -5,6 +5,7 @@
  * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function (see
  * context.ts) plus its HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
+import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createPartnerClient, type PartnerClientOptions } from '../sdk/index.ts';
 import type { PartnerContext, PartnerRoutes } from './context.ts';
@@ -13,6 +14,7 @@ import { createExchangeMemory } from './results.ts';
 import { registerBackendRoutes } from './routes/backend.ts';
 import { createBlindPages, type BlindPagesOptions } from './routes/blind.ts';
 import { registerStandardPages } from './routes/standard.ts';
+import { createSessionCookies } from './session.ts';
 
 export interface PartnerAppOptions {
   /** the port this site is reached on; its origin is http://localhost:<partnerPort> */
@@ -24,6 +26,11 @@ export interface PartnerAppOptions {
   /** STANDARD credentials, pk_test_demo from fixtures/partners.json by default (see main.ts) */
   partner: { id: string; secret: string };
   logger?: FastifyServerOptions['logger'];
+  /**
+   * HMAC key of the session cookie (≥ 32 bytes; PARTNER_COOKIE_SECRET in main.ts). Random per
+   * start when absent, which logs every visitor out on a restart: fine for the example only.
+   */
+  cookieSecret?: string | Buffer;
   /** clock for the exchange memory; tests pass a fake one */
   now?: () => number;
   /** the ADULT_BLIND pages (/blind…) and their partner, pk_test_blind_shop in the fixtures; none when absent */
@@ -63,6 +70,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
     partner: Object.freeze({ ...options.partner }),
     client: createPartnerClient({ ...options.clientOptions, apiUrl, appUrl: serviceUrl, partnerId: options.partner.id, secret: options.partner.secret }),
     exchanges: createExchangeMemory({ now: options.now ?? Date.now }),
+    sessions: createSessionCookies({ secret: options.cookieSecret ?? randomBytes(32) }),
     pages: createPageRenderer({ serviceOrigin: new URL(serviceUrl).origin }),
   };
 

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PartnerClient } from '../sdk/index.ts';
 import type { PageRenderer } from './pages.ts';
 import type { ExchangeMemory } from './results.ts';
+import type { SessionCookies } from './session.ts';
 
 /** Everything a route file of the example partner may use. */
 export interface PartnerContext {
@@ -16,6 +17,8 @@ export interface PartnerContext {
   readonly partner: { readonly id: string; readonly secret: string };
   readonly client: PartnerClient;
   readonly exchanges: ExchangeMemory;
+  /** the visitor's session (signed cookie) that a verified result is bound to */
+  readonly sessions: SessionCookies;
   readonly pages: PageRenderer;
 }
 

@@ -4,11 +4,13 @@
  * when the partner API lives elsewhere. STANDARD credentials: PARTNER_ID (pk_test_demo) with its
  * secret from SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET. The ADULT_BLIND pages use
  * PARTNER_BLIND_ID (pk_test_blind_shop) and its blind_app_id from the same file, and are not
- * served when that file has no such partner.
+ * served when that file has no such partner. PARTNER_COOKIE_SECRET (≥ 32 characters) signs the
+ * visitors' session cookies; without it a random one is made at each start.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createPartnerApp } from './app.ts';
+import { MIN_COOKIE_SECRET_LENGTH } from './session.ts';
 
 function fail(message: string): never {
   console.error(`example-partner: ${message}`);
@@ -47,6 +49,11 @@ function readSecret(partnerId: string): string {
 const blindId = process.env.PARTNER_BLIND_ID || 'pk_test_blind_shop';
 const blindPartner = readFixtures().find((p) => p.id === blindId && p.blind_app_id);
 
+const cookieSecret = process.env.PARTNER_COOKIE_SECRET || undefined;
+if (cookieSecret !== undefined && Buffer.byteLength(cookieSecret) < MIN_COOKIE_SECRET_LENGTH) {
+  fail(`PARTNER_COOKIE_SECRET must be at least ${MIN_COOKIE_SECRET_LENGTH} characters (e.g. openssl rand -base64 32)`);
+}
+
 const port = readPort(process.env.PARTNER_PORT, 8788);
 const serviceUrl = process.env.SVC_WIDGET_URL || process.env.SVC_PUBLIC_URL || `http://localhost:${process.env.SVC_PORT || 8787}`;
 const partnerId = process.env.PARTNER_ID || 'pk_test_demo';
@@ -55,6 +62,7 @@ const app = await createPartnerApp({
   serviceUrl,
   ...(process.env.SVC_API_URL ? { apiUrl: process.env.SVC_API_URL } : {}),
   partner: { id: partnerId, secret: readSecret(partnerId) },
+  ...(cookieSecret ? { cookieSecret } : {}),
   ...(blindPartner ? { blind: { partner: { id: blindPartner.id, secret: blindPartner.secret }, appId: blindPartner.blind_app_id! } } : {}),
   logger: { level: process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info') },
 });

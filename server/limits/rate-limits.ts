@@ -14,8 +14,10 @@ export interface RateLimitRule {
 const MINUTE = 60_000;
 
 export const RATE_LIMITS = {
-  /** per request id; 429 RATE_LIMITED with Retry-After: 60 */
+  /** per request id, polls with the right poll token only; 429 RATE_LIMITED with Retry-After: 60 */
   verifyStatus: { name: 'verify-status', max: 30, windowMs: MINUTE },
+  /** per client address: status polls with a wrong token or an unknown id (issue 8, not in the spec) */
+  verifyStatusMiss: { name: 'verify-status-miss', max: 60, windowMs: MINUTE },
   /** per client address (DESIGN §3, not in the spec); every per-address rule keys by `addressKey` */
   widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
   /** per client address */
@@ -38,9 +40,18 @@ export async function enforceRateLimit(store: Store, rule: RateLimitRule, key: s
   if (hit.count > rule.max) throw new TooManyRequestsError(Math.max(1, Math.ceil((hit.resetAt - now) / 1000)));
 }
 
-/** verify-status's own 429 shape (spec: RATE_LIMITED, Retry-After: 60). */
+/** verify-status's own 429 shape (spec: RATE_LIMITED, Retry-After: 60), per request. */
 export async function enforceStatusRateLimit(store: Store, requestId: string, now: number): Promise<void> {
   const rule = RATE_LIMITS.verifyStatus;
   const hit = await store.hitCounter(`${rule.name}:${requestId}`, rule.windowMs, now);
   if (hit.count > rule.max) throw new ServiceError('RATE_LIMITED', { headers: { 'Retry-After': '60' } });
+}
+
+/** The same 429 for a client address that keeps presenting wrong poll tokens or unknown ids. */
+export async function enforceStatusMissLimit(store: Store, addressKey: string, now: number): Promise<void> {
+  const rule = RATE_LIMITS.verifyStatusMiss;
+  const hit = await store.hitCounter(`${rule.name}:${addressKey}`, rule.windowMs, now);
+  if (hit.count > rule.max) {
+    throw new ServiceError('RATE_LIMITED', { headers: { 'Retry-After': String(Math.max(1, Math.ceil((hit.resetAt - now) / 1000))) } });
+  }
 }

@@ -16,7 +16,8 @@
  *
  * GET /api/partner/verify-status/:requestId?wait=&known=: the same limit (its own counter) and
  * HMAC checks; `wait` or `known` malformed → 400 INVALID_REQUEST (as on /api/w/); a request that
- * is not this partner's own, made through this variant → 404 NOT_FOUND.
+ * is not this partner's own, made through this variant → 404 NOT_FOUND. A long poll past its caps
+ * (per address, per instance) is answered at once, as wait=0.
  *
  * Every answer here is Cache-Control: no-store; no CORS (server to server).
  */
@@ -28,6 +29,7 @@ import { createForSignedPartner, standardPartnerOf } from '../domain/create-requ
 import { pollPartnerStatus } from '../domain/request-status.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, requireJsonContentType } from '../http/body.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
+import { addressKey } from '../limits/client-address.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 
 export const PARTNER_CREATE_PATH = '/api/partner/verify-request';
@@ -64,7 +66,8 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
       async (request): Promise<VerifyStatus> => {
         const poll = readLongPoll(request.query);
         const { requestId } = request.params;
-        return whileConnected(request, (signal) => pollPartnerStatus(deps, request.partner!, { requestId, poll, signal }));
+        const client = addressKey(request.ip);
+        return whileConnected(request, (signal) => pollPartnerStatus(deps, request.partner!, { requestId, poll, client, signal }));
       },
     );
   });

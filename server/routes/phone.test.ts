@@ -136,7 +136,7 @@ describe('sandbox phone API', () => {
       t = await makeTestApp();
       const unique = await startStandardFlow(t, { scopes: ['isAdult', 'isUnique'] });
       await completeOnPhone(t, unique, { persona: 'fr-adult-m' });
-      expect((await grantOf(t, unique))!.attributes.nullifier).toBe(computeNullifier(t.deps.nullifierKey, 'fr-adult-m', PARTNERS.demo.id));
+      expect((await grantOf(t, unique))!.attributes.nullifier).toBe(computeNullifier(t.deps.nullifierKey, 'fr-adult-m', `partner:${PARTNERS.demo.id}`));
       const plain = await startStandardFlow(t);
       await completeOnPhone(t, plain, { persona: 'fr-adult-m' });
       expect((await grantOf(t, plain))!.attributes).toEqual({ age_over_18: true });
@@ -241,7 +241,7 @@ describe('sandbox phone API', () => {
         app_id: 'app_blind_shop',
         origin_hash: originHash(PARTNER_ORIGIN),
         scope_mask: 0b1111,
-        nullifier: computeNullifier(t.deps.nullifierKey, 'fr-adult-f', 'app_blind_shop'),
+        nullifier: computeNullifier(t.deps.nullifierKey, 'fr-adult-f', 'app:app_blind_shop'),
         aud: 'svc-attestation',
         ver: '1',
       });

@@ -19,10 +19,11 @@
  *
  * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
  * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
- * finds another one answers at once);
- * a malformed id → 404; then the per-request limit (30 per 60 s, counted per well-formed id whether
- * or not it exists, so the 429 is no oracle either) → 429 RATE_LIMITED, Retry-After: 60; then
- * unknown request, wrong or malformed pt → 404 NOT_FOUND, one body for all.
+ * finds another one answers at once); then an unknown or malformed id, or a wrong or malformed pt
+ * → 404 NOT_FOUND, one body for all, counted against the client address (60 per 60 s, then 429
+ * RATE_LIMITED), never against the request; then the request's own limit (30 per 60 s, right pt
+ * only) → 429 RATE_LIMITED, Retry-After: 60. A long poll past its caps (per address, per
+ * instance) is answered at once, as wait=0.
  *
  * CORS on /api/w/*: any origin, no credentials, preflights answered, X-SVC-CID and Retry-After
  * exposed. Every answer here is Cache-Control: no-store.
@@ -95,7 +96,8 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(WIDGET_STATUS_PATH, async (request): Promise<VerifyStatus> => {
       const poll = readLongPoll(request.query);
       const { requestId } = request.params;
-      return whileConnected(request, (signal) => pollWidgetStatus(deps, { requestId, pollToken: request.query.pt, poll, signal }));
+      const client = addressKey(request.ip);
+      return whileConnected(request, (signal) => pollWidgetStatus(deps, { requestId, pollToken: request.query.pt, poll, client, signal }));
     });
   });
 }

@@ -4,11 +4,10 @@
  * Durability: every method is one transaction committed before its promise resolves; with
  * WAL and synchronous=NORMAL a committed transaction survives `kill -9` of the process (it is
  * in the WAL file the OS already holds). Several processes may share the file; long polls see
- * their changes through a short re-read loop.
+ * their changes through one shared check per store (createChangeFeed), not a timer per waiter.
  */
 import Database from 'better-sqlite3';
-import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   CounterHit,
@@ -60,8 +59,73 @@ CREATE INDEX IF NOT EXISTS replays_expiry ON exchange_replays (expires_at);
 CREATE INDEX IF NOT EXISTS pass_tokens_expiry ON pass_tokens (expires_at);
 `;
 
-/** How often a waiting long poll re-reads the row, to see writes from other processes. */
+/**
+ * How often, while anyone waits, the store asks SQLite whether another process wrote to the file
+ * (`PRAGMA data_version`, one cheap call whatever the number of waiters).
+ */
 const CROSS_PROCESS_POLL_MS = 150;
+
+interface Waiter {
+  sinceVersion: number;
+  done(): void;
+}
+
+/**
+ * One change feed per store (issue 8): long polls register here instead of each running a
+ * timer. A change made through this store wakes the request's waiters at once; a change made by
+ * another process on the same file is seen by one shared 150 ms check of `PRAGMA data_version`,
+ * and only then are the waited-on rows re-read, in one query.
+ */
+function createChangeFeed(read: { dataVersion(): number; versions(ids: string[]): { id: string; version: number }[] }) {
+  const waiting = new Map<string, Set<Waiter>>();
+  let timer: NodeJS.Timeout | undefined;
+  let lastDataVersion = 0;
+
+  function wake(id: string, version: number | null): void {
+    for (const waiter of waiting.get(id) ?? []) if (waiter.sinceVersion !== version) waiter.done();
+  }
+  function checkOtherProcesses(): void {
+    const dataVersion = read.dataVersion();
+    if (dataVersion === lastDataVersion) return;
+    lastDataVersion = dataVersion;
+    const ids = [...waiting.keys()];
+    const found = new Map(read.versions(ids).map((row) => [row.id, row.version]));
+    for (const id of ids) wake(id, found.get(id) ?? null);
+  }
+  return {
+    add(id: string, waiter: Waiter): void {
+      let set = waiting.get(id);
+      if (!set) waiting.set(id, (set = new Set()));
+      set.add(waiter);
+      if (!timer) {
+        lastDataVersion = read.dataVersion();
+        timer = setInterval(checkOtherProcesses, CROSS_PROCESS_POLL_MS);
+        timer.unref();
+      }
+    },
+    remove(id: string, waiter: Waiter): void {
+      const set = waiting.get(id);
+      if (!set?.delete(waiter)) return;
+      if (set.size === 0) waiting.delete(id);
+      if (waiting.size === 0) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    },
+    /** this store changed `id`: its waiters re-check now */
+    changed(id: string): void {
+      if (!waiting.has(id)) return;
+      const [row] = read.versions([id]);
+      wake(id, row?.version ?? null);
+    },
+    closeAll(): void {
+      for (const set of [...waiting.values()]) for (const waiter of [...set]) waiter.done();
+    },
+  };
+}
+
+/** Columns added after the first release, created on open when missing. */
+const PARTNER_COLUMNS_ADDED = { previous_secret: 'TEXT', previous_secret_until: 'INTEGER', disabled_at: 'INTEGER' } as const;
 
 interface PartnerRow {
   id: string;
@@ -72,6 +136,9 @@ interface PartnerRow {
   blind_app_id: string | null;
   allowed_scopes: string | null;
   created_at: number;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  disabled_at: number | null;
 }
 
 function toPartner(row: PartnerRow): PartnerRecord {
@@ -84,7 +151,24 @@ function toPartner(row: PartnerRow): PartnerRecord {
     blindAppId: row.blind_app_id,
     allowedScopes: row.allowed_scopes === null ? null : JSON.parse(row.allowed_scopes),
     createdAt: row.created_at,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until,
+    disabledAt: row.disabled_at,
   };
+}
+
+/**
+ * Only the service's user may read its data: the folder 0700, the database files 0600 (SQLite
+ * gives the -wal and -shm files the database file's mode). A shared sticky folder such as /tmp
+ * is left as it is; the files in it are still 0600.
+ */
+function keepPrivate(path: string): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const mode = statSync(dir).mode;
+  if ((mode & 0o077) !== 0 && (mode & 0o1000) === 0) chmodSync(dir, 0o700);
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 /**
@@ -93,7 +177,7 @@ function toPartner(row: PartnerRow): PartnerRecord {
  * @example const store = openSqliteStore('./data/svc.sqlite')
  */
 export function openSqliteStore(path: string): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') keepPrivate(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -102,22 +186,32 @@ export function openSqliteStore(path: string): Store {
   // fewer, larger checkpoints copy each hot page once instead of many times (a nonce commit went
   // from ~35 to ~27 µs in a loop of 30,000).
   db.pragma('wal_autocheckpoint = 10000');
+  // Deleted rows are overwritten, not left in free pages: a replaced secret must not linger.
+  db.pragma('secure_delete = ON');
   db.exec(SCHEMA);
+  const partnerColumns = new Set((db.pragma('table_info(partners)') as { name: string }[]).map((c) => c.name));
+  for (const [column, type] of Object.entries(PARTNER_COLUMNS_ADDED)) {
+    if (!partnerColumns.has(column)) db.exec(`ALTER TABLE partners ADD COLUMN ${column} ${type}`);
+  }
 
-  const changes = new EventEmitter();
-  changes.setMaxListeners(0);
 
   const q = {
     putPartner: db.prepare(
-      `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at)
-       VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at)
+      `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at,
+         previous_secret, previous_secret_until, disabled_at)
+       VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at,
+         @previous_secret, @previous_secret_until, @disabled_at)
        ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, name = excluded.name, domain = excluded.domain,
-         rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes`,
+         rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes,
+         previous_secret = excluded.previous_secret, previous_secret_until = excluded.previous_secret_until,
+         disabled_at = excluded.disabled_at`,
     ),
     getPartner: db.prepare('SELECT * FROM partners WHERE id = ?'),
     listPartners: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
     insertSecret: db.prepare('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
     getSecret: db.prepare('SELECT value FROM secrets WHERE name = ?'),
+    listSecrets: db.prepare('SELECT name, value FROM secrets ORDER BY name'),
+    replaceSecret: db.prepare('UPDATE secrets SET value = ? WHERE name = ?'),
     insertNonce: db.prepare(
       `INSERT INTO nonces (partner_id, nonce, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (partner_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
@@ -130,6 +224,8 @@ export function openSqliteStore(path: string): Store {
     insertRequest: db.prepare('INSERT INTO requests (id, version, expires_at, data) VALUES (?, ?, ?, ?)'),
     getRequest: db.prepare('SELECT data FROM requests WHERE id = ?'),
     getRequestVersion: db.prepare('SELECT version FROM requests WHERE id = ?'),
+    versionsOf: db.prepare('SELECT id, version FROM requests WHERE id IN (SELECT value FROM json_each(?))'),
+    dataVersion: db.prepare('PRAGMA data_version'),
     casRequest: db.prepare('UPDATE requests SET version = ?, expires_at = ?, data = ? WHERE id = ? AND version = ?'),
     insertGrant: db.prepare('INSERT INTO grants (digest, used, expires_at, data) VALUES (?, 0, ?, ?)'),
     consumeGrant: db.prepare(
@@ -229,6 +325,10 @@ export function openSqliteStore(path: string): Store {
   }
 
   let closed = false;
+  const feed = createChangeFeed({
+    dataVersion: () => q.dataVersion.pluck().get() as number,
+    versions: (ids) => q.versionsOf.all(JSON.stringify(ids)) as { id: string; version: number }[],
+  });
 
   return {
     kind: 'sqlite',
@@ -243,6 +343,9 @@ export function openSqliteStore(path: string): Store {
         blind_app_id: p.blindAppId,
         allowed_scopes: p.allowedScopes === null ? null : JSON.stringify(p.allowedScopes),
         created_at: p.createdAt,
+        previous_secret: p.previousSecret ?? null,
+        previous_secret_until: p.previousSecretUntil ?? null,
+        disabled_at: p.disabledAt ?? null,
       });
     },
     async getPartner(id: string) {
@@ -255,6 +358,12 @@ export function openSqliteStore(path: string): Store {
 
     async getOrCreateSecret(name: string, value: string) {
       return getOrCreateSecret.immediate(name, value);
+    },
+    async listSecrets() {
+      return Object.fromEntries((q.listSecrets.all() as { name: string; value: string }[]).map((r) => [r.name, r.value]));
+    },
+    async replaceSecret(name: string, value: string) {
+      q.replaceSecret.run(value, name);
     },
 
     rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
@@ -271,7 +380,7 @@ export function openSqliteStore(path: string): Store {
 
     async createRequest(record: VerifyRequestRecord) {
       q.insertRequest.run(record.id, record.version, record.expiresAt, JSON.stringify(record));
-      changes.emit(record.id);
+      feed.changed(record.id);
     },
     async getRequest(id: string, now: number) {
       const row = q.getRequest.get(id) as { data: string } | undefined;
@@ -281,30 +390,23 @@ export function openSqliteStore(path: string): Store {
     },
     async updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch) {
       const next = updateRequest.immediate(id, expectedVersion, patch);
-      if (next) changes.emit(id);
+      if (next) feed.changed(id);
       return next;
     },
     waitForRequestChange(id: string, sinceVersion: number, timeoutMs: number, signal?: AbortSignal) {
       return new Promise<void>((resolve) => {
-        let timer: NodeJS.Timeout | undefined;
-        let poller: NodeJS.Timeout | undefined;
-        const done = () => {
+        if (signal?.aborted || closed || readVersion(id) !== sinceVersion) return resolve();
+        const waiter: Waiter = { sinceVersion, done: () => undefined };
+        const timer = setTimeout(() => waiter.done(), Math.max(0, timeoutMs));
+        const abort = () => waiter.done();
+        waiter.done = () => {
           clearTimeout(timer);
-          clearInterval(poller);
-          changes.off(id, check);
-          signal?.removeEventListener('abort', done);
+          signal?.removeEventListener('abort', abort);
+          feed.remove(id, waiter);
           resolve();
         };
-        function check() {
-          if (closed || readVersion(id) !== sinceVersion) done();
-        }
-        if (signal?.aborted || closed) return resolve();
-        check();
-        if (readVersion(id) !== sinceVersion) return;
-        changes.on(id, check);
-        signal?.addEventListener('abort', done, { once: true });
-        timer = setTimeout(done, Math.max(0, timeoutMs));
-        poller = setInterval(check, CROSS_PROCESS_POLL_MS);
+        signal?.addEventListener('abort', abort, { once: true });
+        feed.add(id, waiter);
       });
     },
 
@@ -349,7 +451,7 @@ export function openSqliteStore(path: string): Store {
       if (closed) return;
       if (pendingNonces.length > 0) flushNonces();
       closed = true;
-      changes.removeAllListeners();
+      feed.closeAll();
       db.close();
     },
   };

@@ -49,6 +49,9 @@ function partner(overrides: Partial<PartnerRecord> = {}): PartnerRecord {
     blindAppId: null,
     allowedScopes: null,
     createdAt: T0,
+    previousSecret: null,
+    previousSecretUntil: null,
+    disabledAt: null,
     ...overrides,
   };
 }
@@ -189,6 +192,15 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         expect(await store.listPartners()).toHaveLength(1);
       });
 
+      it('keeps a rotated or disabled partner\'s lifecycle fields, and clears them when put without', async () => {
+        const store = await fresh();
+        const rotated = partner({ previousSecret: Buffer.alloc(32, 3).toString('base64'), previousSecretUntil: T0 + 86_400_000, disabledAt: T0 + 5 });
+        await store.putPartner(rotated);
+        expect(await store.getPartner(rotated.id)).toEqual(rotated);
+        await store.putPartner({ ...rotated, previousSecret: null, previousSecretUntil: null, disabledAt: null });
+        expect(await store.getPartner(rotated.id)).toMatchObject({ previousSecret: null, previousSecretUntil: null, disabledAt: null });
+      });
+
       it('lists every partner', async () => {
         const store = await fresh();
         const all = [partner(), partner({ createdAt: T0 + 1 }), partner({ createdAt: T0 + 2 })];
@@ -203,6 +215,15 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         expect(await store.getOrCreateSecret('nullifier_key', 'first')).toBe('first');
         expect(await store.getOrCreateSecret('nullifier_key', 'second')).toBe('first');
         expect(await store.getOrCreateSecret('other_key', 'third')).toBe('third');
+      });
+
+      it('lists every secret and replaces one in place', async () => {
+        const store = await fresh();
+        await store.getOrCreateSecret('a_key', 'one');
+        await store.getOrCreateSecret('b_key', 'two');
+        await store.replaceSecret('a_key', 'one, sealed anew');
+        expect(await store.listSecrets()).toMatchObject({ a_key: 'one, sealed anew', b_key: 'two' });
+        expect(await store.getOrCreateSecret('a_key', 'ignored')).toBe('one, sealed anew');
       });
 
       it('gives every racing writer the same winner', async () => {

@@ -38,6 +38,14 @@ export interface PartnerRecord {
   /** null: every scope the rail allows */
   allowedScopes: Scope[] | null;
   createdAt: number;
+  /**
+   * After `svc partners rotate-secret`: the secret it replaced, still accepted until
+   * `previousSecretUntil` so the partner can redeploy without downtime. Absent or null: none.
+   */
+  previousSecret?: string | null;
+  previousSecretUntil?: number | null;
+  /** Set by `svc partners disable`: from then on every signed call answers INVALID_PARTNER. */
+  disabledAt?: number | null;
 }
 
 export interface VerifyRequestRecord {
@@ -155,6 +163,10 @@ export interface Store {
   // Service secrets and records (the nullifier key, result_reader_key, the store's mode), created once and then stable
   /** Returns the stored value for `name`, storing `value` first if there is none (first writer wins). */
   getOrCreateSecret(name: string, value: string): Promise<string>;
+  /** Every service secret, by name (for re-sealing under a new master key). */
+  listSecrets(): Promise<Record<string, string>>;
+  /** Replaces a secret that exists; for re-sealing only (the value must stay the same underneath). */
+  replaceSecret(name: string, value: string): Promise<void>;
 
   // Replay protection
   /**

@@ -51,6 +51,9 @@ export const PARTNERS = {
   blindAdultOnly: { id: 'pk_test_blind_adult_only', secret: '8CAe460TdhMtFeizFYlIu5ZOtkrU4y+GwsT1/kdcPBY=' },
 } as const;
 
+/** The master key test deps seal with (SVC_MASTER_KEY), unless a test sets its own. */
+export const TEST_MASTER_KEY = Buffer.alloc(32, 0x5e).toString('base64');
+
 export interface TestPartner {
   readonly id: string;
   readonly secret: string;
@@ -81,9 +84,10 @@ export interface MakeTestDepsOptions {
 export async function makeTestDeps(options: MakeTestDepsOptions = {}): Promise<TestDeps> {
   const clock = options.clock ?? createFakeClock();
   const store = options.store ?? openSqliteStore(':memory:');
-  const config = loadConfig({ NODE_ENV: 'test', SVC_DATA_DIR: join(tmpdir(), 'svc-test-unused'), ...options.env }, REPO_ROOT);
+  const env = { NODE_ENV: 'test', SVC_DATA_DIR: join(tmpdir(), 'svc-test-unused'), SVC_MASTER_KEY: TEST_MASTER_KEY, ...options.env };
+  const config = loadConfig(env, REPO_ROOT);
   const deps = await buildDeps(config, { store, clock });
-  return { deps, clock, store };
+  return { deps, clock, store: deps.store };
 }
 
 export interface TestApp extends TestDeps {

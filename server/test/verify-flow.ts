@@ -94,9 +94,15 @@ export function completeOnPhone(
   });
 }
 
-export function getStatus(target: Target, requestId: string, query: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+/** GET the status as the widget does; `remoteAddress` is the client's (127.0.0.1 unless told). */
+export function getStatus(
+  target: Target,
+  requestId: string,
+  query: Record<string, string> = {},
+  remoteAddress?: string,
+): Promise<LightMyRequestResponse> {
   const search = new URLSearchParams(query).toString();
-  return target.app.inject({ method: 'GET', url: `/api/w/verify-status/${requestId}${search ? `?${search}` : ''}` });
+  return target.app.inject({ method: 'GET', url: `/api/w/verify-status/${requestId}${search ? `?${search}` : ''}`, remoteAddress });
 }
 
 /** GET the status with the flow's poll token; throws unless 200. */

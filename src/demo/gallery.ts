@@ -2,7 +2,7 @@
  * What the designers' gallery shows: every widget state in every theme × locale, plus the
  * variants a state has (a cancelled failure, a server-verify timeout) and the mobile layout.
  */
-import type { LocaleOption, Theme, WidgetState } from '../widget/contract.ts';
+import type { LocaleOption, Theme, WidgetState } from '../shared/contract.ts';
 import type { PreviewOptions } from '../widget/preview.ts';
 
 export interface GalleryRow {

@@ -3,8 +3,8 @@
  * mounts one widget through `window.SVC.render`, like a partner page would.
  */
 import { signal } from '@preact/signals';
-import type { Layout, LocaleOption, SvcError, SvcResult, Theme, WidgetState } from '../widget/contract.ts';
 import type { Scope } from '../protocol/scopes.ts';
+import type { Layout, LocaleOption, SvcApi, SvcError, SvcResult, Theme, WidgetHandle, WidgetState } from '../shared/contract.ts';
 
 /**
  * The sandbox partner the live panel creates requests for: registered for this page's origin
@@ -12,22 +12,6 @@ import type { Scope } from '../protocol/scopes.ts';
  */
 export const DEMO_PARTNER_ID = 'pk_test_designer';
 export const DEMO_PARTNER_ORIGIN = 'http://localhost:8787';
-
-/** The part of `window.SVC` (DESIGN §7) this page uses. */
-export interface SvcHandle {
-  reset(): void;
-  remove(): void;
-  update(options: { theme?: Theme; locale?: LocaleOption }): void;
-  readonly state: WidgetState;
-}
-
-export interface SvcGlobal {
-  version: string;
-  ready(fn: () => void): void;
-  render(container: HTMLElement, options: Record<string, unknown>): SvcHandle;
-  onError(fn: (error: SvcError) => void): void;
-  onSuccess(fn: (result: SvcResult) => void): void;
-}
 
 export interface LiveSettings {
   theme: Theme;
@@ -44,19 +28,20 @@ export interface LiveEvent {
 
 declare global {
   interface Window {
-    SVC?: SvcGlobal;
+    /** set by the loader once it has run (DESIGN §7) */
+    SVC?: SvcApi;
   }
 }
 
-let loading: Promise<SvcGlobal> | null = null;
+let loading: Promise<SvcApi> | null = null;
 
 /**
  * Injects `/v4/loader.min.js` once (explicit render: it mounts nothing by itself).
  *
  * @example const svc = await loadLoader(); svc.render(el, { theme: 'light' });
  */
-export function loadLoader(doc: Document = document): Promise<SvcGlobal> {
-  loading ??= new Promise<SvcGlobal>((resolve, reject) => {
+export function loadLoader(doc: Document = document): Promise<SvcApi> {
+  loading ??= new Promise<SvcApi>((resolve, reject) => {
     const script = doc.createElement('script');
     script.src = '/v4/loader.min.js';
     script.dataset.render = 'explicit';
@@ -88,7 +73,7 @@ export function createLiveModel() {
   const deepLink = signal<string | null>(null);
   const running = signal(false);
   const loadError = signal<string | null>(null);
-  let handle: SvcHandle | null = null;
+  let handle: WidgetHandle | null = null;
   let container: HTMLElement | null = null;
   let stopWatching: (() => void) | null = null;
 
@@ -130,7 +115,7 @@ export function createLiveModel() {
 
   async function start(host: HTMLElement): Promise<void> {
     stop();
-    let svc: SvcGlobal;
+    let svc: SvcApi;
     try {
       svc = await loadLoader();
       loadError.value = null;

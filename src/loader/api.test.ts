@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MountOptions, MountWidget, WidgetController, WidgetState } from '../widget/contract.ts';
+import type { MountOptions, MountWidget, WidgetController, WidgetState } from '../shared/contract.ts';
 import { createSvc } from './api.ts';
 import type { RawConfig } from './config.ts';
 

@@ -3,39 +3,21 @@
  * read a result that arrived in the address. Everything a partner calls before the UI bundle
  * arrived is queued; nothing here ever throws into the host page.
  */
-import type { LocaleOption, Layout, MountWidget, SvcError, SvcResult, Theme, WidgetController, WidgetState } from '../widget/contract.ts';
-import { createVerifyRequest } from '../widget/net/create.ts';
-import { optionsToRaw, parseConfig, type RawConfig, type RenderOptions } from './config.ts';
-import { takeResultFromLocation } from './result.ts';
+import type {
+  Listener,
+  MountWidget,
+  SvcApi,
+  SvcError,
+  SvcResult,
+  WidgetController,
+  WidgetHandle,
+  WidgetState,
+} from '../shared/contract.ts';
+import { takeResultFromLocation } from '../shared/result.ts';
+import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
+import { createVerifyRequest } from './create.ts';
 
 export const VERSION = '4.0.0';
-
-export interface WidgetHandle {
-  /** starts over with a new verification request */
-  reset(): void;
-  /** aborts requests, clears timers and listeners, and removes the widget's DOM */
-  remove(): void;
-  /** switches theme, locale or layout live; unknown values are ignored */
-  update(options: { theme?: Theme; locale?: LocaleOption; layout?: Layout }): void;
-  readonly state: WidgetState;
-}
-
-/** Callbacks get the value and the widget's container (absent for a container that was not found). */
-export type Listener<T> = (value: T, container?: HTMLElement) => void;
-
-export interface SvcApi {
-  readonly version: string;
-  /** calls `fn` once the UI bundle has loaded (soon after, if it already has) */
-  ready(fn: () => void): void;
-  /** mounts a widget in `container` (an element or its id); idempotent per container */
-  render(container: HTMLElement | string, options?: RenderOptions): WidgetHandle;
-  /** also receives the last error that happened before subscribing; returns an unsubscribe function */
-  onError(fn: Listener<SvcError>): () => void;
-  onSuccess(fn: Listener<SvcResult>): () => void;
-  onState(fn: Listener<WidgetState>): () => void;
-  /** the result from the address fragment or from a same-page success, once; null otherwise */
-  consumeResult(): SvcResult | null;
-}
 
 export interface SvcEnvironment {
   /** the script tag's attributes: defaults for every render() */

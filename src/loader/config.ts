@@ -5,30 +5,10 @@
  * them (`successPath` for `data-success-path`).
  */
 import { SCOPES, WALLET_SCOPES, type Scope } from '../protocol/scopes.ts';
-import type { Layout, LocaleOption, Theme, WidgetConfig } from '../widget/contract.ts';
+import type { Layout, LocaleOption, RenderOptions, Theme, WidgetConfig } from '../shared/contract.ts';
 
 /** Attribute values by camelCased name, as `HTMLElement.dataset` gives them. */
 export type RawConfig = Record<string, string | undefined>;
-
-/** `SVC.render` options: the attributes in camelCase. */
-export interface RenderOptions {
-  partnerId?: string;
-  sessionToken?: string;
-  successPath?: string;
-  scopes?: string | readonly string[];
-  locale?: LocaleOption;
-  theme?: Theme;
-  debug?: boolean;
-  clientProofMode?: boolean;
-  serverVerify?: boolean;
-  serverVerifyEndpoint?: string;
-  serverVerifyTimeout?: number;
-  state?: string;
-  layout?: Layout | 'auto';
-  onError?: string;
-  onSuccess?: string;
-  onState?: string;
-}
 
 /** The first attribute that is wrong, and a short reason (a word or a scope problem code). */
 export interface ConfigProblem {

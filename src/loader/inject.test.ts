@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UI_GLOBAL, type MountWidget } from '../widget/contract.ts';
+import { UI_GLOBAL, type MountWidget } from '../shared/contract.ts';
 import { createUiLoader } from './inject.ts';
 
 const URL_ = 'https://svc.example/v4/ui.abc.js';

@@ -2,7 +2,7 @@
  * Stage two of the loader (DESIGN §7): inject the UI bundle from the loader's own origin, once,
  * and retry once after a failed load.
  */
-import { UI_GLOBAL, type MountWidget } from '../widget/contract.ts';
+import { UI_GLOBAL, type MountWidget } from '../shared/contract.ts';
 
 type UiWindow = Window & { [UI_GLOBAL]?: MountWidget };
 

@@ -5,7 +5,7 @@
  */
 import { createSvc } from './api.ts';
 import { createUiLoader } from './inject.ts';
-import { takeResultFromLocation } from './result.ts';
+import { takeResultFromLocation } from '../shared/result.ts';
 
 declare const __UI_FILE__: string;
 

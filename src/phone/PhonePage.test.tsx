@@ -3,10 +3,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createPhoneApi } from './api.ts';
 import { createPhoneModel } from './model.ts';
 import { mountPhonePage } from './mount.tsx';
-import { BASE, createPhoneTestServer, fakeRequest, type FakeRequest } from './phone-test-server.ts';
+import { BASE, createFakePhoneApi, fakeRequest, type FakeRequest } from './test-support/fake-phone-api.ts';
 
 const request: { current: FakeRequest } = { current: fakeRequest() };
-const server = createPhoneTestServer(request);
+const server = createFakePhoneApi(request);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPhoneApi } from './api.ts';
 import { createPhoneModel } from './model.ts';
-import { BASE, createPhoneTestServer, fakeRequest, type FakeRequest } from './phone-test-server.ts';
+import { BASE, createFakePhoneApi, fakeRequest, type FakeRequest } from './test-support/fake-phone-api.ts';
 
 const request: { current: FakeRequest } = { current: fakeRequest() };
-const server = createPhoneTestServer(request);
+const server = createFakePhoneApi(request);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 beforeEach(() => {

@@ -1,7 +1,7 @@
 /**
- * Scope names and what each one proves, as the interface spec's Scopes table says: types,
- * constants and pure checks on them (no DOM, no node:), imported by the widget, the server and
- * the SDK.
+ * Scope names and what each one proves, as the interface spec's Scopes table says, and pure
+ * checks on them (a scope list's problem, the blind rail's scope bits). No DOM and no node:
+ * the widget, the server and the SDK all import it.
  */
 
 export const SCOPES = [

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyRequestCreated } from '../protocol/api.ts';
 import { parseConfig, type RawConfig } from '../loader/config.ts';
-import type { MountOptions, WidgetController, WidgetEvent } from './contract.ts';
+import type { MountOptions, WidgetController, WidgetEvent } from '../shared/contract.ts';
 import { mountWidget } from './mount.tsx';
 
 const REQUEST: VerifyRequestCreated = {

@@ -1,10 +1,10 @@
 import { effect, signal } from '@preact/signals';
 import { render } from 'preact';
-import type { MountWidget } from './contract.ts';
+import type { MountWidget } from '../shared/contract.ts';
+import { resolveLocale } from '../shared/locale.ts';
 import { COPY } from './copy/index.ts';
 import { createFlow } from './model/flow.ts';
 import { detectLayout } from './model/layout.ts';
-import { resolveLocale } from './model/locale.ts';
 import { CSS, adoptStyles } from './styles.ts';
 import { App } from './ui/App.tsx';
 

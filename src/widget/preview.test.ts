@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WidgetState } from './contract.ts';
+import type { WidgetState } from '../shared/contract.ts';
 import { PREVIEW_DEEP_LINK, renderPreview } from './preview.ts';
 
 const STATES: WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];

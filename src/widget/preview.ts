@@ -5,9 +5,9 @@
  */
 import { Fragment, h, render } from 'preact';
 import type { FailReason } from '../protocol/api.ts';
-import type { Layout, LoaderErrorCode, LocaleOption, Theme, WidgetState } from './contract.ts';
+import type { Layout, LoaderErrorCode, LocaleOption, Theme, WidgetState } from '../shared/contract.ts';
+import { resolveLocale } from '../shared/locale.ts';
 import { COPY } from './copy/index.ts';
-import { resolveLocale } from './model/locale.ts';
 import { CSS, adoptStyles } from './styles.ts';
 import { App } from './ui/App.tsx';
 

@@ -1,8 +1,9 @@
 /**
  * The widget's one stylesheet, adopted by every shadow root as a constructed stylesheet: no
  * <style> element and no style attribute, so it works under a `style-src` without
- * 'unsafe-inline'. Partners theme it with --svc-accent, --svc-radius and --svc-font on the
- * container (custom properties inherit into the shadow root).
+ * 'unsafe-inline'. Only browsers without constructed stylesheets (Safari before 16.4) get a
+ * <style> element instead. Partners theme it with --svc-accent, --svc-radius and --svc-font on
+ * the container (custom properties inherit into the shadow root).
  */
 const DARK = '--bg:#17191f;--fg:#f2f3f5;--mut:#b4b9c3;--line:#343945;--lk:#a9bcff;--ok:#4fd69c;--bad:#ff8f87;--warn:#f5c04a';
 const LIGHT = '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
@@ -35,7 +36,7 @@ let shared: CSSStyleSheet | undefined;
  * Gives a shadow root the widget's stylesheet. Returns false on browsers without constructed
  * stylesheets (Safari before 16.4): the caller then renders a <style> element instead.
  *
- * @example if (!adoptStyles(root)) renderLegacyStyle(root);
+ * @example const legacyCss = !adoptStyles(root); // then render <style>{CSS}</style> into the root
  */
 export function adoptStyles(root: ShadowRoot): boolean {
   if (!('adoptedStyleSheets' in root) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return false;

@@ -43,12 +43,11 @@
         answer.adult ? 'Attestation verified: welcome' : 'Attestation verified: not of age',
         rows,
         answer.source === 'remembered'
-          ? 'Our server had already checked this attestation (server-verify); the answer comes from its memory.'
+          ? 'Our server had already checked this attestation in this session (server-verify); the answer comes from its memory.'
           : 'Our server checked the signature offline just now; the service was not called.',
       );
     })
     .catch(function (error) {
-      var code = error && error.error ? error.error : 'NETWORK_ERROR';
-      show('failed', 'The attestation could not be verified', [['Error', code, 'error']], 'Start again from the shop page.');
+      window.PartnerExchange.showFailure(target, error, 'The attestation could not be verified');
     });
 })();

@@ -48,9 +48,24 @@
     }
   }
 
+  // A result another browser session presented first: a copy, refused by our backend.
+  var ALREADY_USED = ['GRANT_ALREADY_USED', 'ATTESTATION_ALREADY_USED'];
+
+  /** Renders a refusal from our backend (`{verified: false, error}`) or a network failure. */
+  function showFailure(target, error, title) {
+    var code = error && error.error ? error.error : 'NETWORK_ERROR';
+    if (ALREADY_USED.indexOf(code) !== -1) {
+      show(target, 'used', 'This verification was already used', [['Error', code, 'error']],
+        'A verification result counts once, in the browser session that received it. Start again from the shop page.');
+    } else {
+      show(target, 'failed', title, [['Error', code, 'error']], 'Start again from the shop page.');
+    }
+  }
+
   window.PartnerExchange = {
     /** Renders a result card: a title, rows of [label, value, attribute name], a note. */
     show: show,
+    showFailure: showFailure,
     /** Exchanges `grantCode` through the backend and renders the answer into `target`. */
     exchangeAndShow: function (grantCode, target) {
       target.setAttribute('data-status', 'exchanging');
@@ -77,13 +92,13 @@
             'Verification confirmed',
             rows,
             answer.source === 'remembered'
-              ? 'This grant had already been exchanged by our server-verify endpoint; the answer comes from our backend\u2019s memory.'
+              ? 'This grant had already been exchanged by our server-verify endpoint in this session; ' +
+                'the answer comes from our backend\u2019s memory.'
               : 'Our backend exchanged the grant code with the service just now.',
           );
         })
         .catch(function (error) {
-          var code = error && error.error ? error.error : 'NETWORK_ERROR';
-          show(target, 'failed', 'The verification could not be confirmed', [['Error', code, 'error']], 'Start again from the shop page.');
+          showFailure(target, error, 'The verification could not be confirmed');
         });
     },
     showMissing: function (target) {

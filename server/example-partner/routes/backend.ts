@@ -1,15 +1,18 @@
 /**
  * The partner's own backend routes (not part of the service): the success page posts the grant
- * here, and the loader's server-verify mode asks here whether the grant checked out.
+ * here, and the loader's server-verify mode asks here whether the grant checked out. Either way
+ * the result is bound to the visitor's session (session.ts): the session that presents a grant
+ * first owns it, and the same grant from any other session is refused with 409
+ * GRANT_ALREADY_USED, never answered verified: true.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GRANT_CODE_PREFIX, SVC_HEADERS } from '../../sdk/index.ts';
 import type { PartnerContext } from '../context.ts';
 
 /** What the success page receives: the verified facts, never the pass token. */
 export interface PartnerExchangeAnswer {
   verified: true;
-  /** `exchange`: this call spent the grant; `remembered`: an earlier call (e.g. /api/confirm) had */
+  /** `exchange`: this call spent the grant; `remembered`: an earlier call of this session (e.g. /api/confirm) had */
   source: 'exchange' | 'remembered';
   scopes: string[];
   age_over_18?: boolean;
@@ -17,20 +20,34 @@ export interface PartnerExchangeAnswer {
   expires_in: number;
 }
 
+/** What a grant already owned by another session gets: a refusal, whatever the grant proved. */
+export const GRANT_ALREADY_USED = {
+  verified: false,
+  error: 'GRANT_ALREADY_USED',
+  message: 'This verification result was already used in another browser session.',
+} as const;
+
 /** @example registerBackendRoutes(app, context) */
 export function registerBackendRoutes(app: FastifyInstance, context: PartnerContext): void {
-  const exchange = (grantCode: string) => context.exchanges.exchangeOnce(grantCode, (code) => context.client.exchange(code));
+  // A grant is a bearer value that travels in a URL: whoever copies it could present it from
+  // their own browser. Binding it to the first session that presents it means a copy proves
+  // nothing to the copier, while the visitor's own second request (server-verify, then the
+  // success page) still gets the answer.
+  const exchange = (grantCode: string, request: FastifyRequest, reply: FastifyReply) =>
+    context.exchanges.exchangeOnce(grantCode, context.sessions.idOf(request, reply), (code) => context.client.exchange(code));
 
   app.post('/api/exchange', async (request, reply) => {
     const grantCode = (request.body as { grant_code?: unknown } | undefined)?.grant_code;
     if (typeof grantCode !== 'string' || grantCode.length === 0 || grantCode.length > 256) {
-      return reply.code(400).send({ error: 'INVALID_REQUEST', message: 'grant_code is required.' });
+      return reply.code(400).send({ verified: false, error: 'INVALID_REQUEST', message: 'grant_code is required.' });
     }
     try {
-      const { response, remembered } = await exchange(grantCode);
+      const outcome = await exchange(grantCode, request, reply);
+      if (outcome.status === 'used') return reply.code(409).send(GRANT_ALREADY_USED);
+      const { response } = outcome;
       const answer: PartnerExchangeAnswer = {
         verified: true,
-        source: remembered ? 'remembered' : 'exchange',
+        source: outcome.status === 'remembered' ? 'remembered' : 'exchange',
         scopes: response.scopes,
         ...(response.age_over_18 === undefined ? {} : { age_over_18: response.age_over_18 }),
         attributes: { ...response.attributes },
@@ -50,7 +67,7 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
     if (request.query.never !== undefined) return { verified: false };
     if (typeof grantCode !== 'string' || !grantCode.startsWith(GRANT_CODE_PREFIX)) return { verified: false };
     try {
-      await exchange(grantCode);
+      if ((await exchange(grantCode, request, reply)).status === 'used') return reply.code(409).send(GRANT_ALREADY_USED);
       return { verified: true };
     } catch (error) {
       request.log.info({ code: errorCode(error) }, 'grant did not check out');
@@ -68,8 +85,8 @@ function errorCode(error: unknown): string {
 function sendServiceError(reply: FastifyReply, error: unknown): FastifyReply {
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 600) {
-    return reply.code(status).send({ error: errorCode(error), message: (error as Error).message });
+    return reply.code(status).send({ verified: false, error: errorCode(error), message: (error as Error).message });
   }
   reply.log.error({ err: error }, 'exchange failed');
-  return reply.code(502).send({ error: 'INTERNAL_ERROR', message: 'The verification service could not be reached.' });
+  return reply.code(502).send({ verified: false, error: 'INTERNAL_ERROR', message: 'The verification service could not be reached.' });
 }

@@ -9,6 +9,7 @@ import { injectFetch, type InjectFetch } from '../../test/inject-fetch.ts';
 import type { PartnerContext } from '../context.ts';
 import { createPageRenderer } from '../pages.ts';
 import { createExchangeMemory } from '../results.ts';
+import { createSessionCookies } from '../session.ts';
 import { createBlindPages, readBlindScopes } from './blind.ts';
 
 const SERVICE_URL = 'http://svc.test';
@@ -27,6 +28,7 @@ async function buildPartner(credentials: { id: string; secret: string } = PARTNE
     partner: PARTNERS.demo,
     client: createPartnerClient({ apiUrl: SERVICE_URL, partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret, fetch: serviceFetch }),
     exchanges: createExchangeMemory({ now: () => service.clock.now() }),
+    sessions: createSessionCookies({ secret: 'the blind pages test cookie secret' }),
     pages: createPageRenderer({ serviceOrigin: SERVICE_URL }),
   };
   createBlindPages({
@@ -68,7 +70,10 @@ async function attestation(input: { partner?: TestPartner; origin?: string; pers
   return flow.attestation;
 }
 
-const verify = (body: unknown) => partner.inject({ method: 'POST', url: '/api/blind/verify', payload: body as object });
+const verify = (body: unknown, cookie?: string) =>
+  partner.inject({ method: 'POST', url: '/api/blind/verify', payload: body as object, headers: cookie ? { cookie } : {} });
+/** The `name=value` of the session cookie a response set. */
+const sessionCookie = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0]!;
 
 describe('ADULT_BLIND page', () => {
   it('embeds the loader with a fresh session token for this origin and the success path', async () => {
@@ -138,10 +143,19 @@ describe('POST /api/blind/verify', () => {
     expect(JSON.stringify(calls)).not.toContain(jws);
   });
 
-  it('answers from memory when the same attestation comes back', async () => {
+  it('answers from memory when the same attestation comes back in the same session', async () => {
     const jws = await attestation();
-    expect((await verify({ attestation: jws })).json()).toMatchObject({ source: 'verified' });
-    expect((await verify({ attestation: jws })).json()).toMatchObject({ source: 'remembered', adult: true });
+    const first = await verify({ attestation: jws });
+    expect(first.json()).toMatchObject({ source: 'verified' });
+    expect((await verify({ attestation: jws }, sessionCookie(first))).json()).toMatchObject({ source: 'remembered', adult: true });
+  });
+
+  it('refuses the same attestation from another session with 409 ATTESTATION_ALREADY_USED', async () => {
+    const jws = await attestation();
+    expect((await verify({ attestation: jws })).statusCode).toBe(200);
+    const replay = await verify({ attestation: jws });
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json()).toMatchObject({ verified: false, error: 'ATTESTATION_ALREADY_USED' });
   });
 
   it('reports a minor as verified but not adult', async () => {
@@ -183,9 +197,18 @@ describe('GET /api/blind/confirm', () => {
     expect((await confirm(await attestation({ partner: PARTNERS.blindClub, origin: 'http://127.0.0.1:8788' }))).json()).toEqual({ verified: false });
   });
 
-  it('lets the success page show the result after server-verify confirmed it', async () => {
+  it('lets the success page of the same session show the result after server-verify confirmed it', async () => {
     const jws = await attestation();
-    expect((await confirm(jws)).json()).toEqual({ verified: true });
-    expect((await verify({ attestation: jws })).json()).toMatchObject({ verified: true, source: 'remembered' });
+    const confirmed = await confirm(jws);
+    expect(confirmed.json()).toEqual({ verified: true });
+    expect((await verify({ attestation: jws }, sessionCookie(confirmed))).json()).toMatchObject({ verified: true, source: 'remembered' });
+  });
+
+  it('does not confirm an attestation another session presented first', async () => {
+    const jws = await attestation();
+    expect((await verify({ attestation: jws })).statusCode).toBe(200);
+    const replay = await confirm(jws);
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json()).toEqual({ verified: false, error: 'ATTESTATION_ALREADY_USED' });
   });
 });

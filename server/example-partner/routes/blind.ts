@@ -11,9 +11,11 @@
  *   GET  /api/blind/confirm     server-verify: X-SVC-Attestation checked offline → {verified}
  *
  * The partner's own credentials stay on this server; the browser sees a session token that
- * names the blind app and the origin hash, never the partner.
+ * names the blind app and the origin hash, never the partner. Both endpoints bind the
+ * attestation to the visitor's session (session.ts) and refuse its jti from any other session
+ * with 409 ATTESTATION_ALREADY_USED.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AttestationError,
   BILLING_SCOPES,
@@ -22,10 +24,10 @@ import {
   verifyAttestation,
   type BillingScope,
   type CreateSessionOptions,
-  type VerifiedAttestation,
   type VerifyAttestationOptions,
 } from '../../sdk/index.ts';
 import type { PartnerContext, PartnerRoutes } from '../context.ts';
+import { createAttestationMemory } from '../results.ts';
 import { readWidgetOptions } from './standard.ts';
 
 export interface BlindPagesOptions {
@@ -44,7 +46,7 @@ export interface BlindPagesOptions {
 /** What the success page and the server-verify endpoint learn: the facts, nothing else. */
 export interface BlindVerifyAnswer {
   verified: true;
-  /** `verified`: checked now; `remembered`: this attestation was checked before (server-verify, then the success page) */
+  /** `verified`: first presented now; `remembered`: this session presented it before (server-verify, then the success page) */
   source: 'verified' | 'remembered';
   adult: boolean;
   french: boolean;
@@ -71,22 +73,20 @@ export function readBlindScopes(raw: unknown): BillingScope[] {
   return valid ? (scopes as BillingScope[]) : ['isAdult'];
 }
 
-/**
- * Remembers verified attestations by jti until they expire: a second presentation (the success
- * page after server-verify) is answered from memory and marked as such. A real site would also
- * bind the jti to the visitor's session, so an attestation cannot be replayed by someone else.
- */
-function createAttestationMemory(now: () => number) {
-  const seen = new Map<string, VerifiedAttestation>();
-  return {
-    recall(result: VerifiedAttestation): boolean {
-      const nowSeconds = Math.floor(now() / 1000);
-      for (const [jti, r] of seen) if (r.exp <= nowSeconds) seen.delete(jti);
-      if (seen.has(result.jti)) return true;
-      seen.set(result.jti, result);
-      return false;
-    },
-  };
+/** Why a verified attestation is not accepted here: its jti belongs to another session, or cannot be remembered. */
+export class AttestationReuseError extends Error {
+  readonly code: 'ATTESTATION_ALREADY_USED' | 'TOO_MANY_ATTESTATIONS';
+  readonly status: 409 | 503;
+
+  constructor(code: AttestationReuseError['code']) {
+    super(
+      code === 'ATTESTATION_ALREADY_USED'
+        ? 'This attestation was already used in another browser session.'
+        : 'Too many attestations to remember right now; try again in a few minutes.',
+    );
+    this.code = code;
+    this.status = code === 'ATTESTATION_ALREADY_USED' ? 409 : 503;
+  }
 }
 
 /**
@@ -103,7 +103,7 @@ export function createBlindPages(options: BlindPagesOptions): PartnerRoutes {
 /** @example registerBlindPages(app, context, { partner, appId: 'app_blind_shop' }) */
 export function registerBlindPages(app: FastifyInstance, context: PartnerContext, options: BlindPagesOptions): void {
   const now = options.verifyOptions?.now ?? Date.now;
-  const memory = createAttestationMemory(now);
+  const memory = createAttestationMemory({ now });
   const verifyOptions = (): VerifyAttestationOptions => ({
     appId: options.appId,
     origin: context.origin,
@@ -112,12 +112,17 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
     ...(options.verifyOptions?.fetch ? { fetch: options.verifyOptions.fetch } : {}),
   });
 
-  async function check(attestation: string): Promise<BlindVerifyAnswer> {
+  // The signature proves the service issued the attestation, not who is presenting it: it is a
+  // bearer value in a URL, and the service never hears of it again, so only this site can tell
+  // a copy from the original. The first session to present a jti owns it until its exp.
+  async function check(attestation: string, request: FastifyRequest, reply: FastifyReply): Promise<BlindVerifyAnswer> {
     const result = await verifyAttestation(attestation, verifyOptions());
-    const remembered = memory.recall(result);
+    const claim = memory.claim(result.jti, result.exp, context.sessions.idOf(request, reply));
+    if (claim === 'used') throw new AttestationReuseError('ATTESTATION_ALREADY_USED');
+    if (claim === 'full') throw new AttestationReuseError('TOO_MANY_ATTESTATIONS');
     return {
       verified: true,
-      source: remembered ? 'remembered' : 'verified',
+      source: claim === 'remembered' ? 'remembered' : 'verified',
       adult: result.adult,
       french: result.french,
       eu: result.eu,
@@ -157,8 +162,12 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
       return reply.code(400).send({ error: 'INVALID_REQUEST', message: 'attestation is required.' });
     }
     try {
-      return await check(attestation);
+      return await check(attestation, request, reply);
     } catch (error) {
+      if (error instanceof AttestationReuseError) {
+        request.log.info({ code: error.code }, 'attestation refused');
+        return reply.code(error.status).send({ verified: false, error: error.code, message: error.message });
+      }
       if (error instanceof AttestationError) {
         request.log.info({ code: error.code }, 'attestation refused');
         const status = error.code === 'KEYS_UNAVAILABLE' ? 502 : 401;
@@ -175,10 +184,14 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
     const attestation = request.headers[SVC_HEADERS.attestation];
     if (typeof attestation !== 'string' || attestation.length > MAX_ATTESTATION_LENGTH) return { verified: false };
     try {
-      await check(attestation);
+      await check(attestation, request, reply);
       // Like the STANDARD confirm: the result checked out; the success page shows what it says.
       return { verified: true };
     } catch (error) {
+      if (error instanceof AttestationReuseError) {
+        request.log.info({ code: error.code }, 'attestation refused');
+        return reply.code(error.status).send({ verified: false, error: error.code });
+      }
       request.log.info({ code: error instanceof AttestationError ? error.code : 'INTERNAL_ERROR' }, 'attestation did not check out');
       return { verified: false };
     }

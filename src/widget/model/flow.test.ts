@@ -3,8 +3,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/api.ts';
 import { parseConfig, type RawConfig } from '../../loader/config.ts';
-import type { SvcResult, WidgetEvent, WidgetState } from '../contract.ts';
-import { createVerifyRequest } from '../net/create.ts';
+import { createVerifyRequest } from '../../loader/create.ts';
+import type { SvcResult, WidgetEvent, WidgetState } from '../../shared/contract.ts';
 import { createFlow, type Flow } from './flow.ts';
 
 const API = 'https://svc.example';
@@ -180,9 +180,9 @@ describe('waiting for the phone', () => {
     const f = start({ state: 'cart 42' });
     await vi.advanceTimersByTimeAsync(0); // the first poll leaves as soon as the request exists
     expect(f.state.value).toBe('waiting');
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(2000); // an unchanged answer: the next poll 2 s later (30 a minute)
     expect(f.state.value).toBe('scanned');
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(1000); // a change: 1 s later
     expect(states()).toEqual(['creating', 'waiting', 'scanned', 'completed', 'redirecting']);
     const success = events.findIndex((e) => e.type === 'success');
     expect(events[success]).toEqual({ type: 'success', result: { grant_code: 'g_1', state: 'cart 42' } });

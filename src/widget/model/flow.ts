@@ -1,15 +1,15 @@
 /**
- * The verification flow of one widget (DESIGN §7): create → wait (long poll) → server-verify →
- * success (redirect or same-page hand-over). Signals hold the state, actions change it, effects
- * own timers and listeners and clean up after themselves. Components only render it.
+ * The verification flow of one widget (DESIGN §7): create → wait (long poll, net/poll.ts) →
+ * server-verify → success (redirect or same-page hand-over). Signals hold the state, actions
+ * change it, effects own timers and listeners and clean up after themselves. Components only
+ * render it.
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
-import { LIMITS, MAX_WAIT_SECONDS, type FailReason, type RequestStatus, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
-import { isCurrentPage, resultUrl } from '../../loader/result.ts';
-import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../contract.ts';
-import { backoffMs, fetchStatus } from '../net/status.ts';
+import { LIMITS, type FailReason, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
+import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
+import { isCurrentPage, resultUrl } from '../../shared/result.ts';
+import { pollUntilSettled } from '../net/poll.ts';
 import { confirmWithPartner } from '../net/server-verify.ts';
-import { sleep } from '../net/timeout.ts';
 
 export interface Flow {
   readonly state: ReadonlySignal<WidgetState>;
@@ -73,6 +73,8 @@ export function createFlow(deps: MountOptions): Flow {
     if (!hidden.peek()) void start();
   };
 
+  const secondsLeftNow = (): number => Math.max(0, Math.ceil((expiresAt.peek() - Date.now()) / 1000));
+
   async function start(created?: Promise<VerifyRequestCreated>): Promise<void> {
     const signal = begin();
     batch(() => {
@@ -105,68 +107,21 @@ export function createFlow(deps: MountOptions): Flow {
       request.value = created_;
       state.value = 'waiting';
     });
-    await poll(created_, signal);
-  }
-
-  /** Wakes a sleep when the page comes back after having been hidden. */
-  const whenShownAgain = (done: () => void): (() => void) => {
-    let wasHidden = false;
-    return effect(() => {
-      if (hidden.value) wasHidden = true;
-      else if (wasHidden) done();
+    const settled = await pollUntilSettled(created_, signal, {
+      apiOrigin: config.apiOrigin,
+      secondsLeft: secondsLeftNow,
+      hidden,
+      onStatus: (status) => (state.value = status === 'pending' ? 'waiting' : 'scanned'),
     });
-  };
-  const whenVisible = (done: () => void): (() => void) =>
-    effect(() => {
-      if (!hidden.value) done();
-    });
-
-  async function poll(created: VerifyRequestCreated, signal: AbortSignal): Promise<void> {
-    const minGapMs = Math.max(1000, created.poll_after_ms || 0);
-    let failures = 0;
-    let lastPollAt = 0;
-    let pauseMs = 0;
-    let wakeOnShow = false;
-    // Sent as `known`, so a change made during the one-second gap between polls is answered at once.
-    let known: RequestStatus = 'pending';
-    while (!signal.aborted) {
-      await sleep(pauseMs, signal, wakeOnShow ? whenShownAgain : undefined);
-      await sleep(lastPollAt + minGapMs - Date.now(), signal); // never more than once a second
-      await sleep(Infinity, signal, whenVisible); // paused while the page is hidden
-      if (signal.aborted) return;
-      if (secondsLeftNow() <= 0) return expire();
-      lastPollAt = Date.now();
-      const outcome = await fetchStatus(config.apiOrigin, created, signal, Math.min(MAX_WAIT_SECONDS, secondsLeftNow()), known);
-      if (signal.aborted) return;
-      pauseMs = 0;
-      wakeOnShow = false;
-      if (outcome.kind === 'unreachable') {
-        pauseMs = backoffMs(++failures);
-        wakeOnShow = true;
-        continue;
-      }
-      if (outcome.kind === 'throttled') {
-        pauseMs = outcome.retryAfterMs;
-        continue;
-      }
-      if (outcome.kind === 'gone') return expire();
-      failures = 0;
-      const status = outcome.status;
-      known = status.status;
-      if (status.status === 'pending') state.value = 'waiting';
-      else if (status.status === 'in_progress') state.value = 'scanned';
-      else if (status.status === 'completed' && status.result) return complete(status.result, signal);
-      else if (status.status === 'failed') {
-        batch(() => {
-          reason.value = status.reason ?? 'failed';
-          state.value = 'failed';
-        });
-        return;
-      } else if (status.status === 'expired') return expire();
-    }
+    if (!settled || signal.aborted) return;
+    if (settled.status === 'completed') await complete(settled.result, signal);
+    else if (settled.status === 'failed') {
+      batch(() => {
+        reason.value = settled.reason;
+        state.value = 'failed';
+      });
+    } else expire();
   }
-
-  const secondsLeftNow = (): number => Math.max(0, Math.ceil((expiresAt.peek() - Date.now()) / 1000));
 
   async function complete(verified: VerifyResult, signal: AbortSignal): Promise<void> {
     result = config.state === undefined ? verified : { ...verified, state: config.state };

@@ -1,4 +1,4 @@
-import type { Layout } from '../contract.ts';
+import type { Layout } from '../../shared/contract.ts';
 
 /**
  * Phone or desktop: a coarse pointer on a narrow screen, or a mobile user agent. Partners and

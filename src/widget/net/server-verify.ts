@@ -1,5 +1,5 @@
-import type { SvcResult } from '../contract.ts';
-import { sleep, withTimeout } from './timeout.ts';
+import type { SvcResult } from '../../shared/contract.ts';
+import { sleep, withTimeout } from '../../shared/timeout.ts';
 
 /**
  * Server-verify mode (DESIGN §7): asks the partner's own endpoint, at most once a second, until

@@ -1,6 +1,6 @@
 import type { FailReason, Locale } from '../../protocol/api.ts';
 import type { QrModules } from '../../protocol/qr.ts';
-import type { Layout, SvcError, Theme, WidgetState } from '../contract.ts';
+import type { Layout, SvcError, Theme, WidgetState } from '../../shared/contract.ts';
 import type { Copy } from '../copy/fr.ts';
 import type { IconName } from './Icon.tsx';
 import { MobileWaiting } from './MobileWaiting.tsx';

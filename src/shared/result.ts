@@ -1,9 +1,10 @@
 /**
  * The result in the address fragment (spec: loader behaviour (5); DESIGN §7): written by the
- * widget on success, read once by the page that receives it, then cleared from the address bar
- * so it leaks neither through Referer nor through history.
+ * widget on success (`resultUrl`, `isCurrentPage`), read once by the loader on the page that
+ * receives it (`takeResultFromLocation`), then cleared from the address bar so it leaks neither
+ * through Referer nor through history.
  */
-import type { SvcResult } from '../widget/contract.ts';
+import type { SvcResult } from './contract.ts';
 
 /**
  * Reads `#grant_code=…` or `#attestation=…` (with `&state=…` when present).

@@ -1,5 +1,5 @@
-import type { Locale } from '../../protocol/api.ts';
-import type { LocaleOption } from '../contract.ts';
+import type { Locale } from '../protocol/api.ts';
+import type { LocaleOption } from './contract.ts';
 
 /**
  * `auto` → `<html lang>`, then the browser's languages, then French (DESIGN §7).

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../loader/config.ts';
+import { parseConfig } from './config.ts';
 import { createVerifyRequest } from './create.ts';
 
 const API = 'https://svc.example';

@@ -102,5 +102,59 @@ export interface CreateError extends Error {
   retryable: boolean;
 }
 
-/** The global the UI bundle sets when it runs; the loader reads and deletes it on `load`. */
+/**
+ * The global the UI bundle sets when it runs. The loader reads it on `load` and leaves it there:
+ * a later injection finds it already set and adds no second script.
+ */
 export const UI_GLOBAL = '__svcUi';
+
+// ---- window.SVC: what partners call -----------------------------------------------------------
+
+/** `SVC.render` options: the attributes in camelCase. */
+export interface RenderOptions {
+  partnerId?: string;
+  sessionToken?: string;
+  successPath?: string;
+  scopes?: string | readonly string[];
+  locale?: LocaleOption;
+  theme?: Theme;
+  debug?: boolean;
+  clientProofMode?: boolean;
+  serverVerify?: boolean;
+  serverVerifyEndpoint?: string;
+  serverVerifyTimeout?: number;
+  state?: string;
+  layout?: Layout | 'auto';
+  onError?: string;
+  onSuccess?: string;
+  onState?: string;
+}
+
+/** What `SVC.render` returns: one widget. */
+export interface WidgetHandle {
+  /** starts over with a new verification request */
+  reset(): void;
+  /** aborts requests, clears timers and listeners, and removes the widget's DOM */
+  remove(): void;
+  /** switches theme, locale or layout live; unknown values are ignored */
+  update(options: { theme?: Theme; locale?: LocaleOption; layout?: Layout }): void;
+  readonly state: WidgetState;
+}
+
+/** Callbacks get the value and the widget's container (absent for a container that was not found). */
+export type Listener<T> = (value: T, container?: HTMLElement) => void;
+
+/** `window.SVC`, as `src/loader/api.ts` builds it. */
+export interface SvcApi {
+  readonly version: string;
+  /** calls `fn` once the UI bundle has loaded (soon after, if it already has) */
+  ready(fn: () => void): void;
+  /** mounts a widget in `container` (an element or its id); idempotent per container */
+  render(container: HTMLElement | string, options?: RenderOptions): WidgetHandle;
+  /** also receives the last error that happened before subscribing; returns an unsubscribe function */
+  onError(fn: Listener<SvcError>): () => void;
+  onSuccess(fn: Listener<SvcResult>): () => void;
+  onState(fn: Listener<WidgetState>): () => void;
+  /** the result from the address fragment or from a same-page success, once; null otherwise */
+  consumeResult(): SvcResult | null;
+}

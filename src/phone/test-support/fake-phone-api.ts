@@ -1,10 +1,11 @@
 /**
- * An msw stand-in for the sandbox phone API (DESIGN §4) for the phone page's tests: it keeps
- * one request's state and answers open/complete the way the service does.
+ * Test support, never built into the page: an msw stand-in for the sandbox phone API (DESIGN §4)
+ * for the phone page's tests. It keeps one request's state and answers open/complete the way the
+ * service does.
  */
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import type { PhoneCompleteBody, PhoneOpened } from '../protocol/api.ts';
+import type { PhoneCompleteBody, PhoneOpened } from '../../protocol/api.ts';
 
 export const BASE = 'http://phone.test';
 
@@ -33,7 +34,7 @@ export function fakeRequest(overrides: Partial<PhoneOpened> = {}): FakeRequest {
   };
 }
 
-export function createPhoneTestServer(request: { current: FakeRequest }) {
+export function createFakePhoneApi(request: { current: FakeRequest }) {
   const error = (status: number, code: string) => HttpResponse.json({ error: code, message: code }, { status });
   return setupServer(
     http.get(`${BASE}/api/m/personas`, () =>

@@ -1,7 +1,7 @@
-import type { BlindVerifyRequestBody, StandardVerifyRequestBody, VerifyRequestCreated } from '../../protocol/api.ts';
-import type { CreateError, WidgetConfig } from '../contract.ts';
-import { resolveLocale } from '../model/locale.ts';
-import { withTimeout } from './timeout.ts';
+import type { BlindVerifyRequestBody, StandardVerifyRequestBody, VerifyRequestCreated } from '../protocol/api.ts';
+import type { CreateError, WidgetConfig } from '../shared/contract.ts';
+import { resolveLocale } from '../shared/locale.ts';
+import { withTimeout } from '../shared/timeout.ts';
 
 const CREATE_TIMEOUT_MS = 15_000;
 

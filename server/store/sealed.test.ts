@@ -1,0 +1,90 @@
+/**
+ * The sealing store and its keyring: values sealed under the master key, bound to their field,
+ * opened by the current or a previous key, and a store made before sealing sealed on open.
+ */
+import { describe, expect, it } from 'vitest';
+import { createKeyring, isSealed, parseMasterKey, SealError } from '../crypto/master-key.ts';
+import { resealStore, sealedKeyIds, sealedStore } from './sealed.ts';
+import { openSqliteStore } from './sqlite.ts';
+import type { PartnerRecord } from './store.ts';
+
+const keyOne = Buffer.alloc(32, 1);
+const keyTwo = Buffer.alloc(32, 2);
+
+const partner = (id: string, secret = Buffer.alloc(32, 7).toString('base64')): PartnerRecord => ({
+  id,
+  secret,
+  name: 'Shop',
+  domain: 'https://shop.example',
+  rail: 'standard',
+  blindAppId: null,
+  allowedScopes: null,
+  createdAt: 0,
+  previousSecret: null,
+  previousSecretUntil: null,
+  disabledAt: null,
+});
+
+describe('the keyring', () => {
+  it('opens what it sealed, in the same field only', () => {
+    const ring = createKeyring([keyOne]);
+    const sealed = ring.seal('partner/pk_a/secret', 'the secret');
+    expect(isSealed(sealed)).toBe(true);
+    expect(sealed).not.toContain('the secret');
+    expect(ring.open('partner/pk_a/secret', sealed)).toBe('the secret');
+    expect(() => ring.open('partner/pk_b/secret', sealed)).toThrow(/altered, or moved from another record/);
+  });
+
+  it('opens values of a previous key, seals with the current one, and names a key it lacks', () => {
+    const old = createKeyring([keyOne]).seal('f', 'v');
+    const ring = createKeyring([keyTwo, keyOne]);
+    expect(ring.open('f', old)).toBe('v');
+    expect(ring.seal('f', 'v')).toContain(`:${ring.currentId}:`);
+    expect(() => createKeyring([keyTwo]).open('f', old)).toThrow(SealError);
+    expect(() => createKeyring([keyTwo]).open('f', old)).toThrow(/not in this process's keyring/);
+  });
+
+  it.each(['', 'c2hvcnQ=', Buffer.alloc(31).toString('base64'), `${Buffer.alloc(32).toString('base64')}!`])(
+    'refuses %j as a master key',
+    (text) => expect(() => parseMasterKey(text, 'SVC_MASTER_KEY')).toThrow(/SVC_MASTER_KEY must be base64 of exactly 32/),
+  );
+});
+
+describe('the sealing store', () => {
+  it('stores partner secrets, previous secrets, private keys and secrets sealed, and reads them back plain', async () => {
+    const raw = openSqliteStore(':memory:');
+    const store = sealedStore(raw, createKeyring([keyOne]));
+    const rotated = { ...partner('pk_a'), previousSecret: 'b2xk', previousSecretUntil: 5 };
+    await store.putPartner(rotated);
+    await store.putKey({ kid: 'k1', purpose: 'attestation', state: 'current', privateJwk: '{"d":"x"}', publicJwk: '{}', createdAt: 0, dropAfter: null });
+    expect(await store.getOrCreateSecret('nullifier_key', 'bnVsbA==')).toBe('bnVsbA==');
+    expect(await store.getOrCreateSecret('store_mode', 'sandbox')).toBe('sandbox');
+
+    expect(await store.getPartner('pk_a')).toEqual(rotated);
+    expect((await store.listKeys('attestation'))[0]!.privateJwk).toBe('{"d":"x"}');
+    const stored = await raw.getPartner('pk_a');
+    expect([stored!.secret, stored!.previousSecret].every((v) => isSealed(v!))).toBe(true);
+    expect(isSealed((await raw.listKeys('attestation'))[0]!.privateJwk)).toBe(true);
+    expect(isSealed((await raw.listSecrets()).nullifier_key!)).toBe(true);
+    expect((await raw.listSecrets()).store_mode).toBe('sandbox');
+    await store.close();
+  });
+
+  it('seals the plain values of a store made before sealing, and re-seals old-key values on rotation', async () => {
+    const raw = openSqliteStore(':memory:');
+    await raw.putPartner(partner('pk_plain'));
+    await raw.getOrCreateSecret('nullifier_key', 'cGxhaW4=');
+    expect(await sealedKeyIds(raw)).toEqual({ plain: 2 });
+
+    const one = createKeyring([keyOne]);
+    expect(await resealStore(raw, one, { plainOnly: true })).toEqual({ resealed: 2, current: 0 });
+    expect(await sealedKeyIds(raw)).toEqual({ [one.currentId]: 2 });
+
+    const two = createKeyring([keyTwo, keyOne]);
+    expect(await resealStore(raw, two, { plainOnly: true })).toEqual({ resealed: 0, current: 2 });
+    expect(await resealStore(raw, two)).toEqual({ resealed: 2, current: 0 });
+    expect(await sealedKeyIds(raw)).toEqual({ [two.currentId]: 2 });
+    expect((await sealedStore(raw, createKeyring([keyTwo])).getPartner('pk_plain'))!.secret).toBe(partner('pk_plain').secret);
+    await raw.close();
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * The EUDI wallet path (DESIGN §11, issue 10) behind one small interface for the routes:
+ *
+ * - `createWalletRequest` → `wallet_link`, `dc_request`, and the material the store keeps;
+ * - `verifyWalletResponse` for `POST /oid4vp/response/<request_id>` (direct_post);
+ * - `verifyDcApiResponse` for what the Digital Credentials API gave the page;
+ * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures).
+ *
+ * Verdicts are `verified` (with age_over_18), `refused` (the check that failed, a wire-safe
+ * description, a log-safe detail) or `cancelled` (the wallet's `error`, e.g. access_denied).
+ * The sandbox wallet lives in sandbox-wallet.ts and is not exported here: routes import it only
+ * behind the sandbox-mode gate.
+ */
+export { createWalletRequest, type WalletRequest, type WalletRequestMaterial } from './request.ts';
+export { type DcRequest } from './dc-api.ts';
+export {
+  verifyDcApiResponse,
+  verifyWalletResponse,
+  WALLET_CHECKS,
+  type FormBody,
+  type RequestView,
+  type WalletCheck,
+  type WalletVerdict,
+} from './verify.ts';
+export { loadWalletTrust, type TrustAnchor, type WalletTrust } from './trust.ts';

@@ -1,0 +1,227 @@
+/**
+ * Interop: presentations this verifier did not build itself. A credential and DeviceResponse made
+ * by @owf/mdoc's own Issuer and Holder (signatures by node:crypto, certificates by @peculiar/x509
+ * directly, request read by @openid4vc/openid4vp) under an unrelated IACA; and the EU profile's
+ * published example credential, signed by the EU reference issuer.
+ */
+import { parseOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import * as mdoc from '@owf/mdoc';
+import {
+  AuthorityKeyIdentifierExtension,
+  BasicConstraintsExtension,
+  KeyUsageFlags,
+  KeyUsagesExtension,
+  X509CertificateGenerator,
+} from '@peculiar/x509';
+import { createPrivateKey, sign, webcrypto } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEcJwk, toPublicEcJwk, type EcJwk } from './keys.ts';
+import { mdocContext } from './mdoc-context.ts';
+import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE } from './profile.ts';
+import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
+import { presentIssuerSigned } from './sandbox-wallet.ts';
+import { euProfileIssuerSigned, NOW, sandboxTrust, waiting } from './test-helpers.ts';
+import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust.ts';
+import { verifyDeviceResponseBytes, verifyWalletResponse } from './verify.ts';
+
+const DAY_MS = 86_400_000;
+
+/** COSE signing the independent way: node:crypto's sign, not our Web Crypto path. */
+const holderContext: mdoc.MdocContext = {
+  ...mdocContext,
+  cose: {
+    ...mdocContext.cose,
+    sign1: {
+      ...mdocContext.cose.sign1,
+      sign: ({ toBeSigned, key }) =>
+        new Uint8Array(
+          sign('sha256', toBeSigned, {
+            key: createPrivateKey({ key: key.jwk as never, format: 'jwk' }),
+            dsaEncoding: 'ieee-p1363',
+          }),
+        ),
+    },
+  },
+};
+
+/** An unrelated issuer: IACA signing with ECDSA-SHA384 like the EU CA, x5chain = [DS, IACA]. */
+async function createOtherIssuer(): Promise<{ iacaPem: string; dsKey: EcJwk; x5chain: Uint8Array[] }> {
+  const crypto = webcrypto as unknown as Parameters<typeof X509CertificateGenerator.create>[1];
+  const importPair = async (jwk: EcJwk) => ({
+    privateKey: await webcrypto.subtle.importKey('jwk', { ...jwk }, { name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+    ]),
+    publicKey: await webcrypto.subtle.importKey(
+      'jwk',
+      toPublicEcJwk(jwk),
+      { name: 'ECDSA', namedCurve: 'P-256' },
+      true,
+      ['verify'],
+    ),
+  });
+  const iacaKeys = await importPair(createEcJwk());
+  const dsKey = createEcJwk();
+  const dsKeys = await importPair(dsKey);
+  const validity = { notBefore: new Date(NOW - 30 * DAY_MS), notAfter: new Date(NOW + 3650 * DAY_MS) };
+  const iaca = await X509CertificateGenerator.createSelfSigned(
+    {
+      name: 'CN=Interop Test IACA, O=Interop Lab, C=DE',
+      keys: iacaKeys,
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-384' },
+      extensions: [
+        new BasicConstraintsExtension(true, 0, true),
+        new KeyUsagesExtension(KeyUsageFlags.keyCertSign, true),
+      ],
+      ...validity,
+    },
+    crypto,
+  );
+  const ds = await X509CertificateGenerator.create(
+    {
+      subject: 'CN=Interop Test DS, O=Interop Lab, C=DE',
+      issuer: iaca.subject,
+      publicKey: dsKeys.publicKey,
+      signingKey: iacaKeys.privateKey,
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-384' },
+      extensions: [
+        new KeyUsagesExtension(KeyUsageFlags.digitalSignature, true),
+        await AuthorityKeyIdentifierExtension.create(iaca, false, crypto),
+      ],
+      ...validity,
+    },
+    crypto,
+  );
+  return { iacaPem: iaca.toString('pem'), dsKey, x5chain: [new Uint8Array(ds.rawData), new Uint8Array(iaca.rawData)] };
+}
+
+/** A wallet built from the libraries alone answers our av:// link. */
+async function holderAnswers(
+  walletLink: string,
+  issuer: { dsKey: EcJwk; x5chain: Uint8Array[] },
+): Promise<URLSearchParams> {
+  const { params } = parseOpenid4vpAuthorizationRequest({ authorizationRequest: walletLink });
+  const request = params as { client_id: string; response_uri: string; nonce: string; state: string };
+  const deviceKey = createEcJwk();
+  const issuerSigned = await new mdoc.Issuer(AV_DOCTYPE, holderContext)
+    .addIssuerNamespace(AV_NAMESPACE, { [AV_CLAIM]: true })
+    .sign({
+      signingKey: mdoc.CoseKey.fromJwk({ ...issuer.dsKey }),
+      algorithm: mdoc.SignatureAlgorithm.ES256,
+      digestAlgorithm: 'SHA-256',
+      validityInfo: {
+        signed: new Date(NOW - DAY_MS),
+        validFrom: new Date(NOW - DAY_MS),
+        validUntil: new Date(NOW + 90 * DAY_MS),
+      },
+      deviceKeyInfo: { deviceKey: mdoc.DeviceKey.fromJwk({ ...toPublicEcJwk(deviceKey) }) },
+      certificates: issuer.x5chain,
+    });
+  const sessionTranscript = await mdoc.SessionTranscript.forOid4Vp(
+    { clientId: request.client_id, responseUri: request.response_uri, nonce: request.nonce },
+    holderContext,
+  );
+  const deviceRequest = mdoc.DeviceRequest.create({
+    docRequests: [
+      mdoc.DocRequest.create({
+        itemsRequest: mdoc.ItemsRequest.create({
+          docType: AV_DOCTYPE,
+          namespaces: { [AV_NAMESPACE]: { [AV_CLAIM]: false } },
+        }),
+      }),
+    ],
+  });
+  const response = await mdoc.Holder.createDeviceResponseForDeviceRequest(
+    {
+      deviceRequest,
+      sessionTranscript,
+      issuerSigned: [issuerSigned],
+      signature: { signingKey: mdoc.CoseKey.fromJwk({ ...deviceKey, alg: 'ES256' }) },
+    },
+    holderContext,
+  );
+  return new URLSearchParams({
+    vp_token: JSON.stringify({ proof_of_age: [response.encodedForOid4Vp] }),
+    state: request.state,
+  });
+}
+
+describe('interop', () => {
+  it("accepts a presentation by the library's Holder under an unrelated IACA registered through SVC_WALLET_TRUST", async () => {
+    const issuer = await createOtherIssuer();
+    const trustPath = join(mkdtempSync(join(tmpdir(), 'svc-wallet-')), 'roots.pem');
+    writeFileSync(trustPath, issuer.iacaPem);
+    const trust = loadWalletTrust({ mode: 'production', trustPath });
+    const request = await createWalletRequest({ requestId: 'vr_interop', apiUrl: 'https://svc.example' });
+    const body = await holderAnswers(request.walletLink, issuer);
+    const verdict = await verifyWalletResponse({
+      body,
+      material: request.material,
+      trust,
+      request: waiting(),
+      now: NOW,
+    });
+    expect(verdict).toEqual({ status: 'verified', ageOver18: true });
+  });
+
+  it('refuses the same kind of presentation when its IACA is not registered: trust_chain', async () => {
+    const issuer = await createOtherIssuer();
+    const request = await createWalletRequest({ requestId: 'vr_interop', apiUrl: 'https://svc.example' });
+    const body = await holderAnswers(request.walletLink, issuer);
+    for (const trust of [
+      sandboxTrust,
+      loadWalletTrust({ mode: 'production', trustPath: join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem') }),
+    ]) {
+      const verdict = await verifyWalletResponse({
+        body,
+        material: request.material,
+        trust,
+        request: waiting(),
+        now: NOW,
+      });
+      expect(verdict).toMatchObject({ status: 'refused', check: 'trust_chain' });
+    }
+  });
+});
+
+describe("the EU profile's example credential (Annex A §A.10)", () => {
+  const euTrust = loadWalletTrust({
+    mode: 'production',
+    trustPath: join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'),
+  });
+  const whileValid = Date.parse('2025-07-01T00:00:00Z');
+
+  it('passes the library issuer checks under the committed EU CA through our context', async () => {
+    const euCa = new Uint8Array(euTrust.anchors[0]!.der);
+    const issuerSigned = euProfileIssuerSigned();
+    await expect(
+      mdoc.Holder.verifyIssuerSigned(
+        { issuerSigned, trustedCertificates: [euCa], now: new Date(whileValid) },
+        mdocContext,
+      ),
+    ).resolves.toBeUndefined();
+    expect(issuerSigned.getPrettyClaims(AV_NAMESPACE)).toEqual({ [AV_CLAIM]: true });
+  });
+
+  it('fails only device_auth without its device key while valid, and mso_validity once expired', async () => {
+    const transcript = await createOid4VpSessionTranscript({
+      responseUri: 'https://svc.example/oid4vp/response/x',
+      nonce: 'n',
+    });
+    // We do not hold the example's device key: any other key makes device_auth the last check left.
+    const bytes = await presentIssuerSigned({
+      issuerSigned: euProfileIssuerSigned(),
+      signingKey: createEcJwk(),
+      sessionTranscript: transcript,
+    });
+    expect(await verifyDeviceResponseBytes(bytes, transcript, euTrust, whileValid)).toMatchObject({
+      check: 'device_auth',
+    });
+    expect(await verifyDeviceResponseBytes(bytes, transcript, euTrust, NOW)).toMatchObject({ check: 'mso_validity' });
+    expect(await verifyDeviceResponseBytes(bytes, transcript, sandboxTrust, whileValid)).toMatchObject({
+      check: 'device_auth',
+    });
+  });
+});

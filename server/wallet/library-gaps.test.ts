@@ -1,0 +1,208 @@
+/**
+ * Evidence for library-gaps.ts: each test shows what the library does on its own, then that our
+ * workaround covers it.
+ */
+import * as openid4vp from '@openid4vc/openid4vp';
+import * as mdoc from '@owf/mdoc';
+import { X509Certificate as PeculiarCertificate } from '@peculiar/x509';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCertificate } from './certificates.ts';
+import { createEcJwk } from './keys.ts';
+import {
+  checkDocTypes,
+  coseKeyToEcJwk,
+  createDcapiSessionTranscript,
+  decodeDeviceResponse,
+  ecJwkToCoseKey,
+} from './library-gaps.ts';
+import { mdocContext } from './mdoc-context.ts';
+import { AV_DOCTYPE } from './profile.ts';
+import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
+import { createIssuerCertificates } from './sandbox-issuer.ts';
+import { createDeviceResponse, type WalletTamper } from './sandbox-wallet.ts';
+import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
+import { evaluateIssuerChain } from './trust-chain.ts';
+import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
+
+const now = new Date(NOW);
+
+async function responseBytes(options: { tamper?: WalletTamper; tagIssuerAuth?: boolean } = {}) {
+  const sessionTranscript = await createOid4VpSessionTranscript({
+    responseUri: 'https://svc.example/oid4vp/response/x',
+    nonce: 'n',
+  });
+  const bytes = await createDeviceResponse({
+    issuer: sandboxIssuer,
+    persona: persona('fr-adult-m'),
+    now: NOW,
+    sessionTranscript,
+    ...options,
+  });
+  return { bytes, sessionTranscript };
+}
+
+describe('gap 1: issuerAuth and deviceSignature with COSE tag 18', () => {
+  it('@owf/mdoc 0.6.0 refuses a tagged issuerAuth; decodeDeviceResponse reads it as the untagged one', async () => {
+    const plain = (await responseBytes()).bytes;
+    const { bytes: tagged } = await responseBytes({ tagIssuerAuth: true });
+    expect(() => mdoc.DeviceResponse.decode(tagged)).toThrow();
+    const document = decodeDeviceResponse(tagged).documents![0]!;
+    expect(document.issuerSigned.issuerAuth.mobileSecurityObject.docType).toBe(AV_DOCTYPE);
+    expect(() => mdoc.DeviceResponse.decode(plain)).not.toThrow();
+  });
+
+  it('reads a tagged deviceSignature too', async () => {
+    const { bytes } = await responseBytes();
+    const signature = decodeDeviceResponse(bytes).documents![0]!.deviceSigned.deviceAuth.deviceSignature!;
+    const needle = Buffer.from(mdoc.cborEncode(signature.encodedStructure));
+    const at = Buffer.from(bytes).indexOf(needle);
+    const tagged = new Uint8Array(
+      Buffer.concat([Buffer.from(bytes).subarray(0, at), Buffer.from([0xd2]), Buffer.from(bytes).subarray(at)]),
+    );
+    expect(() => mdoc.DeviceResponse.decode(tagged)).toThrow();
+    expect(decodeDeviceResponse(tagged).documents![0]!.deviceSigned.deviceAuth.deviceSignature!.signature).toEqual(
+      signature.signature,
+    );
+  });
+});
+
+describe('gap 2: docType', () => {
+  for (const tamper of ['doctype', 'mso-doctype'] as const) {
+    it(`Verifier.verifyDeviceResponse without a DeviceRequest passes a ${tamper} change; checkDocTypes does not`, async () => {
+      const { bytes, sessionTranscript } = await responseBytes({ tamper });
+      const trustedCertificates = sandboxTrust.anchors.map((a) => a.der);
+      // The library's default callback throws on the first failed check: resolving means all passed.
+      await expect(
+        mdoc.Verifier.verifyDeviceResponse(
+          { deviceResponse: bytes, sessionTranscript, trustedCertificates, now },
+          mdocContext,
+        ),
+      ).resolves.toBeUndefined();
+      expect(checkDocTypes(decodeDeviceResponse(bytes).documents![0]!, AV_DOCTYPE)).toMatch(/docType/);
+    });
+  }
+});
+
+describe('gap 3: certificate dates on the trusted root', () => {
+  it('our chain callback refuses an expired IACA that is itself the trusted anchor', async () => {
+    const issuer = await createIssuerCertificates({
+      name: 'Old Root',
+      country: 'XX',
+      notBefore: new Date(NOW - 800 * 86_400_000),
+      notAfter: new Date(NOW - 86_400_000),
+      dsNotAfter: new Date(NOW + 86_400_000),
+    });
+    const trustedCertificates = [new Uint8Array(issuer.iaca.rawData)];
+    expect(() =>
+      mdocContext.x509.verifyCertificateChain({ trustedCertificates, x5chain: issuer.x5chain, now }),
+    ).toThrow('the IACA certificate has expired');
+    const anchor = readCertificate(trustedCertificates[0]!)!;
+    expect(evaluateIssuerChain(issuer.x5chain, [anchor], new Date(NOW - 2 * 86_400_000))).toMatchObject({ ok: true });
+  });
+});
+
+describe('gap 4: the Annex C dcapi handover', () => {
+  it('@owf/mdoc cannot decode a dcapi SessionTranscript and exports no Handover base; ours encodes it', () => {
+    const transcript = createDcapiSessionTranscript(euProfileExample.dcApiRequest.encryptionInfo, ORIGIN);
+    const bytes = transcript.encode();
+    expect(() => mdoc.SessionTranscript.decode(bytes)).toThrow(/handover/);
+    expect('Handover' in mdoc).toBe(false);
+    expect((mdoc.cborDecode(bytes) as unknown[])[2]).toEqual(['dcapi', expect.any(Uint8Array)]);
+  });
+});
+
+describe('gap 5: writing the link', () => {
+  it('createOpenid4vpAuthorizationRequest refuses an http response_uri and reorders the parameters; its parser reads ours', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_http', apiUrl: 'http://localhost:8787' });
+    const payload = openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink }).params;
+    const create = (p: unknown) =>
+      openid4vp.createOpenid4vpAuthorizationRequest({
+        scheme: 'av://',
+        authorizationRequestPayload: p as never,
+        callbacks: {} as never,
+      });
+    await expect(create(payload)).rejects.toThrow(/https/);
+    const https = await createWalletRequest({ requestId: 'vr_https', apiUrl: 'https://svc.example' });
+    const theirs = await create(
+      openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: https.walletLink }).params,
+    );
+    expect(theirs.authorizationRequest).not.toBe(https.walletLink);
+    expect(new URL(theirs.authorizationRequest.replace('av://', 'https://x/')).searchParams.get('nonce')).toBe(
+      https.nonce,
+    );
+  });
+});
+
+describe('gap 6: the EU reference certificates', () => {
+  it('@peculiar/x509 1.14.3 cannot parse the EU reference CA or its DS; node:crypto can, and chains them', () => {
+    const caPem = readFileSync(join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'), 'utf8');
+    const ds = new Uint8Array(Buffer.from(euProfileExample.issuerAuth.x5chain, 'hex'));
+    // It parses the outer certificate, then throws on its extensions (read by any chain check).
+    expect(() => new PeculiarCertificate(caPem).extensions).toThrow(/GeneralName/);
+    expect(() => new PeculiarCertificate(ds).extensions).toThrow(/GeneralName/);
+    const ca = readCertificate(caPem)!;
+    expect(evaluateIssuerChain([ds], [ca], new Date('2025-07-01T00:00:00Z'))).toMatchObject({ ok: true });
+    expect(evaluateIssuerChain([ds], [ca], new Date('2026-07-03T00:00:00Z'))).toMatchObject({
+      ok: false,
+      check: 'certificate_validity',
+      detail: 'the DS certificate has expired',
+    });
+  });
+});
+
+describe('what the libraries do check', () => {
+  it('@owf/mdoc verifies the device signature against the MSO device key over our transcript', async () => {
+    const { bytes } = await responseBytes();
+    const other = await createOid4VpSessionTranscript({
+      responseUri: 'https://svc.example/oid4vp/response/x',
+      nonce: 'other',
+    });
+    const checks: mdoc.VerificationAssessment[] = [];
+    await mdoc.Verifier.verifyDeviceResponse(
+      {
+        deviceResponse: bytes,
+        sessionTranscript: other,
+        trustedCertificates: sandboxTrust.anchors.map((a) => a.der),
+        now,
+        onCheck: (c) => checks.push(c),
+      },
+      mdocContext,
+    );
+    expect(checks.filter((c) => c.status === 'FAILED').map((c) => c.category)).toEqual(['DEVICE_AUTH']);
+  });
+
+  it('our context refuses a key of another curve than the signature algorithm', async () => {
+    const { bytes } = await responseBytes();
+    const issuerAuth = decodeDeviceResponse(bytes).documents![0]!.issuerSigned.issuerAuth;
+    expect(await mdocContext.cose.sign1.verify({ key: ecJwkToCoseKey(createEcJwk('ES384')), sign1: issuerAuth })).toBe(
+      false,
+    );
+  });
+});
+
+describe('gap 7: P-384 and P-521 keys', () => {
+  it('CoseKey.fromJwk refuses them; ecJwkToCoseKey and coseKeyToEcJwk round-trip them', () => {
+    for (const algorithm of ['ES256', 'ES384', 'ES512'] as const) {
+      const jwk = createEcJwk(algorithm);
+      if (algorithm !== 'ES256') expect(() => mdoc.CoseKey.fromJwk({ ...jwk })).toThrow();
+      expect(coseKeyToEcJwk(ecJwkToCoseKey(jwk), true)).toEqual(jwk);
+    }
+  });
+
+  it('verifies an ES384 signature made with a P-384 key through the context', async () => {
+    const key = ecJwkToCoseKey(createEcJwk('ES384'));
+    const sign1 = await mdoc.Sign1.create(
+      {
+        protectedHeaders: new Map([[1, mdoc.SignatureAlgorithm.ES384]]),
+        payload: new Uint8Array([1, 2, 3]),
+        signingKey: key,
+      },
+      mdocContext,
+    );
+    expect(
+      await mdocContext.cose.sign1.verify({ key: mdoc.CoseKey.fromEncodedStructure(key.encodedStructure), sign1 }),
+    ).toBe(true);
+  });
+});

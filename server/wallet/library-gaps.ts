@@ -1,0 +1,160 @@
+/**
+ * What @owf/mdoc 0.6.0 and @openid4vc/openid4vp 0.4.6 leave out or get wrong for this profile,
+ * and the workaround for each, in one place (issue 10). Each gap has a test in
+ * library-gaps.test.ts that shows the library's own behaviour next to ours.
+ *
+ * 1. `issuerAuth` (or `deviceSignature`) carrying COSE tag 18 is rejected: cbor-x turns the tagged
+ *    item into a `Sign1` instance while `IssuerSigned`'s schema wants the bare 4-array. ISO 18013-5
+ *    shows it untagged, RFC 9052 allows both → `decodeDeviceResponse` untags before the schema.
+ * 2. `Verifier.verifyDeviceResponse` compares docTypes only when given a DeviceRequest (and then
+ *    only the MSO's) → `checkDocTypes` compares the document's and the MSO's docType with ours.
+ * 3. The chain check is the `MdocContext` callback we supply; the one in mdoc-ts's tests checks no
+ *    certificate dates when the trusted anchor is the root (it slices the anchor and everything
+ *    below it away) → `checkCertificateDates` checks the DS's and the IACA's validity at `now`.
+ * 4. There is no ISO 18013-7 Annex C `dcapi` handover: `SessionTranscript` knows the OpenID4VP
+ *    ones only, and the `Handover` base class is declared but not exported → `DcapiHandover`
+ *    extends it through the prototype of an exported handover.
+ * 5. @openid4vc/openid4vp's `createOpenid4vpAuthorizationRequest` refuses an http `response_uri`
+ *    (unless its process-global `allowInsecureUrls` is set) and reorders the parameters. The
+ *    sandbox runs on http://localhost and DESIGN §11 fixes the order, so request.ts writes the
+ *    link and checks the payload with the library's `validateOpenid4vpAuthorizationRequestPayload`;
+ *    the library's parser and resolver read our links back (request.test.ts).
+ * 6. @peculiar/x509 1.14.3 (the X.509 library of mdoc-ts's test context) cannot parse the EU
+ *    reference CA or its DS certificates (malformed non-critical IssuerAltName) → the verifier
+ *    reads certificates with node:crypto (certificates.ts); @peculiar/x509 only makes test ones.
+ * 7. `CoseKey.fromJwk` / `CoseKey.jwk` spell P-384 and P-521 as "p-384" / "p-521", so keys on
+ *    those curves (allowed for DS and device keys) fail either way → `ecJwkToCoseKey` and
+ *    `coseKeyToEcJwk` map curves by their COSE numbers.
+ */
+import {
+  cborDecode,
+  cborEncode,
+  CoseKey,
+  Curve,
+  DeviceResponse,
+  type Document,
+  KeyType,
+  QrHandover,
+  SessionTranscript,
+  Sign1,
+} from '@owf/mdoc';
+import { createHash } from 'node:crypto';
+import { validityOf, type X509Certificate } from './certificates.ts';
+import { decodeBase64Url, type EcJwk, encodeBase64Url } from './keys.ts';
+
+/** Replaces a tag-18 `Sign1` (what cbor-x makes of it) with the 4-array the schemas expect. */
+function untagSign1(map: unknown, key: string): void {
+  if (!(map instanceof Map)) return;
+  const value: unknown = map.get(key);
+  if (value instanceof Sign1) map.set(key, value.encodedStructure);
+}
+
+/**
+ * Decodes a DeviceResponse, accepting `issuerAuth` and `deviceSignature` with or without COSE
+ * tag 18 (gap 1). Throws on anything that is not a DeviceResponse.
+ *
+ * @example const response = decodeDeviceResponse(base64urlDecoded)
+ */
+export function decodeDeviceResponse(bytes: Uint8Array): DeviceResponse {
+  const raw: unknown = cborDecode(bytes);
+  if (!(raw instanceof Map)) throw new Error('DeviceResponse is not a CBOR map');
+  const documents: unknown = raw.get('documents');
+  for (const document of Array.isArray(documents) ? documents : []) {
+    if (!(document instanceof Map)) continue;
+    untagSign1(document.get('issuerSigned'), 'issuerAuth');
+    const deviceSigned: unknown = document.get('deviceSigned');
+    if (deviceSigned instanceof Map) untagSign1(deviceSigned.get('deviceAuth'), 'deviceSignature');
+  }
+  return DeviceResponse.fromEncodedStructure(raw);
+}
+
+/**
+ * Gap 2: the docType must be the expected one both in the document and in the MSO the issuer
+ * signed. Returns what differs (no credential values), or null.
+ *
+ * @example checkDocTypes(document, 'eu.europa.ec.av.1') // null
+ */
+export function checkDocTypes(document: Document, expected: string): string | null {
+  if (document.docType !== expected) return 'the document docType is not the requested one';
+  const msoDocType = document.issuerSigned.issuerAuth.mobileSecurityObject.docType;
+  if (msoDocType !== expected) return 'the docType signed in the MSO is not the requested one';
+  return null;
+}
+
+/** A certificate on the path from the DS certificate to its trust anchor. */
+export interface PathCertificate {
+  role: 'DS' | 'intermediate' | 'IACA';
+  certificate: X509Certificate;
+}
+
+/**
+ * Gap 3: every certificate on the path, the IACA included, must be valid at `now` (RFC 5280
+ * §6.1.3 (a)(2)). Returns which one is not, or null.
+ *
+ * @example checkCertificateDates(path, new Date(clock.now()))
+ */
+export function checkCertificateDates(path: readonly PathCertificate[], now: Date): string | null {
+  const t = now.getTime();
+  for (const { role, certificate } of path) {
+    const { notBefore, notAfter } = validityOf(certificate);
+    if (t < notBefore.getTime()) return `the ${role} certificate is not valid yet`;
+    if (t > notAfter.getTime()) return `the ${role} certificate has expired`;
+  }
+  return null;
+}
+
+// The library's Handover base class, reached through an exported subclass (gap 4).
+const HandoverBase = Object.getPrototypeOf(QrHandover) as new (structure: unknown) => object;
+
+/** ISO/IEC 18013-7 Annex C handover: `["dcapi", SHA-256(dcapiInfo)]`. */
+class DcapiHandover extends HandoverBase {
+  declare structure: Uint8Array;
+
+  get encodedStructure(): unknown {
+    return ['dcapi', this.structure];
+  }
+}
+
+/**
+ * The Annex C SessionTranscript `[null, null, ["dcapi", SHA-256(CBOR([encryptionInfo, origin]))]]`,
+ * where `encryptionInfo` is the base64url string the page passed to the Digital Credentials API.
+ *
+ * @example const transcript = createDcapiSessionTranscript(material.dc.encryptionInfo, 'https://shop.example')
+ */
+export function createDcapiSessionTranscript(encryptionInfo: string, origin: string): SessionTranscript {
+  const dcapiInfoHash = createHash('sha256')
+    .update(cborEncode([encryptionInfo, origin]))
+    .digest();
+  const handover = new DcapiHandover(new Uint8Array(dcapiInfoHash));
+  return SessionTranscript.create({
+    handover: handover as unknown as Parameters<typeof SessionTranscript.create>[0]['handover'],
+  });
+}
+
+const COSE_CURVES = { 'P-256': Curve['P-256'], 'P-384': Curve['P-384'], 'P-521': Curve['P-521'] } as const;
+
+/**
+ * Gap 7: a JWK as a COSE_Key, curves mapped by number.
+ *
+ * @example ecJwkToCoseKey(createEcJwk('ES384')).curve // Curve['P-384']
+ */
+export function ecJwkToCoseKey(jwk: EcJwk): CoseKey {
+  const x = decodeBase64Url(jwk.x);
+  const y = decodeBase64Url(jwk.y);
+  const d = jwk.d === undefined ? undefined : decodeBase64Url(jwk.d);
+  if (!x || !y || d === null) throw new Error('the JWK has malformed coordinates');
+  return CoseKey.create({ keyType: KeyType.Ec, curve: COSE_CURVES[jwk.crv], x, y, ...(d ? { d } : {}) });
+}
+
+/** Gap 7: a COSE EC2 key as the JWK Web Crypto imports; throws for other key types or curves. */
+export function coseKeyToEcJwk(key: CoseKey, withPrivate: boolean): EcJwk {
+  const crv = (Object.keys(COSE_CURVES) as (keyof typeof COSE_CURVES)[]).find(
+    (name) => COSE_CURVES[name] === key.curve,
+  );
+  if (key.keyType !== KeyType.Ec || !crv || !key.x || !key.y)
+    throw new Error('only EC2 keys on P-256, P-384 or P-521 are supported');
+  const jwk: EcJwk = { kty: 'EC', crv, x: encodeBase64Url(key.x), y: encodeBase64Url(key.y) };
+  if (!withPrivate) return jwk;
+  if (!key.d) throw new Error('the signing key has no private part');
+  return { ...jwk, d: encodeBase64Url(key.d) };
+}

@@ -1,0 +1,46 @@
+/**
+ * The EU age-verification profile as this verifier speaks it (DESIGN §11; av-doc-technical-
+ * specification Annex A §A.5–A.6): mdoc only, one doctype and namespace, one claim, OpenID4VP 1.0
+ * with DCQL, `direct_post`, request by value, client id `redirect_uri:<response_uri>`.
+ */
+
+/** docType of the proof-of-age mdoc, and the namespace of its claim. */
+export const AV_DOCTYPE = 'eu.europa.ec.av.1';
+export const AV_NAMESPACE = 'eu.europa.ec.av.1';
+export const AV_CLAIM = 'age_over_18';
+
+/** The DCQL credential query id; the wallet answers `vp_token` = `{ "proof_of_age": [ … ] }`. */
+export const CREDENTIAL_QUERY_ID = 'proof_of_age';
+
+/** The one DCQL query this verifier sends (DESIGN §11, byte for byte once serialised). */
+export const AV_DCQL_QUERY = Object.freeze({
+  credentials: [
+    {
+      id: CREDENTIAL_QUERY_ID,
+      format: 'mso_mdoc',
+      meta: { doctype_value: AV_DOCTYPE },
+      claims: [{ path: [AV_NAMESPACE, AV_CLAIM] }],
+    },
+  ],
+});
+
+/** The link scheme the EU age-verification app registers (Annex A §A.5). */
+export const WALLET_LINK_SCHEME = 'av://';
+
+/** Prefix of the client identifier: the verifier is identified by its response_uri. */
+export const CLIENT_ID_PREFIX = 'redirect_uri:';
+
+/** The wallet's response endpoint: `{api_url}/oid4vp/response/<request_id>`. */
+export const RESPONSE_PATH = '/oid4vp/response/';
+
+/** Digital Credentials API protocol identifier for ISO/IEC 18013-7 Annex C. */
+export const DC_API_PROTOCOL = 'org-iso-mdoc';
+
+/** Clock skew accepted on the MSO validity window (DESIGN §11). */
+export const MSO_SKEW_SECONDS = 300;
+
+/** Random bytes behind nonce and state: 256 bits, twice the 128 bits DESIGN §11 asks for. */
+export const NONCE_BYTES = 32;
+export const STATE_BYTES = 32;
+/** Annex C: the EncryptionInfo nonce, at least 16 bytes. */
+export const DC_API_NONCE_BYTES = 16;

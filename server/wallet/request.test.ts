@@ -1,0 +1,164 @@
+import {
+  parseDcqlVpToken,
+  parseOpenid4vpAuthorizationRequest,
+  resolveOpenid4vpAuthorizationRequest,
+} from '@openid4vc/openid4vp';
+import { describe, expect, it } from 'vitest';
+import { AV_DCQL_QUERY } from './profile.ts';
+import {
+  createOid4VpSessionTranscript,
+  createWalletRequest,
+  formatWalletLink,
+  parseWalletLink,
+  responseUriOf,
+  WalletLinkError,
+  type WalletRequestMaterial,
+} from './request.ts';
+import { createDirectPost } from './sandbox-wallet.ts';
+import { API_URL, NOW, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
+import { verifyWalletResponse } from './verify.ts';
+
+// The DCQL query exactly as DESIGN §11 prints it.
+const DESIGN_DCQL =
+  '{"credentials":[{"id":"proof_of_age","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.av.1"},' +
+  '"claims":[{"path":["eu.europa.ec.av.1","age_over_18"]}]}]}';
+
+describe('wallet request', () => {
+  it('writes the av:// link in the order and form DESIGN §11 gives, every value percent-encoded', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_abc', apiUrl: 'https://svc.example/' });
+    const responseUri = 'https://svc.example/oid4vp/response/vr_abc';
+    const e = encodeURIComponent;
+    expect(request.responseUri).toBe(responseUri);
+    expect(request.clientId).toBe(`redirect_uri:${responseUri}`);
+    expect(request.walletLink).toBe(
+      'av://?response_type=vp_token&response_mode=direct_post' +
+        `&client_id=${e(`redirect_uri:${responseUri}`)}&response_uri=${e(responseUri)}` +
+        `&dcql_query=${e(DESIGN_DCQL)}&nonce=${request.nonce}&state=${request.state}`,
+    );
+    expect(request.walletLink).not.toMatch(/[ "{}]/);
+  });
+
+  it('sends the DCQL query of DESIGN §11 byte for byte', () => {
+    expect(JSON.stringify(AV_DCQL_QUERY)).toBe(DESIGN_DCQL);
+  });
+
+  it('draws a fresh nonce and state of 256 bits for every request', async () => {
+    const [a, b] = await Promise.all([1, 2].map(() => createWalletRequest({ requestId: 'vr_1', apiUrl: API_URL })));
+    for (const value of [a!.nonce, a!.state, b!.nonce, b!.state]) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set([a!.nonce, a!.state, b!.nonce, b!.state]).size).toBe(4);
+  });
+
+  it('keeps what the store needs as plain JSON, and a response verifies against the stored copy', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_json', apiUrl: API_URL });
+    const stored = JSON.parse(JSON.stringify(request.material)) as WalletRequestMaterial;
+    expect(stored).toEqual(request.material);
+    expect(Object.keys(stored).sort()).toEqual(['dc', 'nonce', 'responseUri', 'state', 'v']);
+    const { body } = await createDirectPost({
+      link: request.walletLink,
+      issuer: sandboxIssuer,
+      persona: persona('de-adult'),
+      now: NOW,
+    });
+    const verdict = await verifyWalletResponse({
+      body,
+      material: stored,
+      trust: sandboxTrust,
+      request: waiting(),
+      now: NOW,
+    });
+    expect(verdict).toEqual({ status: 'verified', ageOver18: true });
+  });
+
+  it('refuses request ids and api urls that cannot form a response_uri', () => {
+    expect(() => responseUriOf(API_URL, 'a/b')).toThrow();
+    expect(() => responseUriOf(API_URL, '')).toThrow();
+    expect(() => responseUriOf('ftp://x.example', 'vr_1')).toThrow();
+    expect(responseUriOf('http://localhost:8787///', 'vr_1')).toBe('http://localhost:8787/oid4vp/response/vr_1');
+  });
+});
+
+describe('av:// and DCQL round trips', () => {
+  it('parses back to the same request with @openid4vc/openid4vp, whose resolver sees the redirect_uri client', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_rt', apiUrl: 'https://svc.example' });
+    const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink });
+    expect(parsed.type).toBe('openid4vp');
+    expect(parsed.params).toEqual({
+      response_type: 'vp_token',
+      response_mode: 'direct_post',
+      client_id: request.clientId,
+      response_uri: request.responseUri,
+      dcql_query: AV_DCQL_QUERY,
+      nonce: request.nonce,
+      state: request.state,
+    });
+    const resolved = await resolveOpenid4vpAuthorizationRequest({
+      authorizationRequestPayload: parsed.params as Parameters<
+        typeof resolveOpenid4vpAuthorizationRequest
+      >[0]['authorizationRequestPayload'],
+      callbacks: {} as Parameters<typeof resolveOpenid4vpAuthorizationRequest>[0]['callbacks'],
+    });
+    expect(resolved.client).toMatchObject({
+      prefix: 'redirect_uri',
+      identifier: request.responseUri,
+      effective: request.clientId,
+    });
+    expect(resolved.dcql?.query).toEqual(AV_DCQL_QUERY);
+  });
+
+  it('parses back to the same request with our reader, http sandbox links included', async () => {
+    for (const apiUrl of ['https://svc.example', API_URL]) {
+      const request = await createWalletRequest({ requestId: 'vr_rt', apiUrl });
+      const params = parseWalletLink(request.walletLink);
+      expect(formatWalletLink(params)).toBe(request.walletLink);
+      expect(params.dcql_query).toEqual(AV_DCQL_QUERY);
+    }
+  });
+
+  it('reads a vp_token answering the DCQL query back to its one presentation', () => {
+    const presentations = parseDcqlVpToken(JSON.stringify({ [AV_DCQL_QUERY.credentials[0]!.id]: ['b64presentation'] }));
+    expect(presentations).toEqual({ proof_of_age: ['b64presentation'] });
+  });
+
+  it('refuses links a wallet of this profile must not answer', async () => {
+    const { walletLink } = await createWalletRequest({ requestId: 'vr_bad', apiUrl: API_URL });
+    const swap = (from: string, to: string) => walletLink.replace(from, to);
+    const bad = [
+      walletLink.replace('av://', 'https://'),
+      swap('response_mode=direct_post', 'response_mode=direct_post.jwt'),
+      swap('client_id=redirect_uri%3A', 'client_id=x509_san_dns%3A'),
+      swap('client_id=redirect_uri%3Ahttp%3A%2F%2Flocalhost', 'client_id=redirect_uri%3Ahttp%3A%2F%2Fevil'),
+      `${walletLink}&nonce=again`,
+      walletLink.replace(/&state=[^&]*/, ''),
+    ];
+    for (const link of bad) expect(() => parseWalletLink(link), link).toThrow(WalletLinkError);
+  });
+});
+
+describe('SessionTranscript', () => {
+  it('reproduces the OpenID4VP 1.0 handover test vector (as in mdoc-ts) through our transcript builder', async () => {
+    const transcript = await createOid4VpSessionTranscript({
+      clientId: 'x509_san_dns:example.com',
+      nonce: 'exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA',
+      jwkThumbprint: new Uint8Array(
+        Buffer.from('4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047', 'hex'),
+      ),
+      responseUri: 'https://example.com/response',
+    });
+    expect(Buffer.from(transcript.encode()).toString('hex')).toBe(
+      '83f6f682714f70656e494434565048616e646f7665725820048bc053c00442af9b8eed494cefdd9d95240d254b046b11b68013722aad38ac',
+    );
+  });
+
+  it('binds our requests to client_id redirect_uri:<response_uri> with a null jwkThumbprint', async () => {
+    const responseUri = 'https://svc.example/oid4vp/response/vr_1';
+    const ours = await createOid4VpSessionTranscript({ responseUri, nonce: 'n' });
+    const spelledOut = await createOid4VpSessionTranscript({
+      responseUri,
+      nonce: 'n',
+      clientId: `redirect_uri:${responseUri}`,
+    });
+    const otherNonce = await createOid4VpSessionTranscript({ responseUri, nonce: 'm' });
+    expect(Buffer.from(ours.encode())).toEqual(Buffer.from(spelledOut.encode()));
+    expect(Buffer.from(ours.encode())).not.toEqual(Buffer.from(otherNonce.encode()));
+  });
+});

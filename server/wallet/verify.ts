@@ -1,0 +1,288 @@
+/**
+ * Checks a wallet's answer (DESIGN §11), each failure named by the check that refused it:
+ *
+ *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token →
+ *   device_response → doctype → trust_chain, certificate_validity → issuer_signature,
+ *   mso_validity, digests, device_auth (by @owf/mdoc) → age_over_18
+ *
+ * The DC API answer skips state and vp_token and starts with dc_response (HPKE).
+ * Nothing here logs or returns credential contents: `detail` names a check, never a value.
+ * Single use is the store's: the route completes the request with a compare-and-set, so a second
+ * post finds it no longer waiting.
+ */
+import { type Openid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
+import { type Document, type SessionTranscript, type VerificationAssessment, Verifier } from '@owf/mdoc';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { openDcResponse, readDcResponseField } from './dc-api.ts';
+import { decodeBase64Url } from './keys.ts';
+import { checkDocTypes, createDcapiSessionTranscript, decodeDeviceResponse } from './library-gaps.ts';
+import { mdocContext } from './mdoc-context.ts';
+import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, MSO_SKEW_SECONDS } from './profile.ts';
+import { authorizationRequestOf, createOid4VpSessionTranscript, type WalletRequestMaterial } from './request.ts';
+import { evaluateIssuerChain } from './trust-chain.ts';
+import type { WalletTrust } from './trust.ts';
+
+/** Wire-safe sentence per check: the `error_description` of the 400 answer. */
+export const WALLET_CHECKS = {
+  request_expired: 'the verification request has expired',
+  request_not_waiting: 'the verification request is not waiting for a response',
+  state: 'state does not match the request',
+  vp_token: 'vp_token must hold exactly one proof_of_age presentation',
+  dc_response: 'the Digital Credentials API response does not open for this request',
+  device_response: 'the presentation is not a valid mdoc DeviceResponse',
+  doctype: 'the credential is not an eu.europa.ec.av.1 proof of age',
+  trust_chain: 'the credential issuer is not trusted',
+  certificate_validity: 'an issuer certificate is outside its validity period',
+  issuer_signature: 'the issuer signature does not verify',
+  mso_validity: 'the credential is outside its validity period',
+  digests: 'a disclosed value does not match its issuer digest',
+  device_auth: 'the device signature does not cover this request',
+  age_over_18: 'the credential does not disclose age_over_18',
+} as const;
+
+export type WalletCheck = keyof typeof WALLET_CHECKS;
+
+export type WalletVerdict =
+  | { status: 'verified'; ageOver18: boolean }
+  | { status: 'refused'; check: WalletCheck; description: string; detail: string }
+  | { status: 'cancelled'; error: string };
+
+/** What the route knows about the verification request this answer is for. */
+export interface RequestView {
+  /** status is still waiting (not approved, failed, cancelled or already answered) */
+  waiting: boolean;
+  /** ms since the epoch */
+  expiresAt: number;
+}
+
+interface CommonInput {
+  material: WalletRequestMaterial;
+  trust: WalletTrust;
+  request: RequestView;
+  /** ms since the epoch */
+  now: number;
+}
+
+export type FormBody = string | URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+function refuse(check: WalletCheck, detail: string): WalletVerdict {
+  return { status: 'refused', check, description: WALLET_CHECKS[check], detail };
+}
+
+function checkRequest(request: RequestView, now: number): WalletVerdict | null {
+  if (now >= request.expiresAt) return refuse('request_expired', 'now is past the request expiry');
+  if (!request.waiting) return refuse('request_not_waiting', 'the request was already answered or ended');
+  return null;
+}
+
+function formPairs(body: FormBody): [string, string][] {
+  if (typeof body === 'string') return [...new URLSearchParams(body)];
+  if (body instanceof URLSearchParams) return [...body];
+  const pairs: [string, string][] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === 'string') pairs.push([key, value]);
+    else if (Array.isArray(value)) for (const item of value) pairs.push([key, String(item)]);
+  }
+  return pairs;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+const BRACKET_KEY = /^vp_token\[([A-Za-z0-9_-]{1,64})\](?:\[(\d{0,3})\])?$/;
+
+/** `vp_token` as one JSON string, or as `vp_token[<id>]=…` keys; null when absent, mixed or malformed. */
+function readVpToken(pairs: readonly [string, string][]): unknown {
+  const plain = pairs.filter(([key]) => key === 'vp_token');
+  const bracketed = pairs.filter(([key]) => key.startsWith('vp_token['));
+  if (plain.length > 0 && bracketed.length > 0) return null;
+  if (plain.length === 1) return plain[0]![1];
+  if (plain.length > 1 || bracketed.length === 0) return null;
+  const token: Record<string, string[]> = {};
+  for (const [key, value] of bracketed) {
+    const match = BRACKET_KEY.exec(key);
+    if (!match) return null;
+    (token[match[1]!] ??= []).push(value);
+  }
+  return token;
+}
+
+const NO_JWT_CALLBACKS = {
+  decryptJwe: () => Promise.reject(new Error('direct_post responses are not encrypted')),
+  verifyJwt: () => Promise.reject(new Error('direct_post responses are not signed')),
+};
+
+/** The one presentation of the `proof_of_age` query, parsed by @openid4vc/openid4vp. */
+async function readPresentation(
+  vpToken: unknown,
+  state: string,
+  material: WalletRequestMaterial,
+): Promise<string | null> {
+  try {
+    const parsed = await parseOpenid4vpAuthorizationResponse({
+      authorizationResponse: { vp_token: vpToken, state },
+      authorizationRequestPayload: authorizationRequestOf(material) as Openid4vpAuthorizationRequest,
+      callbacks: NO_JWT_CALLBACKS as never,
+    });
+    if (parsed.type !== 'dcql') return null;
+    const entries = Object.entries(parsed.dcql.presentations);
+    if (entries.length !== 1 || entries[0]![0] !== CREDENTIAL_QUERY_ID) return null;
+    const presentations = entries[0]![1];
+    return presentations.length === 1 && typeof presentations[0] === 'string' ? presentations[0] : null;
+  } catch {
+    return null;
+  }
+}
+
+// Which of several failed library checks is reported: the most fundamental first.
+const CHECK_ORDER: readonly WalletCheck[] = [
+  'device_response',
+  'trust_chain',
+  'issuer_signature',
+  'mso_validity',
+  'digests',
+  'device_auth',
+];
+
+function classify(assessment: VerificationAssessment): WalletCheck {
+  switch (assessment.category) {
+    case 'DEVICE_AUTH':
+      return 'device_auth';
+    case 'DATA_INTEGRITY':
+      return 'digests';
+    case 'ISSUER_AUTH':
+      if (assessment.check.startsWith('Issuer auth signature')) return 'issuer_signature';
+      if (assessment.check.startsWith('The MSO')) return 'mso_validity';
+      return 'trust_chain';
+    default:
+      return 'device_response';
+  }
+}
+
+function readAgeClaim(document: Document): boolean | null {
+  const items = (document.issuerSigned.getIssuerNamespace(AV_NAMESPACE) ?? []).filter(
+    (item) => item.elementIdentifier === AV_CLAIM,
+  );
+  const value: unknown = items.length === 1 ? items[0]!.elementValue : null;
+  return typeof value === 'boolean' ? value : null;
+}
+
+/**
+ * Verifies DeviceResponse bytes against a SessionTranscript: everything from device_response on.
+ * Exported for the interop tests; the routes call verifyWalletResponse / verifyDcApiResponse.
+ */
+export async function verifyDeviceResponseBytes(
+  bytes: Uint8Array,
+  sessionTranscript: SessionTranscript,
+  trust: WalletTrust,
+  now: number,
+): Promise<WalletVerdict> {
+  let document: Document;
+  let response: ReturnType<typeof decodeDeviceResponse>;
+  try {
+    response = decodeDeviceResponse(bytes);
+    const documents = response.documents ?? [];
+    if (response.status !== 0 || documents.length !== 1)
+      return refuse('device_response', 'expected status 0 and exactly one document');
+    document = documents[0]!;
+    // Reading the MSO here surfaces an undecodable payload as device_response.
+    void document.issuerSigned.issuerAuth.mobileSecurityObject.validityInfo;
+  } catch {
+    return refuse('device_response', 'the DeviceResponse does not decode');
+  }
+
+  const docTypeProblem = checkDocTypes(document, AV_DOCTYPE);
+  if (docTypeProblem) return refuse('doctype', docTypeProblem);
+
+  const anchors = trust.anchors.map((anchor) => anchor.certificate);
+  const chain = evaluateIssuerChain(document.issuerSigned.issuerAuth.certificateChain, anchors, new Date(now));
+  if (!chain.ok) return refuse(chain.check, chain.detail);
+
+  const failures: VerificationAssessment[] = [];
+  try {
+    await Verifier.verifyDeviceResponse(
+      {
+        deviceResponse: response,
+        sessionTranscript,
+        trustedCertificates: trust.anchors.map((anchor) => anchor.der),
+        now: new Date(now),
+        skewSeconds: MSO_SKEW_SECONDS,
+        onCheck: (assessment) => {
+          if (assessment.status === 'FAILED') failures.push(assessment);
+        },
+      },
+      mdocContext,
+    );
+  } catch {
+    if (failures.length === 0) return refuse('device_response', 'the library could not evaluate the DeviceResponse');
+  }
+  if (failures.length > 0) {
+    const [first] = failures
+      .map((assessment) => ({ assessment, check: classify(assessment) }))
+      .sort((a, b) => CHECK_ORDER.indexOf(a.check) - CHECK_ORDER.indexOf(b.check));
+    return refuse(first!.check, first!.assessment.check);
+  }
+
+  const ageOver18 = readAgeClaim(document);
+  if (ageOver18 === null) return refuse('age_over_18', 'no single boolean age_over_18 in the issuer-signed namespace');
+  return { status: 'verified', ageOver18 };
+}
+
+/**
+ * Checks a wallet's `direct_post` to `POST /oid4vp/response/<request_id>`.
+ *
+ * @example
+ * const verdict = await verifyWalletResponse({ body: rawFormBody, material, trust, request: { waiting, expiresAt }, now: clock.now() })
+ * if (verdict.status === 'verified') completeRequest(verdict.ageOver18)
+ */
+export async function verifyWalletResponse(input: CommonInput & { body: FormBody }): Promise<WalletVerdict> {
+  const requestProblem = checkRequest(input.request, input.now);
+  if (requestProblem) return requestProblem;
+
+  const pairs = formPairs(input.body);
+  const states = pairs.filter(([key]) => key === 'state');
+  if (states.length !== 1 || !sameSecret(states[0]![1], input.material.state))
+    return refuse('state', 'state is missing, repeated or different');
+
+  const errors = pairs.filter(([key]) => key === 'error');
+  if (errors.length > 0) {
+    if (errors.length > 1 || pairs.some(([key]) => key.startsWith('vp_token')))
+      return refuse('vp_token', 'an error response must carry no vp_token');
+    const code = errors[0]![1];
+    return { status: 'cancelled', error: /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : 'invalid_error_code' };
+  }
+
+  const vpToken = readVpToken(pairs);
+  const presentation = vpToken === null ? null : await readPresentation(vpToken, input.material.state, input.material);
+  if (presentation === null)
+    return refuse('vp_token', 'vp_token is missing, mixed, or not one proof_of_age presentation');
+  const bytes = decodeBase64Url(presentation);
+  if (!bytes) return refuse('device_response', 'the presentation is not base64url');
+
+  const transcript = await createOid4VpSessionTranscript({
+    responseUri: input.material.responseUri,
+    nonce: input.material.nonce,
+  });
+  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now);
+}
+
+/**
+ * Checks what `navigator.credentials.get` gave the page (posted to
+ * `POST /api/w/wallet-response/<request_id>`), bound to the partner page's origin.
+ *
+ * @example const verdict = await verifyDcApiResponse({ credential: JSON.parse(body), origin, material, trust, request, now })
+ */
+export async function verifyDcApiResponse(
+  input: CommonInput & { credential: unknown; origin: string },
+): Promise<WalletVerdict> {
+  const requestProblem = checkRequest(input.request, input.now);
+  if (requestProblem) return requestProblem;
+  const response = readDcResponseField(input.credential);
+  if (response === null) return refuse('dc_response', 'not an org-iso-mdoc response');
+  const bytes = await openDcResponse(input.material.dc, input.origin, response);
+  if (!bytes) return refuse('dc_response', 'the HPKE envelope does not open for this request and origin');
+  const transcript = createDcapiSessionTranscript(input.material.dc.encryptionInfo, input.origin);
+  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now);
+}
