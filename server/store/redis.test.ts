@@ -152,6 +152,28 @@ describe('Redis store', () => {
     }
   });
 
+  it('times every waiter out at its own deadline with one timer, also after most were answered early', async () => {
+    const store = await openOn(redis);
+    try {
+      await store.createRequest(request('vr_busy'));
+      await store.createRequest(request('vr_quiet'));
+      const busy = Array.from({ length: 3_000 }, () => store.waitForRequestChange('vr_busy', 1, 10_000));
+      const start = Date.now();
+      const quiet = [300, 60, 180].map((timeoutMs) => store.waitForRequestChange('vr_quiet', 1, timeoutMs).then(() => Date.now() - start));
+      await store.updateRequest('vr_busy', 1, { status: 'in_progress' });
+      await Promise.all(busy);
+      const [late, early, middle] = await Promise.all(quiet);
+      expect(early).toBeGreaterThanOrEqual(55);
+      expect(middle).toBeGreaterThanOrEqual(175);
+      expect(late).toBeGreaterThanOrEqual(295);
+      expect(early).toBeLessThan(middle!);
+      expect(middle).toBeLessThan(late!);
+      expect(late).toBeLessThan(2_000);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('answers a waiter on one instance within 100 ms of a change on the other (p99 over 200 changes)', async () => {
     const prefix = `latency-${++prefixes}:`;
     const [a, b] = [await openOn(redis, prefix), await openOn(redis, prefix)];

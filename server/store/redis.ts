@@ -197,6 +197,7 @@ interface Waiter {
 function createWaiters() {
   const byId = new Map<string, Set<Waiter>>();
   const heap: Waiter[] = [];
+  let live = 0;
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Infinity;
 
@@ -248,6 +249,13 @@ function createWaiters() {
     set?.delete(w);
     if (set?.size === 0) byId.delete(w.id);
     w.signal?.removeEventListener('abort', w.onAbort);
+    live -= 1;
+    // Mostly finished waiters (answered long before their deadline): drop them. A sorted array is a heap.
+    if (heap.length > 1_024 && heap.length > 4 * live) {
+      const kept = heap.filter((x) => !x.done).sort((a, b) => a.deadline - b.deadline);
+      heap.length = 0;
+      for (const x of kept) heap.push(x);
+    }
     w.resolve();
   }
 
@@ -255,6 +263,7 @@ function createWaiters() {
     let set = byId.get(w.id);
     if (!set) byId.set(w.id, (set = new Set()));
     set.add(w);
+    live += 1;
     push(w);
     arm();
     w.signal?.addEventListener('abort', w.onAbort, { once: true });
@@ -307,7 +316,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     throw new StoreUnavailableError(`cannot reach Redis at ${where}: ${reasonOf(error)}`);
   }
   try {
-    await refuseEviction(client, where, notice);
+    await checkServer(client, where, notice);
     await subscriber.connect();
     await subscriber.subscribe(channel);
   } catch (error) {
@@ -546,10 +555,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 }
 
 /**
- * Refuses a Redis that may evict keys: an evicted nonce is a replay let through. Says so when it
- * cannot tell (CONFIG renamed away or denied), and when Redis keeps nothing on disk.
+ * Refuses a Redis older than 6.2 (no GETDEL) or one that may evict keys: an evicted nonce is a
+ * replay let through. Says so when it cannot tell (CONFIG renamed away or denied), and when Redis
+ * keeps nothing on disk.
  */
-async function refuseEviction(client: Redis, where: string, notice: (line: string) => void): Promise<void> {
+async function checkServer(client: Redis, where: string, notice: (line: string) => void): Promise<void> {
+  const version = /^redis_version:(\d+)\.(\d+)/m.exec(await client.info('server'));
+  if (version && Number(version[1]) * 100 + Number(version[2]) < 602) {
+    throw new ConfigError(`Redis at ${where} is version ${version[1]}.${version[2]}; the service needs Redis 6.2 or later`);
+  }
   let config: Record<string, string>;
   try {
     const flat = (await client.config('GET', 'maxmemory-policy')) as string[];

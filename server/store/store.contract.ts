@@ -698,6 +698,18 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
           expect(await store.getRequest(record.id, T0)).toMatchObject({ status: 'in_progress', version: 2 });
         });
 
+        it('answers at once a waiter whose change came on the other instance before it started waiting', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const record = request();
+          await store.createRequest(record);
+          const seen = await store.getRequest(record.id, T0);
+          await peer.updateRequest(record.id, seen!.version, { status: 'in_progress' });
+          const start = Date.now();
+          await store.waitForRequestChange(record.id, seen!.version, 10_000);
+          expect(elapsedSince(start)).toBeLessThan(500);
+        });
+
         it('sees a key rotation made on the other instance', async () => {
           const store = await fresh();
           const peer = await peerOf(store);
