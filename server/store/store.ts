@@ -14,7 +14,11 @@
  * - Times are ms since the Unix epoch, given by the caller (from its Clock): the store never
  *   reads the wall clock, so a fake clock controls expiry in tests.
  * - Whatever a method has acknowledged survives `kill -9` of the process.
- * - `sweep(now)` deletes rows whose expiry is before `now`; reads also treat them as absent.
+ * - `sweep(now)` deletes rows whose expiry is before `now`; reads also treat them as absent. A
+ *   store whose rows expire by themselves (Redis TTLs) has nothing to sweep and returns 0.
+ * - A store on a server (Redis) fails closed: while the server is unreachable every method but
+ *   `waitForRequestChange` rejects with `StoreUnavailableError` within 2 s, nothing is answered
+ *   from memory, and the same handle works again once the server is back.
  */
 import type {
   Attributes,
@@ -223,4 +227,13 @@ export interface Store {
   /** Deletes everything expired before `now`; returns how many rows went. */
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The store's server did not answer (down, unreachable, timed out, out of memory). The HTTP edge
+ * answers 503 SERVICE_UNAVAILABLE with Retry-After; the message says what failed and carries
+ * no key or value.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
 }
