@@ -23,7 +23,7 @@ import type { Store } from './store/store.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
-export function openStore(config: Config): Store {
+export function openStore(config: Config): Promise<Store> {
   return openConfiguredStore(config);
 }
 
@@ -44,7 +44,7 @@ export interface ServiceStore {
  * @example const { config, store } = await openServiceStore(loadConfig())
  */
 export async function openServiceStore(requested: Config, options: { store?: Store; keyring?: Keyring } = {}): Promise<ServiceStore> {
-  const raw = options.store ?? openStore(requested);
+  const raw = options.store ?? (await openStore(requested));
   try {
     const config = await claimStoreMode(raw, requested);
     const keyring = options.keyring ?? loadKeyring(config);

@@ -1,8 +1,8 @@
 /**
  * The store: the only place state lives, and storage only (the use cases that read and write it
- * are in domain/). Its one implementation today is `sqlite.ts`, the durable embedded default; a
- * second (Redis, for several instances) goes beside it, `open.ts` picks one from the
- * configuration, and one suite (`store.contract.ts`) runs against each.
+ * are in domain/). Two implementations share this contract: `sqlite.ts`, the durable embedded
+ * default, and `redis.ts`, for several instances; `open.ts` picks one from the configuration,
+ * and one suite (`store.contract.ts`) runs against each.
  *
  * Contract, in prose:
  * - Every method is async and every method is atomic on its own: a caller never sees half a
