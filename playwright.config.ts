@@ -1,13 +1,14 @@
 /**
  * End-to-end journeys against what ships: the built widget (dist/), the real service and the
  * example partner on their own origins (http://localhost:8787 and http://localhost:8788, the
- * origins fixtures/partners.json registers). `npm run build` first; `npm run test:e2e` runs them.
+ * origins fixtures/partners.json registers). `npm run build` first; `npm run test:e2e` runs them,
+ * once per engine: Debian's Chromium (CDP) and Debian's Firefox ESR (WebDriver BiDi).
  */
 import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_LAUNCH } from './e2e/support/chromium.ts';
+import { CHROMIUM_LAUNCH, FIREFOX_LAUNCH } from './e2e/support/browsers.ts';
 
 const CI = Boolean(process.env.CI);
 const SERVICE_PORT = 8787;
@@ -37,8 +38,6 @@ export default defineConfig({
   reporter: CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     baseURL: `http://localhost:${PARTNER_PORT}`,
-    browserName: 'chromium',
-    launchOptions: CHROMIUM_LAUNCH,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
@@ -47,6 +46,11 @@ export default defineConfig({
       name: 'chromium',
       testIgnore: 'screenshots.spec.ts',
       use: { ...devices['Desktop Chrome'], launchOptions: CHROMIUM_LAUNCH },
+    },
+    {
+      name: 'firefox',
+      testIgnore: 'screenshots.spec.ts',
+      use: { ...devices['Desktop Firefox'], launchOptions: FIREFOX_LAUNCH },
     },
     // `npm run screenshots` only: it rewrites docs/screenshots/*.png.
     ...(process.env.SVC_SCREENSHOTS === '1'

@@ -12,7 +12,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_LAUNCH } from '../e2e/support/chromium.ts';
+import { CHROMIUM_LAUNCH } from '../e2e/support/browsers.ts';
 import { deepLinkOf, parseDeepLink, waitForWidgetState } from '../e2e/support/qa.ts';
 import { PARTNER_URL, SERVICE_URL } from '../e2e/support/urls.ts';
 import { superviseChildren, type Supervisor } from '../scripts/start.ts';

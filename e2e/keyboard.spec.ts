@@ -34,8 +34,12 @@ test('a keyboard-only visitor reaches the deep link, answers on the phone page a
   await expect(phone.getByTestId('outcome')).toContainText('Verification cancelled');
   await expect(phone.getByTestId('outcome').locator('h2')).toBeFocused();
 
-  // The widget offers to try again; Enter on the focused button starts a new request.
+  // The widget offers to try again; Enter on the focused button starts a new request. The
+  // visitor first comes back to the shop's tab: keys go to the window in front. (Chromium's
+  // driver lets every page act focused; over BiDi Firefox does not, and a button in a window
+  // without focus gets the keydown but no activation, as in a real browser.)
   await waitForWidgetState(page, 'failed');
+  await page.bringToFront();
   const retry = widget(page).getByTestId('svc-retry');
   await tabTo(page, retry);
   await page.keyboard.press('Enter');

@@ -1,12 +1,19 @@
-import { devices, expect, test } from '@playwright/test';
-import { CHROMIUM_LAUNCH } from './support/chromium.ts';
+import { expect, test } from '@playwright/test';
+import { PHONE } from './support/browsers.ts';
 import { answerOnPhonePage, waitForWidgetState, widget } from './support/qa.ts';
 
-const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 7'];
-test.use({ ...pixel, launchOptions: CHROMIUM_LAUNCH });
+// A Pixel 7 in Chromium; in Firefox the same screen, touch pointer and a Firefox for Android UA.
+test.use(PHONE);
 
 test('a mobile visitor opens the app from the widget and comes back verified', async ({ page, context }) => {
   await page.goto('/standard');
+  // What the page sees in either engine: a narrow screen with a coarse touch pointer.
+  const screen = await page.evaluate(() => ({
+    coarse: matchMedia('(pointer: coarse)').matches,
+    touch: navigator.maxTouchPoints > 0,
+    width: innerWidth,
+  }));
+  expect(screen).toEqual({ coarse: true, touch: true, width: 412 });
   await waitForWidgetState(page, 'waiting');
   const openApp = widget(page).getByTestId('svc-open-app');
   await expect(openApp).toBeVisible();

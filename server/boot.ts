@@ -11,20 +11,20 @@ import { systemClock } from './clock.ts';
 import { ConfigError, type Config } from './config.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
 import { loadKeyring, type Keyring } from './crypto/master-key.ts';
+import { loadResultReaderKeys } from './crypto/result-reader.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
 import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { openConfiguredStore } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
-import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
-export function openStore(config: Config): Store {
-  if (config.redisUrl) throw new ConfigError('SVC_REDIS_URL is set but the Redis store is not built yet; unset it to use SQLite');
-  return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
+export function openStore(config: Config): Promise<Store> {
+  return openConfiguredStore(config);
 }
 
 export interface ServiceStore {
@@ -44,7 +44,7 @@ export interface ServiceStore {
  * @example const { config, store } = await openServiceStore(loadConfig())
  */
 export async function openServiceStore(requested: Config, options: { store?: Store; keyring?: Keyring } = {}): Promise<ServiceStore> {
-  const raw = options.store ?? openStore(requested);
+  const raw = options.store ?? (await openStore(requested));
   try {
     const config = await claimStoreMode(raw, requested);
     const keyring = options.keyring ?? loadKeyring(config);
@@ -80,7 +80,9 @@ export async function buildDeps(requested: Config, options: { store?: Store; clo
   const nullifierKey = config.nullifierKey
     ? Buffer.from(config.nullifierKey, 'base64')
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
+  const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey });
   const blind = await createBlindCrypto(store, clock, config);
   const longPolls = createLongPollGate({ perAddress: config.longPollPerAddress, total: config.longPollMax });
-  return { config, store, clock, personas: config.mode === 'sandbox' ? loadPersonas() : [], nullifierKey, blind, longPolls };
+  const personas = config.mode === 'sandbox' ? loadPersonas() : [];
+  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls };
 }

@@ -2,6 +2,7 @@
 import type { Persona, SessionClaims } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { LongPollGate } from './limits/long-polls.ts';
 import type { Store } from './store/store.ts';
 
@@ -12,10 +13,10 @@ export interface Jwks {
 
 /**
  * ADULT_BLIND crypto (DESIGN §5), backed by signing keys in the store. Implemented in
- * `crypto/blind.ts`; the widget and phone routes only call these four functions.
+ * `crypto/blind.ts`; the use cases in domain/ and the billing routes only call these four functions.
  */
 export interface BlindCrypto {
-  /** Signs a session token (300 s) for the billing route. */
+  /** Signs a session token (300 s) for a billing session. */
   issueSessionToken(input: { appId: string; origin: string; scopeMask: number }): Promise<{ token: string; claims: SessionClaims }>;
   /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
   verifySessionToken(token: string): Promise<SessionClaims>;
@@ -32,6 +33,8 @@ export interface AppDeps {
   personas: readonly Persona[];
   /** raw bytes of the nullifier HMAC key (DESIGN §5) */
   nullifierKey: Buffer;
+  /** what opens the results of partner-created requests (crypto/result-reader.ts) */
+  resultReader: ResultReaderKeys;
   blind: BlindCrypto;
   /** caps on concurrent long polls, per address and per instance (limits/long-polls.ts) */
   longPolls: LongPollGate;

@@ -1,7 +1,7 @@
 import { ERRORS, TOO_MANY_REQUESTS, type ErrorBody, type ErrorCode } from '../src/protocol/errors.ts';
 
 /**
- * The one error type routes throw. The wire gets the catalogue code and message; the precise
+ * The one error type routes and use cases throw. The wire gets the catalogue code and message; the precise
  * failure (which HMAC step, a jose error, a store fault) travels in `cause` to the log only.
  *
  * @example throw new ServiceError('GRANT_INVALID', { cause: 'grant already used' })

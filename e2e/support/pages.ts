@@ -78,3 +78,22 @@ export async function watchCspViolations(page: Page): Promise<() => Promise<stri
     return [...inPage, ...fromConsole];
   };
 }
+
+/**
+ * Records what a visitor's developer console would show as a problem: console errors, uncaught
+ * exceptions, answers with a 4xx/5xx status (a missing favicon included) and requests that failed.
+ *
+ * @example const problems = watchConsole(page); …; expect(problems).toEqual([]);
+ */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+  return problems;
+}

@@ -1,6 +1,7 @@
 /**
  * Grants become pass tokens (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
- * DESIGN §5). Pure functions: the route does the store calls.
+ * DESIGN §5): the pass token a grant is worth and the two answers' shapes. Pure functions: the
+ * use cases in exchange.ts do the store calls.
  */
 import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/api.ts';
 import { LIMITS } from '../../src/protocol/api.ts';

@@ -1,5 +1,6 @@
 /**
- * The verification request lifecycle (DESIGN §3, §4). Routes translate HTTP into these calls.
+ * The verification request lifecycle (DESIGN §3, §4), which the use cases build on: creating
+ * (create-request.ts), polling (request-status.ts), and the phone's open and verdict (phone.ts).
  *
  *   pending ──open──▶ in_progress ──complete: approved──▶ completed  (result until the grant expires)
  *      │                   └───────complete: failed | cancelled──▶ failed
@@ -10,8 +11,16 @@
  * and origin hash from the session token and never a partner ID (DESIGN §8).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { LIMITS, type Method, type Outcome, type RequestStatus, type VerifyResult, type VerifyStatus } from '../../src/protocol/api.ts';
-import { SCOPE_BIT, type BlindScope } from '../../src/protocol/scopes.ts';
+import {
+  LIMITS,
+  type Locale,
+  type Method,
+  type Outcome,
+  type RequestStatus,
+  type VerifyResult,
+  type VerifyStatus,
+} from '../../src/protocol/api.ts';
+import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
@@ -29,14 +38,38 @@ export const POLL_AFTER_MS = 1_000;
 /** CAS retries before giving up on a request that keeps changing under us. */
 const MAX_CAS_ATTEMPTS = 5;
 
-/** What a caller decides about a new request; the lifecycle fills in the rest. */
-export type NewRequest = Pick<
-  VerifyRequestRecord,
-  'rail' | 'partnerId' | 'appId' | 'originHash' | 'sessionJti' | 'scopes' | 'clientProofMode' | 'locale' | 'audienceLabel'
->;
+/** What every new request states, whatever its rail. */
+interface RequestBasics {
+  scopes: Scope[];
+  clientProofMode: boolean;
+  locale: Locale;
+}
 
-/** Who may read the result: the loader, with its poll token, or a signed partner, with its secret. */
-export type ResultReader = { channel: 'widget' } | { channel: 'partner'; /** a service-held key per partner (routes/widget.ts) */ partnerSecret: string };
+/**
+ * What a caller decides about a new request; the lifecycle fills in the rest. A STANDARD request
+ * names its partner; an ADULT_BLIND one names the blind app and origin hash of its session token,
+ * never a partner (DESIGN §8), and the phone shows the app id.
+ */
+export type NewRequest =
+  | (RequestBasics & {
+      rail: 'standard';
+      partnerId: string;
+      /** what the phone shows: the partner's name */
+      audienceLabel: string;
+    })
+  | (RequestBasics & {
+      rail: 'adult_blind';
+      appId: string;
+      originHash: string;
+      /** the session token's jti */
+      sessionJti: string;
+    });
+
+/**
+ * Who may read the result: the loader, with its poll token, or a signed partner, with its
+ * result-reader key (crypto/result-reader.ts).
+ */
+export type ResultReader = { channel: 'widget' } | { channel: 'partner'; readerKey: string };
 
 export interface CreatedRequest {
   record: VerifyRequestRecord;
@@ -52,8 +85,8 @@ export interface CreatedRequest {
  *
  * @example
  * const { record, pollToken, deepLink } = await createVerifyRequest(deps, {
- *   rail: 'standard', partnerId: partner.id, appId: null, originHash: null, sessionJti: null,
- *   scopes: ['isAdult'], clientProofMode: false, locale: 'fr', audienceLabel: partner.name,
+ *   rail: 'standard', partnerId: partner.id, audienceLabel: partner.name,
+ *   scopes: ['isAdult'], clientProofMode: false, locale: 'fr',
  * }, { channel: 'widget' });
  */
 export async function createVerifyRequest(
@@ -65,7 +98,7 @@ export async function createVerifyRequest(
   const id = newRequestId();
   const pollToken = newToken('poll');
   const handoffToken = newToken('handoff');
-  const lock = createResultLock(reader.channel === 'widget' ? pollToken : reader.partnerSecret);
+  const lock = createResultLock(reader.channel === 'widget' ? pollToken : reader.readerKey);
   const deadlineAt = now + deps.config.requestTtlMs;
   const record: VerifyRequestRecord = {
     id,
@@ -77,7 +110,7 @@ export async function createVerifyRequest(
     scopes: [...request.scopes],
     clientProofMode: request.clientProofMode,
     locale: request.locale,
-    audienceLabel: request.audienceLabel,
+    audienceLabel: request.rail === 'standard' ? request.audienceLabel : request.appId,
     pollTokenDigest: digestToken(pollToken),
     handoffTokenDigest: digestToken(handoffToken),
     status: 'pending',
@@ -151,23 +184,26 @@ export function isAwaitingPhone(record: VerifyRequestRecord, now: number): boole
 }
 
 /**
- * The status body (DESIGN §3); `readerSecret` (the poll token, or the partner's reader key) opens the result.
+ * The status body (DESIGN §3). `readerKeys` open the result: the poll token, or the partner's
+ * result-reader keys (tried in order).
  *
  * @example reply.send(statusView(record, now, pollToken))
  */
-export function statusView(record: VerifyRequestRecord, now: number, readerSecret: string): VerifyStatus {
+export function statusView(record: VerifyRequestRecord, now: number, readerKeys: string | readonly string[]): VerifyStatus {
   const status = effectiveStatus(record, now);
   const view: VerifyStatus = { status, expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt };
   if (status === 'failed' && record.reason) view.reason = record.reason;
-  if (status === 'completed') view.result = readResult(record, readerSecret);
+  if (status === 'completed') view.result = readResult(record, typeof readerKeys === 'string' ? [readerKeys] : readerKeys);
   return view;
 }
 
-function readResult(record: VerifyRequestRecord, readerSecret: string): VerifyResult {
-  const text = record.sealedResult === null ? null : openResult(record.resultKeySealed, readerSecret, record.sealedResult);
+function readResult(record: VerifyRequestRecord, readerKeys: readonly string[]): VerifyResult {
+  for (const key of readerKeys) {
+    const text = record.sealedResult === null ? null : openResult(record.resultKeySealed, key, record.sealedResult);
+    if (text !== null) return JSON.parse(text) as VerifyResult;
+  }
   // The reader was already checked against the record, so a box that doesn't open is our fault.
-  if (text === null) throw new ServiceError('INTERNAL_ERROR', { cause: `result of ${record.id} does not open` });
-  return JSON.parse(text) as VerifyResult;
+  throw new ServiceError('INTERNAL_ERROR', { cause: `result of ${record.id} does not open` });
 }
 
 /** Throws 409 / 410 unless the phone may still act on the request. */
@@ -177,13 +213,21 @@ function assertActionable(record: VerifyRequestRecord, now: number): void {
 }
 
 /**
- * Applies `patch` with compare-and-set, re-reading and re-checking when the version moved
- * (the phone's open racing its own complete, two phones racing, …).
+ * Compare-and-set with retries, the one way a request changes: `step` sees the current record and
+ * returns the patch to apply, or null to leave it as it is (it is then returned unchanged), or
+ * throws. When the version moved in between (the phone's open racing its own complete, two phones
+ * racing, …) the record is read again and `step` decides again.
  */
-async function settle(store: Store, record: VerifyRequestRecord, now: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord> {
+async function updateWithRetry(
+  store: Store,
+  record: VerifyRequestRecord,
+  now: number,
+  step: (current: VerifyRequestRecord) => VerifyRequestPatch | null,
+): Promise<VerifyRequestRecord> {
   let current = record;
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-    assertActionable(current, now);
+    const patch = step(current);
+    if (patch === null) return current;
     const updated = await store.updateRequest(current.id, current.version, patch);
     if (updated) return updated;
     const reread = await store.getRequest(current.id, now);
@@ -201,18 +245,20 @@ async function settle(store: Store, record: VerifyRequestRecord, now: number, pa
  */
 export async function openRequest(deps: Pick<AppDeps, 'store' | 'clock'>, record: VerifyRequestRecord): Promise<VerifyRequestRecord> {
   const now = deps.clock.now();
-  let current = record;
-  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-    if (!isOpenStatus(current.status)) return current;
+  return updateWithRetry(deps.store, record, now, (current) => {
+    if (!isOpenStatus(current.status)) return null;
     if (now >= current.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
-    if (current.status === 'in_progress') return current;
-    const updated = await deps.store.updateRequest(current.id, current.version, { status: 'in_progress', openedAt: now });
-    if (updated) return updated;
-    const reread = await deps.store.getRequest(current.id, now);
-    if (!reread) throw new ServiceError('NOT_FOUND', { cause: 'request vanished during open' });
-    current = reread;
-  }
-  throw new ServiceError('INTERNAL_ERROR', { cause: 'request kept changing during open' });
+    if (current.status === 'in_progress') return null;
+    return { status: 'in_progress', openedAt: now };
+  });
+}
+
+/** Settles an open request with `patch`: 409 / 410 unless the phone may still act on it. */
+function settle(store: Store, record: VerifyRequestRecord, now: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord> {
+  return updateWithRetry(store, record, now, (current) => {
+    assertActionable(current, now);
+    return patch;
+  });
 }
 
 export interface Completion {
@@ -221,6 +267,14 @@ export interface Completion {
   method: Method | null;
   /** one of `deps.personas`; required when approved */
   personaId: string | null;
+}
+
+/** What an approval proved, as the grant or attestation records it. */
+interface Approval {
+  record: VerifyRequestRecord;
+  personaId: string;
+  /** the persona's facts at the time of approval */
+  facts: PersonaFacts;
 }
 
 /**
@@ -255,24 +309,24 @@ export async function completeRequest(
 
   const facts = personaFacts(persona, now);
   const resultExpiresAt = now + LIMITS.grantTtlMs;
-  const result = record.rail === 'standard'
-    ? { grant_code: await issueGrant(deps, record, facts, persona.id, method, now, resultExpiresAt) }
-    : { attestation: await issueAttestation(deps, record, facts, persona.id) };
+  const approval: Approval = { record, personaId: persona.id, facts };
+  const result =
+    record.rail === 'standard'
+      ? { grant_code: await issueGrant(deps, { ...approval, method, verifiedAt: now, expiresAt: resultExpiresAt }) }
+      : { attestation: await issueAttestation(deps, approval) };
   const sealedResult = lockResult(record.resultPublicKey, JSON.stringify(result));
   return settle(deps.store, record, now, { status: 'completed', reason: null, method, sealedResult, expiresAt: resultExpiresAt });
 }
 
+/** Puts a single-use grant for an approved STANDARD request; returns its code. */
 async function issueGrant(
   deps: Pick<AppDeps, 'store' | 'nullifierKey'>,
-  record: VerifyRequestRecord,
-  facts: PersonaFacts,
-  personaId: string,
-  method: Method,
-  now: number,
-  expiresAt: number,
+  grant: Approval & { method: Method; verifiedAt: number; expiresAt: number },
 ): Promise<string> {
+  const { record, personaId, facts, method, verifiedAt, expiresAt } = grant;
   if (record.partnerId === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
-  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, `partner:${record.partnerId}`) : null;
+  const audience = `partner:${record.partnerId}` as const;
+  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, audience) : null;
   const grantCode = newToken('grant');
   // Put before the request moves to completed: if the CAS then loses, the grant is orphaned
   // (nobody holds its code and it expires), never the other way round.
@@ -283,8 +337,8 @@ async function issueGrant(
     scopes: [...record.scopes],
     attributes: attributesOf(facts, record.scopes, nullifier),
     method,
-    verifiedAt: now,
-    generationTimeMs: Math.max(0, now - (record.openedAt ?? record.createdAt)),
+    verifiedAt,
+    generationTimeMs: Math.max(0, verifiedAt - (record.openedAt ?? record.createdAt)),
     expiresAt,
   });
   return grantCode;
@@ -298,12 +352,9 @@ const PROVEN: Record<BlindScope, (facts: PersonaFacts) => boolean> = {
   isUnique: () => true,
 };
 
-async function issueAttestation(
-  deps: Pick<AppDeps, 'nullifierKey' | 'blind'>,
-  record: VerifyRequestRecord,
-  facts: PersonaFacts,
-  personaId: string,
-): Promise<string> {
+/** Signs the attestation for an approved ADULT_BLIND request: a scope_mask bit only for a fact proven true. */
+async function issueAttestation(deps: Pick<AppDeps, 'nullifierKey' | 'blind'>, approval: Approval): Promise<string> {
+  const { record, personaId, facts } = approval;
   if (record.appId === null || record.originHash === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
   const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);

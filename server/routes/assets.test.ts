@@ -152,3 +152,29 @@ describe('sandbox pages', () => {
     expect((await t!.app.inject({ url: '/v4/loader.min.js' })).statusCode).toBe(200);
   });
 });
+
+describe('public/', () => {
+  it('serves the favicon at the root in both forms, cached for a day, in every mode', async () => {
+    const sandbox = await makeTestDeps({ env: { SVC_DIST_DIR: dist } });
+    for (const mode of ['sandbox', 'production'] as const) {
+      t = await makeTestApp({ deps: { ...sandbox.deps, config: { ...sandbox.deps.config, mode } } });
+      const ico = await t!.app.inject({ url: '/favicon.ico' });
+      expect(ico.statusCode, mode).toBe(200);
+      expect(ico.headers['content-type']).toBe('image/x-icon');
+      expect(ico.headers['cache-control']).toBe('public, max-age=86400');
+      expect(ico.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0])); // an ICO header
+      const svg = await t!.app.inject({ url: '/favicon.svg' });
+      expect(svg.headers['content-type']).toBe('image/svg+xml');
+      expect(svg.body).toMatch(/^<svg /);
+      await t!.close();
+      t = undefined;
+    }
+  });
+
+  it('names nothing else at the root', async () => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    for (const url of ['/favicon.png', '/public/favicon.ico', '/..%2fpackage.json', '/secret.txt']) {
+      expect((await t!.app.inject({ url })).statusCode, url).toBe(404);
+    }
+  });
+});

@@ -7,23 +7,27 @@
  *   GET /m/assets/<file>          its hashed assets
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
+ *   GET /favicon.ico, /<file>     the files of the top-level public/ folder (what pages ask for at the root)
  *
  * File names come from a strict pattern, never from the URL path as such, so nothing outside
- * dist/ can be named. A missing dist/ answers 404 NOT_FOUND and is logged once.
+ * dist/ and public/ can be named. A missing dist/ answers 404 NOT_FOUND and is logged once.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LOADER_PATH } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 
 const TYPES: Record<string, string> = {
   js: 'application/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
   html: 'text/html; charset=utf-8',
   svg: 'image/svg+xml',
+  ico: 'image/x-icon',
   png: 'image/png',
   woff2: 'font/woff2',
   json: 'application/json; charset=utf-8',
@@ -33,6 +37,8 @@ const TYPES: Record<string, string> = {
 const ASSET_NAME = /^[\w-]+\.(js|css|svg|png|woff2|json)$/;
 const UI_NAME = /^ui\.[\w-]+\.js$/;
 const REQUEST_ID = /^[\w-]{1,128}$/;
+const PUBLIC_DIR = join(PROJECT_ROOT, 'public');
+const PUBLIC_NAME = /^[\w-]+\.(ico|svg|png)$/;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -66,8 +72,8 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   let warnedNotBuilt = false;
 
   /** Reads a file under dist/ (re-read when the build replaced it), or null. */
-  async function load(relative: string, request: FastifyRequest): Promise<CachedFile | null> {
-    const path = join(distDir, relative);
+  async function load(relative: string, request: FastifyRequest, base = distDir): Promise<CachedFile | null> {
+    const path = join(base, relative);
     try {
       const info = await stat(path);
       const hit = cache.get(path);
@@ -89,8 +95,14 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   }
 
-  async function send(request: FastifyRequest, reply: FastifyReply, relative: string, headers: Record<string, string>): Promise<FastifyReply> {
-    const file = await load(relative, request);
+  async function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    relative: string,
+    headers: Record<string, string>,
+    base = distDir,
+  ): Promise<FastifyReply> {
+    const file = await load(relative, request, base);
     if (!file) throw new ServiceError('NOT_FOUND', { cause: `not in dist: ${relative}` });
     const ext = relative.slice(relative.lastIndexOf('.') + 1);
     reply.headers({ 'Content-Type': TYPES[ext] ?? 'application/octet-stream', 'X-Content-Type-Options': 'nosniff', ETag: file.etag, ...headers });
@@ -108,6 +120,11 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!UI_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
     return send(request, reply, `v4/${request.params.file}`, { ...script, 'Cache-Control': IMMUTABLE });
   });
+
+  // public/ (the favicon): one route per file, in every mode.
+  for (const name of existsSync(PUBLIC_DIR) ? readdirSync(PUBLIC_DIR).filter((n) => PUBLIC_NAME.test(n)) : []) {
+    app.get(`/${name}`, (request, reply) => send(request, reply, name, { 'Cache-Control': 'public, max-age=86400' }, PUBLIC_DIR));
+  }
 
   // Sandbox pages: production answers 404 like any unknown route (DESIGN §1).
   if (deps.config.mode !== 'sandbox') return;

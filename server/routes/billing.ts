@@ -17,41 +17,23 @@
  * Partner-level refusals come before body ones: a misconfigured organization learns that first,
  * whatever it sent.
  *
- * This is the only route that reads the partner → blind_app_id mapping (DESIGN §8): the session
- * token it issues names the app and the origin hash, never the partner.
+ * This is the only route that reads the partner → blind_app_id mapping (DESIGN §8), through its
+ * use case (domain/billing-session.ts): the session token it issues names the app and the origin
+ * hash, never the partner.
  */
 import type { FastifyInstance } from 'fastify';
-import { LIMITS, type BillingSessionCreated } from '../../src/protocol/api.ts';
-import { BLIND_SCOPES, scopeMaskOf, type BlindScope } from '../../src/protocol/scopes.ts';
+import { LIMITS } from '../../src/protocol/api.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
-import { isOrigin } from '../domain/partners.ts';
-import { ServiceError } from '../errors.ts';
+import { billingAppOf, createBillingSession } from '../domain/billing-session.ts';
+import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
-import type { PartnerRecord } from '../store/store.ts';
 
 export const BILLING_SESSION_PATH = '/api/billing/session';
 export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
 
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-
-/**
- * The scopes a billing session asks for, validated; throws INVALID_SCOPES.
- *
- * @example readBlindScopes(undefined, partner) // ['isAdult']
- */
-export function readBlindScopes(value: unknown, partner: Pick<PartnerRecord, 'allowedScopes'>): BlindScope[] {
-  if (value === undefined) return ['isAdult'];
-  if (!Array.isArray(value) || value.length === 0) throw new ServiceError('INVALID_SCOPES', { cause: 'scopes must be a non-empty array' });
-  if (!value.every((s): s is BlindScope => typeof s === 'string' && (BLIND_SCOPES as readonly string[]).includes(s))) {
-    throw new ServiceError('INVALID_SCOPES', { cause: 'a scope is not one of isAdult, isFrench, isEU, isUnique' });
-  }
-  if (new Set(value).size !== value.length) throw new ServiceError('INVALID_SCOPES', { cause: 'duplicate scope' });
-  if (partner.allowedScopes && !value.every((s) => partner.allowedScopes!.includes(s))) {
-    throw new ServiceError('INVALID_SCOPES', { cause: 'scope outside the partner allowed_scopes' });
-  }
-  return value;
-}
+/** The spec's INVALID_JSON for a body that is empty, not JSON, or JSON but not an object. */
+const BILLING_BODY: BodyRules = { code: 'INVALID_JSON', notObjectMessage: 'Body must be a JSON object.' };
 
 const jwksSchema = {
   type: 'object',
@@ -99,26 +81,10 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request, reply) => {
-      const partner = request.partner!;
-      if (partner.rail !== 'adult_blind') throw new ServiceError('FORBIDDEN_RAIL', { cause: `rail ${partner.rail}` });
-      if (!partner.blindAppId) throw new ServiceError('MISSING_BLIND_APP_ID');
-
-      const contentType = request.headers['content-type'] ?? '';
-      if (!JSON_CONTENT_TYPE.test(contentType)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { cause: 'content-type is not application/json' });
-      const body: unknown = request.body;
-      if (request.bodyIsInvalidJson) throw new ServiceError('INVALID_JSON', { cause: 'body does not parse' });
-      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw new ServiceError('INVALID_JSON', { message: 'Body must be a JSON object.', cause: 'body is not a JSON object' });
-      }
-
-      const { origin, scopes } = body as { origin?: unknown; scopes?: unknown };
-      if (origin === undefined || origin === null || origin === '') throw new ServiceError('MISSING_ORIGIN');
-      if (typeof origin !== 'string' || !isOrigin(origin)) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not an origin' });
-      if (origin !== partner.domain) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin differs from the registered domain' });
-
-      const scopeMask = scopeMaskOf(readBlindScopes(scopes, partner));
-      const { token } = await deps.blind.issueSessionToken({ appId: partner.blindAppId, origin, scopeMask });
-      const created: BillingSessionCreated = { token, expires_in: LIMITS.sessionTokenTtlSeconds };
+      const billingApp = billingAppOf(request.partner!);
+      requireJsonContentType(request);
+      const { origin, scopes } = readJsonObject(request, BILLING_BODY);
+      const created = await createBillingSession(deps, billingApp, { origin, scopes });
       return reply.code(201).header('Cache-Control', 'no-store').send(created);
     },
   );

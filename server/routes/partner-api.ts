@@ -2,26 +2,23 @@
  * The partner API (spec: Endpoints → POST /v1/exchange, POST /v1/introspect; DESIGN §5–6).
  *
  * Order on both routes: body size (Fastify) → partner authentication (preValidation hook) →
- * Content-Type → body. Bodies are checked here by hand rather than by Fastify's Ajv, whose
- * defaults coerce types (`{"grant_code": ["g_…"]}` would become a string); the JSON schemas
- * below document the routes and shape the responses, which also drops any field a schema does
- * not name.
+ * Content-Type → (exchange: Idempotency-Key →) body → the use case (domain/exchange.ts). Bodies
+ * are read by http/body.ts rather than by Fastify's Ajv, whose defaults coerce types
+ * (`{"grant_code": ["g_…"]}` would become a string); the JSON schemas below document the routes
+ * and shape the responses, which also drops any field a schema does not name.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HEADERS, PREFIX, type ExchangeResponse } from '../../src/protocol/api.ts';
+import { HEADERS } from '../../src/protocol/api.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
-import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
-import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from '../domain/pass-tokens.ts';
-import { digestToken, isTokenShaped } from '../domain/tokens.ts';
+import { exchangeGrant, introspectPassToken } from '../domain/exchange.ts';
 import { ServiceError } from '../errors.ts';
-import type { PartnerRecord } from '../store/store.ts';
+import { readSoleStringField, requireJsonContentType } from '../http/body.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
 /** DESIGN §6: 1–128 characters of [A-Za-z0-9_.:-]. */
 const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
-const SEAL_PURPOSE = 'exchange-replay';
 
 const AUTH_ERRORS = ['MISSING_HEADERS', 'INVALID_PARTNER', 'TIMESTAMP_SKEW', 'INVALID_SIGNATURE', 'REPLAY_DETECTED'] as const;
 
@@ -142,72 +139,16 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
   const auth = partnerAuthHook(deps, { requireContentType: true });
 
   app.post('/v1/exchange', { schema: exchangeSchema, validatorCompiler: documentOnly, preValidation: auth }, async (request) => {
-    const partner = request.partner!;
-    requireJson(request);
+    requireJsonContentType(request);
     const idempotencyKey = readIdempotencyKey(request);
-    const grantCode = readStringField(request, 'grant_code');
-    if (!grantCode.startsWith(PREFIX.grant)) throw new ServiceError('INVALID_GRANT', { cause: 'grant_code lacks the g_ prefix' });
-    return exchange(deps, partner, grantCode, idempotencyKey);
+    const grantCode = readSoleStringField(request, 'grant_code');
+    return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
   });
 
   app.post('/v1/introspect', { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: auth }, async (request) => {
-    const partner = request.partner!;
-    requireJson(request);
-    const passToken = readStringField(request, 'pass_token');
-    if (!isTokenShaped(passToken, 'pass')) return INACTIVE;
-    const record = await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
-    // Another partner's token answers exactly like an unknown one (DESIGN §5).
-    if (!record || record.partnerId !== partner.id) return INACTIVE;
-    return introspectionOf(record);
+    requireJsonContentType(request);
+    return introspectPassToken(deps, request.partner!, readSoleStringField(request, 'pass_token'));
   });
-}
-
-async function exchange(deps: AppDeps, partner: PartnerRecord, grantCode: string, idempotencyKey: string | null): Promise<ExchangeResponse> {
-  const grantDigest = digestToken(grantCode);
-  if (idempotencyKey !== null) {
-    const replayed = await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
-    if (replayed) return replayed;
-  }
-
-  const now = deps.clock.now();
-  const grant = isTokenShaped(grantCode, 'grant') ? await deps.store.consumeGrant(grantDigest, now) : null;
-  if (!grant) {
-    // A retry racing its own first attempt: the first may have stored its answer meanwhile.
-    const replayed = idempotencyKey === null ? null : await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
-    if (replayed) return replayed;
-    throw new ServiceError('GRANT_INVALID', { cause: 'grant unknown, expired or already used' });
-  }
-  // Consumed even so: a grant code another partner holds has leaked and is worthless from now on.
-  if (grant.partnerId !== partner.id) throw new ServiceError('GRANT_INVALID', { cause: 'grant belongs to another partner' });
-
-  const { passToken, record } = issuePassToken(grant, now);
-  await deps.store.putPassToken(record);
-  const response = exchangeResponseOf(passToken, record);
-  if (idempotencyKey !== null) {
-    await deps.store.putExchangeReplay({
-      partnerId: partner.id,
-      idempotencyKey,
-      grantDigest,
-      sealedResponse: seal(grantCode, SEAL_PURPOSE, JSON.stringify(response)),
-      expiresAt: grant.expiresAt,
-    }, now);
-  }
-  return response;
-}
-
-/** The first answer for this key, if this same grant code produced it; GRANT_INVALID for another code. */
-async function findReplay(deps: AppDeps, partner: PartnerRecord, key: string, grantCode: string, grantDigest: string): Promise<ExchangeResponse | null> {
-  const replay = await deps.store.getExchangeReplay(partner.id, key, deps.clock.now());
-  if (!replay) return null;
-  if (replay.grantDigest !== grantDigest) throw new ServiceError('GRANT_INVALID', { cause: 'idempotency key was used with another grant code' });
-  const plaintext = unseal(grantCode, SEAL_PURPOSE, replay.sealedResponse);
-  if (plaintext === null) throw new ServiceError('GRANT_INVALID', { cause: 'stored replay does not open with this grant code' });
-  return JSON.parse(plaintext) as ExchangeResponse;
-}
-
-function requireJson(request: FastifyRequest): void {
-  const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { cause: `content-type ${mediaType}` });
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | null {
@@ -215,22 +156,6 @@ function readIdempotencyKey(request: FastifyRequest): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw new ServiceError('INVALID_REQUEST', { message: 'Idempotency-Key must be 1-128 characters of [A-Za-z0-9_.:-].', cause: 'idempotency key malformed' });
-  }
-  return value;
-}
-
-/** The body must be a JSON object holding exactly `field`, a string. */
-function readStringField(request: FastifyRequest, field: string): string {
-  const body = request.body as unknown;
-  if (request.bodyIsInvalidJson) throw new ServiceError('INVALID_REQUEST', { message: 'Body is not valid JSON.', cause: 'invalid json' });
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ServiceError('INVALID_REQUEST', { message: `Body must be a JSON object with ${field}.`, cause: 'body not an object' });
-  }
-  const value = (body as Record<string, unknown>)[field];
-  if (typeof value !== 'string') throw new ServiceError('INVALID_REQUEST', { message: `${field} is required and must be a string.`, cause: `${field} missing` });
-  const extra = Object.keys(body).filter((key) => key !== field);
-  if (extra.length > 0) {
-    throw new ServiceError('INVALID_REQUEST', { message: `The body holds only ${field}; unexpected: ${extra.slice(0, 5).join(', ').slice(0, 100)}.`, cause: 'extra fields' });
   }
   return value;
 }

@@ -15,11 +15,11 @@
  * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Method, Outcome, PhoneOpened, PersonaSummary } from '../../src/protocol/api.ts';
+import type { Method, Outcome, PersonaSummary, PhoneOpened } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
-import { completeRequest, effectiveStatus, findRequestForPhone, openRequest } from '../domain/verify-requests.ts';
-import { ServiceError } from '../errors.ts';
+import { completeFromPhone, openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { INVALID_REQUEST_BODY, readJsonObject, readOneOf, readString, type JsonObject } from '../http/body.ts';
 
 export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
@@ -28,23 +28,12 @@ export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
 
-type Body = Record<string, unknown>;
+type PhoneRequest = FastifyRequest<{ Params: { requestId: string } }>;
 
-function invalid(cause: string): ServiceError {
-  return new ServiceError('INVALID_REQUEST', { cause });
-}
-
-function readBody(request: FastifyRequest): Body {
-  const body = request.body;
-  if (request.bodyIsInvalidJson || typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body is not a JSON object');
-  if (typeof (body as Body).h !== 'string') throw invalid('h must be a string');
-  return body as Body;
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string, required: boolean): T | null {
-  if (value === undefined && !required) return null;
-  if (!allowed.includes(value as T)) throw invalid(`${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
+/** The body as an object with the handoff token `h`, and the request it names. */
+function readHandoff(request: PhoneRequest): { body: JsonObject; handoff: PhoneHandoff } {
+  const body = readJsonObject(request, INVALID_REQUEST_BODY);
+  return { body, handoff: { requestId: request.params.requestId, handoffToken: readString(body, 'h') } };
 }
 
 /** Registers /api/m/* in sandbox mode; nothing in production. */
@@ -60,32 +49,16 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
     phone.get(PERSONAS_PATH, async (): Promise<PersonaSummary[]> => summarizePersonas(deps.personas));
 
     phone.post<{ Params: { requestId: string } }>(PHONE_OPEN_PATH, async (request): Promise<PhoneOpened> => {
-      const body = readBody(request);
-      const found = await findRequestForPhone(deps.store, request.params.requestId, body.h, deps.clock.now());
-      if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
-      const record = await openRequest(deps, found);
-      const status = effectiveStatus(record, deps.clock.now());
-      return {
-        scopes: record.scopes,
-        rail: record.rail,
-        client_proof_mode: record.clientProofMode,
-        audience_label: record.audienceLabel,
-        expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
-        status,
-      };
+      return openFromPhone(deps, readHandoff(request).handoff);
     });
 
     phone.post<{ Params: { requestId: string } }>(PHONE_COMPLETE_PATH, async (request) => {
-      const body = readBody(request);
-      const outcome = oneOf(body.outcome, OUTCOMES, 'outcome', true)!;
+      const { body, handoff } = readHandoff(request);
+      const outcome = readOneOf(body.outcome, OUTCOMES, 'outcome', true)!;
       const approved = outcome === 'approved';
-      const method = oneOf(body.method, METHODS, 'method', approved);
-      if ((body.persona !== undefined || approved) && typeof body.persona !== 'string') throw invalid('persona must be a string');
-      const found = await findRequestForPhone(deps.store, request.params.requestId, body.h, deps.clock.now());
-      if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
-      const personaId = typeof body.persona === 'string' ? body.persona : null;
-      const record = await completeRequest(deps, found, { outcome, method, personaId });
-      return { status: record.status };
+      const method = readOneOf(body.method, METHODS, 'method', approved);
+      const personaId = body.persona !== undefined || approved ? readString(body, 'persona') : null;
+      return completeFromPhone(deps, handoff, { outcome, method, personaId });
     });
   });
 }

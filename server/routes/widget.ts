@@ -1,6 +1,6 @@
 /**
- * Verification requests (DESIGN §3): the loader's two endpoints under /api/w/ and their
- * HMAC-signed partner variants under /api/partner/.
+ * Verification requests from the loader (DESIGN §3): its two endpoints under /api/w/. Their
+ * HMAC-signed partner variants under /api/partner/ are partner-requests.ts.
  *
  * POST /api/w/verify-request answers the first failing check, in this order:
  *  1. over 120 creates per 60 s from one client IP → 429 {error: "Too many requests"}
@@ -19,213 +19,37 @@
  *
  * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
  * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
- * finds another one answers at once);
- * a malformed id → 404; then the per-request limit (30 per 60 s, counted per well-formed id whether
- * or not it exists, so the 429 is no oracle either) → 429 RATE_LIMITED, Retry-After: 60; then
- * unknown request, wrong or malformed pt → 404 NOT_FOUND, one body for all.
+ * finds another one answers at once); then an unknown or malformed id, or a wrong or malformed pt
+ * → 404 NOT_FOUND, one body for all, counted against the client address (60 per 60 s, then 429
+ * RATE_LIMITED), never against the request; then the request's own limit (30 per 60 s, right pt
+ * only) → 429 RATE_LIMITED, Retry-After: 60. A long poll past its caps (per address, per
+ * instance) is answered at once, as wait=0.
  *
  * CORS on /api/w/*: any origin, no credentials, preflights answered, X-SVC-CID and Retry-After
  * exposed. Every answer here is Cache-Control: no-store.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hkdfSync } from 'node:crypto';
-import {
-  LOCALES,
-  MAX_WAIT_SECONDS,
-  type Locale,
-  type RequestStatus,
-  type PartnerVerifyRequestCreated,
-  type VerifyRequestCreated,
-  type VerifyStatus,
-} from '../../src/protocol/api.ts';
-import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';
-import { partnerAuthHook } from '../auth/partner-auth.ts';
-import { originHash } from '../crypto/blind.ts';
+import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { PARTNER_ID_PATTERN } from '../domain/partners.ts';
+import { createWithPartnerId, createWithSessionToken } from '../domain/create-request.ts';
 import { encodeQr } from '../domain/qr.ts';
-import { readRequestScopes } from '../domain/scopes.ts';
-import {
-  createVerifyRequest,
-  findRequestForPartner,
-  findRequestForPoller,
-  effectiveStatus,
-  isAwaitingPhone,
-  isRequestId,
-  POLL_AFTER_MS,
-  statusView,
-  type CreatedRequest,
-} from '../domain/verify-requests.ts';
-import { ServiceError, TooManyRequestsError } from '../errors.ts';
+import { pollWidgetStatus } from '../domain/request-status.ts';
+import { POLL_AFTER_MS } from '../domain/verify-requests.ts';
+import { ServiceError } from '../errors.ts';
+import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString } from '../http/body.ts';
+import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
-import { enforceRateLimit, enforceStatusMissLimit,
-  enforceStatusRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
-import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
+import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
 export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
-export const PARTNER_CREATE_PATH = '/api/partner/verify-request';
-export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
-
-/** Requests one session token may create within its 300 s life: the first and its renewals. */
-export const SESSION_TOKEN_MAX_REQUESTS = 20;
-const SESSION_TOKEN_WINDOW_MS = 300_000;
-
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-const WAIT_PATTERN = /^\d{1,2}$/;
-
-type Body = Record<string, unknown>;
-
-function invalid(cause: string): ServiceError {
-  return new ServiceError('INVALID_REQUEST', { cause });
-}
-
-function readObjectBody(request: FastifyRequest): Body {
-  if (request.bodyIsInvalidJson) throw invalid('body is not JSON');
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body is not a JSON object');
-  return body as Body;
-}
-
-function readClientProofMode(body: Body): boolean {
-  const value = body.client_proof_mode ?? false;
-  if (typeof value !== 'boolean') throw invalid('client_proof_mode must be a boolean');
-  return value;
-}
-
-function readLocale(body: Body): Locale {
-  const value = body.locale ?? 'fr';
-  if (!LOCALES.includes(value as Locale)) throw invalid(`locale must be one of ${LOCALES.join(', ')}`);
-  return value as Locale;
-}
-
-/** `wait` in seconds: absent is 0; otherwise an integer 0..25. */
-function readWait(query: unknown): number {
-  const raw = (query as Record<string, unknown>).wait;
-  if (raw === undefined) return 0;
-  if (typeof raw !== 'string' || !WAIT_PATTERN.test(raw) || Number(raw) > MAX_WAIT_SECONDS) {
-    throw invalid(`wait must be an integer from 0 to ${MAX_WAIT_SECONDS}`);
-  }
-  return Number(raw);
-}
-
-const STATUSES: readonly RequestStatus[] = ['pending', 'in_progress', 'completed', 'failed', 'expired'];
-
-/**
- * `known`: the status the poller already shows. A long poll that finds another status answers
- * at once, so a change that happened between two polls (the phone opening during the
- * widget's one-second pause) is not held for the whole `wait`.
- */
-function readKnown(query: unknown): RequestStatus | null {
-  const raw = (query as Record<string, unknown>).known;
-  if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !STATUSES.includes(raw as RequestStatus)) throw invalid('known must be a status');
-  return raw as RequestStatus;
-}
-
-/**
- * What opens the result of a partner-created request (the partner polls with its signature,
- * not a poll token): a key derived from a service secret and the partner ID. Not the partner's
- * own secret, which a rotation would change while a request is open.
- */
-function partnerResultReader(deps: AppDeps, partnerId: string): string {
-  return Buffer.from(hkdfSync('sha256', deps.nullifierKey, Buffer.alloc(0), `svc/partner-result-reader/${partnerId}`, 32)).toString('base64url');
-}
 
 function requestOrigin(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
   return typeof origin === 'string' && origin !== '' ? origin : null;
 }
 
-function refuseBlindPartner(partner: PartnerRecord): void {
-  if (partner.rail !== 'standard') {
-    throw new ServiceError('FORBIDDEN_RAIL', {
-      message: 'This partner is on the ADULT_BLIND rail: use a session token, not a partner ID.',
-      cause: 'adult_blind partner used a partner id',
-    });
-  }
-}
-
-async function createStandard(deps: AppDeps, request: FastifyRequest, body: Body, clientProofMode: boolean, locale: Locale): Promise<CreatedRequest> {
-  const partnerId = body.partner_id;
-  if (typeof partnerId !== 'string') throw invalid('partner_id must be a string');
-  // The list itself is checked first; the partner's allowed_scopes only once the origin matched.
-  const requested = readRequestScopes(body.scopes, clientProofMode, null);
-  const partner = PARTNER_ID_PATTERN.test(partnerId) ? await deps.store.getPartner(partnerId) : null;
-  if (!partner) throw new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
-  refuseBlindPartner(partner);
-  if (requestOrigin(request) !== partner.domain) throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not the registered domain' });
-  const scopes = readRequestScopes(requested, clientProofMode, partner.allowedScopes);
-  return createVerifyRequest(
-    deps,
-    { rail: 'standard', partnerId: partner.id, appId: null, originHash: null, sessionJti: null, scopes, clientProofMode, locale, audienceLabel: partner.name },
-    { channel: 'widget' },
-  );
-}
-
-async function createBlind(deps: AppDeps, request: FastifyRequest, body: Body, clientProofMode: boolean, locale: Locale): Promise<CreatedRequest> {
-  const token = body.session_token;
-  if (typeof token !== 'string') throw invalid('session_token must be a string');
-  const claims = await deps.blind.verifySessionToken(token);
-  const origin = requestOrigin(request);
-  if (origin === null || originHash(origin) !== claims.origin_hash) {
-    throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin does not hash to the session origin_hash' });
-  }
-  const scopes = scopesOfMask(claims.scope_mask);
-  const problem = findScopeProblem(scopes, clientProofMode);
-  if (problem) throw new ServiceError('INVALID_SCOPES', { cause: `session token scopes: ${problem}` });
-  const uses = await deps.store.hitCounter(`widget-create-session:${claims.jti}`, SESSION_TOKEN_WINDOW_MS, deps.clock.now());
-  if (uses.count > SESSION_TOKEN_MAX_REQUESTS) {
-    throw new TooManyRequestsError(Math.max(1, Math.ceil((uses.resetAt - deps.clock.now()) / 1000)), { cause: 'session token reused too often' });
-  }
-  return createVerifyRequest(
-    deps,
-    {
-      rail: 'adult_blind',
-      partnerId: null,
-      appId: claims.app_id,
-      originHash: claims.origin_hash,
-      sessionJti: claims.jti,
-      scopes,
-      clientProofMode,
-      locale,
-      audienceLabel: claims.app_id,
-    },
-    { channel: 'widget' },
-  );
-}
-
-/**
- * The long poll: waits until the request changes (here or on another instance), `waitSeconds`
- * pass, its deadline comes, or the client goes away; then reads it again. null if it is gone.
- */
-async function awaitChange(
-  deps: AppDeps,
-  request: FastifyRequest,
-  record: VerifyRequestRecord,
-  waitSeconds: number,
-  known: RequestStatus | null,
-): Promise<VerifyRequestRecord | null> {
-  const now = deps.clock.now();
-  if (waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
-  if (known !== null && known !== effectiveStatus(record, now)) return record;
-  // Past a cap (per address, per instance) the poll is answered now, as wait=0 would be.
-  const release = deps.longPolls.tryEnter(addressKey(request.ip));
-  if (!release) return record;
-  const abort = new AbortController();
-  const onClose = (): void => abort.abort();
-  request.raw.once('close', onClose);
-  try {
-    await deps.store.waitForRequestChange(record.id, record.version, Math.min(waitSeconds * 1000, record.deadlineAt - now), abort.signal);
-  } finally {
-    request.raw.off('close', onClose);
-    release();
-  }
-  return deps.store.getRequest(record.id, deps.clock.now());
-}
-
-
-/** Registers the loader's endpoints and their partner variants. */
+/** Registers the loader's endpoints. */
 export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (widget) => {
     widget.addHook('onRequest', (_request, reply, done) => {
@@ -247,14 +71,16 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
 
     widget.post(WIDGET_CREATE_PATH, async (request, reply) => {
       await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
-      const body = readObjectBody(request);
+      const body = readJsonObject(request, INVALID_REQUEST_BODY);
       const hasPartner = body.partner_id !== undefined;
-      if (hasPartner === (body.session_token !== undefined)) throw invalid('send exactly one of partner_id and session_token');
-      const clientProofMode = readClientProofMode(body);
-      const locale = readLocale(body);
+      if (hasPartner === (body.session_token !== undefined)) {
+        throw new ServiceError('INVALID_REQUEST', { cause: 'send exactly one of partner_id and session_token' });
+      }
+      const choices = readRequestChoices(body);
+      const origin = requestOrigin(request);
       const created = hasPartner
-        ? await createStandard(deps, request, body, clientProofMode, locale)
-        : await createBlind(deps, request, body, clientProofMode, locale);
+        ? await createWithPartnerId(deps, { ...choices, partnerId: readString(body, 'partner_id'), origin, scopes: body.scopes })
+        : await createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
       const answer: VerifyRequestCreated = {
         request_id: created.record.id,
         poll_token: created.pollToken,
@@ -268,64 +94,10 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     });
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(WIDGET_STATUS_PATH, async (request): Promise<VerifyStatus> => {
-      const wait = readWait(request.query);
-      const known = readKnown(request.query);
+      const poll = readLongPoll(request.query);
       const { requestId } = request.params;
-      const pollToken = request.query.pt;
-      const found = isRequestId(requestId) ? await findRequestForPoller(deps.store, requestId, pollToken, deps.clock.now()) : null;
-      // A wrong token (or id) is counted against the caller's address, never against the
-      // request's own budget: whoever read the id off a QR code cannot starve its widget.
-      if (!found) {
-        await enforceStatusMissLimit(deps.store, addressKey(request.ip), deps.clock.now());
-        throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong poll token' });
-      }
-      await enforceStatusRateLimit(deps.store, requestId, deps.clock.now());
-      const record = await awaitChange(deps, request, found, wait, known);
-      if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
-      return statusView(record, deps.clock.now(), pollToken as string);
+      const client = addressKey(request.ip);
+      return whileConnected(request, (signal) => pollWidgetStatus(deps, { requestId, pollToken: request.query.pt, poll, client, signal }));
     });
-  });
-
-  app.register(async (partnerScope) => {
-    partnerScope.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
-
-    partnerScope.post(
-      PARTNER_CREATE_PATH,
-      { preValidation: partnerAuthHook(deps, { requireContentType: true, preAuthLimit: RATE_LIMITS.partnerVerifyRequest }) },
-      async (request, reply) => {
-        const partner = request.partner!;
-        refuseBlindPartner(partner);
-        if (!JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE');
-        const body = readObjectBody(request);
-        const clientProofMode = readClientProofMode(body);
-        const locale = readLocale(body);
-        const scopes = readRequestScopes(body.scopes, clientProofMode, partner.allowedScopes);
-        const created = await createVerifyRequest(
-          deps,
-          { rail: 'standard', partnerId: partner.id, appId: null, originHash: null, sessionJti: null, scopes, clientProofMode, locale, audienceLabel: partner.name },
-          { channel: 'partner', partnerSecret: partnerResultReader(deps, partner.id) },
-        );
-        const answer: PartnerVerifyRequestCreated = { request_id: created.record.id, deep_link: created.deepLink, expires_at: created.record.deadlineAt };
-        return reply.code(201).send(answer);
-      },
-    );
-
-    partnerScope.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
-      PARTNER_STATUS_PATH,
-      { preValidation: partnerAuthHook(deps, { requireContentType: false, preAuthLimit: RATE_LIMITS.partnerVerifyStatus }) },
-      async (request): Promise<VerifyStatus> => {
-        const partner = request.partner!;
-        const wait = readWait(request.query);
-        const known = readKnown(request.query);
-        const found = await findRequestForPartner(deps.store, request.params.requestId, partner.id, deps.clock.now());
-        if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
-        const record = await awaitChange(deps, request, found, wait, known);
-        if (!record) throw new ServiceError('NOT_FOUND', { cause: 'request gone while waiting' });
-        return statusView(record, deps.clock.now(), partnerResultReader(deps, partner.id));
-      },
-    );
   });
 }

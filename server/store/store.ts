@@ -1,18 +1,24 @@
 /**
- * The store: the only place state lives. Two implementations share this contract
- * (`sqlite.ts`, the durable embedded default; `redis.ts`, for several instances), and one
- * suite (`store.contract.ts`) runs against each.
+ * The store: the only place state lives, and storage only (the use cases that read and write it
+ * are in domain/). Two implementations share this contract: `sqlite.ts`, the durable embedded
+ * default, and `redis.ts`, for several instances; `open.ts` picks one from the configuration,
+ * and one suite (`store.contract.ts`) runs against each.
  *
  * Contract, in prose:
  * - Every method is async and every method is atomic on its own: a caller never sees half a
  *   write, and two callers racing on the same key see one winner.
  * - Tokens are never stored: grants, pass tokens, poll and handoff tokens are keyed by their
- *   SHA-256 digest (`digestToken`). Results the browser must fetch are stored sealed with a key
- *   derived from a token the store does not hold (`crypto/seal.ts`).
+ *   SHA-256 digest (`digestToken`). A verification result is stored sealed to a per-request
+ *   X25519 key whose private half only the reader's secret opens (`domain/result-box.ts`); an
+ *   exchange replay, sealed with its grant code (`crypto/seal.ts`). The store holds neither secret.
  * - Times are ms since the Unix epoch, given by the caller (from its Clock): the store never
  *   reads the wall clock, so a fake clock controls expiry in tests.
  * - Whatever a method has acknowledged survives `kill -9` of the process.
- * - `sweep(now)` deletes rows whose expiry is before `now`; reads also treat them as absent.
+ * - `sweep(now)` deletes rows whose expiry is before `now`; reads also treat them as absent. A
+ *   store whose rows expire by themselves (Redis TTLs) has nothing to sweep and returns 0.
+ * - A store on a server (Redis) fails closed: while the server is unreachable every method but
+ *   `waitForRequestChange` rejects with `StoreUnavailableError` within 2 s, nothing is answered
+ *   from memory, and the same handle works again once the server is back.
  */
 import type {
   Attributes,
@@ -66,7 +72,7 @@ export interface VerifyRequestRecord {
   status: RequestStatus;
   reason: FailReason | null;
   method: Method | null;
-  /** the grant code or attestation, sealed with the poll token (crypto/seal.ts) */
+  /** the grant code or attestation, sealed to resultPublicKey (domain/result-box.ts) */
   sealedResult: string | null;
   /** bumped by every update; long polls wait for it to move */
   version: number;
@@ -84,7 +90,7 @@ export interface VerifyRequestRecord {
   openedAt: number | null;
   /** X25519 public key the result is sealed to on completion (domain/result-box.ts) */
   resultPublicKey: string;
-  /** that key's private half, sealed with the poll token or the partner secret: the store alone can't open a result */
+  /** its private half, sealed with the poll token or the partner's result-reader key: the store alone can't open a result */
   resultKeySealed: string;
 }
 
@@ -158,7 +164,7 @@ export interface Store {
   getPartner(id: string): Promise<PartnerRecord | null>;
   listPartners(): Promise<PartnerRecord[]>;
 
-  // Service secrets (e.g. the nullifier key), created once and then stable
+  // Service secrets and records (the nullifier key, result_reader_key, the store's mode), created once and then stable
   /** Returns the stored value for `name`, storing `value` first if there is none (first writer wins). */
   getOrCreateSecret(name: string, value: string): Promise<string>;
   /** Every service secret, by name (for re-sealing under a new master key). */
@@ -221,4 +227,13 @@ export interface Store {
   /** Deletes everything expired before `now`; returns how many rows went. */
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The store's server did not answer (down, unreachable, timed out, out of memory). The HTTP edge
+ * answers 503 SERVICE_UNAVAILABLE with Retry-After; the message says what failed and carries
+ * no key or value.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
 }

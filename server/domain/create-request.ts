@@ -1,0 +1,150 @@
+/**
+ * Creating a verification request (DESIGN §3), for its three callers: the loader with a partner
+ * ID (STANDARD), the loader with a session token (ADULT_BLIND), and a signed partner call (the
+ * /api/partner/* variant). The route has read the body's shape; these make the checks that need
+ * the partner, the token, the Origin or the store, each in the order its comment lists.
+ */
+import type { Locale } from '../../src/protocol/api.ts';
+import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';
+import { originHash } from '../crypto/blind.ts';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError, TooManyRequestsError } from '../errors.ts';
+import type { PartnerRecord } from '../store/store.ts';
+import { PARTNER_ID_PATTERN } from './partners.ts';
+import { readRequestScopes } from './scopes.ts';
+import { createVerifyRequest, type CreatedRequest } from './verify-requests.ts';
+
+/** Requests one session token may create within its 300 s life: the first and its renewals. */
+export const SESSION_TOKEN_MAX_REQUESTS = 20;
+const SESSION_TOKEN_WINDOW_MS = 300_000;
+
+/** What the caller chose besides who it is. */
+export interface RequestChoices {
+  clientProofMode: boolean;
+  locale: Locale;
+}
+
+/** A partner on the STANDARD rail, the only one that may name itself by partner ID. */
+export type StandardPartner = PartnerRecord & { rail: 'standard' };
+
+type CreateDeps = Pick<AppDeps, 'store' | 'clock' | 'config'>;
+
+/**
+ * The partner itself when it is on the STANDARD rail; 403 FORBIDDEN_RAIL otherwise (an
+ * ADULT_BLIND partner must use a session token: a partner ID would put it on the verifier path).
+ *
+ * @example const partner = standardPartnerOf(request.partner)
+ */
+export function standardPartnerOf(partner: PartnerRecord): StandardPartner {
+  if (partner.rail !== 'standard') {
+    throw new ServiceError('FORBIDDEN_RAIL', {
+      message: 'This partner is on the ADULT_BLIND rail: use a session token, not a partner ID.',
+      cause: 'adult_blind partner used a partner id',
+    });
+  }
+  return partner as StandardPartner;
+}
+
+/**
+ * The loader's STANDARD request: the scope list is checked first, then the partner (403
+ * INVALID_PARTNER, FORBIDDEN_RAIL), the Origin (403 ORIGIN_NOT_ALLOWED), and only then the
+ * partner's allowed_scopes (400 INVALID_SCOPES).
+ *
+ * @example await createWithPartnerId(deps, { partnerId: 'pk_test_demo', origin, scopes: body.scopes, clientProofMode, locale })
+ */
+export async function createWithPartnerId(
+  deps: CreateDeps,
+  input: RequestChoices & { partnerId: string; origin: string | null; scopes: unknown },
+): Promise<CreatedRequest> {
+  const requested = readRequestScopes(input.scopes, input.clientProofMode, null);
+  const found = PARTNER_ID_PATTERN.test(input.partnerId) ? await deps.store.getPartner(input.partnerId) : null;
+  if (!found) throw new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
+  const partner = standardPartnerOf(found);
+  if (input.origin !== partner.domain) {
+    throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not the registered domain' });
+  }
+  const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
+  const { clientProofMode, locale } = input;
+  return createVerifyRequest(
+    deps,
+    {
+      rail: 'standard',
+      partnerId: partner.id,
+      scopes,
+      clientProofMode,
+      locale,
+      audienceLabel: partner.name,
+    },
+    { channel: 'widget' },
+  );
+}
+
+/**
+ * The loader's ADULT_BLIND request: the session token (401 SESSION_INVALID), the Origin against
+ * its origin_hash (403 ORIGIN_NOT_ALLOWED), its scopes (400 INVALID_SCOPES), then at most
+ * SESSION_TOKEN_MAX_REQUESTS per token (429). The token's scopes apply; the record never names
+ * the partner (DESIGN §8).
+ *
+ * @example await createWithSessionToken(deps, { sessionToken: body.session_token, origin, clientProofMode, locale })
+ */
+export async function createWithSessionToken(
+  deps: CreateDeps & Pick<AppDeps, 'blind'>,
+  input: RequestChoices & { sessionToken: string; origin: string | null },
+): Promise<CreatedRequest> {
+  const claims = await deps.blind.verifySessionToken(input.sessionToken);
+  if (input.origin === null || originHash(input.origin) !== claims.origin_hash) {
+    throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin does not hash to the session origin_hash' });
+  }
+  const scopes = scopesOfMask(claims.scope_mask);
+  const problem = findScopeProblem(scopes, input.clientProofMode);
+  if (problem) throw new ServiceError('INVALID_SCOPES', { cause: `session token scopes: ${problem}` });
+  const uses = await deps.store.hitCounter(
+    `widget-create-session:${claims.jti}`,
+    SESSION_TOKEN_WINDOW_MS,
+    deps.clock.now(),
+  );
+  if (uses.count > SESSION_TOKEN_MAX_REQUESTS) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((uses.resetAt - deps.clock.now()) / 1000));
+    throw new TooManyRequestsError(retryAfterSeconds, { cause: 'session token reused too often' });
+  }
+  return createVerifyRequest(
+    deps,
+    {
+      rail: 'adult_blind',
+      appId: claims.app_id,
+      originHash: claims.origin_hash,
+      sessionJti: claims.jti,
+      scopes,
+      clientProofMode: input.clientProofMode,
+      locale: input.locale,
+    },
+    { channel: 'widget' },
+  );
+}
+
+/**
+ * A signed partner's request (400 INVALID_SCOPES outside its allowed_scopes). Its result opens
+ * with the partner's result-reader key, not a poll token: the partner polls with its signature.
+ *
+ * @example await createForSignedPartner(deps, standardPartnerOf(request.partner!), { scopes: body.scopes, clientProofMode, locale })
+ */
+export async function createForSignedPartner(
+  deps: CreateDeps & Pick<AppDeps, 'resultReader'>,
+  partner: StandardPartner,
+  input: RequestChoices & { scopes: unknown },
+): Promise<CreatedRequest> {
+  const scopes = readRequestScopes(input.scopes, input.clientProofMode, partner.allowedScopes);
+  const { clientProofMode, locale } = input;
+  return createVerifyRequest(
+    deps,
+    {
+      rail: 'standard',
+      partnerId: partner.id,
+      scopes,
+      clientProofMode,
+      locale,
+      audienceLabel: partner.name,
+    },
+    { channel: 'partner', readerKey: deps.resultReader.keyFor(partner.id) },
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * The partner API's two use cases (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
+ * DESIGN §5–6): a grant code becomes a pass token once, and a pass token is checked. The shapes
+ * of both answers are pass-tokens.ts's pure functions.
+ */
+import { PREFIX, type ExchangeResponse, type IntrospectResponse } from '../../src/protocol/api.ts';
+import { seal, unseal } from '../crypto/seal.ts';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
+import type { PartnerRecord } from '../store/store.ts';
+import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
+import { digestToken, isTokenShaped } from './tokens.ts';
+
+const SEAL_PURPOSE = 'exchange-replay';
+
+type PartnerApiDeps = Pick<AppDeps, 'store' | 'clock'>;
+
+/**
+ * Exchanges a grant code for a pass token: 400 INVALID_GRANT without the g_ prefix; 401
+ * GRANT_INVALID when it is unknown, expired, already used, or another partner's (which burns it:
+ * a grant code another partner holds has leaked). With an Idempotency-Key, a retry with the same
+ * grant code gets the first answer again, and another grant code under the same key is refused.
+ *
+ * @example const response = await exchangeGrant(deps, partner, { grantCode: 'g_…', idempotencyKey: 'order-42' })
+ */
+export async function exchangeGrant(
+  deps: PartnerApiDeps,
+  partner: PartnerRecord,
+  input: { grantCode: string; idempotencyKey: string | null },
+): Promise<ExchangeResponse> {
+  const { grantCode, idempotencyKey } = input;
+  if (!grantCode.startsWith(PREFIX.grant))
+    throw new ServiceError('INVALID_GRANT', { cause: 'grant_code lacks the g_ prefix' });
+  const grantDigest = digestToken(grantCode);
+  if (idempotencyKey !== null) {
+    const replayed = await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
+    if (replayed) return replayed;
+  }
+
+  const now = deps.clock.now();
+  const grant = isTokenShaped(grantCode, 'grant') ? await deps.store.consumeGrant(grantDigest, now) : null;
+  if (!grant) {
+    // A retry racing its own first attempt: the first may have stored its answer meanwhile.
+    const replayed =
+      idempotencyKey === null ? null : await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
+    if (replayed) return replayed;
+    throw new ServiceError('GRANT_INVALID', { cause: 'grant unknown, expired or already used' });
+  }
+  // Consumed even so: a grant code another partner holds has leaked and is worthless from now on.
+  if (grant.partnerId !== partner.id)
+    throw new ServiceError('GRANT_INVALID', { cause: 'grant belongs to another partner' });
+
+  const { passToken, record } = issuePassToken(grant, now);
+  await deps.store.putPassToken(record);
+  const response = exchangeResponseOf(passToken, record);
+  if (idempotencyKey !== null) {
+    await deps.store.putExchangeReplay(
+      {
+        partnerId: partner.id,
+        idempotencyKey,
+        grantDigest,
+        sealedResponse: seal(grantCode, SEAL_PURPOSE, JSON.stringify(response)),
+        expiresAt: grant.expiresAt,
+      },
+      now,
+    );
+  }
+  return response;
+}
+
+/** The first answer for this key, if this same grant code produced it; GRANT_INVALID for another code. */
+async function findReplay(
+  deps: PartnerApiDeps,
+  partner: PartnerRecord,
+  key: string,
+  grantCode: string,
+  grantDigest: string,
+): Promise<ExchangeResponse | null> {
+  const replay = await deps.store.getExchangeReplay(partner.id, key, deps.clock.now());
+  if (!replay) return null;
+  if (replay.grantDigest !== grantDigest)
+    throw new ServiceError('GRANT_INVALID', { cause: 'idempotency key was used with another grant code' });
+  const plaintext = unseal(grantCode, SEAL_PURPOSE, replay.sealedResponse);
+  if (plaintext === null)
+    throw new ServiceError('GRANT_INVALID', { cause: 'stored replay does not open with this grant code' });
+  return JSON.parse(plaintext) as ExchangeResponse;
+}
+
+/**
+ * The state of a pass token (RFC 7662): `{active: false}` and nothing else for a malformed,
+ * unknown or expired token, or another partner's (DESIGN §5), which answers exactly like an
+ * unknown one.
+ *
+ * @example await introspectPassToken(deps, partner, 'p_…') // { active: true, scope: 'age_verification', … }
+ */
+export async function introspectPassToken(
+  deps: PartnerApiDeps,
+  partner: PartnerRecord,
+  passToken: string,
+): Promise<IntrospectResponse> {
+  if (!isTokenShaped(passToken, 'pass')) return INACTIVE;
+  const record = await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
+  if (!record || record.partnerId !== partner.id) return INACTIVE;
+  return introspectionOf(record);
+}

@@ -1,0 +1,144 @@
+/**
+ * The server's layers (issue 7), checked on the imports of every source file (tests aside):
+ * - routes/ parse and answer: no store implementation, from store/ at most the interface's types,
+ *   and no store call of their own (`deps.store.getX(…)`): use cases do that, in domain/;
+ * - domain/ holds the use cases over the Store interface: no Fastify, nothing from routes/ or
+ *   http/, from store/ only the interface (store.ts);
+ * - http/ is the edge: nothing from routes/ or store/;
+ * - outside store/, nothing names a store implementation (store/open.ts chooses one; the sealing
+ *   wrapper, store/sealed.ts, works over any), so a second store needs no change elsewhere.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SERVER_DIR = dirname(fileURLToPath(import.meta.url));
+
+interface SourceFile {
+  /** relative to server/, with forward slashes: "routes/widget.ts" */
+  path: string;
+  source: string;
+}
+
+interface Import {
+  /** relative to server/ for a relative specifier ("store/store.ts", "../src/…"), the package name otherwise */
+  target: string;
+  typeOnly: boolean;
+}
+
+const FROM = /^(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s*['"]([^'"]+)['"]/gm;
+const BARE = /^import\s+['"]([^'"]+)['"]/gm;
+const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;
+
+function importsOf(file: SourceFile): Import[] {
+  const resolve = (specifier: string): string =>
+    specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file.path), specifier)) : specifier;
+  const found: Import[] = [];
+  for (const [, typeKeyword, names, specifier] of file.source.matchAll(FROM)) {
+    const members = names!
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
+    const allTypes = names!.trim().startsWith('{') && members.length > 0 && members.every((m) => m.startsWith('type '));
+    found.push({ target: resolve(specifier!), typeOnly: Boolean(typeKeyword) || allTypes });
+  }
+  for (const [, specifier] of file.source.matchAll(BARE)) found.push({ target: resolve(specifier!), typeOnly: false });
+  return found;
+}
+
+const under = (path: string, folder: string): boolean => path.startsWith(`${folder}/`);
+const isFastify = (target: string): boolean => target === 'fastify' || target.startsWith('@fastify/');
+const STORE_INTERFACE = 'store/store.ts';
+/** What outside store/ may import from it: the interface, the opener and the wrapper over any store. */
+const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts'];
+
+/** Every breach of the rules above, one line each. */
+function findLayerViolations(files: readonly SourceFile[]): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    const say = (what: string): number => violations.push(`${file.path}: ${what}`);
+    for (const { target, typeOnly } of importsOf(file)) {
+      if (under(file.path, 'routes') && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly)) {
+        say(`a route imports ${target} (only types from ${STORE_INTERFACE})`);
+      }
+      if (under(file.path, 'domain')) {
+        if (isFastify(target)) say(`domain/ imports ${target}`);
+        if (under(target, 'routes') || under(target, 'http')) say(`domain/ imports ${target}`);
+        if (under(target, 'store') && target !== STORE_INTERFACE)
+          say(`domain/ imports ${target} (only ${STORE_INTERFACE})`);
+      }
+      if (under(file.path, 'http') && (under(target, 'routes') || under(target, 'store')))
+        say(`http/ imports ${target}`);
+      if (!under(file.path, 'store') && under(target, 'store') && !STORE_AGNOSTIC.includes(target)) {
+        say(`imports the store implementation ${target} (open stores through store/open.ts)`);
+      }
+    }
+    if (under(file.path, 'routes') && STORE_CALL.test(file.source))
+      say('a route calls the store itself (move it into a domain/ use case)');
+  }
+  return violations;
+}
+
+function readSources(dir: string): SourceFile[] {
+  const files: SourceFile[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'public') files.push(...readSources(full));
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.contract.ts')) {
+      files.push({ path: relative(SERVER_DIR, full).split('\\').join('/'), source: readFileSync(full, 'utf8') });
+    }
+  }
+  return files;
+}
+
+describe('server layers', () => {
+  it('routes parse and answer, domain/ holds the use cases over the Store interface, and only store/ knows a store', () => {
+    const files = readSources(SERVER_DIR).filter((f) => !under(f.path, 'test'));
+    expect(files.filter((f) => under(f.path, 'routes')).length).toBeGreaterThan(5);
+    expect(files.filter((f) => under(f.path, 'domain')).length).toBeGreaterThan(5);
+    expect(findLayerViolations(files)).toEqual([]);
+  });
+
+  it('names each breach: a route importing store internals or calling the store, domain/ importing Fastify or a route', () => {
+    const violations = findLayerViolations([
+      { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
+      {
+        path: 'routes/b.ts',
+        source: "import { getThing } from '../store/store.ts';\nawait deps.store.getPartner(id);",
+      },
+      {
+        path: 'routes/ok.ts',
+        source:
+          "import type { PartnerRecord } from '../store/store.ts';\nimport { type Store } from '../store/store.ts';",
+      },
+      {
+        path: 'domain/c.ts',
+        source: "import type { FastifyRequest } from 'fastify';\nimport {\n  x,\n} from '../routes/widget.ts';",
+      },
+      {
+        path: 'domain/d.ts',
+        source: "import '../http/body.ts';\nimport { openConfiguredStore } from '../store/open.ts';",
+      },
+      {
+        path: 'boot.ts',
+        source:
+          "import { openConfiguredStore } from './store/open.ts';\nimport { sealedStore } from './store/sealed.ts';",
+      },
+      { path: 'cli/e.ts', source: "export { openSqliteStore } from '../store/sqlite.ts';" },
+    ]);
+    expect(violations).toEqual([
+      'routes/a.ts: a route imports store/sqlite.ts (only types from store/store.ts)',
+      'routes/a.ts: imports the store implementation store/sqlite.ts (open stores through store/open.ts)',
+      'routes/b.ts: a route imports store/store.ts (only types from store/store.ts)',
+      'routes/b.ts: a route calls the store itself (move it into a domain/ use case)',
+      'domain/c.ts: domain/ imports fastify',
+      'domain/c.ts: domain/ imports routes/widget.ts',
+      'domain/d.ts: domain/ imports store/open.ts (only store/store.ts)',
+      'domain/d.ts: domain/ imports http/body.ts',
+      'cli/e.ts: imports the store implementation store/sqlite.ts (open stores through store/open.ts)',
+    ]);
+  });
+});
