@@ -75,30 +75,32 @@ describe('createUiLoader', () => {
     await expect(pending).rejects.toThrow('ui');
   });
 
-  it('starts the script of a locale the bundle does not carry beside it, once, with the same nonce', async () => {
-    // These tags stay in the document (inert: not a JavaScript type), as the browser keeps them.
-    vi.mocked(document.head.append).mockImplementation((...nodes) => {
-      for (const node of nodes as HTMLScriptElement[]) {
-        appended.push(node);
-        node.type = 'text/x-inert';
-        document.head.appendChild(node);
-      }
-    });
+  it('starts the script of a locale the bundle does not carry beside the bundle, with the same nonce', () => {
     const load = createUiLoader(URL_, 'n0nce');
     void load('de');
-    void load('de');
-    void load('fr');
-    void load('en');
-    void load();
     const locales = appended.filter((s) => s.src !== URL_);
     expect(locales.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([['https://svc.example/v4/ui.abc-de.js', 'n0nce', 'anonymous']]);
     expect(injected()).toHaveLength(1);
-    // a failed locale script leaves the page, so the bundle (or the next render) adds it again
+    // a failed locale script leaves the page, so the bundle can add it again
+    const removed = vi.spyOn(locales[0]!, 'remove');
     locales[0]!.dispatchEvent(new Event('error'));
-    expect(document.querySelector('script[src$="-de.js"]')).toBeNull();
+    expect(removed).toHaveBeenCalled();
+  });
+
+  it('leaves the locale scripts of later widgets to the bundle once it is on its way', () => {
+    const load = createUiLoader(URL_);
+    void load('fr');
     void load('de');
-    expect(appended.filter((s) => s.src !== URL_)).toHaveLength(2);
-    for (const script of appended) script.remove();
+    void load('nl');
+    expect(appended.map((s) => s.src)).toEqual([URL_]);
+  });
+
+  it('starts no locale script for French, English or no locale', () => {
+    for (const locale of ['fr', 'en', undefined] as const) {
+      appended = [];
+      void createUiLoader(URL_)(locale);
+      expect(appended.map((s) => s.src)).toEqual([URL_]);
+    }
   });
 
   it('injects nothing when the UI is already on the page', async () => {

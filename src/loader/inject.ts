@@ -12,8 +12,8 @@ type UiWindow = Window & { [UI_GLOBAL]?: MountWidget };
 /**
  * Returns a function that loads the UI bundle at most once at a time: concurrent callers share
  * one <script>, a failed load is retried once, and after two failures the next call starts over.
- * Given a locale outside the bundle, it also starts that locale's script once (the bundle
- * retries it if it fails: the failed tag is removed).
+ * Given a locale outside the bundle on the call that starts the bundle, it starts that locale's
+ * script beside it (the bundle joins it, or retries it if it failed: a failed tag is removed).
  *
  * @example
  * const loadUi = createUiLoader('https://widget.example/v4/ui.3f9a1c.js', script.nonce);
@@ -22,15 +22,15 @@ type UiWindow = Window & { [UI_GLOBAL]?: MountWidget };
 export function createUiLoader(url: string, nonce?: string): (locale?: Locale) => Promise<MountWidget> {
   let pending: Promise<MountWidget> | undefined;
   /** Adds a script (async, as injected scripts are); a failed one is removed, so a retry adds it anew. */
-  const add = (src: string, done?: () => void): void => {
+  const add = (src: string, done: () => unknown = () => 0): void => {
     const script = document.createElement('script');
     script.src = src;
     script.crossOrigin = 'anonymous';
     if (nonce) script.nonce = nonce;
-    if (done) script.onload = done;
+    script.onload = done;
     script.onerror = () => {
       script.remove();
-      done?.();
+      done();
     };
     document.head.append(script);
   };
@@ -38,15 +38,16 @@ export function createUiLoader(url: string, nonce?: string): (locale?: Locale) =
     new Promise((resolve, reject) => {
       const ready = (): boolean => {
         const mount = (window as UiWindow)[UI_GLOBAL];
-        if (typeof mount === 'function') resolve(mount);
-        return typeof mount === 'function';
+        return typeof mount === 'function' && (resolve(mount), true);
       };
       // loaded or failed: either way the bundle has set its global by now, or never will
       if (!ready()) add(url, () => ready() || reject(new Error('ui')));
     });
   return (locale) => {
-    const copy = localeScriptUrl(url, locale);
-    if (copy && !document.querySelector(`script[src="${copy}"]`)) add(copy);
+    // Only beside the bundle's own first load: once the bundle is on its way, it loads (and
+    // shares) the locale scripts of later widgets itself.
+    const copy = !pending && localeScriptUrl(url, locale);
+    if (copy) add(copy);
     return (pending ??= inject()
       .catch(inject)
       .catch((error: unknown) => {
