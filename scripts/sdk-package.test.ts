@@ -22,7 +22,9 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
 const SDK = join(ROOT, 'server', 'sdk');
 const MANIFEST = JSON.parse(readFileSync(join(SDK, 'package.json'), 'utf8')) as Record<string, unknown>;
-const WORKED_EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'hmac', 'worked-example.json'), 'utf8')) as Record<string, string>;
+const WORKED_EXAMPLE = JSON.parse(
+  readFileSync(join(ROOT, 'fixtures', 'hmac', 'worked-example.json'), 'utf8'),
+) as Record<string, string>;
 const SLOW = 120_000;
 
 /** What the tarball must hold: each source's JavaScript and declarations, the manifest, the README. */
@@ -59,14 +61,22 @@ beforeAll(async () => {
 
   // The dry run builds (prepack) and lists; the real pack reuses that build.
   const dry = await run('npm', ['pack', '--dry-run', '--json'], { cwd: pkg, env: NPM_ENV });
-  packedFiles = (JSON.parse(dry.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path).sort();
-  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: pkg, env: NPM_ENV });
+  packedFiles = (JSON.parse(dry.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files
+    .map((f) => f.path)
+    .sort();
+  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+    cwd: pkg,
+    env: NPM_ENV,
+  });
   tarball = join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
 
   // Outside the repository: no node_modules above it to lean on.
   consumer = mkdtempSync(join(tmpdir(), 'svc-sdk-consumer-'));
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: consumer, env: NPM_ENV });
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+    cwd: consumer,
+    env: NPM_ENV,
+  });
 }, SLOW);
 
 afterAll(() => {
@@ -106,18 +116,25 @@ describe('the packed SDK', () => {
 
   it('passes publint (strict)', async () => {
     const data = readFileSync(tarball);
-    const { messages, pkg } = await publint({ pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) }, strict: true });
+    const { messages, pkg } = await publint({
+      pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+      strict: true,
+    });
     expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
   });
 
   it('passes Are the Types Wrong for an ES-module-only package', async () => {
     const attw = join(ROOT, 'node_modules', '.bin', 'attw');
     // --no-definitely-typed: no registry look-up for @types of the package.
-    const result = await run(attw, [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'json'], { cwd: work }).then(
+    const result = await run(attw, [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'json'], {
+      cwd: work,
+    }).then(
       (r) => ({ ok: true, out: r.stdout }),
       (e: { stdout: string }) => ({ ok: false, out: e.stdout }),
     );
-    const analysis = JSON.parse(result.out) as { analysis: { problems: unknown[]; entrypoints: Record<string, unknown> } };
+    const analysis = JSON.parse(result.out) as {
+      analysis: { problems: unknown[]; entrypoints: Record<string, unknown> };
+    };
     expect(analysis.analysis.problems.filter((p) => !/node10|node16-cjs/.test(JSON.stringify(p)))).toEqual([]);
     expect(Object.keys(analysis.analysis.entrypoints).sort()).toEqual(['.', './package.json', './testing']);
     expect(result.ok).toBe(true);
@@ -158,7 +175,12 @@ console.log(JSON.stringify({ bodyHash, canonical, signature: computeSignature(x.
     try {
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       const origin = 'https://shop.example';
-      const jws = await service.deps.blind.signAttestation({ appId: 'app_blind_shop', originHash: originHash(origin), scopeMask: 1, nullifier: '0xfeed' });
+      const jws = await service.deps.blind.signAttestation({
+        appId: 'app_blind_shop',
+        originHash: originHash(origin),
+        scopeMask: 1,
+        nullifier: '0xfeed',
+      });
       const [header, payload, signature] = jws.split('.') as [string, string, string];
       const forged = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
       const out = await runInConsumer(
@@ -189,18 +211,37 @@ console.log(JSON.stringify({
     }
   });
 
-  it('loads its main entry without Playwright, and its testing entry with the QA team\'s Playwright', async () => {
-    const main = await runInConsumer('main.mjs', `const sdk = await import('@svc/partner-sdk');
+  it("loads its main entry without Playwright, and its testing entry with the QA team's Playwright", async () => {
+    const main = await runInConsumer(
+      'main.mjs',
+      `const sdk = await import('@svc/partner-sdk');
 console.log(JSON.stringify({ client: typeof sdk.createPartnerClient, verify: typeof sdk.verifyAttestation }));
-`);
+`,
+    );
     expect(main).toEqual({ client: 'function', verify: 'function' });
 
     // The peer a QA team installs; linked from the repository instead of downloaded.
     mkdirSync(join(consumer, 'node_modules', '@playwright'), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', '@playwright', 'test'), join(consumer, 'node_modules', '@playwright', 'test'), 'dir');
-    const testing = await runInConsumer('testing.mjs', `const qa = await import('@svc/partner-sdk/testing');
+    symlinkSync(
+      join(ROOT, 'node_modules', '@playwright', 'test'),
+      join(consumer, 'node_modules', '@playwright', 'test'),
+      'dir',
+    );
+    const testing = await runInConsumer(
+      'testing.mjs',
+      `const qa = await import('@svc/partner-sdk/testing');
 console.log(JSON.stringify(Object.keys(qa).sort()));
-`);
-    expect(testing).toEqual(['answerOnPhonePage', 'completeThroughApi', 'completeVerification', 'deepLinkOf', 'parseDeepLink', 'waitForWidgetState', 'widget', 'widgetState']);
+`,
+    );
+    expect(testing).toEqual([
+      'answerOnPhonePage',
+      'completeThroughApi',
+      'completeVerification',
+      'deepLinkOf',
+      'parseDeepLink',
+      'waitForWidgetState',
+      'widget',
+      'widgetState',
+    ]);
   });
 });

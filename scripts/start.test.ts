@@ -65,7 +65,14 @@ describe('npm start supervisor', () => {
 });
 
 describe('npm start log lines', () => {
-  const pinoLine = JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 9, 30), pid: 4242, hostname: 'box', reqId: 'c1-7', msg: 'request completed' });
+  const pinoLine = JSON.stringify({
+    level: 30,
+    time: Date.UTC(2026, 0, 1, 9, 30),
+    pid: 4242,
+    hostname: 'box',
+    reqId: 'c1-7',
+    msg: 'request completed',
+  });
 
   it('prints the service\'s JSON lines as readable ones in development, and leaves other lines alone', async () => {
     const format = (await devLogFormatter({}))!;
@@ -104,10 +111,13 @@ describe('npm start log lines', () => {
     expect(manifest.scripts['start:production']).toBe('node dist/node/server/main.js');
     // What the service build compiles (server/tsconfig.build.json): no mention of it anywhere.
     const sources = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-        entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
-      );
-    const mentions = [...sources(join(ROOT, 'server')), ...sources(join(ROOT, 'src', 'protocol'))].filter((file) => readFileSync(file, 'utf8').includes('pino-pretty'));
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        if (entry.isDirectory()) return sources(join(dir, entry.name));
+        return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [];
+      });
+    const mentions = [...sources(join(ROOT, 'server')), ...sources(join(ROOT, 'src', 'protocol'))].filter((file) =>
+      readFileSync(file, 'utf8').includes('pino-pretty'),
+    );
     expect(mentions).toEqual([]);
   });
 });

@@ -117,7 +117,10 @@ export type LineFormatter = (line: string) => string;
  *
  * @example const formatLine = await devLogFormatter(process.env, { colorize: process.stdout.isTTY });
  */
-export async function devLogFormatter(env: NodeJS.ProcessEnv, options: { colorize?: boolean } = {}): Promise<LineFormatter | null> {
+export async function devLogFormatter(
+  env: NodeJS.ProcessEnv,
+  options: { colorize?: boolean } = {},
+): Promise<LineFormatter | null> {
   if (env.SVC_MODE === 'production' || env.SVC_LOG_FORMAT === 'json') return null;
   let prettyFactory: typeof import('pino-pretty').prettyFactory;
   try {
@@ -125,7 +128,12 @@ export async function devLogFormatter(env: NodeJS.ProcessEnv, options: { coloriz
   } catch {
     return null;
   }
-  const pretty = prettyFactory({ colorize: options.colorize ?? false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  const pretty = prettyFactory({
+    colorize: options.colorize ?? false,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
   return (line) => {
     if (!line.startsWith('{')) return line;
     let record: unknown;

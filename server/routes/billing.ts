@@ -81,7 +81,15 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
             required: ['token', 'expires_in'],
           },
           // The checks above; the signing and edge errors every signed POST shares are added by docs.ts.
-          ...errorResponses(['FORBIDDEN_RAIL', 'MISSING_BLIND_APP_ID', 'INVALID_JSON', 'MISSING_ORIGIN', 'ORIGIN_NOT_ALLOWED', 'INVALID_SCOPES', TOO_MANY_REQUESTS]),
+          ...errorResponses([
+            'FORBIDDEN_RAIL',
+            'MISSING_BLIND_APP_ID',
+            'INVALID_JSON',
+            'MISSING_ORIGIN',
+            'ORIGIN_NOT_ALLOWED',
+            'INVALID_SCOPES',
+            TOO_MANY_REQUESTS,
+          ]),
         },
       },
     },

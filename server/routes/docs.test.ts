@@ -17,6 +17,17 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** Every documented operation that takes a body. */
+function writeOperations(): Array<{ path: string; method: string; operation: { security?: unknown } }> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
 /** Every error code a path's responses list, with its status. */
 function documentedErrors(path: string, method = 'post'): Array<[string, string]> {
   return Object.entries(doc.paths[path]![method]!.responses).flatMap(([status, response]) =>
@@ -65,20 +76,19 @@ describe('the OpenAPI document at /docs/json', () => {
     expect(codes).not.toContain('GRANT_INVALID');
   });
 
-  it('documents the billing session as signed, with every error of the spec\'s billing table and the rate-limit body', () => {
+  it("documents the billing session as signed, with every error of the spec's billing table and the rate-limit body", () => {
     expect(doc.paths['/api/billing/session']!.post!.security).toEqual(SIGNED_ROUTE_SECURITY);
     const errors = documentedErrors('/api/billing/session');
-    for (const code of ['FORBIDDEN_RAIL', 'MISSING_BLIND_APP_ID', 'MISSING_ORIGIN', 'INVALID_SCOPES', 'INVALID_JSON', 'ORIGIN_NOT_ALLOWED'] as const) {
-      expect(errors).toContainEqual([String(ERRORS[code].status), code]);
-    }
+    const table = ['FORBIDDEN_RAIL', 'MISSING_BLIND_APP_ID', 'MISSING_ORIGIN', 'INVALID_SCOPES', 'INVALID_JSON', 'ORIGIN_NOT_ALLOWED'];
+    for (const code of table) expect(errors).toContainEqual([String(ERRORS[code as keyof typeof ERRORS].status), code]);
     expect(errors).toContainEqual(['429', TOO_MANY_REQUESTS]);
   });
 
-  it('gives every write route the edge\'s errors, and every signed one the signing errors and 415', () => {
-    const writes = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).flatMap(([method, operation]) => (['post', 'put', 'patch', 'delete'].includes(method) ? [{ path, method, operation }] : [])),
+  it("gives every write route the edge's errors, and every signed one the signing errors and 415", () => {
+    const writes = writeOperations();
+    expect(writes.map((w) => w.path)).toEqual(
+      expect.arrayContaining(['/v1/exchange', '/v1/introspect', '/api/billing/session']),
     );
-    expect(writes.map((w) => w.path)).toEqual(expect.arrayContaining(['/v1/exchange', '/v1/introspect', '/api/billing/session']));
     for (const { path, method, operation } of writes) {
       const codes = documentedErrors(path, method).map(([, code]) => code);
       const expected = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'];
@@ -86,35 +96,34 @@ describe('the OpenAPI document at /docs/json', () => {
       expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(expected));
       // one response per status, each code under its catalogue status
       for (const [status, code] of documentedErrors(path, method)) {
-        expect(status, `${method} ${path} ${code}`).toBe(code === TOO_MANY_REQUESTS ? '429' : String(ERRORS[code as keyof typeof ERRORS].status));
+        const expected = code === TOO_MANY_REQUESTS ? 429 : ERRORS[code as keyof typeof ERRORS].status;
+        expect(status, `${method} ${path} ${code}`).toBe(String(expected));
       }
     }
   });
 
-  it('lists every error a write route actually answers to malformed, oversized, unsigned and badly typed requests', async () => {
+  it('lists every error a write route answers to malformed, oversized, unsigned and badly typed requests', async () => {
     const undocumented: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        if (!['post', 'put', 'patch', 'delete'].includes(method)) continue;
-        const url = path.replace(/\{[^}]+\}/g, 'unknown');
-        const verb = method.toUpperCase() as 'POST';
-        const probes = [
-          { method: verb, url, payload: '{}', headers: { 'content-type': 'application/json' } },
-          { method: verb, url, payload: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), headers: { 'content-type': 'application/json' } },
-          ...Object.values(PARTNERS).flatMap((partner) => [
-            signedInjectOptions(t.clock, { method: verb, url, partner, body: {} }),
-            signedInjectOptions(t.clock, { method: verb, url, partner, body: '{"a":' }),
-            signedInjectOptions(t.clock, { method: verb, url, partner, body: '[]' }),
-            signedInjectOptions(t.clock, { method: verb, url, partner, body: {}, headers: { 'Content-Type': 'text/plain' } }),
-          ]),
-        ];
-        const documented = new Set(documentedErrors(path, method).map(([status, code]) => `${status} ${code}`));
-        for (const probe of probes) {
-          const res = await t.app.inject(probe);
-          if (res.statusCode < 400) continue;
-          const answered = `${res.statusCode} ${(res.json() as { error: string }).error}`;
-          if (!documented.has(answered)) undocumented.push(`${method} ${path}: ${answered}${operation.security ? '' : ' (unsigned route)'}`);
-        }
+    for (const { path, method, operation } of writeOperations()) {
+      const url = path.replace(/\{[^}]+\}/g, 'unknown');
+      const verb = method.toUpperCase() as 'POST';
+      const probes = [
+        { method: verb, url, payload: '{}', headers: JSON_TYPE },
+        { method: verb, url, payload: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), headers: JSON_TYPE },
+        ...Object.values(PARTNERS).flatMap((partner) => [
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: {} }),
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: '{"a":' }),
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: '[]' }),
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: {}, headers: { 'Content-Type': 'text/plain' } }),
+        ]),
+      ];
+      const documented = new Set(documentedErrors(path, method).map(([status, code]) => `${status} ${code}`));
+      for (const probe of probes) {
+        const res = await t.app.inject(probe);
+        if (res.statusCode < 400) continue;
+        const answered = `${res.statusCode} ${(res.json() as { error: string }).error}`;
+        const route = `${method} ${path}${operation.security ? '' : ' (unsigned)'}`;
+        if (!documented.has(answered)) undocumented.push(`${route}: ${answered}`);
       }
     }
     expect([...new Set(undocumented)]).toEqual([]);

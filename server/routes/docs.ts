@@ -35,7 +35,13 @@ const EVERY_ROUTE_ERRORS: readonly DocumentedCode[] = ['INTERNAL_ERROR'];
  */
 const WRITE_ROUTE_ERRORS: readonly DocumentedCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
 /** auth/partner-auth.ts's checks, in order, on every route that names SIGNED_ROUTE_SECURITY. */
-export const SIGNED_ROUTE_ERRORS: readonly DocumentedCode[] = ['MISSING_HEADERS', 'INVALID_PARTNER', 'TIMESTAMP_SKEW', 'INVALID_SIGNATURE', 'REPLAY_DETECTED'];
+export const SIGNED_ROUTE_ERRORS: readonly DocumentedCode[] = [
+  'MISSING_HEADERS',
+  'INVALID_PARTNER',
+  'TIMESTAMP_SKEW',
+  'INVALID_SIGNATURE',
+  'REPLAY_DETECTED',
+];
 /** A signed route that reads a body accepts JSON only (http/body.ts, requireJsonContentType). */
 const SIGNED_WRITE_ROUTE_ERRORS: readonly DocumentedCode[] = ['UNSUPPORTED_MEDIA_TYPE'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -90,7 +96,10 @@ function declaredErrors(response: unknown): DocumentedCode[] {
  *
  * @example documentedErrors('POST', { security: SIGNED_ROUTE_SECURITY }) // MISSING_HEADERS, …, INTERNAL_ERROR
  */
-export function documentedErrors(method: string | readonly string[], schema: { security?: unknown; response?: unknown }): DocumentedCode[] {
+export function documentedErrors(
+  method: string | readonly string[],
+  schema: { security?: unknown; response?: unknown },
+): DocumentedCode[] {
   const write = (typeof method === 'string' ? [method] : method).some((m) => WRITE_METHODS.has(m.toUpperCase()));
   const signed = JSON.stringify(schema.security) === JSON.stringify(SIGNED_ROUTE_SECURITY);
   const codes = new Set<DocumentedCode>([
@@ -106,7 +115,8 @@ export function documentedErrors(method: string | readonly string[], schema: { s
 
 /** The route's schema as the document shows it: its success responses, then every error it may answer. */
 function withDocumentedErrors(method: string | readonly string[], schema: FastifySchema): FastifySchema {
-  const success = Object.fromEntries(Object.entries((schema.response ?? {}) as Record<string, unknown>).filter(([status]) => !(Number(status) >= 400)));
+  const responses = Object.entries((schema.response ?? {}) as Record<string, unknown>);
+  const success = Object.fromEntries(responses.filter(([status]) => !(Number(status) >= 400)));
   return { ...schema, response: { ...success, ...errorResponses(documentedErrors(method, schema)) } };
 }
 
