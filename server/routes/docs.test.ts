@@ -27,6 +27,15 @@ describe('the OpenAPI document at /docs/json', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
   });
 
+  it('documents the EUDI wallet endpoints (DESIGN §11) with their OpenID4VP error shape', () => {
+    const directPost = doc.paths['/oid4vp/response/{requestId}']!.post!;
+    expect(Object.keys((directPost.requestBody as { content: object }).content)).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(Object.keys(directPost.responses).sort()).toEqual(['200', '400']);
+    expect(doc.paths['/api/w/wallet-response/{requestId}']!.post!.responses['400']!.description).toMatch(/stays waiting/);
+  });
+
   it('documents exchange and introspection with a request body and the signing headers as security', () => {
     for (const path of ['/v1/exchange', '/v1/introspect']) {
       const operation = doc.paths[path]!.post!;

@@ -90,6 +90,7 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         { name: 'partner', description: 'STANDARD rail: exchange a grant code, introspect a pass token (server to server, signed)' },
         { name: 'billing', description: 'ADULT_BLIND rail: session tokens and attestation keys' },
         { name: 'widget', description: 'called by the loader in the browser' },
+        { name: 'wallet', description: 'EUDI wallet path (OpenID4VP, EU age-verification profile): called by the wallet' },
       ],
       components: {
         securitySchemes: {

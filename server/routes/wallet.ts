@@ -39,6 +39,61 @@ function answer(request: FastifyRequest, reply: FastifyReply, requestId: string,
 
 type WithId = { Params: { requestId: string }; Querystring: Record<string, unknown> };
 
+/** The schemas document the routes (OpenAPI); the handlers and the verifier validate. */
+const documentOnly = () => () => true;
+
+const requestIdParam = {
+  type: 'object',
+  required: ['requestId'],
+  properties: { requestId: { type: 'string', description: 'the verification request id (vr_…)' } },
+} as const;
+
+const walletAnswers = {
+  200: { type: 'object', additionalProperties: false, description: 'accepted: the request completed (or failed: not adult, or cancelled)' },
+  400: {
+    type: 'object',
+    required: ['error', 'error_description'],
+    description: 'refused; the request stays waiting',
+    properties: { error: { type: 'string', enum: ['invalid_request'] }, error_description: { type: 'string', description: 'the check that failed' } },
+  },
+} as const;
+
+const directPostSchema = {
+  summary: "The wallet's OpenID4VP direct_post (EUDI age-verification profile)",
+  description:
+    'Posted by the wallet to the `response_uri` of `wallet_link`, form-encoded: `vp_token` as the JSON string ' +
+    '`{"proof_of_age":["<base64url DeviceResponse>"]}` or as `vp_token[proof_of_age]=…`, and `state`; or `error` ' +
+    '(e.g. `access_denied`) and `state`. Single use.',
+  tags: ['wallet'],
+  consumes: [FORM],
+  params: requestIdParam,
+  body: {
+    type: 'object',
+    properties: {
+      vp_token: { type: 'string', description: 'JSON: {"proof_of_age":["<base64url mdoc DeviceResponse>"]}' },
+      state: { type: 'string' },
+      error: { type: 'string', description: 'e.g. access_denied: the request fails as cancelled' },
+    },
+  },
+  response: walletAnswers,
+} as const;
+
+const dcApiSchema = {
+  summary: 'What the Digital Credentials API returned to the partner page (posted by the loader)',
+  description:
+    'text/plain JSON of the credential `navigator.credentials.get({ digital: { requests: [dc_request] } })` resolved ' +
+    'to (`{ protocol: "org-iso-mdoc", data: { response } }`), from the partner page (its Origin is checked and bound ' +
+    'to the device signature).',
+  tags: ['widget'],
+  params: requestIdParam,
+  querystring: { type: 'object', required: ['pt'], properties: { pt: { type: 'string', description: 'the poll token' } } },
+  body: {
+    type: 'object',
+    properties: { protocol: { type: 'string', enum: ['org-iso-mdoc'] }, data: { type: 'object', properties: { response: { type: 'string' } } } },
+  },
+  response: walletAnswers,
+} as const;
+
 /** Registers both wallet endpoints when the wallet path is enabled (always in sandbox; in production with SVC_WALLET_TRUST). */
 export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void {
   if (!deps.wallet.trust.enabled) return;
@@ -49,7 +104,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       done();
     });
 
-    wallet.post<WithId>(OID4VP_RESPONSE_PATH, async (request, reply) => {
+    wallet.post<WithId>(OID4VP_RESPONSE_PATH, { schema: directPostSchema, validatorCompiler: documentOnly }, async (request, reply) => {
       const { requestId } = request.params;
       const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
       if (contentType !== FORM) {
@@ -71,7 +126,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
           .headers({ 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' })
           .send(),
       );
-      browser.post<WithId>(DC_API_RESPONSE_PATH, async (request, reply) => {
+      browser.post<WithId>(DC_API_RESPONSE_PATH, { schema: dcApiSchema, validatorCompiler: documentOnly }, async (request, reply) => {
         const { requestId } = request.params;
         if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
           request.log.info({ requestId, check: 'body' }, 'wallet response refused');
