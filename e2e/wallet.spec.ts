@@ -92,7 +92,7 @@ test.describe('Digital Credentials API', () => {
     const created = await createdRequest(page);
     const persona = { id: 'fr-adult-m', label: 'x', birth_date: '1990-01-01', sex: 'M' as const, nationality: 'FRA' };
     const credential = await createDcApiCredential({ dcRequest: created.dc_request!, origin: PARTNER_URL, issuer: loadSandboxIssuer(), persona, now: Date.now() });
-    await virtualWallet(page, { action: 'respond', response: credential });
+    await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
     await waitForWidgetState(page, 'waiting');
     await widget(page).getByTestId('svc-use-wallet').click();
     await page.waitForURL('**/success');
@@ -104,7 +104,7 @@ test.describe('Digital Credentials API', () => {
     await virtualWallet(page, { action: 'decline' });
     await waitForWidgetState(page, 'waiting');
     await widget(page).getByTestId('svc-use-wallet').click();
-    await expect(widget(page).getByText('The wallet did not share a proof')).toBeVisible();
+    await expect(widget(page).getByRole('heading', { name: 'The wallet did not share a proof' })).toBeVisible();
     await widget(page).getByTestId('svc-retry').click();
     await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
   });
