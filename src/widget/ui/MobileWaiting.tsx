@@ -12,14 +12,14 @@ export function MobileWaiting(p: { copy: Copy; deepLink: string; wallet: boolean
       <Icon name="phone" />
       <h2 class="title">{copy.mobileTitle}</h2>
       <p class="help">{copy.mobileHelp}</p>
-      {p.onWallet && (
-        <button type="button" class="button" onClick={p.onWallet} data-testid="svc-use-wallet">
-          {copy.useWalletHere}
-        </button>
-      )}
       <a class="button" href={deepLink} data-testid="svc-open-app">
         {p.wallet ? copy.openWalletApp : copy.openApp}
       </a>
+      {p.onWallet && (
+        <button type="button" class="link" onClick={p.onWallet} data-testid="svc-use-wallet">
+          {copy.useWalletHere}
+        </button>
+      )}
       <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
         {copy.showQr}
       </button>

@@ -20,7 +20,7 @@ export function Waiting({ copy, deepLink, qr, secondsLeft, onWallet }: { copy: C
         {copy.expiresIn.replace('{t}', clock)}
       </p>
       {onWallet && (
-        <button type="button" class="button" onClick={onWallet} data-testid="svc-use-wallet">
+        <button type="button" class="link" onClick={onWallet} data-testid="svc-use-wallet">
           {copy.useWalletHere}
         </button>
       )}
