@@ -21,17 +21,25 @@ async function walletLinkOf(page: Page): Promise<string> {
 }
 
 /** `svc wallet present '<link>' --persona <id> [--tamper <what>]`, in process; the exit code. */
-async function presentWithSandboxWallet(link: string, persona: string, tamper?: string): Promise<{ code: number; out: string }> {
+async function presentWithSandboxWallet(
+  link: string,
+  persona: string,
+  tamper?: string,
+): Promise<{ code: number; out: string }> {
   const out: string[] = [];
   const args = ['present', link, '--persona', persona, ...(tamper ? ['--tamper', tamper] : [])];
   const code = await runWalletCommand(args, { out: (l) => out.push(l), err: (l) => out.push(l) });
   return { code, out: out.join('\n') };
 }
 
-test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, and the partner sees verification_method eudi_wallet', async ({ page }) => {
+test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, the partner sees eudi_wallet', async ({
+  page,
+}) => {
   await page.goto('/standard?proof=1&locale=en');
   const link = await walletLinkOf(page);
-  expect(link).toMatch(/^av:\/\/\?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3Ahttp%3A%2F%2Flocalhost%3A8787%2Foid4vp%2Fresponse%2Fvr_/);
+  expect(link).toMatch(
+    /^av:\/\/\?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3Ahttp%3A%2F%2Flocalhost%3A8787%2Foid4vp%2Fresponse%2Fvr_/,
+  );
   await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
 
   const presented = await presentWithSandboxWallet(link, 'fr-adult-f');
@@ -54,10 +62,13 @@ test('ADULT_BLIND: the same through the wallet, with an attestation the partner 
   await expect(page.getByTestId('result')).toContainText('checked the signature offline');
 });
 
-test('a tampered presentation is refused: the widget keeps waiting and the request is not completed', async ({ page }) => {
+test('a tampered presentation is refused: the widget keeps waiting and the request is not completed', async ({
+  page,
+}) => {
   const statuses: string[] = [];
   page.on('response', async (response) => {
-    if (response.url().includes('/api/w/verify-status/')) statuses.push(((await response.json().catch(() => ({}))) as { status?: string }).status ?? '');
+    if (response.url().includes('/api/w/verify-status/'))
+      statuses.push(((await response.json().catch(() => ({}))) as { status?: string }).status ?? '');
   });
   await page.goto('/standard?proof=1');
   const link = await walletLinkOf(page);
@@ -75,7 +86,10 @@ test('a tampered presentation is refused: the widget keeps waiting and the reque
 });
 
 test.describe('Digital Credentials API', () => {
-  test.skip(({ browserName }) => browserName !== 'chromium', 'the virtual wallet is a Chromium DevTools Protocol feature (DigitalCredentials domain)');
+  test.skip(
+    ({ browserName }) => browserName !== 'chromium',
+    'the virtual wallet is a Chromium DevTools Protocol feature (DigitalCredentials domain)',
+  );
 
   async function virtualWallet(page: Page, behavior: Record<string, unknown>): Promise<void> {
     const cdp = await page.context().newCDPSession(page);
@@ -88,10 +102,18 @@ test.describe('Digital Credentials API', () => {
     return (await (await created).json()) as VerifyRequestCreated;
   }
 
-  test('the wallet on this device answers through navigator.credentials.get and the request completes', async ({ page }) => {
+  test('the wallet on this device answers through navigator.credentials.get and the request completes', async ({
+    page,
+  }) => {
     const created = await createdRequest(page);
     const persona = { id: 'fr-adult-m', label: 'x', birth_date: '1990-01-01', sex: 'M' as const, nationality: 'FRA' };
-    const credential = await createDcApiCredential({ dcRequest: created.dc_request!, origin: PARTNER_URL, issuer: loadSandboxIssuer(), persona, now: Date.now() });
+    const credential = await createDcApiCredential({
+      dcRequest: created.dc_request!,
+      origin: PARTNER_URL,
+      issuer: loadSandboxIssuer(),
+      persona,
+      now: Date.now(),
+    });
     await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
     await waitForWidgetState(page, 'waiting');
     await widget(page).getByTestId('svc-use-wallet').click();

@@ -18,14 +18,24 @@ describe('svc wallet present', () => {
     const clock = createFakeClock(Date.now());
     const t = await makeTestApp({ clock });
     const post: FormPoster = async (url, body) => {
-      const res = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: new URL(url).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
       return { status: res.statusCode, body: res.body };
     };
     const flow = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
     const link = flow.created.wallet_link!;
 
     const tampered = capture();
-    expect(await runWalletCommand(['present', link, '--persona', 'fr-adult-m', '--tamper', 'mso-doctype'], tampered.io, { clock, post })).toBe(1);
+    expect(
+      await runWalletCommand(['present', link, '--persona', 'fr-adult-m', '--tamper', 'mso-doctype'], tampered.io, {
+        clock,
+        post,
+      }),
+    ).toBe(1);
     expect(tampered.out.join('\n')).toMatch(/→ 400 .*invalid_request/);
     expect((await pollStatus(t, flow)).status).toBe('pending');
 

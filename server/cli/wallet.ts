@@ -18,8 +18,10 @@ import type { CliIo } from './dispatch.ts';
 const USAGE = [
   "Usage: svc wallet present '<av://…>' --persona <id> [--tamper <what>] [--encoding json|brackets]",
   '',
-  'The sandbox wallet presents a proof of age for a sandbox persona to the link\'s response_uri.',
-  `--tamper: ${Object.keys(WALLET_TAMPERS).filter((t) => t !== 'origin').join(', ')}`,
+  "The sandbox wallet presents a proof of age for a sandbox persona to the link's response_uri.",
+  `--tamper: ${Object.keys(WALLET_TAMPERS)
+    .filter((t) => t !== 'origin')
+    .join(', ')}`,
 ].join('\n');
 
 export interface WalletCommandOptions {
@@ -43,7 +45,11 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
   }
   const persona = findPersona(loadPersonas(), parsed.flags.get('persona'));
   if (!persona) {
-    io.err(`svc wallet: --persona must be one of ${loadPersonas().map((p) => p.id).join(', ')}`);
+    io.err(
+      `svc wallet: --persona must be one of ${loadPersonas()
+        .map((p) => p.id)
+        .join(', ')}`,
+    );
     return 2;
   }
   const tamper = parsed.flags.get('tamper');

@@ -20,7 +20,11 @@ export type FormPoster = (url: string, body: string) => Promise<{ status: number
 
 /** The wallet's HTTP transport: a POST of `application/x-www-form-urlencoded`, as OpenID4VP's direct_post. */
 export const postFormOverHttp: FormPoster = async (url, body) => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   return { status: res.status, body: await res.text() };
 };
 
@@ -36,11 +40,16 @@ export function walletLinkOf(record: VerifyRequestRecord): string | null {
   return record.wallet ? formatWalletLink(authorizationRequestOf(record.wallet)) : null;
 }
 
-async function findOpenForPhone(deps: Pick<AppDeps, 'store' | 'clock'>, requestId: string, handoffToken: string): Promise<VerifyRequestRecord> {
+async function findOpenForPhone(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  requestId: string,
+  handoffToken: string,
+): Promise<VerifyRequestRecord> {
   const now = deps.clock.now();
   const record = await findRequestForPhone(deps.store, requestId, handoffToken, now);
   if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
-  if (!isOpenStatus(record.status)) throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
+  if (!isOpenStatus(record.status))
+    throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
   if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
   return record;
 }
@@ -60,7 +69,8 @@ export async function presentWithSandboxWallet(
   post: FormPoster,
   options: { onlyIfOffered?: boolean } = {},
 ): Promise<WalletPresentation | null> {
-  if (deps.config.mode !== 'sandbox') throw new ServiceError('NOT_FOUND', { cause: 'the sandbox wallet exists in sandbox mode only' });
+  if (deps.config.mode !== 'sandbox')
+    throw new ServiceError('NOT_FOUND', { cause: 'the sandbox wallet exists in sandbox mode only' });
   const record = await findOpenForPhone(deps, handoff.requestId, handoff.handoffToken);
   const link = walletLinkOf(record);
   if (!link || !record.wallet) {

@@ -56,27 +56,47 @@ function viewOf(record: VerifyRequestRecord): RequestView {
 
 /** A refusal for a request that stopped waiting while its answer was being checked. */
 function notWaiting(): WalletOutcome {
-  return { status: 'refused', check: 'request_not_waiting', description: WALLET_CHECKS.request_not_waiting, detail: 'lost the compare-and-set' };
+  return {
+    status: 'refused',
+    check: 'request_not_waiting',
+    description: WALLET_CHECKS.request_not_waiting,
+    detail: 'lost the compare-and-set',
+  };
 }
 
 /** Settles the request from a verdict (see the table at the top). */
-async function settleFromVerdict(deps: WalletResponseDeps, record: VerifyRequestRecord, verdict: WalletVerdict): Promise<WalletOutcome> {
+async function settleFromVerdict(
+  deps: WalletResponseDeps,
+  record: VerifyRequestRecord,
+  verdict: WalletVerdict,
+): Promise<WalletOutcome> {
   if (verdict.status === 'refused') return verdict;
   const now = deps.clock.now();
   try {
     if (verdict.status === 'cancelled') {
-      await settle(deps.store, record, now, { status: 'failed', reason: 'cancelled', method: 'eudi_wallet', expiresAt: now + EXPIRED_GRACE_MS });
+      await settle(deps.store, record, now, {
+        status: 'failed',
+        reason: 'cancelled',
+        method: 'eudi_wallet',
+        expiresAt: now + EXPIRED_GRACE_MS,
+      });
       return { status: 'cancelled', requestId: record.id };
     }
     if (!verdict.ageOver18) {
-      await settle(deps.store, record, now, { status: 'failed', reason: 'failed', method: 'eudi_wallet', expiresAt: now + EXPIRED_GRACE_MS });
+      await settle(deps.store, record, now, {
+        status: 'failed',
+        reason: 'failed',
+        method: 'eudi_wallet',
+        expiresAt: now + EXPIRED_GRACE_MS,
+      });
       return { status: 'failed', requestId: record.id };
     }
     await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts: { isAdult: true } });
     return { status: 'completed', requestId: record.id };
   } catch (error) {
     // ALREADY_FINISHED / REQUEST_EXPIRED from the compare-and-set: another answer (or the clock) won.
-    if (error instanceof ServiceError && (error.code === 'ALREADY_FINISHED' || error.code === 'REQUEST_EXPIRED')) return notWaiting();
+    if (error instanceof ServiceError && (error.code === 'ALREADY_FINISHED' || error.code === 'REQUEST_EXPIRED'))
+      return notWaiting();
     throw error;
   }
 }
@@ -90,12 +110,21 @@ function materialOf(deps: WalletResponseDeps, record: VerifyRequestRecord | null
  *
  * @example const outcome = await answerDirectPost(deps, { requestId: params.requestId, body: request.rawBody.toString('utf8') })
  */
-export async function answerDirectPost(deps: WalletResponseDeps, input: { requestId: string; body: string }): Promise<WalletOutcome> {
+export async function answerDirectPost(
+  deps: WalletResponseDeps,
+  input: { requestId: string; body: string },
+): Promise<WalletOutcome> {
   const now = deps.clock.now();
   const record = isRequestId(input.requestId) ? await deps.store.getRequest(input.requestId, now) : null;
   const material = materialOf(deps, record);
   if (!record || !material) return UNKNOWN_REQUEST;
-  const verdict = await verifyWalletResponse({ body: input.body, material, trust: deps.wallet.trust, request: viewOf(record), now });
+  const verdict = await verifyWalletResponse({
+    body: input.body,
+    material,
+    trust: deps.wallet.trust,
+    request: viewOf(record),
+    now,
+  });
   return settleFromVerdict(deps, record, verdict);
 }
 
@@ -115,7 +144,12 @@ export async function answerDcApiResponse(
   const material = materialOf(deps, record);
   if (!record || !material) return UNKNOWN_REQUEST;
   if (input.origin === null || !(await originMatches(deps, record, input.origin))) {
-    return { status: 'refused', check: 'origin', description: 'the page origin is not the one this request was made for', detail: 'Origin header' };
+    return {
+      status: 'refused',
+      check: 'origin',
+      description: 'the page origin is not the one this request was made for',
+      detail: 'Origin header',
+    };
   }
   const verdict = await verifyDcApiResponse({
     credential: input.credential,
@@ -128,7 +162,11 @@ export async function answerDcApiResponse(
   return settleFromVerdict(deps, record, verdict);
 }
 
-async function originMatches(deps: Pick<AppDeps, 'store'>, record: VerifyRequestRecord, origin: string): Promise<boolean> {
+async function originMatches(
+  deps: Pick<AppDeps, 'store'>,
+  record: VerifyRequestRecord,
+  origin: string,
+): Promise<boolean> {
   if (record.rail === 'adult_blind') return record.originHash !== null && originHash(origin) === record.originHash;
   const partner = record.partnerId === null ? null : await deps.store.getPartner(record.partnerId);
   return partner !== null && partner.domain === origin;

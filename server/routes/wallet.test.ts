@@ -29,9 +29,18 @@ afterEach(async () => {
 
 async function walletApp(env: Record<string, string> = {}): Promise<TestApp> {
   const base = await makeTestDeps({ clock: clockAt(), env });
-  const app = await createApp(base.deps, { logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } } });
+  const app = await createApp(base.deps, {
+    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } },
+  });
   await app.ready();
-  return { ...base, app, close: async () => { await app.close(); await base.store.close(); } };
+  return {
+    ...base,
+    app,
+    close: async () => {
+      await app.close();
+      await base.store.close();
+    },
+  };
 }
 
 /** Exchange, then introspect: the pass token's verification_method. */
@@ -50,8 +59,18 @@ async function proofFlow(t: TestApp): Promise<Flow> {
   return startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
 }
 
-function postDirect(app: FastifyInstance, responseUri: string, body: string, contentType = 'application/x-www-form-urlencoded') {
-  return app.inject({ method: 'POST', url: new URL(responseUri).pathname, headers: { 'content-type': contentType }, payload: body });
+function postDirect(
+  app: FastifyInstance,
+  responseUri: string,
+  body: string,
+  contentType = 'application/x-www-form-urlencoded',
+) {
+  return app.inject({
+    method: 'POST',
+    url: new URL(responseUri).pathname,
+    headers: { 'content-type': contentType },
+    payload: body,
+  });
 }
 
 async function present(
@@ -81,10 +100,18 @@ describe('POST /api/w/verify-request offers the wallet path (DESIGN §11)', () =
     expect(params.get('client_id')).toBe(`redirect_uri:${params.get('response_uri')}`);
     expect(JSON.parse(params.get('dcql_query')!)).toEqual({
       credentials: [
-        { id: 'proof_of_age', format: 'mso_mdoc', meta: { doctype_value: 'eu.europa.ec.av.1' }, claims: [{ path: ['eu.europa.ec.av.1', 'age_over_18'] }] },
+        {
+          id: 'proof_of_age',
+          format: 'mso_mdoc',
+          meta: { doctype_value: 'eu.europa.ec.av.1' },
+          claims: [{ path: ['eu.europa.ec.av.1', 'age_over_18'] }],
+        },
       ],
     });
-    expect(flow.created.dc_request).toMatchObject({ protocol: 'org-iso-mdoc', data: { deviceRequest: expect.any(String), encryptionInfo: expect.any(String) } });
+    expect(flow.created.dc_request).toMatchObject({
+      protocol: 'org-iso-mdoc',
+      data: { deviceRequest: expect.any(String), encryptionInfo: expect.any(String) },
+    });
     const { encodeQr } = await import('../domain/qr.ts');
     expect(flow.created.qr).toEqual(encodeQr(link));
   });
@@ -110,7 +137,9 @@ describe('POST /api/w/verify-request offers the wallet path (DESIGN §11)', () =
   it('offers it on ADULT_BLIND for an isAdult-only session token, and not for isAdult + isEU', async () => {
     t = await walletApp();
     expect((await startBlindFlow(t, { clientProofMode: true })).created.wallet_link).toMatch(/^av:/);
-    expect((await startBlindFlow(t, { clientProofMode: true, scopes: ['isAdult', 'isEU'] })).created.wallet_link).toBeUndefined();
+    expect(
+      (await startBlindFlow(t, { clientProofMode: true, scopes: ['isAdult', 'isEU'] })).created.wallet_link,
+    ).toBeUndefined();
   });
 });
 
@@ -162,8 +191,16 @@ describe('POST /oid4vp/response/:requestId', () => {
   it('accepts one answer only: a second valid post is refused (request_not_waiting)', async () => {
     t = await walletApp();
     const flow = await proofFlow(t);
-    const { responseUri, body } = await createDirectPost({ link: flow.created.wallet_link!, issuer, persona: personaOf(t, 'fr-adult-m'), now: t.clock.now() });
-    const [first, second] = await Promise.all([postDirect(t.app, responseUri, body), postDirect(t.app, responseUri, body)]);
+    const { responseUri, body } = await createDirectPost({
+      link: flow.created.wallet_link!,
+      issuer,
+      persona: personaOf(t, 'fr-adult-m'),
+      now: t.clock.now(),
+    });
+    const [first, second] = await Promise.all([
+      postDirect(t.app, responseUri, body),
+      postDirect(t.app, responseUri, body),
+    ]);
     expect([first.statusCode, second.statusCode].sort()).toEqual([200, 400]);
     const again = await postDirect(t.app, responseUri, body);
     expect(again.statusCode).toBe(400);
@@ -175,10 +212,18 @@ describe('POST /oid4vp/response/:requestId', () => {
     const flow = await proofFlow(t);
     const state = new URLSearchParams(flow.created.wallet_link!.slice(6)).get('state')!;
     const path = `/oid4vp/response/${flow.requestId}`;
-    const wrong = await postDirect(t.app, `http://x${path}`, new URLSearchParams({ error: 'access_denied', state: 'nope' }).toString());
+    const wrong = await postDirect(
+      t.app,
+      `http://x${path}`,
+      new URLSearchParams({ error: 'access_denied', state: 'nope' }).toString(),
+    );
     expect(wrong.statusCode).toBe(400);
     expect((await pollStatus(t, flow)).status).toBe('pending');
-    const res = await postDirect(t.app, `http://x${path}`, new URLSearchParams({ error: 'access_denied', state }).toString());
+    const res = await postDirect(
+      t.app,
+      `http://x${path}`,
+      new URLSearchParams({ error: 'access_denied', state }).toString(),
+    );
     expect(res.statusCode).toBe(200);
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'cancelled' });
   });
@@ -186,9 +231,16 @@ describe('POST /oid4vp/response/:requestId', () => {
   it('refuses an answer to an expired request, an unknown request, and a body that is not form-encoded', async () => {
     t = await walletApp();
     const flow = await proofFlow(t);
-    const { responseUri, body } = await createDirectPost({ link: flow.created.wallet_link!, issuer, persona: personaOf(t, 'fr-adult-m'), now: t.clock.now() });
+    const { responseUri, body } = await createDirectPost({
+      link: flow.created.wallet_link!,
+      issuer,
+      persona: personaOf(t, 'fr-adult-m'),
+      now: t.clock.now(),
+    });
     expect((await postDirect(t.app, responseUri, body, 'application/json')).statusCode).toBe(400);
-    expect((await postDirect(t.app, responseUri.replace(flow.requestId, 'vr_AAAAAAAAAAAAAAAAAAAAAA'), body)).statusCode).toBe(400);
+    expect(
+      (await postDirect(t.app, responseUri.replace(flow.requestId, 'vr_AAAAAAAAAAAAAAAAAAAAAA'), body)).statusCode,
+    ).toBe(400);
     t.clock.advance(t.deps.config.requestTtlMs);
     const late = await postDirect(t.app, responseUri, body);
     expect(late.statusCode).toBe(400);
@@ -210,7 +262,17 @@ describe('POST /oid4vp/response/:requestId', () => {
     const attestation = (status.result as { attestation: string }).attestation;
     const claims = JSON.parse(Buffer.from(attestation.split('.')[1]!, 'base64url').toString('utf8'));
     expect(claims).toMatchObject({ scope_mask: 1, app_id: 'app_blind_shop', aud: 'svc-attestation', ver: '1' });
-    expect(Object.keys(claims).sort()).toEqual(['app_id', 'aud', 'exp', 'iat', 'jti', 'nullifier', 'origin_hash', 'scope_mask', 'ver']);
+    expect(Object.keys(claims).sort()).toEqual([
+      'app_id',
+      'aud',
+      'exp',
+      'iat',
+      'jti',
+      'nullifier',
+      'origin_hash',
+      'scope_mask',
+      'ver',
+    ]);
     expect(logLines.join('\n')).not.toContain(PARTNERS.blindShop.id);
   });
 });
@@ -225,7 +287,11 @@ describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () 
     });
   }
 
-  async function credentialFor(t: TestApp, created: VerifyRequestCreated, options: { origin?: string; tamper?: WalletTamper } = {}) {
+  async function credentialFor(
+    t: TestApp,
+    created: VerifyRequestCreated,
+    options: { origin?: string; tamper?: WalletTamper } = {},
+  ) {
     return createDcApiCredential({
       dcRequest: created.dc_request!,
       origin: options.origin ?? PARTNER_ORIGIN,
@@ -265,7 +331,11 @@ describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () 
 
   it('answers the preflight', async () => {
     t = await walletApp();
-    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/w/wallet-response/vr_x', headers: { origin: PARTNER_ORIGIN } });
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/w/wallet-response/vr_x',
+      headers: { origin: PARTNER_ORIGIN },
+    });
     expect(res.statusCode).toBe(204);
   });
 });
@@ -310,7 +380,10 @@ describe('the sandbox phone with the wallet path offered', () => {
       payload: { h: flow.handoff, persona: 'fr-adult-m', tamper: 'digest' },
     });
     expect(tampered.statusCode).toBe(200);
-    expect(tampered.json()).toEqual({ status: 'pending', verifier: { status: 400, error_description: expect.stringMatching(/digest/) } });
+    expect(tampered.json()).toEqual({
+      status: 'pending',
+      verifier: { status: 400, error_description: expect.stringMatching(/digest/) },
+    });
     const cancelled = await t.app.inject({
       method: 'POST',
       url: `/api/m/requests/${flow.requestId}/complete`,
@@ -323,10 +396,18 @@ describe('the sandbox phone with the wallet path offered', () => {
   it('the wallet action refuses a request without the wallet path and an unknown tamper', async () => {
     t = await listening();
     const plain = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: false });
-    const res = await t.app.inject({ method: 'POST', url: `/api/m/requests/${plain.requestId}/wallet`, payload: { h: plain.handoff, persona: 'fr-adult-m' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${plain.requestId}/wallet`,
+      payload: { h: plain.handoff, persona: 'fr-adult-m' },
+    });
     expect(res.statusCode).toBe(400);
     const flow = await proofFlow(t);
-    const bad = await t.app.inject({ method: 'POST', url: `/api/m/requests/${flow.requestId}/wallet`, payload: { h: flow.handoff, persona: 'fr-adult-m', tamper: 'x' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/wallet`,
+      payload: { h: flow.handoff, persona: 'fr-adult-m', tamper: 'x' },
+    });
     expect(bad.statusCode).toBe(400);
   });
 });

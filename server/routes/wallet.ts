@@ -49,12 +49,19 @@ const requestIdParam = {
 } as const;
 
 const walletAnswers = {
-  200: { type: 'object', additionalProperties: false, description: 'accepted: the request completed (or failed: not adult, or cancelled)' },
+  200: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'accepted: the request completed (or failed: not adult, or cancelled)',
+  },
   400: {
     type: 'object',
     required: ['error', 'error_description'],
     description: 'refused; the request stays waiting',
-    properties: { error: { type: 'string', enum: ['invalid_request'] }, error_description: { type: 'string', description: 'the check that failed' } },
+    properties: {
+      error: { type: 'string', enum: ['invalid_request'] },
+      error_description: { type: 'string', description: 'the check that failed' },
+    },
   },
 } as const;
 
@@ -86,10 +93,17 @@ const dcApiSchema = {
     'to the device signature).',
   tags: ['widget'],
   params: requestIdParam,
-  querystring: { type: 'object', required: ['pt'], properties: { pt: { type: 'string', description: 'the poll token' } } },
+  querystring: {
+    type: 'object',
+    required: ['pt'],
+    properties: { pt: { type: 'string', description: 'the poll token' } },
+  },
   body: {
     type: 'object',
-    properties: { protocol: { type: 'string', enum: ['org-iso-mdoc'] }, data: { type: 'object', properties: { response: { type: 'string' } } } },
+    properties: {
+      protocol: { type: 'string', enum: ['org-iso-mdoc'] },
+      data: { type: 'object', properties: { response: { type: 'string' } } },
+    },
   },
   response: walletAnswers,
 } as const;
@@ -104,16 +118,20 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       done();
     });
 
-    wallet.post<WithId>(OID4VP_RESPONSE_PATH, { schema: directPostSchema, validatorCompiler: documentOnly }, async (request, reply) => {
-      const { requestId } = request.params;
-      const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
-      if (contentType !== FORM) {
-        request.log.info({ requestId, check: 'content_type' }, 'wallet response refused');
-        return invalid(reply, `direct_post must be ${FORM}`);
-      }
-      const outcome = await answerDirectPost(deps, { requestId, body: request.rawBody.toString('utf8') });
-      return answer(request, reply, requestId, outcome);
-    });
+    wallet.post<WithId>(
+      OID4VP_RESPONSE_PATH,
+      { schema: directPostSchema, validatorCompiler: documentOnly },
+      async (request, reply) => {
+        const { requestId } = request.params;
+        const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        if (contentType !== FORM) {
+          request.log.info({ requestId, check: 'content_type' }, 'wallet response refused');
+          return invalid(reply, `direct_post must be ${FORM}`);
+        }
+        const outcome = await answerDirectPost(deps, { requestId, body: request.rawBody.toString('utf8') });
+        return answer(request, reply, requestId, outcome);
+      },
+    );
 
     wallet.register(async (browser) => {
       browser.addHook('onRequest', (_request, reply, done) => {
@@ -123,19 +141,33 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       browser.options(DC_API_RESPONSE_PATH, async (_request, reply) =>
         reply
           .code(204)
-          .headers({ 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' })
+          .headers({
+            'Access-Control-Allow-Methods': 'POST, OPTIONS',
+            'Access-Control-Allow-Headers': 'Content-Type',
+            'Access-Control-Max-Age': '600',
+          })
           .send(),
       );
-      browser.post<WithId>(DC_API_RESPONSE_PATH, { schema: dcApiSchema, validatorCompiler: documentOnly }, async (request, reply) => {
-        const { requestId } = request.params;
-        if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
-          request.log.info({ requestId, check: 'body' }, 'wallet response refused');
-          return invalid(reply, 'the body must be the JSON the Digital Credentials API returned');
-        }
-        const origin = typeof request.headers.origin === 'string' && request.headers.origin !== '' ? request.headers.origin : null;
-        const outcome = await answerDcApiResponse(deps, { requestId, pollToken: request.query.pt, origin, credential: request.body });
-        return answer(request, reply, requestId, outcome);
-      });
+      browser.post<WithId>(
+        DC_API_RESPONSE_PATH,
+        { schema: dcApiSchema, validatorCompiler: documentOnly },
+        async (request, reply) => {
+          const { requestId } = request.params;
+          if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
+            request.log.info({ requestId, check: 'body' }, 'wallet response refused');
+            return invalid(reply, 'the body must be the JSON the Digital Credentials API returned');
+          }
+          const origin =
+            typeof request.headers.origin === 'string' && request.headers.origin !== '' ? request.headers.origin : null;
+          const outcome = await answerDcApiResponse(deps, {
+            requestId,
+            pollToken: request.query.pt,
+            origin,
+            credential: request.body,
+          });
+          return answer(request, reply, requestId, outcome);
+        },
+      );
     });
   });
 }

@@ -34,7 +34,8 @@ export interface PreviewOptions {
 export const PREVIEW_DEEP_LINK = 'https://svc.example/m/v/vr_preview0000000000000000000000000000000000#h=h_preview';
 /** What the preview wallet QR encodes: shaped like a real av:// link, pointing nowhere. */
 export const PREVIEW_WALLET_LINK =
-  'av://?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3Ahttps%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview' +
+  'av://?response_type=vp_token&response_mode=direct_post' +
+  '&client_id=redirect_uri%3Ahttps%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview' +
   '&response_uri=https%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview&nonce=preview&state=preview';
 /** The frozen countdown: 4:32. */
 export const PREVIEW_SECONDS_LEFT = 272;

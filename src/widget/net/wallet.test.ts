@@ -29,12 +29,23 @@ describe('postWalletResponse (DESIGN §11)', () => {
   it('is false, without posting, when the wallet declines (the promise rejects)', async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
-    expect(await postWalletResponse('https://svc.test', created, Promise.reject(new DOMException('declined', 'NotAllowedError')))).toBe(false);
+    expect(
+      await postWalletResponse(
+        'https://svc.test',
+        created,
+        Promise.reject(new DOMException('declined', 'NotAllowedError')),
+      ),
+    ).toBe(false);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('is false when the service refuses the answer', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"error":"invalid_request"}', { status: 400 })));
-    expect(await postWalletResponse('https://svc.test', created, Promise.resolve({ protocol: 'org-iso-mdoc', data: {} }))).toBe(false);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"error":"invalid_request"}', { status: 400 })),
+    );
+    expect(
+      await postWalletResponse('https://svc.test', created, Promise.resolve({ protocol: 'org-iso-mdoc', data: {} })),
+    ).toBe(false);
   });
 });

@@ -2,7 +2,6 @@ import type { VerifyRequestCreated } from '../../protocol/api.ts';
 
 declare global {
   /** The Digital Credentials API's credential (Chromium); absent where the API is not. */
-  // eslint-disable-next-line no-var
   var DigitalCredential: { prototype: { protocol: string; data: unknown } } | undefined;
 }
 

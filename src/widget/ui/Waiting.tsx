@@ -7,7 +7,8 @@ import { Qr } from './Qr.tsx';
  * the EUDI wallet path (DESIGN §11) `deepLink` is the wallet link, and `onWallet` (where the
  * Digital Credentials API exists) offers a wallet on this device.
  */
-export function Waiting({ copy, deepLink, qr, secondsLeft, onWallet }: { copy: Copy; deepLink: string; qr?: QrModules; secondsLeft: number; onWallet?: () => void }) {
+export function Waiting(props: { copy: Copy; deepLink: string; qr?: QrModules; secondsLeft: number; onWallet?: () => void }) {
+  const { copy, deepLink, qr, secondsLeft, onWallet } = props;
   const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   return (
     <div class="state">
