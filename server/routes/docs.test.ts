@@ -31,7 +31,7 @@ function writeOperations(): Array<{ path: string; method: string; operation: { s
 /** Every error code a path's responses list, with its status. */
 function documentedErrors(path: string, method = 'post'): Array<[string, string]> {
   return Object.entries(doc.paths[path]![method]!.responses).flatMap(([status, response]) =>
-    (response.content?.['application/json']?.schema.properties.error?.enum ?? []).map((code): [string, string] => [status, code]),
+    (response.content?.['application/json']?.schema.properties?.error?.enum ?? []).map((code): [string, string] => [status, code]),
   );
 }
 
@@ -47,6 +47,16 @@ describe('the OpenAPI document at /docs/json', () => {
     const broken = structuredClone(doc);
     delete (broken.paths['/v1/exchange']!.post!.responses['401'] as { description?: string }).description;
     expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('documents the EUDI wallet endpoints (DESIGN §11) with their OpenID4VP error shape', () => {
+    const directPost = doc.paths['/oid4vp/response/{requestId}']!.post!;
+    expect(Object.keys((directPost.requestBody as { content: object }).content)).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(Object.keys(directPost.responses)).toEqual(expect.arrayContaining(['200', '400']));
+    expect(documentedErrors('/oid4vp/response/{requestId}')).toContainEqual(['400', 'invalid_request']);
+    expect(doc.paths['/api/w/wallet-response/{requestId}']!.post!.responses['400']!.description).toMatch(/stays waiting/);
   });
 
   it('documents exchange and introspection with a request body and the signing headers as security', () => {
@@ -90,12 +100,14 @@ describe('the OpenAPI document at /docs/json', () => {
       expect.arrayContaining(['/v1/exchange', '/v1/introspect', '/api/billing/session']),
     );
     for (const { path, method, operation } of writes) {
+      // The wallet's direct_post answers a bad body in OpenID4VP's shape (400 invalid_request), not the catalogue's.
+      const walletShaped = documentedErrors(path, method).some(([, code]) => code === 'invalid_request');
       const codes = documentedErrors(path, method).map(([, code]) => code);
-      const expected = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'];
+      const expected = walletShaped ? ['invalid_request', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'] : ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'];
       if (operation.security) expected.push(...SIGNED_ROUTE_ERRORS, 'UNSUPPORTED_MEDIA_TYPE');
       expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(expected));
       // one response per status, each code under its catalogue status
-      for (const [status, code] of documentedErrors(path, method)) {
+      for (const [status, code] of documentedErrors(path, method).filter(([, code]) => code !== 'invalid_request')) {
         const expected = code === TOO_MANY_REQUESTS ? 429 : ERRORS[code as keyof typeof ERRORS].status;
         expect(status, `${method} ${path} ${code}`).toBe(String(expected));
       }

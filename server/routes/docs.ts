@@ -80,13 +80,26 @@ export function errorResponses(codes: ReadonlyArray<ErrorCode | typeof TOO_MANY_
   return responses;
 }
 
-/** The catalogue codes a route's own response schemas list (statuses 400 and up). */
-function declaredErrors(response: unknown): DocumentedCode[] {
-  return Object.entries((response ?? {}) as Record<string, unknown>).flatMap(([status, schema]) => {
-    if (!(Number(status) >= 400)) return [];
+const isDocumentedCode = (code: unknown): code is DocumentedCode =>
+  code === TOO_MANY_REQUESTS || (WIRE_CODES as readonly unknown[]).includes(code);
+
+/** A route's own error responses (statuses 400 and up), split by whether they carry catalogue codes. */
+function ownErrorResponses(response: unknown): { codes: DocumentedCode[]; foreign: Array<[string, unknown]> } {
+  const codes: DocumentedCode[] = [];
+  const foreign: Array<[string, unknown]> = [];
+  for (const [status, schema] of Object.entries((response ?? {}) as Record<string, unknown>)) {
+    if (!(Number(status) >= 400)) continue;
     const error = (schema as { properties?: { error?: { enum?: unknown } } }).properties?.error;
-    return Array.isArray(error?.enum) ? (error.enum as DocumentedCode[]) : [];
-  });
+    const listed = Array.isArray(error?.enum) ? (error.enum as unknown[]) : [];
+    // Another protocol's error shape (OpenID4VP's `invalid_request` on the wallet routes) is kept as the route wrote it.
+    if (listed.length > 0 && !listed.every(isDocumentedCode)) foreign.push([status, schema]);
+    else codes.push(...listed.filter(isDocumentedCode));
+  }
+  return { codes, foreign };
+}
+
+function declaredErrors(response: unknown): DocumentedCode[] {
+  return ownErrorResponses(response).codes;
 }
 
 /**
@@ -117,7 +130,10 @@ export function documentedErrors(
 function withDocumentedErrors(method: string | readonly string[], schema: FastifySchema): FastifySchema {
   const responses = Object.entries((schema.response ?? {}) as Record<string, unknown>);
   const success = Object.fromEntries(responses.filter(([status]) => !(Number(status) >= 400)));
-  return { ...schema, response: { ...success, ...errorResponses(documentedErrors(method, schema)) } };
+  const { foreign } = ownErrorResponses(schema.response);
+  const taken = new Set(foreign.map(([status]) => Number(status)));
+  const derived = Object.entries(errorResponses(documentedErrors(method, schema))).filter(([status]) => !taken.has(Number(status)));
+  return { ...schema, response: { ...success, ...Object.fromEntries(derived), ...Object.fromEntries(foreign) } };
 }
 
 const DESCRIPTION = `Age verification: the partner API (STANDARD rail), the billing session (ADULT_BLIND rail)
@@ -153,6 +169,7 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         { name: 'partner', description: 'STANDARD rail: exchange a grant code, introspect a pass token (server to server, signed)' },
         { name: 'billing', description: 'ADULT_BLIND rail: session tokens and attestation keys' },
         { name: 'widget', description: 'called by the loader in the browser' },
+        { name: 'wallet', description: 'EUDI wallet path (OpenID4VP, EU age-verification profile): called by the wallet' },
       ],
       components: {
         securitySchemes: {
