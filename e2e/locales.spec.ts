@@ -1,13 +1,14 @@
 /**
- * The five locales issue 11 adds beside the spec's fr and en: each is a small script beside the
- * UI bundle, started by the loader in parallel with the bundle; `auto` chooses among all seven;
- * the phone page follows the phone's languages.
+ * The five locales issue 11 adds beside the spec's fr and en. The UI bundle carries French; every
+ * other locale, English included, is a small script beside it, started by the loader in parallel
+ * with the bundle; `auto` chooses among all seven; the phone page follows the phone's languages.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { answerOnPhonePage, deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 
 const WAITING_TITLES = {
+  en: 'Scan this QR code with your phone',
   de: 'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
   es: 'Escanee este código QR con su móvil',
   it: 'Inquadri questo codice QR con lo smartphone',
@@ -45,11 +46,11 @@ for (const [locale, title] of Object.entries(WAITING_TITLES)) {
   });
 }
 
-test('French and English come with the bundle: no second script', async ({ page }) => {
+test('French, the default, comes with the bundle: no second script', async ({ page }) => {
   const fetched = watchUiScripts(page);
-  await page.goto('/standard?locale=en');
+  await page.goto('/standard?locale=fr');
   await waitForWidgetState(page, 'waiting');
-  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText('Scan this QR code with your phone');
+  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText('Scannez ce QR code avec votre téléphone');
   expect(fetched).toHaveLength(1);
 });
 

@@ -1,8 +1,8 @@
 /**
  * `npm run build`: everything the service serves from dist/ (DESIGN §1, §7):
  *
- *   dist/v4/ui.<hash>.js      the UI bundle (IIFE), immutable; it carries the fr and en copy
- *   dist/v4/ui.<hash>-de.js   one small script per other locale (de, es, it, nl, pt), loaded only
+ *   dist/v4/ui.<hash>.js      the UI bundle (IIFE), immutable; it carries the fr copy
+ *   dist/v4/ui.<hash>-de.js   one small script per other locale (en, de, es, it, nl, pt), loaded only
  *                             when a widget speaks it; <hash> covers the bundle and every locale
  *   dist/v4/loader.min.js     the loader (IIFE), built after the UI because it carries the UI's name
  *   dist/phone/               the sandbox phone page (src/phone/index.html), assets under /m/assets/
@@ -22,8 +22,10 @@ import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
-import { LOCALES } from '../src/protocol/api.ts';
+import { LOCALES, type Locale } from '../src/protocol/api.ts';
 import { localeScriptUrl } from '../src/shared/locale.ts';
+import { ALL_COPY } from '../src/widget/copy/all.ts';
+import { copyValues } from '../src/widget/copy/order.ts';
 import { moduleSideEffects, oxc } from '../vite.config.ts';
 import { BUDGETS, checkBundle, checkLocaleScript, gzipSize, type BundleName } from './check-bundle.ts';
 
@@ -41,21 +43,22 @@ const PAGES = [
   { name: 'demo', base: '/demo/' },
 ] as const;
 
-/** The locales the UI bundle loads on demand (fr and en are inside it: src/widget/copy/index.ts). */
-export const LAZY_LOCALES = LOCALES.filter((locale) => locale !== 'fr' && locale !== 'en');
+/** The locales the UI bundle loads on demand (fr is inside it: src/widget/copy/index.ts). */
+export const LAZY_LOCALES = LOCALES.filter((locale) => locale !== 'fr');
 
-/** A locale script's whole source: `registerCopy('de', de)`, as a virtual entry module. */
-function localeEntry(locale: string): Plugin {
+/**
+ * A locale script's whole source, as a virtual entry module: `registerCopy('de', [...])`, the
+ * strings in the order of fr.ts's keys (src/widget/copy/order.ts), without the keys.
+ */
+function localeEntry(locale: Locale): Plugin {
   const id = `\0svc-copy-${locale}`;
-  const copy = (file: string): string => JSON.stringify(resolve(root, 'src/widget/copy', file));
+  const register = JSON.stringify(resolve(root, 'src/widget/copy/register.ts'));
   return {
     name: 'svc:locale-entry',
     resolveId: (source) => (source === id ? id : null),
     load: (source) =>
       source === id
-        ? `import { registerCopy } from ${copy('register.ts')};\n` +
-          `import { ${locale} } from ${copy(`${locale}.ts`)};\n` +
-          `registerCopy('${locale}', ${locale});\n`
+        ? `import { registerCopy } from ${register};\nregisterCopy('${locale}', ${JSON.stringify(copyValues(ALL_COPY[locale]))});\n`
         : null,
   };
 }

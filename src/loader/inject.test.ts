@@ -95,8 +95,8 @@ describe('createUiLoader', () => {
     expect(appended.map((s) => s.src)).toEqual([URL_]);
   });
 
-  it('starts no locale script for French, English or no locale', () => {
-    for (const locale of ['fr', 'en', undefined] as const) {
+  it('starts no locale script for French or no locale', () => {
+    for (const locale of ['fr', undefined] as const) {
       appended = [];
       void createUiLoader(URL_)(locale);
       expect(appended.map((s) => s.src)).toEqual([URL_]);

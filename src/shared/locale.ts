@@ -28,13 +28,13 @@ export function resolveLocale(option: LocaleOption): Locale {
 }
 
 /**
- * The script of a locale the UI bundle does not carry (all but fr and en), beside the bundle:
- * `…/v4/ui.<hash>.js` → `…/v4/ui.<hash>-de.js` (scripts/build.ts names them so); null for fr,
- * en and no locale. The loader starts it in parallel with the bundle, the bundle joins or starts it.
+ * The script of a locale the UI bundle does not carry (all but fr), beside the bundle:
+ * `…/v4/ui.<hash>.js` → `…/v4/ui.<hash>-de.js` (scripts/build.ts names them so); null for fr
+ * and no locale. The loader starts it in parallel with the bundle, the bundle joins or starts it.
  *
  * @example localeScriptUrl('https://svc.example/v4/ui.Ab12.js', 'nl') // 'https://svc.example/v4/ui.Ab12-nl.js'
  */
 export function localeScriptUrl(uiUrl: string, locale?: Locale): string | null {
-  // fr and en come first in LOCALES
-  return LOCALES.indexOf(locale!) > 1 ? uiUrl.replace(/\.js$/, `-${locale}.js`) : null;
+  // fr comes first in LOCALES
+  return LOCALES.indexOf(locale!) > 0 ? uiUrl.replace(/\.js$/, `-${locale}.js`) : null;
 }

@@ -5,6 +5,7 @@ import { parseConfig, type RawConfig } from '../loader/config.ts';
 import type { MountOptions, WidgetController, WidgetEvent } from '../shared/contract.ts';
 import { ALL_COPY } from './copy/all.ts';
 import { locateCopy } from './copy/index.ts';
+import { copyValues } from './copy/order.ts';
 import { COPY_GLOBAL, registerCopy } from './copy/register.ts';
 import { mountWidget } from './mount.tsx';
 
@@ -29,6 +30,8 @@ beforeEach(() => {
   container.id = 'svc-widget';
   document.body.append(container);
   events = [];
+  // English is a locale script too: these tests start with it already run
+  registerCopy('en', copyValues(ALL_COPY.en));
 });
 
 afterEach(() => {
@@ -54,7 +57,7 @@ function captureScripts(): { scripts: HTMLScriptElement[]; settle(outcome: 'load
     settle(outcome) {
       const script = scripts.at(-1)!;
       const locale = script.src.match(/-(\w+)\.js$/)![1] as 'de';
-      if (outcome === 'load') registerCopy(locale, ALL_COPY[locale]);
+      if (outcome === 'load') registerCopy(locale, copyValues(ALL_COPY[locale]));
       script.dispatchEvent(new Event(outcome));
     },
   };
@@ -137,20 +140,20 @@ describe('mountWidget', () => {
     const root = mount({ locale: 'nl' });
     await vi.advanceTimersByTimeAsync(0);
     expect(browser.scripts).toEqual([]);
-    registerCopy('nl', ALL_COPY.nl);
+    registerCopy('nl', copyValues(ALL_COPY.nl));
     started.dispatchEvent(new Event('load'));
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('h2')?.textContent).toBe(ALL_COPY.nl.waitingTitle);
     started.remove();
   });
 
-  it('falls back to English when the locale script cannot be loaded', async () => {
+  it('falls back to French, the bundle’s own, when the locale script cannot be loaded', async () => {
     const browser = captureScripts();
     const root = mount({ locale: 'pt' });
     await vi.advanceTimersByTimeAsync(0);
     browser.settle('error');
     await vi.advanceTimersByTimeAsync(0);
-    expect(root.querySelector('h2')?.textContent).toBe('Scan this QR code with your phone');
+    expect(root.querySelector('h2')?.textContent).toBe('Scannez ce QR code avec votre téléphone');
   });
 
   it('keeps speaking the current language while update() loads another, then switches', async () => {

@@ -45,7 +45,7 @@ export const mountWidget: MountWidget = (container, options) => {
   const stops = [
     // A locale the bundle does not carry is loaded first; the card keeps its current language
     // meanwhile (none at all before the first: the card appears once it can speak), and falls
-    // back to English if the locale script cannot be loaded.
+    // back to French, the bundle's own, if the locale script cannot be loaded.
     effect(() => {
       const wanted = resolveLocale(locale.value);
       const show = (lang: Locale, copy: Copy): void => {
@@ -53,7 +53,7 @@ export const mountWidget: MountWidget = (container, options) => {
       };
       const here = copyOf(wanted);
       if (here) shown.value = [wanted, here];
-      else loadCopy(wanted).then((copy) => show(wanted, copy), () => shown.peek() || show('en', copyOf('en')!));
+      else loadCopy(wanted).then((copy) => show(wanted, copy), () => shown.peek() || show('fr', copyOf('fr')!));
     }),
     effect(() => {
       if (!legacyCss) adoptStyles(root, accent.value && accentCss(accent.value));
@@ -72,6 +72,10 @@ export const mountWidget: MountWidget = (container, options) => {
             layout={layout.value}
             sandbox={flow.request.value?.sandbox === true}
             deepLink={flow.request.value?.deep_link}
+            walletLink={flow.request.value?.wallet_link}
+            onWallet={flow.canUseWallet.value ? flow.useWallet : undefined}
+            walletFailed={flow.walletFailed.value}
+            onBackToQr={flow.backToQr}
             qr={flow.request.value?.qr}
             secondsLeft={flow.secondsLeft.value}
             reason={flow.reason.value}

@@ -5,7 +5,7 @@ import { qrBitsOf } from '../protocol/qr.ts';
 import type { WidgetState } from '../shared/contract.ts';
 import { accentCss } from './accent.ts';
 import { ALL_COPY } from './copy/all.ts';
-import { PREVIEW_DEEP_LINK, PREVIEW_QR, renderPreview } from './preview.ts';
+import { PREVIEW_DEEP_LINK, PREVIEW_QR, PREVIEW_WALLET_LINK, PREVIEW_WALLET_QR, renderPreview } from './preview.ts';
 
 const STATES: WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
 
@@ -57,11 +57,14 @@ describe('renderPreview', () => {
     expect(shadowOf(host).querySelector('h2')?.textContent).toBe('Could not confirm');
   });
 
-  it('draws the QR code of its deep link as the service would encode it (no encoder in the preview)', () => {
+  it.each([
+    ['deep link', PREVIEW_DEEP_LINK, PREVIEW_QR],
+    ['wallet link', PREVIEW_WALLET_LINK, PREVIEW_WALLET_QR],
+  ])('draws the QR code of its %s as the service would encode it (no encoder in the preview)', (_name, link, modules) => {
     const qr = qrcode(0, 'M');
-    qr.addData(PREVIEW_DEEP_LINK);
+    qr.addData(link);
     qr.make();
-    expect(PREVIEW_QR).toEqual(qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x)));
+    expect(modules).toEqual(qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x)));
   });
 
   it.each(LOCALES)('renders every locale at once, here %s, with no script to load', (locale) => {

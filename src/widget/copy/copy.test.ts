@@ -3,6 +3,8 @@ import { LOCALES } from '../../protocol/api.ts';
 import { ALL_COPY } from './all.ts';
 import { copyOf } from './index.ts';
 import { fr } from './fr.ts';
+import { copyFromValues, copyValues } from './order.ts';
+import { registerCopy } from './register.ts';
 
 const KEYS = Object.keys(fr).sort();
 
@@ -66,9 +68,18 @@ describe('copy', () => {
     expect(fr.testMode).toBe('Mode test');
   });
 
-  it('ships French and English inside the bundle and the other locales only once their script ran', () => {
+  it('ships French inside the bundle and every other locale only once its script ran', () => {
     expect(copyOf('fr')).toBe(fr);
-    expect(copyOf('en')).toBe(ALL_COPY.en);
+    expect(copyOf('en')).toBeUndefined();
     expect(copyOf('pt')).toBeUndefined();
+    registerCopy('pt', copyValues(ALL_COPY.pt));
+    expect(copyOf('pt')).toEqual(ALL_COPY.pt);
+  });
+
+  it.each(LOCALES)('travels as strings in the order of the French keys and comes back whole (%s)', (locale) => {
+    const values = copyValues(ALL_COPY[locale]);
+    expect(values).toHaveLength(KEYS.length);
+    expect(values[0]).toBe(ALL_COPY[locale].brand);
+    expect(copyFromValues(values)).toEqual(ALL_COPY[locale]);
   });
 });

@@ -33,4 +33,9 @@ export const de: Copy = {
   timeoutTitle: 'Bestätigung nicht möglich',
   timeoutHelp: 'Die Website konnte Ihre Prüfung nicht bestätigen.',
   retry: 'Erneut versuchen',
+  openWalletApp: 'Ihre Altersprüfungs-App öffnen',
+  useWalletHere: 'Wallet auf diesem Gerät verwenden',
+  walletFailedTitle: 'Die Wallet hat keinen Nachweis übermittelt',
+  walletFailedHelp: 'Versuchen Sie es erneut oder scannen Sie den QR-Code mit Ihrem Smartphone.',
+  backToQr: 'Zurück zum QR-Code',
 };

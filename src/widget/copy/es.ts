@@ -33,4 +33,9 @@ export const es: Copy = {
   timeoutTitle: 'No se ha podido confirmar',
   timeoutHelp: 'El sitio web no ha podido confirmar su verificación.',
   retry: 'Volver a intentarlo',
+  openWalletApp: 'Abrir su aplicación de verificación de edad',
+  useWalletHere: 'Usar una cartera en este dispositivo',
+  walletFailedTitle: 'La cartera no ha compartido ninguna prueba',
+  walletFailedHelp: 'Vuelva a intentarlo o escanee el código QR con su móvil.',
+  backToQr: 'Volver al código QR',
 };

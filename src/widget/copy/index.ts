@@ -1,24 +1,28 @@
 /**
- * The widget's copy by locale. French and English (the spec's two) ship inside the UI bundle;
- * each other locale is a small script of its own beside it (`ui.<hash>-de.js`, built by
- * scripts/build.ts, registering through register.ts), loaded only when a widget speaks it, so the bundle stays within its budget
- * however many languages exist (issue 11). The loader starts that script in parallel with the
- * UI bundle when it already knows the locale, so it costs no extra round trip.
+ * The widget's copy by locale. French (the default) ships inside the UI bundle; each other
+ * locale, English included, is a small script of its own beside it (`ui.<hash>-de.js`, built by
+ * scripts/build.ts, registering through register.ts), loaded only when a widget speaks it, so
+ * the bundle stays within its budget however many languages exist (issue 11). The loader starts
+ * that script in parallel with the UI bundle when it already knows the locale, so it costs no
+ * extra round trip.
  */
 import type { Locale } from '../../protocol/api.ts';
 import { localeScriptUrl } from '../../shared/locale.ts';
-import { en } from './en.ts';
 import { fr, type Copy } from './fr.ts';
-import { registeredCopy } from './register.ts';
+import { copyFromValues } from './order.ts';
+import { registeredValues } from './register.ts';
 
 export type { Copy };
 
 const inFlight = new Map<Locale, Promise<Copy>>();
+const made: Partial<Record<Locale, Copy>> = { fr };
 let source: { src: string; nonce?: string } | undefined;
 
-/** The copy of `locale` if it is already here (always for fr and en). */
+/** The copy of `locale` if it is already here (always for fr). */
 export function copyOf(locale: Locale): Copy | undefined {
-  return locale === 'fr' ? fr : locale === 'en' ? en : registeredCopy(locale);
+  const values = made[locale] ? undefined : registeredValues(locale);
+  if (values) made[locale] = copyFromValues(values);
+  return made[locale];
 }
 
 /**

@@ -36,4 +36,9 @@ export const it: Copy = {
   timeoutTitle: 'Conferma non riuscita',
   timeoutHelp: 'Il sito non è riuscito a confermare la verifica.',
   retry: 'Riprova',
+  openWalletApp: 'Apri l’app di verifica dell’età',
+  useWalletHere: 'Usa un portafoglio su questo dispositivo',
+  walletFailedTitle: 'Il portafoglio non ha condiviso alcuna prova',
+  walletFailedHelp: 'Riprovi, oppure inquadri il codice QR con lo smartphone.',
+  backToQr: 'Torna al codice QR',
 };

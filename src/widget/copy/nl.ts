@@ -33,4 +33,9 @@ export const nl: Copy = {
   timeoutTitle: 'Bevestigen niet gelukt',
   timeoutHelp: 'De website kon uw verificatie niet bevestigen.',
   retry: 'Opnieuw proberen',
+  openWalletApp: 'Uw app voor leeftijdsverificatie openen',
+  useWalletHere: 'Wallet op dit apparaat gebruiken',
+  walletFailedTitle: 'De wallet heeft geen bewijs gedeeld',
+  walletFailedHelp: 'Probeer het opnieuw of scan de QR-code met uw telefoon.',
+  backToQr: 'Terug naar de QR-code',
 };

@@ -36,4 +36,9 @@ export const pt: Copy = {
   timeoutTitle: 'Não foi possível confirmar',
   timeoutHelp: 'O site não conseguiu confirmar a sua verificação.',
   retry: 'Tentar novamente',
+  openWalletApp: 'Abrir a sua aplicação de verificação de idade',
+  useWalletHere: 'Usar uma carteira neste dispositivo',
+  walletFailedTitle: 'A carteira não partilhou nenhuma prova',
+  walletFailedHelp: 'Tente novamente ou leia o código QR com o seu telemóvel.',
+  backToQr: 'Voltar ao código QR',
 };
