@@ -9,7 +9,7 @@ test('the demo page and the phone page it links to load clean: no console error,
 }) => {
   const demoProblems = watchConsole(page);
   await page.goto(`${SERVICE_URL}/demo`, { waitUntil: 'load' });
-  await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget')).toHaveCount(4);
+  await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget')).toHaveCount(2);
   await page.getByRole('button', { name: 'Start a live request' }).click();
   await expect(page.getByTestId('live-widget').getByTestId('svc-widget')).toHaveAttribute('data-state', 'waiting');
 
