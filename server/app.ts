@@ -77,6 +77,11 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
         .send(errorBody('SERVICE_UNAVAILABLE'));
     }
   });
+  // Answers still in flight when closing began (the long polls answered at once) end their connection.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
+  });
   registerErrorHandling(app);
 
   await registerDocs(app, deps);
