@@ -11,7 +11,7 @@ import { createFakeClock } from './clock.ts';
 import { KEY_RELOAD_INTERVAL_MS } from './crypto/blind.ts';
 import { RATE_LIMITS } from './limits/rate-limits.ts';
 import { openRedisStore } from './store/redis.ts';
-import { makeTestApp, newNonce, PARTNERS, REPO_ROOT, signedInject, TEST_MASTER_KEY, type FakeClock, type TestApp } from './test/helpers.ts';
+import { makeTestApp, newNonce, putTestGrant, PARTNERS, REPO_ROOT, signedInject, TEST_MASTER_KEY, type FakeClock, type TestApp } from './test/helpers.ts';
 import { startRedisServer, type RedisServer } from './test/redis-server.ts';
 import { completeOnPhone, getStatus, openOnPhone, PARTNER_ORIGIN, pollStatus, postVerifyRequest, startStandardFlow } from './test/verify-flow.ts';
 
@@ -236,6 +236,52 @@ describe('two instances when Redis goes away', () => {
       expect(Date.now() - start).toBeLessThan(2_000);
       server.resume();
       await expect.poll(async () => (await getStatus(a, flow.requestId, { pt: flow.pollToken })).statusCode, { timeout: 10_000 }).toBe(200);
+    } finally {
+      await server.remove();
+    }
+  });
+
+  it('under load with Redis stopped then back: only 503s meanwhile, never a 500 nor a second success, and recovery', async () => {
+    const server = await startRedisServer({ appendOnly: true });
+    try {
+      const { a, b } = await twoInstances(server);
+      const both = [a, b];
+      const grant = await putTestGrant(a.deps);
+      const introspectBody = { pass_token: `p_${'A'.repeat(43)}` };
+      const seen: Record<string, number[]> = { introspect: [], replay: [], exchange: [] };
+      let stop = false;
+      const worker = async (w: number) => {
+        for (let i = 0; !stop; i++) {
+          const t = both[(w + i) % 2]!;
+          const nonce = newNonce();
+          const first = await signedInject(t, { url: '/v1/introspect', body: introspectBody, nonce });
+          seen.introspect!.push(first.statusCode);
+          if (first.statusCode === 200) {
+            // once accepted, the same nonce is never accepted again, on either instance
+            seen.replay!.push((await signedInject(both[(w + i + 1) % 2]!, { url: '/v1/introspect', body: introspectBody, nonce })).statusCode);
+          }
+          seen.exchange!.push((await signedInject(t, { url: '/v1/exchange', body: { grant_code: grant } })).statusCode);
+        }
+      };
+      const workers = [0, 1, 2, 3].map(worker);
+      await new Promise((r) => setTimeout(r, 400));
+      await server.stop();
+      await new Promise((r) => setTimeout(r, 1_000));
+      await server.start();
+      await expect.poll(async () => (await a.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 }).toBe(200);
+      await expect.poll(async () => (await b.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 }).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      stop = true;
+      await Promise.all(workers);
+
+      const all = Object.values(seen).flat();
+      expect(all).not.toContain(500);
+      expect(seen.introspect!.filter((s) => s === 503).length).toBeGreaterThan(0);
+      expect(seen.introspect!.slice(-4)).toEqual([200, 200, 200, 200]);
+      expect(new Set(seen.introspect)).toEqual(new Set([200, 503]));
+      expect(seen.replay!.filter((s) => s === 200)).toEqual([]);
+      expect(seen.exchange!.filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+      expect(new Set(seen.exchange!.filter((s) => s !== 200))).toEqual(new Set([401, 503]));
     } finally {
       await server.remove();
     }
