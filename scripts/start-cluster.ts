@@ -102,7 +102,8 @@ function redisAnswers(port: number): Promise<boolean> {
 function readOptions(env: NodeJS.ProcessEnv): ClusterOptions {
   const number = (name: string, fallback: number) => {
     const n = Number(env[name] || fallback);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a port number, got "${env[name]}"`);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new Error(`${name} must be a port number, got "${env[name]}"`);
     return n;
   };
   const instancePorts = (env.SVC_CLUSTER_INSTANCE_PORTS || '8791,8792').split(',').map((p) => Number(p.trim()));
@@ -138,7 +139,8 @@ async function main(): Promise<void> {
   }
   const options = readOptions(process.env);
   ensureBuilt();
-  for (const sub of ['redis', 'nginx', ...options.instancePorts.map((p) => `instance-${p}`)]) mkdirSync(join(options.dir, sub), { recursive: true });
+  for (const sub of ['redis', 'nginx', ...options.instancePorts.map((p) => `instance-${p}`)])
+    mkdirSync(join(options.dir, sub), { recursive: true });
   const nginxDir = join(options.dir, 'nginx');
   writeFileSync(join(nginxDir, 'nginx.conf'), nginxConfig(options, nginxDir));
   const masterKey = clusterMasterKey(options.dir);
@@ -155,9 +157,26 @@ async function main(): Promise<void> {
       name: 'redis',
       command: redisBin!,
       args: [
-        '--port', String(options.redisPort), '--bind', '127.0.0.1', '--dir', join(options.dir, 'redis'),
-        '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction',
-        '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning',
+        '--port',
+        String(options.redisPort),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        join(options.dir, 'redis'),
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+        '--daemonize',
+        'no',
+        '--logfile',
+        '',
+        '--loglevel',
+        'warning',
       ],
     },
   ]);
@@ -227,7 +246,9 @@ async function main(): Promise<void> {
         `  Example partner  http://localhost:${options.partnerPort}`,
         `  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`,
       ];
-      console.log(`\nReady (sandbox mode, ${instances.length} instances on Redis):\n${lines.join('\n')}\n\nCtrl-C stops them all.\n`);
+      console.log(
+        `\nReady (sandbox mode, ${instances.length} instances on Redis):\n${lines.join('\n')}\n\nCtrl-C stops them all.\n`,
+      );
     },
     (error: Error) => {
       console.error(`start:cluster: ${error.message}`);

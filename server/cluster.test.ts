@@ -11,9 +11,27 @@ import { createFakeClock } from './clock.ts';
 import { KEY_RELOAD_INTERVAL_MS } from './crypto/blind.ts';
 import { RATE_LIMITS } from './limits/rate-limits.ts';
 import { openRedisStore } from './store/redis.ts';
-import { makeTestApp, newNonce, putTestGrant, PARTNERS, REPO_ROOT, signedInject, TEST_MASTER_KEY, type FakeClock, type TestApp } from './test/helpers.ts';
+import {
+  makeTestApp,
+  newNonce,
+  putTestGrant,
+  PARTNERS,
+  REPO_ROOT,
+  signedInject,
+  TEST_MASTER_KEY,
+  type FakeClock,
+  type TestApp,
+} from './test/helpers.ts';
 import { startRedisServer, type RedisServer } from './test/redis-server.ts';
-import { completeOnPhone, getStatus, openOnPhone, PARTNER_ORIGIN, pollStatus, postVerifyRequest, startStandardFlow } from './test/verify-flow.ts';
+import {
+  completeOnPhone,
+  getStatus,
+  openOnPhone,
+  PARTNER_ORIGIN,
+  pollStatus,
+  postVerifyRequest,
+  startStandardFlow,
+} from './test/verify-flow.ts';
 
 const redis = await startRedisServer({ appendOnly: true });
 afterAll(() => redis.remove());
@@ -25,7 +43,9 @@ afterEach(async () => {
 });
 
 /** Two instances (A and B) on `server` under one fresh prefix, sharing a clock as real hosts share time. */
-async function twoInstances(server: RedisServer = redis): Promise<{ a: TestApp; b: TestApp; clock: FakeClock; prefix: string }> {
+async function twoInstances(
+  server: RedisServer = redis,
+): Promise<{ a: TestApp; b: TestApp; clock: FakeClock; prefix: string }> {
   const prefix = `cluster-${++prefixes}:`;
   const clock = createFakeClock();
   const instance = async () => {
@@ -45,7 +65,7 @@ function median(values: number[]): number {
 }
 
 describe('two instances on one Redis', () => {
-  it('runs a STANDARD flow across them: create on A, phone on B, the long poll on A woken by B, exchange on B, introspect on A', async () => {
+  it('runs a STANDARD flow across them: create on A, phone on B, a poll on A woken by B, exchange on B, introspect on A', async () => {
     const { a, b } = await twoInstances();
     const flow = await startStandardFlow(a);
     expect((await openOnPhone(b, flow)).statusCode).toBe(200);
@@ -63,7 +83,10 @@ describe('two instances on one Redis', () => {
     expect(exchanged.statusCode).toBe(200);
     const again = await signedInject(a, { url: '/v1/exchange', body: { grant_code: status.result.grant_code } });
     expect(again.json().error).toBe('GRANT_INVALID');
-    const introspected = await signedInject(a, { url: '/v1/introspect', body: { pass_token: exchanged.json().pass_token } });
+    const introspected = await signedInject(a, {
+      url: '/v1/introspect',
+      body: { pass_token: exchanged.json().pass_token },
+    });
     expect(introspected.json().active).toBe(true);
   });
 
@@ -128,10 +151,20 @@ describe('two instances on one Redis', () => {
 
     // billing, before authentication: 30 a minute per address (an unsigned call counts too)
     for (let i = 0; i < RATE_LIMITS.billingPreAuth.max; i++) {
-      const res = await both[i % 2]!.app.inject({ method: 'POST', url: '/api/billing/session', payload: {}, remoteAddress: '203.0.113.5' });
+      const res = await both[i % 2]!.app.inject({
+        method: 'POST',
+        url: '/api/billing/session',
+        payload: {},
+        remoteAddress: '203.0.113.5',
+      });
       expect(res.statusCode).not.toBe(429);
     }
-    const billing = await a.app.inject({ method: 'POST', url: '/api/billing/session', payload: {}, remoteAddress: '203.0.113.5' });
+    const billing = await a.app.inject({
+      method: 'POST',
+      url: '/api/billing/session',
+      payload: {},
+      remoteAddress: '203.0.113.5',
+    });
     expect(billing.statusCode).toBe(429);
   });
 
@@ -147,7 +180,9 @@ describe('two instances on one Redis', () => {
       const res = await signedInject(both[i % 2]!, { url: '/api/partner/verify-status/vr_unknown', method: 'GET' });
       expect(res.statusCode).not.toBe(429);
     }
-    expect((await signedInject(a, { url: '/api/partner/verify-status/vr_unknown', method: 'GET' })).statusCode).toBe(429);
+    expect((await signedInject(a, { url: '/api/partner/verify-status/vr_unknown', method: 'GET' })).statusCode).toBe(
+      429,
+    );
   });
 
   it('treats a nonce used on A as a replay on B', async () => {
@@ -161,10 +196,15 @@ describe('two instances on one Redis', () => {
 
   it('publishes one JWKS, accepts on B a session token minted on A, and sees a CLI rotation on both within the cache rules', async () => {
     const { a, b, clock, prefix } = await twoInstances();
-    const jwks = async (t: TestApp) => (await t.app.inject({ url: '/api/billing/attestation-keys' })).json() as { keys: Array<{ kid: string }> };
+    const jwks = async (t: TestApp) =>
+      (await t.app.inject({ url: '/api/billing/attestation-keys' })).json() as { keys: Array<{ kid: string }> };
     expect(await jwks(a)).toEqual(await jwks(b));
 
-    const session = await signedInject(a, { url: '/api/billing/session', partner: PARTNERS.blindShop, body: { origin: PARTNER_ORIGIN } });
+    const session = await signedInject(a, {
+      url: '/api/billing/session',
+      partner: PARTNERS.blindShop,
+      body: { origin: PARTNER_ORIGIN },
+    });
     expect(session.statusCode).toBe(201);
     const created = await postVerifyRequest(b, { session_token: session.json().token, client_proof_mode: false });
     expect(created.statusCode).toBe(201);
@@ -185,21 +225,31 @@ describe('two instances on one Redis', () => {
 });
 
 describe('two instances when Redis goes away', () => {
-  it('answer 503 SERVICE_UNAVAILABLE with Retry-After within 2 s on every store route and /healthz, then recover by themselves', async () => {
+  it('answer 503 SERVICE_UNAVAILABLE + Retry-After within 2 s on every store route and /healthz, then recover', async () => {
     const server = await startRedisServer({ appendOnly: true });
     try {
       const { a, b } = await twoInstances(server);
       const flow = await startStandardFlow(a);
       await server.stop();
 
-      const calls: Array<[string, (t: TestApp) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>]> = [
+      const calls: Array<
+        [string, (t: TestApp) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>]
+      > = [
         ['create', (t) => postVerifyRequest(t, { partner_id: PARTNERS.demo.id })],
         ['status', (t) => getStatus(t, flow.requestId, { pt: flow.pollToken })],
         ['long poll', (t) => getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '25' })],
         ['phone open', (t) => openOnPhone(t, flow)],
         ['exchange', (t) => signedInject(t, { url: '/v1/exchange', body: { grant_code: `g_${'A'.repeat(43)}` } })],
         ['introspect', (t) => signedInject(t, { url: '/v1/introspect', body: { pass_token: `p_${'A'.repeat(43)}` } })],
-        ['billing', (t) => signedInject(t, { url: '/api/billing/session', partner: PARTNERS.blindShop, body: { origin: PARTNER_ORIGIN } })],
+        [
+          'billing',
+          (t) =>
+            signedInject(t, {
+              url: '/api/billing/session',
+              partner: PARTNERS.blindShop,
+              body: { origin: PARTNER_ORIGIN },
+            }),
+        ],
       ];
       for (const t of [a, b]) {
         for (const [name, call] of calls) {
@@ -216,7 +266,9 @@ describe('two instances when Redis goes away', () => {
 
       await server.start();
       for (const t of [a, b]) {
-        await expect.poll(async () => (await t.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 }).toBe(200);
+        await expect
+          .poll(async () => (await t.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 })
+          .toBe(200);
         expect(await pollStatus(t, flow)).toMatchObject({ status: 'pending' });
       }
     } finally {
@@ -235,7 +287,9 @@ describe('two instances when Redis goes away', () => {
       expect(res.statusCode).toBe(503);
       expect(Date.now() - start).toBeLessThan(2_000);
       server.resume();
-      await expect.poll(async () => (await getStatus(a, flow.requestId, { pt: flow.pollToken })).statusCode, { timeout: 10_000 }).toBe(200);
+      await expect
+        .poll(async () => (await getStatus(a, flow.requestId, { pt: flow.pollToken })).statusCode, { timeout: 10_000 })
+        .toBe(200);
     } finally {
       await server.remove();
     }
@@ -258,7 +312,10 @@ describe('two instances when Redis goes away', () => {
           seen.introspect!.push(first.statusCode);
           if (first.statusCode === 200) {
             // once accepted, the same nonce is never accepted again, on either instance
-            seen.replay!.push((await signedInject(both[(w + i + 1) % 2]!, { url: '/v1/introspect', body: introspectBody, nonce })).statusCode);
+            seen.replay!.push(
+              (await signedInject(both[(w + i + 1) % 2]!, { url: '/v1/introspect', body: introspectBody, nonce }))
+                .statusCode,
+            );
           }
           seen.exchange!.push((await signedInject(t, { url: '/v1/exchange', body: { grant_code: grant } })).statusCode);
         }
@@ -268,8 +325,12 @@ describe('two instances when Redis goes away', () => {
       await server.stop();
       await new Promise((r) => setTimeout(r, 1_000));
       await server.start();
-      await expect.poll(async () => (await a.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 }).toBe(200);
-      await expect.poll(async () => (await b.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 }).toBe(200);
+      await expect
+        .poll(async () => (await a.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 })
+        .toBe(200);
+      await expect
+        .poll(async () => (await b.app.inject({ url: '/healthz' })).statusCode, { timeout: 10_000 })
+        .toBe(200);
       await new Promise((r) => setTimeout(r, 300));
       stop = true;
       await Promise.all(workers);

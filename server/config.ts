@@ -134,7 +134,9 @@ function readRedisUrl(raw: string | undefined): string | null {
 
 function readRedisPrefix(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'svc:';
-  if (!/^[\x21-\x7e]{1,64}$/.test(raw)) throw new ConfigError(`SVC_REDIS_PREFIX must be 1-64 printable characters without spaces, got "${raw}"`);
+  if (!/^[\x21-\x7e]{1,64}$/.test(raw)) {
+    throw new ConfigError(`SVC_REDIS_PREFIX must be 1-64 printable characters without spaces, got "${raw}"`);
+  }
   return raw;
 }
 

@@ -46,7 +46,13 @@ async function startService(env: Record<string, string>) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited at start: ${stderr}`);
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`service did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -72,7 +78,13 @@ describe.each(['sqlite', 'redis'] as const)('SIGTERM on %s', (kind) => {
         expect(created.status).toBe(201);
         const { request_id, poll_token } = (await created.json()) as { request_id: string; poll_token: string };
         const url = `${svc.base}/api/w/verify-status/${request_id}?pt=${poll_token}&wait=25&known=pending`;
-        polls.push(fetch(url).then(async (res) => ({ status: res.status, body: (await res.json()) as { status: string }, at: Date.now() })));
+        polls.push(
+          fetch(url).then(async (res) => ({
+            status: res.status,
+            body: (await res.json()) as { status: string },
+            at: Date.now(),
+          })),
+        );
       }
       await new Promise((r) => setTimeout(r, 300)); // the three polls are waiting
       const sentAt = Date.now();

@@ -38,7 +38,10 @@ test('STANDARD across the cluster: widget on A, phone on B, the exchange through
   expect(new Set(phoneCalls.map((c) => c.instance))).toEqual(new Set([b]));
 });
 
-test('ADULT_BLIND across the cluster: session from nginx, widget on A, phone on B, the attestation checked offline', async ({ page, context }) => {
+test('ADULT_BLIND across the cluster: session from nginx, widget on A, phone on B, the attestation checked offline', async ({
+  page,
+  context,
+}) => {
   const [a, b] = await instancePrefixes(page);
   await pinToInstance(page, PORT_A);
   const widgetCalls = watchInstances(page);
@@ -66,9 +69,11 @@ test('ADULT_BLIND across the cluster: session from nginx, widget on A, phone on 
 
 test('both instances publish the same key set, and nginx spreads calls over both', async ({ request }) => {
   const keys = [];
-  for (const port of CLUSTER_INSTANCE_PORTS) keys.push(await (await request.get(`http://127.0.0.1:${port}/api/billing/attestation-keys`)).json());
+  for (const port of CLUSTER_INSTANCE_PORTS)
+    keys.push(await (await request.get(`http://127.0.0.1:${port}/api/billing/attestation-keys`)).json());
   expect(keys[0]).toEqual(keys[1]);
   const seen = new Set<string>();
-  for (let i = 0; i < 4; i++) seen.add((await request.get('http://localhost:8787/healthz')).headers()['x-svc-cid']!.slice(0, 8));
+  for (let i = 0; i < 4; i++)
+    seen.add((await request.get('http://localhost:8787/healthz')).headers()['x-svc-cid']!.slice(0, 8));
   expect(seen.size).toBe(2);
 });

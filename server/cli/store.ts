@@ -52,7 +52,9 @@ export async function runStoreCommand(
   const redisUrl = flag('to-redis-url') ?? null;
   const dataDir = flag('to-data-dir') ?? null;
   if ((redisUrl === null) === (dataDir === null) || (flag('to-redis-prefix') !== undefined && redisUrl === null)) {
-    context.err(`svc store copy: give either --to-redis-url (with --to-redis-prefix if needed) or --to-data-dir\n\n${STORE_USAGE}`);
+    context.err(
+      `svc store copy: give either --to-redis-url (with --to-redis-prefix if needed) or --to-data-dir\n\n${STORE_USAGE}`,
+    );
     return 2;
   }
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
@@ -80,10 +82,16 @@ export interface Destination {
 }
 
 /** Copies partners, keys and secrets from `source` to `destination` as stored (sealed). */
-async function copyStore(source: Store, destination: Store, context: Pick<CommandContext, 'out' | 'err'>): Promise<number> {
+async function copyStore(
+  source: Store,
+  destination: Store,
+  context: Pick<CommandContext, 'out' | 'err'>,
+): Promise<number> {
   const secrets = await source.listSecrets();
   const existing = await destination.listSecrets();
-  const clashes = Object.keys(secrets).filter((name) => existing[name] !== undefined && existing[name] !== secrets[name]);
+  const clashes = Object.keys(secrets).filter(
+    (name) => existing[name] !== undefined && existing[name] !== secrets[name],
+  );
   if (clashes.length > 0) {
     context.err(
       `svc store copy: the destination already holds a different ${clashes.join(', ')} (another deployment, or another ` +
@@ -97,7 +105,9 @@ async function copyStore(source: Store, destination: Store, context: Pick<Comman
   let keys = 0;
   for (const purpose of PURPOSES) {
     const list = await source.listKeys(purpose);
-    const stale = (await destination.listKeys(purpose)).map((k) => k.kid).filter((kid) => !list.some((k) => k.kid === kid));
+    const stale = (await destination.listKeys(purpose))
+      .map((k) => k.kid)
+      .filter((kid) => !list.some((k) => k.kid === kid));
     // One atomic step per purpose, so the destination never has zero or two current keys.
     await destination.updateKeys({ put: list, drop: stale });
     keys += list.length;

@@ -28,6 +28,7 @@ export async function openConfiguredStore(
   config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'dataDir'>,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  if (config.redisUrl) return openRedisStore({ url: config.redisUrl, prefix: config.redisPrefix, notice: options.notice });
+  if (config.redisUrl)
+    return openRedisStore({ url: config.redisUrl, prefix: config.redisPrefix, notice: options.notice });
   return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
 }
