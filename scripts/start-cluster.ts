@@ -84,6 +84,16 @@ ${upstreams}
 `;
 }
 
+/** One line naming what to install when redis-server or nginx is missing; null when both are there. */
+export function missingPackagesLine(found: { redis: string | null; nginx: string | null }): string | null {
+  const missing = [
+    ...(found.redis ? [] : ['redis-server (Debian/Ubuntu: apt-get install redis-server)']),
+    ...(found.nginx ? [] : ['nginx (Debian/Ubuntu: apt-get install nginx-light)']),
+  ];
+  if (missing.length === 0) return null;
+  return `start:cluster needs ${missing.join(' and ')}; \`npm start\` runs one instance without them.`;
+}
+
 function redisAnswers(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
@@ -129,12 +139,9 @@ function clusterMasterKey(dir: string): string {
 async function main(): Promise<void> {
   const redisBin = findBinary('redis-server');
   const nginxBin = findBinary('nginx', ['/usr/sbin/nginx']);
-  const missing = [
-    ...(redisBin ? [] : ['redis-server (Debian/Ubuntu: apt-get install redis-server)']),
-    ...(nginxBin ? [] : ['nginx (Debian/Ubuntu: apt-get install nginx-light)']),
-  ];
-  if (missing.length > 0) {
-    console.error(`start:cluster needs ${missing.join(' and ')}; \`npm start\` runs one instance without them.`);
+  const missing = missingPackagesLine({ redis: redisBin, nginx: nginxBin });
+  if (missing) {
+    console.error(missing);
     process.exit(1);
   }
   const options = readOptions(process.env);
