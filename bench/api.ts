@@ -18,8 +18,9 @@
  *   BENCH_SECONDS (10)  length of each run
  *   BENCH_CONNECTIONS (10)
  *   BENCH_WAKEUPS (200) wake-ups measured
+ *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -36,6 +37,8 @@ import type { LoadJob, LoadResult } from './load-worker.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WAKEUPS = Number(process.env.BENCH_WAKEUPS ?? 200);
+/** Redis's appendfsync: always (the default here, nothing acknowledged is lost) or everysec, for comparison. */
+const FSYNC = process.env.BENCH_REDIS_FSYNC ?? 'always';
 type StoreKind = 'sqlite' | 'redis';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** More pre-signed requests than a run can send at the fastest rate seen on a small machine. */
@@ -146,7 +149,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
   const bare = await startBareServer();
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
-  const where = kind === 'redis' ? `Redis at ${redis!.url} (AOF, appendfsync always)` : `SQLite in ${dir.path}`;
+  const where = kind === 'redis' ? `Redis at ${redis!.url} (AOF, appendfsync ${FSYNC})` : `SQLite in ${dir.path}`;
   console.log(`\nbench: ${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}, ${where}`);
   const poolSize = REQUESTS_PER_SECOND_CEILING * SECONDS;
   try {
@@ -188,11 +191,12 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
  * long poll waits on A, the phone completes on B; ms from sending the completion to A's answer.
  */
 async function benchWakeups(redis: RedisServer): Promise<{ median: number; p99: number; max: number }> {
-  const instance = async () => {
+  const instance = async (masterKey: string) => {
     const dir = makeTempDir('svc-bench-');
     const config = loadConfig(
       {
         NODE_ENV: 'production', SVC_MODE: 'sandbox', SVC_DATA_DIR: dir.path, SVC_LOG_LEVEL: 'silent',
+        SVC_MASTER_KEY: masterKey,
         ...storeEnv('redis', redis, 'wake:'),
       },
       REPO_ROOT,
@@ -202,8 +206,10 @@ async function benchWakeups(redis: RedisServer): Promise<{ median: number; p99: 
     await app.ready();
     return { app, deps, dir };
   };
-  const a = await instance();
-  const b = await instance();
+  // Instances share one master key, as a cluster does (SVC_MASTER_KEY from a secret manager).
+  const masterKey = randomBytes(32).toString('base64');
+  const a = await instance(masterKey);
+  const b = await instance(masterKey);
   const latencies: number[] = [];
   try {
     for (let i = 0; i < WAKEUPS; i++) {
@@ -239,7 +245,9 @@ async function main(): Promise<void> {
   const results: StoreResult[] = [];
   let wakeups: Awaited<ReturnType<typeof benchWakeups>> | null = null;
   try {
-    if (stores.includes('redis')) redis = await startRedisServer({ appendOnly: true, args: ['--maxmemory-policy', 'noeviction'] });
+    if (stores.includes('redis')) {
+      redis = await startRedisServer({ appendOnly: true, args: ['--maxmemory-policy', 'noeviction', '--appendfsync', FSYNC] });
+    }
     for (const kind of stores) results.push(await benchStore(kind, redis));
     if (redis) {
       console.log(`\ncross-instance wake-up (${WAKEUPS} long polls on A answered by a completion on B)`);
