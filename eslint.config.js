@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'test-results/', 'playwright-report/', '.vite/'] },
+  { ignores: ['dist/', 'data/', 'coverage/', 'test-results/', 'playwright-report/', '.vite/', 'server/sdk/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

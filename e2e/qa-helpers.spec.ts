@@ -1,5 +1,5 @@
 /**
- * The QA helpers of e2e/support/qa.ts as a partner's QA team uses them, in each engine the
+ * The QA helpers (the SDK testing entry, through e2e/support/qa.ts) as a partner's QA team uses them, in each engine the
  * journeys run in: every option of completeVerification, both ways (phone page, phone API).
  */
 import { expect, test } from '@playwright/test';

@@ -41,6 +41,19 @@ describe('the compiled service', () => {
     }
   });
 
+  it('imports only node: built-ins and production dependencies (no pino-pretty, no Playwright)', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const packages = new Set<string>();
+    for (const file of listJs(outDir)) {
+      const source = readFileSync(file, 'utf8');
+      for (const [, specifier] of source.matchAll(/(?:from |import\()['"]([^'"]+)['"]/g)) {
+        if (specifier!.startsWith('.') || specifier!.startsWith('node:')) continue;
+        packages.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+      }
+    }
+    expect([...packages].filter((name) => !(name in manifest.dependencies))).toEqual([]);
+  });
+
   it('boots with plain node (no TypeScript loader) and answers /healthz', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-node-data-'));

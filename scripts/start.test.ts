@@ -1,6 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { superviseChildren } from './start.ts';
+import { devLogFormatter, superviseChildren } from './start.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
 
 function collect(): { out: Writable; text: () => string } {
   let text = '';
@@ -57,6 +61,64 @@ describe('npm start supervisor', () => {
     const s = superviseChildren([{ name: 'svc', ...node('process.exit(1)'), healthUrl: 'http://127.0.0.1:9/healthz' }], { out, healthTimeoutMs: 5000 });
     await expect(s.ready).rejects.toThrow('svc exited before it was ready');
     expect(await s.done).toBe(1);
+  });
+});
+
+describe('npm start log lines', () => {
+  const pinoLine = JSON.stringify({
+    level: 30,
+    time: Date.UTC(2026, 0, 1, 9, 30),
+    pid: 4242,
+    hostname: 'box',
+    reqId: 'c1-7',
+    msg: 'request completed',
+  });
+
+  it('prints the service\'s JSON lines as readable ones in development, and leaves other lines alone', async () => {
+    const format = (await devLogFormatter({}))!;
+    const line = format(pinoLine);
+    expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed \{"reqId":"c1-7"\}$/);
+    expect(line).not.toContain('4242');
+    expect(format('start: building')).toBe('start: building');
+    expect(format('{"not":"a log record"}')).toBe('{"not":"a log record"}');
+    expect(format('{ broken')).toBe('{ broken');
+  });
+
+  it('keeps JSON in production mode and when asked', async () => {
+    expect(await devLogFormatter({ SVC_MODE: 'production' })).toBeNull();
+    expect(await devLogFormatter({ SVC_LOG_FORMAT: 'json' })).toBeNull();
+  });
+
+  it('prefixes each formatted record with the child\'s name', async () => {
+    const { out, text } = collect();
+    const format = (await devLogFormatter({}))!;
+    const code = `console.log(${JSON.stringify(pinoLine)}); console.log("plain"); setInterval(() => {}, 1000)`;
+    const s = superviseChildren([{ name: 'svc', ...node(code) }], { out, formatLine: format });
+    await waitFor(() => text().includes('plain'));
+    s.stop('SIGTERM');
+    expect(await s.done).toBe(0);
+    expect(text()).toMatch(/^svc │ \[[\d:.]+\] INFO: request completed \{"reqId":"c1-7"\}\nsvc │ plain\n$/);
+  });
+
+  it('is a development tool: the production service never loads pino-pretty', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(manifest.devDependencies['pino-pretty']).toBeDefined();
+    expect(manifest.dependencies['pino-pretty']).toBeUndefined();
+    expect(manifest.scripts['start:production']).toBe('node dist/node/server/main.js');
+    // What the service build compiles (server/tsconfig.build.json): no mention of it anywhere.
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        if (entry.isDirectory()) return sources(join(dir, entry.name));
+        return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [];
+      });
+    const mentions = [...sources(join(ROOT, 'server')), ...sources(join(ROOT, 'src', 'protocol'))].filter((file) =>
+      readFileSync(file, 'utf8').includes('pino-pretty'),
+    );
+    expect(mentions).toEqual([]);
   });
 });
 

@@ -3,8 +3,10 @@
  * and the example partner (http://localhost:8788) as two child processes, two origins, so CORS
  * and origin checks are real. `--service-only` (npm run start:service) runs the service alone.
  *
- * Logs of each child are prefixed with its name. A signal is forwarded to both; if either
- * child dies the other is stopped and `npm start` exits non-zero.
+ * Logs of each child are prefixed with its name, and the service's JSON log lines are printed
+ * as readable ones through pino-pretty (a development dependency). `SVC_MODE=production` or
+ * `SVC_LOG_FORMAT=json` keeps the JSON; `npm run start:production` never comes here. A signal is
+ * forwarded to both; if either child dies the other is stopped and `npm start` exits non-zero.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -44,8 +46,12 @@ export interface Supervisor {
  * process.once('SIGINT', () => s.stop('SIGINT'));
  * process.exitCode = await s.done;
  */
-export function superviseChildren(children: readonly ChildSpec[], options: { cwd?: string; out?: NodeJS.WritableStream; healthTimeoutMs?: number } = {}): Supervisor {
+export function superviseChildren(
+  children: readonly ChildSpec[],
+  options: { cwd?: string; out?: NodeJS.WritableStream; healthTimeoutMs?: number; formatLine?: LineFormatter } = {},
+): Supervisor {
   const out = options.out ?? process.stdout;
+  const format = options.formatLine ?? ((line: string) => line);
   const running = new Map<string, ChildProcess>();
   let stopping = false;
   let firstFailure: number | null = null;
@@ -65,7 +71,9 @@ export function superviseChildren(children: readonly ChildSpec[], options: { cwd
     running.set(spec.name, child);
     const prefix = `${spec.name.padEnd(width)} │ `;
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream! }).on('line', (line) => out.write(`${prefix}${line}\n`));
+      createInterface({ input: stream! }).on('line', (line) => {
+        for (const part of format(line).split('\n')) out.write(`${prefix}${part}\n`);
+      });
     }
     child.on('exit', (code, signal) => {
       running.delete(spec.name);
@@ -95,6 +103,47 @@ export function superviseChildren(children: readonly ChildSpec[], options: { cwd
       firstFailure ??= 1;
       stop('SIGTERM');
     },
+  };
+}
+
+/** Turns one line a child printed into what `npm start` shows (possibly several lines). */
+export type LineFormatter = (line: string) => string;
+
+/**
+ * The formatter for the children's log lines: pino-pretty's readable lines in development, null
+ * (the JSON as printed) when `SVC_MODE=production`, when `SVC_LOG_FORMAT=json`, or when
+ * pino-pretty is not installed (a production install has no development dependencies).
+ * Lines that are not pino's JSON pass through unchanged.
+ *
+ * @example const formatLine = await devLogFormatter(process.env, { colorize: process.stdout.isTTY });
+ */
+export async function devLogFormatter(
+  env: NodeJS.ProcessEnv,
+  options: { colorize?: boolean } = {},
+): Promise<LineFormatter | null> {
+  if (env.SVC_MODE === 'production' || env.SVC_LOG_FORMAT === 'json') return null;
+  let prettyFactory: typeof import('pino-pretty').prettyFactory;
+  try {
+    ({ prettyFactory } = await import('pino-pretty'));
+  } catch {
+    return null;
+  }
+  const pretty = prettyFactory({
+    colorize: options.colorize ?? false,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
+  return (line) => {
+    if (!line.startsWith('{')) return line;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    const isPino = typeof record === 'object' && record !== null && 'level' in record && 'time' in record;
+    return isPino ? pretty(record).replace(/\n+$/, '') : line;
   };
 }
 
@@ -144,7 +193,8 @@ async function main(argv: readonly string[]): Promise<void> {
     });
   }
 
-  const supervisor = superviseChildren(children);
+  const formatLine = await devLogFormatter(process.env, { colorize: Boolean(process.stdout.isTTY) });
+  const supervisor = superviseChildren(children, formatLine ? { formatLine } : {});
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => supervisor.stop(signal));
 
   supervisor.ready.then(

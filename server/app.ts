@@ -20,6 +20,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerPartnerApiRoutes } from './routes/partner-api.ts';
 import { registerPartnerRequestRoutes } from './routes/partner-requests.ts';
 import { registerPhoneRoutes } from './routes/phone.ts';
+import { registerWalletRoutes } from './routes/wallet.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
 
 /** Never logged: secrets, signatures, tokens, grant codes, attestations. */
@@ -36,6 +37,7 @@ export const REDACTED_PATHS = [
   'pass_token',
   'attestation',
   'poll_token',
+  'vp_token',
 ];
 
 export async function createApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
@@ -90,6 +92,7 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
   registerWidgetRoutes(app, deps);
   registerPartnerRequestRoutes(app, deps);
   registerPhoneRoutes(app, deps);
+  registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);
   registerAssetRoutes(app, deps);
 

@@ -20,6 +20,7 @@ import { PROJECT_ROOT } from './paths.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
+import { loadWalletTrust } from './wallet/index.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
@@ -90,5 +91,9 @@ export async function buildDeps(
   const blind = await createBlindCrypto(store, clock, config);
   const longPolls = createLongPollGate({ perAddress: config.longPollPerAddress, total: config.longPollMax });
   const personas = config.mode === 'sandbox' ? loadPersonas() : [];
-  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls };
+  const wallet = {
+    trust: loadWalletTrust({ mode: config.mode, trustPath: config.walletTrustPath ?? undefined }),
+    sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
+  };
+  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet };
 }

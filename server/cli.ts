@@ -7,13 +7,21 @@ import { runKeysCommand } from './cli/keys.ts';
 import { runMasterKeyCommand } from './cli/master-key.ts';
 import { runPartnersCommand } from './cli/partners.ts';
 import { runStoreCommand } from './cli/store.ts';
+import { runWalletCommand } from './cli/wallet.ts';
 
 const COMMANDS: Record<string, CliCommand> = {
   serve: { summary: 'run the service, as server/main.ts does', start: async () => void (await import('./main.ts')) },
   partners: { summary: 'add, list, rotate-secret, disable or enable partners', run: runPartnersCommand },
   keys: { summary: 'list or rotate the ADULT_BLIND signing keys', run: runKeysCommand },
   'master-key': { summary: 'show or rotate the master key that seals secrets at rest', run: runMasterKeyCommand },
-  store: { summary: 'copy partners, keys and secrets into another store (SQLite → Redis)', run: (args, context) => runStoreCommand(args, context) },
+  store: {
+    summary: 'copy partners, keys and secrets into another store (SQLite → Redis)',
+    run: (args, context) => runStoreCommand(args, context),
+  },
+  wallet: {
+    summary: "sandbox wallet: present '<av://…>' --persona <id> [--tamper <what>] (test support)",
+    start: async (args, io) => void (process.exitCode = await runWalletCommand(args, io)),
+  },
 };
 
 const code = await runCli(COMMANDS, process.argv.slice(2));

@@ -55,6 +55,8 @@ export interface Config {
   readonly longPollPerAddress: number;
   /** concurrent long polls this instance holds in all */
   readonly longPollMax: number;
+  /** SVC_WALLET_TRUST: PEM bundle of trusted IACA roots (DESIGN §11); in production the wallet path needs it */
+  readonly walletTrustPath: string | null;
 }
 
 export class ConfigError extends Error {
@@ -197,5 +199,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: readTrustProxy(env.SVC_TRUST_PROXY),
     longPollPerAddress: count(env, 'SVC_LONG_POLL_PER_ADDRESS', 100, 1_000_000),
     longPollMax: count(env, 'SVC_LONG_POLL_MAX', 20_000, 1_000_000),
+    walletTrustPath: env.SVC_WALLET_TRUST ? resolve(cwd, env.SVC_WALLET_TRUST) : null,
   });
 }

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { LongPollGate } from './limits/long-polls.ts';
 import type { Store } from './store/store.ts';
+import type { WalletTrust } from './wallet/index.ts';
 
 /** A published key set (spec: Attestation public key set). */
 export interface Jwks {
@@ -38,4 +39,13 @@ export interface AppDeps {
   blind: BlindCrypto;
   /** caps on concurrent long polls, per address and per instance (limits/long-polls.ts) */
   longPolls: LongPollGate;
+  /** the EUDI wallet path (DESIGN §11, domain/wallet.ts) */
+  wallet: WalletDeps;
+}
+
+export interface WalletDeps {
+  /** trusted IACA roots; `enabled` false in production without SVC_WALLET_TRUST (the path is not offered) */
+  trust: WalletTrust;
+  /** service secret that seals each request's HPKE private key in the store */
+  sealingSecret: string;
 }

@@ -26,7 +26,13 @@ const ROUTES = [
   { method: 'POST', path: '/api/m/requests/:requestId/complete', signed: false },
   { method: 'POST', path: '/api/billing/session', signed: true },
   { method: 'GET', path: '/api/billing/attestation-keys', signed: false },
+  { method: 'POST', path: '/api/m/requests/:requestId/wallet', signed: false },
+  // DESIGN §11: the wallet endpoints answer OpenID4VP's error shape {error: "invalid_request", error_description}
+  { method: 'POST', path: '/api/w/wallet-response/:requestId', signed: false },
+  { method: 'POST', path: '/oid4vp/response/:requestId', signed: false },
 ] as const;
+
+const WALLET_PATHS = new Set<string>(['/api/w/wallet-response/:requestId', '/oid4vp/response/:requestId']);
 
 const CATALOGUE_STATUSES = new Set(Object.values(ERRORS).map((e) => e.status).filter((s) => s > 0));
 const DOCUMENTED_STATUSES = new Set([200, 201, 204, ...CATALOGUE_STATUSES]);
@@ -233,7 +239,13 @@ describe('every route, any input', () => {
         expect(res.statusCode).toBeLessThan(500);
         expect(DOCUMENTED_STATUSES).toContain(res.statusCode);
         expect(res.headers['x-svc-cid']).toBeTruthy();
-        if (res.statusCode >= 400 && res.body.length > 0) {
+        const onRoute = c.method === 'ROUTE' || c.method === c.route.method;
+        const walletShape = onRoute && WALLET_PATHS.has(c.route.path) && res.statusCode === 400;
+        if (walletShape) {
+          const parsed = JSON.parse(res.body) as { error?: unknown; error_description?: unknown };
+          if (parsed.error === 'invalid_request') expect(typeof parsed.error_description).toBe('string');
+          else expect(ERROR_STRINGS).toContain(parsed.error);
+        } else if (res.statusCode >= 400 && res.body.length > 0) {
           const parsed = JSON.parse(res.body) as { error?: unknown; message?: unknown };
           expect(ERROR_STRINGS).toContain(parsed.error);
           expect(typeof parsed.message).toBe('string');

@@ -27,7 +27,7 @@ export interface RequestChoices {
 /** A partner on the STANDARD rail, the only one that may name itself by partner ID. */
 export type StandardPartner = PartnerRecord & { rail: 'standard' };
 
-type CreateDeps = Pick<AppDeps, 'store' | 'clock' | 'config'>;
+type CreateDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'wallet'>;
 
 /**
  * The partner itself when it is on the STANDARD rail; 403 FORBIDDEN_RAIL otherwise (an

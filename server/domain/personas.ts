@@ -98,22 +98,33 @@ export function personaFacts(persona: Persona, now: number): PersonaFacts {
 }
 
 /**
+ * What an approval proved: a persona proves every fact, an EUDI wallet of the age-verification
+ * profile only isAdult (it is offered only for scopes exactly [isAdult], DESIGN §11).
+ */
+export type ProvenFacts = Pick<PersonaFacts, 'isAdult'> & Partial<PersonaFacts>;
+
+function known<T>(value: T | undefined, scope: Scope): T {
+  if (value === undefined) throw new Error(`${scope} requested but not proven`);
+  return value;
+}
+
+/**
  * The attributes of the requested scopes only (minimal disclosure, DESIGN §5). The nullifier is
  * computed by the caller, and only when isUnique was requested.
  *
  * @example attributesOf(facts, ['isAdult', 'isUnique'], nullifier) // { age_over_18: true, nullifier: '0x…' }
  */
-export function attributesOf(facts: PersonaFacts, scopes: readonly Scope[], nullifier: string | null): Attributes {
+export function attributesOf(facts: ProvenFacts, scopes: readonly Scope[], nullifier: string | null): Attributes {
   const attributes: Attributes = {};
   for (const scope of scopes) {
     switch (scope) {
       case 'isAdult': attributes.age_over_18 = facts.isAdult; break;
-      case 'isFrench': attributes.is_french = facts.isFrench; break;
-      case 'isEU': attributes.is_eu = facts.isEU; break;
-      case 'isMale': attributes.is_male = facts.isMale; break;
-      case 'isFemale': attributes.is_female = facts.isFemale; break;
-      case 'revealNationality': attributes.nationality = facts.nationality; break;
-      case 'revealBirthYear': attributes.birth_year = facts.birthYear; break;
+      case 'isFrench': attributes.is_french = known(facts.isFrench, scope); break;
+      case 'isEU': attributes.is_eu = known(facts.isEU, scope); break;
+      case 'isMale': attributes.is_male = known(facts.isMale, scope); break;
+      case 'isFemale': attributes.is_female = known(facts.isFemale, scope); break;
+      case 'revealNationality': attributes.nationality = known(facts.nationality, scope); break;
+      case 'revealBirthYear': attributes.birth_year = known(facts.birthYear, scope); break;
       case 'isUnique':
         if (nullifier === null) throw new Error('isUnique requested without a nullifier');
         attributes.nullifier = nullifier;

@@ -25,9 +25,10 @@ import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
 import { computeNullifier } from './nullifier.ts';
-import { attributesOf, findPersona, personaFacts, type PersonaFacts } from './personas.ts';
+import { attributesOf, findPersona, personaFacts, type ProvenFacts } from './personas.ts';
 import { createResultLock, lockResult, openResult } from './result-box.ts';
 import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
+import { offerWallet, type WalletOffer } from './wallet-offer.ts';
 
 /** `vr_` + 16 random bytes in base64url (tokens.ts newRequestId). */
 export const REQUEST_ID_PATTERN = /^vr_[A-Za-z0-9_-]{22}$/;
@@ -78,6 +79,8 @@ export interface CreatedRequest {
   handoffToken: string;
   /** `{app_url}/m/v/<request_id>#h=<handoff_token>` */
   deepLink: string;
+  /** `wallet_link` and `dc_request` when the EUDI wallet path is offered (DESIGN §11) */
+  wallet: WalletOffer | null;
 }
 
 /**
@@ -90,12 +93,13 @@ export interface CreatedRequest {
  * }, { channel: 'widget' });
  */
 export async function createVerifyRequest(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'config'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'wallet'>,
   request: NewRequest,
   reader: ResultReader,
 ): Promise<CreatedRequest> {
   const now = deps.clock.now();
   const id = newRequestId();
+  const wallet = await offerWallet(deps, { id, scopes: request.scopes, clientProofMode: request.clientProofMode, channel: reader.channel });
   const pollToken = newToken('poll');
   const handoffToken = newToken('handoff');
   const lock = createResultLock(reader.channel === 'widget' ? pollToken : reader.readerKey);
@@ -125,9 +129,11 @@ export async function createVerifyRequest(
     openedAt: null,
     resultPublicKey: lock.publicKey,
     resultKeySealed: lock.sealedPrivateKey,
+    wallet: wallet?.material ?? null,
   };
   await deps.store.createRequest(record);
-  return { record, pollToken, handoffToken, deepLink: `${deps.config.appUrl}/m/v/${id}#h=${handoffToken}` };
+  const deepLink = `${deps.config.appUrl}/m/v/${id}#h=${handoffToken}`;
+  return { record, pollToken, handoffToken, deepLink, wallet: wallet?.offer ?? null };
 }
 
 export function isRequestId(value: unknown): value is string {
@@ -169,7 +175,7 @@ export async function findRequestForPhone(store: Store, id: unknown, handoffToke
   return record;
 }
 
-function isOpenStatus(status: RequestStatus): boolean {
+export function isOpenStatus(status: RequestStatus): boolean {
   return status === 'pending' || status === 'in_progress';
 }
 
@@ -254,7 +260,7 @@ export async function openRequest(deps: Pick<AppDeps, 'store' | 'clock'>, record
 }
 
 /** Settles an open request with `patch`: 409 / 410 unless the phone may still act on it. */
-function settle(store: Store, record: VerifyRequestRecord, now: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord> {
+export function settle(store: Store, record: VerifyRequestRecord, now: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord> {
   return updateWithRetry(store, record, now, (current) => {
     assertActionable(current, now);
     return patch;
@@ -270,11 +276,12 @@ export interface Completion {
 }
 
 /** What an approval proved, as the grant or attestation records it. */
-interface Approval {
-  record: VerifyRequestRecord;
-  personaId: string;
-  /** the persona's facts at the time of approval */
-  facts: PersonaFacts;
+export interface Approval {
+  method: Method;
+  /** who was verified, for the nullifier (isUnique): the persona id; null when no nullifier can be asked for */
+  subject: string | null;
+  /** the facts at the time of approval */
+  facts: ProvenFacts;
 }
 
 /**
@@ -307,26 +314,47 @@ export async function completeRequest(
   const persona = findPersona(deps.personas, completion.personaId);
   if (method === null || persona === null) throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
 
-  const facts = personaFacts(persona, now);
+  return approveRequest(deps, record, { method, subject: persona.id, facts: personaFacts(persona, now) });
+}
+
+/**
+ * Completes an open request with what was proven: a grant (STANDARD) or an attestation
+ * (ADULT_BLIND) sealed to the request's reader. 409 / 410 unless it is still open.
+ *
+ * @example await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts: { isAdult: true } })
+ */
+export async function approveRequest(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind'>,
+  record: VerifyRequestRecord,
+  approval: Approval,
+): Promise<VerifyRequestRecord> {
+  const now = deps.clock.now();
+  assertActionable(record, now);
+  const { method } = approval;
   const resultExpiresAt = now + LIMITS.grantTtlMs;
-  const approval: Approval = { record, personaId: persona.id, facts };
   const result =
     record.rail === 'standard'
-      ? { grant_code: await issueGrant(deps, { ...approval, method, verifiedAt: now, expiresAt: resultExpiresAt }) }
-      : { attestation: await issueAttestation(deps, approval) };
+      ? { grant_code: await issueGrant(deps, record, { ...approval, verifiedAt: now, expiresAt: resultExpiresAt }) }
+      : { attestation: await issueAttestation(deps, record, approval) };
   const sealedResult = lockResult(record.resultPublicKey, JSON.stringify(result));
   return settle(deps.store, record, now, { status: 'completed', reason: null, method, sealedResult, expiresAt: resultExpiresAt });
+}
+
+function nullifierSubject(approval: Approval): string {
+  if (approval.subject === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'isUnique approved without a subject' });
+  return approval.subject;
 }
 
 /** Puts a single-use grant for an approved STANDARD request; returns its code. */
 async function issueGrant(
   deps: Pick<AppDeps, 'store' | 'nullifierKey'>,
-  grant: Approval & { method: Method; verifiedAt: number; expiresAt: number },
+  record: VerifyRequestRecord,
+  grant: Approval & { verifiedAt: number; expiresAt: number },
 ): Promise<string> {
-  const { record, personaId, facts, method, verifiedAt, expiresAt } = grant;
+  const { facts, method, verifiedAt, expiresAt } = grant;
   if (record.partnerId === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
   const audience = `partner:${record.partnerId}` as const;
-  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, audience) : null;
+  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, nullifierSubject(grant), audience) : null;
   const grantCode = newToken('grant');
   // Put before the request moves to completed: if the CAS then loses, the grant is orphaned
   // (nobody holds its code and it expires), never the other way round.
@@ -344,21 +372,21 @@ async function issueGrant(
   return grantCode;
 }
 
-const PROVEN: Record<BlindScope, (facts: PersonaFacts) => boolean> = {
+const PROVEN: Record<BlindScope, (facts: ProvenFacts) => boolean> = {
   isAdult: (f) => f.isAdult,
-  isFrench: (f) => f.isFrench,
-  isEU: (f) => f.isEU,
+  isFrench: (f) => f.isFrench === true,
+  isEU: (f) => f.isEU === true,
   // Uniqueness is a value, not a claim: always delivered when asked for.
   isUnique: () => true,
 };
 
 /** Signs the attestation for an approved ADULT_BLIND request: a scope_mask bit only for a fact proven true. */
-async function issueAttestation(deps: Pick<AppDeps, 'nullifierKey' | 'blind'>, approval: Approval): Promise<string> {
-  const { record, personaId, facts } = approval;
+async function issueAttestation(deps: Pick<AppDeps, 'nullifierKey' | 'blind'>, record: VerifyRequestRecord, approval: Approval): Promise<string> {
+  const { facts } = approval;
   if (record.appId === null || record.originHash === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
   const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
-  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, personaId, `app:${record.appId}`) : '';
+  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, nullifierSubject(approval), `app:${record.appId}`) : '';
   return deps.blind.signAttestation({ appId: record.appId, originHash: record.originHash, scopeMask, nullifier });
 }

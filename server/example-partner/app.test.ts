@@ -141,7 +141,7 @@ describe('example partner backend', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ verified: true, source: 'exchange', scopes: ['isAdult', 'isFrench'], age_over_18: true });
-    expect(body.attributes).toEqual({ age_over_18: true, is_french: true });
+    expect(body.attributes).toEqual({ age_over_18: true, is_french: true, verification_method: 'face_check' });
     expect(res.body).not.toMatch(/p_[A-Za-z0-9_-]{20,}/);
   });
 
@@ -152,7 +152,7 @@ describe('example partner backend', () => {
     const third = await exchange(grant, cookie);
     const sources = [first, second, third].map((r) => r.json().source).sort();
     expect(sources).toEqual(['exchange', 'remembered', 'remembered']);
-    for (const r of [first, second, third]) expect(r.json().attributes).toEqual({ age_over_18: true });
+    for (const r of [first, second, third]) expect(r.json().attributes).toEqual({ age_over_18: true, verification_method: 'face_check' });
   });
 
   it('passes the service error code through when the grant does not check out', async () => {

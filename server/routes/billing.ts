@@ -23,11 +23,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../../src/protocol/api.ts';
+import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { billingAppOf, createBillingSession } from '../domain/billing-session.ts';
 import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
+import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
 export const BILLING_SESSION_PATH = '/api/billing/session';
 export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
@@ -71,12 +73,23 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
       schema: {
         summary: 'Issue a session token for the widget (ADULT_BLIND rail, HMAC-signed)',
         tags: ['billing'],
+        security: SIGNED_ROUTE_SECURITY,
         response: {
           201: {
             type: 'object',
             properties: { token: { type: 'string' }, expires_in: { type: 'integer' } },
             required: ['token', 'expires_in'],
           },
+          // The checks above; the signing and edge errors every signed POST shares are added by docs.ts.
+          ...errorResponses([
+            'FORBIDDEN_RAIL',
+            'MISSING_BLIND_APP_ID',
+            'INVALID_JSON',
+            'MISSING_ORIGIN',
+            'ORIGIN_NOT_ALLOWED',
+            'INVALID_SCOPES',
+            TOO_MANY_REQUESTS,
+          ]),
         },
       },
     },

@@ -1,6 +1,8 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS } from '../../src/protocol/errors.ts';
-import { makeTestApp, type TestApp } from '../test/helpers.ts';
+import { ERRORS, TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
+import { PARTNERS, signedInjectOptions, makeTestApp, type TestApp } from '../test/helpers.ts';
+import { SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
 let t: TestApp;
 let doc: {
@@ -15,16 +17,46 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** Every documented operation that takes a body. */
+function writeOperations(): Array<{ path: string; method: string; operation: { security?: unknown } }> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
 /** Every error code a path's responses list, with its status. */
-function documentedErrors(path: string): Array<[string, string]> {
-  return Object.entries(doc.paths[path]!.post!.responses).flatMap(([status, response]) =>
-    (response.content?.['application/json']?.schema.properties.error?.enum ?? []).map((code): [string, string] => [status, code]),
+function documentedErrors(path: string, method = 'post'): Array<[string, string]> {
+  return Object.entries(doc.paths[path]![method]!.responses).flatMap(([status, response]) =>
+    (response.content?.['application/json']?.schema.properties?.error?.enum ?? []).map((code): [string, string] => [status, code]),
   );
 }
 
 describe('the OpenAPI document at /docs/json', () => {
   it('is OpenAPI 3.1', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
+  });
+
+  it('is a valid OpenAPI 3.1 document for an independent validator', async () => {
+    const validator = new Validator();
+    expect(await validator.validate(doc)).toEqual({ valid: true });
+    // The validator does refuse a broken document (a response without its description).
+    const broken = structuredClone(doc);
+    delete (broken.paths['/v1/exchange']!.post!.responses['401'] as { description?: string }).description;
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('documents the EUDI wallet endpoints (DESIGN §11) with their OpenID4VP error shape', () => {
+    const directPost = doc.paths['/oid4vp/response/{requestId}']!.post!;
+    expect(Object.keys((directPost.requestBody as { content: object }).content)).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(Object.keys(directPost.responses)).toEqual(expect.arrayContaining(['200', '400']));
+    expect(documentedErrors('/oid4vp/response/{requestId}')).toContainEqual(['400', 'invalid_request']);
+    expect(doc.paths['/api/w/wallet-response/{requestId}']!.post!.responses['400']!.description).toMatch(/stays waiting/);
   });
 
   it('documents exchange and introspection with a request body and the signing headers as security', () => {
@@ -52,6 +84,61 @@ describe('the OpenAPI document at /docs/json', () => {
     const codes = documentedErrors('/v1/introspect').map(([, code]) => code);
     expect(codes).toEqual(expect.arrayContaining(['INVALID_REQUEST', 'INTERNAL_ERROR', 'INVALID_SIGNATURE']));
     expect(codes).not.toContain('GRANT_INVALID');
+  });
+
+  it("documents the billing session as signed, with every error of the spec's billing table and the rate-limit body", () => {
+    expect(doc.paths['/api/billing/session']!.post!.security).toEqual(SIGNED_ROUTE_SECURITY);
+    const errors = documentedErrors('/api/billing/session');
+    const table = ['FORBIDDEN_RAIL', 'MISSING_BLIND_APP_ID', 'MISSING_ORIGIN', 'INVALID_SCOPES', 'INVALID_JSON', 'ORIGIN_NOT_ALLOWED'];
+    for (const code of table) expect(errors).toContainEqual([String(ERRORS[code as keyof typeof ERRORS].status), code]);
+    expect(errors).toContainEqual(['429', TOO_MANY_REQUESTS]);
+  });
+
+  it("gives every write route the edge's errors, and every signed one the signing errors and 415", () => {
+    const writes = writeOperations();
+    expect(writes.map((w) => w.path)).toEqual(
+      expect.arrayContaining(['/v1/exchange', '/v1/introspect', '/api/billing/session']),
+    );
+    for (const { path, method, operation } of writes) {
+      // The wallet's direct_post answers a bad body in OpenID4VP's shape (400 invalid_request), not the catalogue's.
+      const walletShaped = documentedErrors(path, method).some(([, code]) => code === 'invalid_request');
+      const codes = documentedErrors(path, method).map(([, code]) => code);
+      const expected = walletShaped ? ['invalid_request', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'] : ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'];
+      if (operation.security) expected.push(...SIGNED_ROUTE_ERRORS, 'UNSUPPORTED_MEDIA_TYPE');
+      expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(expected));
+      // one response per status, each code under its catalogue status
+      for (const [status, code] of documentedErrors(path, method).filter(([, code]) => code !== 'invalid_request')) {
+        const expected = code === TOO_MANY_REQUESTS ? 429 : ERRORS[code as keyof typeof ERRORS].status;
+        expect(status, `${method} ${path} ${code}`).toBe(String(expected));
+      }
+    }
+  });
+
+  it('lists every error a write route answers to malformed, oversized, unsigned and badly typed requests', async () => {
+    const undocumented: string[] = [];
+    for (const { path, method, operation } of writeOperations()) {
+      const url = path.replace(/\{[^}]+\}/g, 'unknown');
+      const verb = method.toUpperCase() as 'POST';
+      const probes = [
+        { method: verb, url, payload: '{}', headers: JSON_TYPE },
+        { method: verb, url, payload: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), headers: JSON_TYPE },
+        ...Object.values(PARTNERS).flatMap((partner) => [
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: {} }),
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: '{"a":' }),
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: '[]' }),
+          signedInjectOptions(t.clock, { method: verb, url, partner, body: {}, headers: { 'Content-Type': 'text/plain' } }),
+        ]),
+      ];
+      const documented = new Set(documentedErrors(path, method).map(([status, code]) => `${status} ${code}`));
+      for (const probe of probes) {
+        const res = await t.app.inject(probe);
+        if (res.statusCode < 400) continue;
+        const answered = `${res.statusCode} ${(res.json() as { error: string }).error}`;
+        const route = `${method} ${path}${operation.security ? '' : ' (unsigned)'}`;
+        if (!documented.has(answered)) undocumented.push(`${route}: ${answered}`);
+      }
+    }
+    expect([...new Set(undocumented)]).toEqual([]);
   });
 
   it('hides the sandbox phone, pages, health and the docs themselves', () => {

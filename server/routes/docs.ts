@@ -4,12 +4,14 @@
  *
  * Registered before every other surface so that it sees their routes. A route appears when it
  * has a schema and is not internal (the sandbox phone, pages, assets, health, the docs
- * themselves). Routes describe their errors with `errorResponses(...)` so that the document
- * lists catalogue codes, and signed routes name `SIGNED_ROUTE_SECURITY`.
+ * themselves). Routes describe their own errors with `errorResponses(...)` so that the document
+ * lists catalogue codes, and signed routes name `SIGNED_ROUTE_SECURITY`. The errors every route
+ * of a kind shares (the HTTP edge's, partner authentication's) are added to each documented
+ * route by `documentedErrors`, so that no write route can leave them out.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { ERRORS, TOO_MANY_REQUESTS, type ErrorCode } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 
@@ -22,6 +24,27 @@ export const SIGNED_ROUTE_SECURITY: Array<Record<string, string[]>> = [
 const INTERNAL_PATHS = [/^\/api\/m\//, /^\/m\//, /^\/demo/, /^\/docs/, /^\/healthz/, /^\/v4\//, /^\/$/];
 
 const WIRE_CODES = (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status > 0);
+
+type DocumentedCode = ErrorCode | typeof TOO_MANY_REQUESTS;
+
+/** Any route may fail unexpectedly (http/error-handler.ts). */
+const EVERY_ROUTE_ERRORS: readonly DocumentedCode[] = ['INTERNAL_ERROR'];
+/**
+ * A route that reads a body: Fastify's body limit, and a framework-level refusal such as a bad
+ * Content-Length or an aborted body (http/error-handler.ts answers both with catalogue codes).
+ */
+const WRITE_ROUTE_ERRORS: readonly DocumentedCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
+/** auth/partner-auth.ts's checks, in order, on every route that names SIGNED_ROUTE_SECURITY. */
+export const SIGNED_ROUTE_ERRORS: readonly DocumentedCode[] = [
+  'MISSING_HEADERS',
+  'INVALID_PARTNER',
+  'TIMESTAMP_SKEW',
+  'INVALID_SIGNATURE',
+  'REPLAY_DETECTED',
+];
+/** A signed route that reads a body accepts JSON only (http/body.ts, requireJsonContentType). */
+const SIGNED_WRITE_ROUTE_ERRORS: readonly DocumentedCode[] = ['UNSUPPORTED_MEDIA_TYPE'];
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** JSON schema of the error body `{error, message}`. */
 export const errorBodySchema = {
@@ -57,6 +80,62 @@ export function errorResponses(codes: ReadonlyArray<ErrorCode | typeof TOO_MANY_
   return responses;
 }
 
+const isDocumentedCode = (code: unknown): code is DocumentedCode =>
+  code === TOO_MANY_REQUESTS || (WIRE_CODES as readonly unknown[]).includes(code);
+
+/** A route's own error responses (statuses 400 and up), split by whether they carry catalogue codes. */
+function ownErrorResponses(response: unknown): { codes: DocumentedCode[]; foreign: Array<[string, unknown]> } {
+  const codes: DocumentedCode[] = [];
+  const foreign: Array<[string, unknown]> = [];
+  for (const [status, schema] of Object.entries((response ?? {}) as Record<string, unknown>)) {
+    if (!(Number(status) >= 400)) continue;
+    const error = (schema as { properties?: { error?: { enum?: unknown } } }).properties?.error;
+    const listed = Array.isArray(error?.enum) ? (error.enum as unknown[]) : [];
+    // Another protocol's error shape (OpenID4VP's `invalid_request` on the wallet routes) is kept as the route wrote it.
+    if (listed.length > 0 && !listed.every(isDocumentedCode)) foreign.push([status, schema]);
+    else codes.push(...listed.filter(isDocumentedCode));
+  }
+  return { codes, foreign };
+}
+
+function declaredErrors(response: unknown): DocumentedCode[] {
+  return ownErrorResponses(response).codes;
+}
+
+/**
+ * Every error code a documented route may answer: the ones it declares, plus those every route
+ * of its kind shares (any route; a write route; a signed route; a signed write route), in
+ * catalogue order with the rate-limit body last.
+ *
+ * @example documentedErrors('POST', { security: SIGNED_ROUTE_SECURITY }) // MISSING_HEADERS, …, INTERNAL_ERROR
+ */
+export function documentedErrors(
+  method: string | readonly string[],
+  schema: { security?: unknown; response?: unknown },
+): DocumentedCode[] {
+  const write = (typeof method === 'string' ? [method] : method).some((m) => WRITE_METHODS.has(m.toUpperCase()));
+  const signed = JSON.stringify(schema.security) === JSON.stringify(SIGNED_ROUTE_SECURITY);
+  const codes = new Set<DocumentedCode>([
+    ...declaredErrors(schema.response),
+    ...EVERY_ROUTE_ERRORS,
+    ...(write ? WRITE_ROUTE_ERRORS : []),
+    ...(signed ? SIGNED_ROUTE_ERRORS : []),
+    ...(signed && write ? SIGNED_WRITE_ROUTE_ERRORS : []),
+  ]);
+  const rank = (code: DocumentedCode) => (code === TOO_MANY_REQUESTS ? WIRE_CODES.length : WIRE_CODES.indexOf(code));
+  return [...codes].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The route's schema as the document shows it: its success responses, then every error it may answer. */
+function withDocumentedErrors(method: string | readonly string[], schema: FastifySchema): FastifySchema {
+  const responses = Object.entries((schema.response ?? {}) as Record<string, unknown>);
+  const success = Object.fromEntries(responses.filter(([status]) => !(Number(status) >= 400)));
+  const { foreign } = ownErrorResponses(schema.response);
+  const taken = new Set(foreign.map(([status]) => Number(status)));
+  const derived = Object.entries(errorResponses(documentedErrors(method, schema))).filter(([status]) => !taken.has(Number(status)));
+  return { ...schema, response: { ...success, ...Object.fromEntries(derived), ...Object.fromEntries(foreign) } };
+}
+
 const DESCRIPTION = `Age verification: the partner API (STANDARD rail), the billing session (ADULT_BLIND rail)
 and the widget's internal endpoints.
 
@@ -90,6 +169,7 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         { name: 'partner', description: 'STANDARD rail: exchange a grant code, introspect a pass token (server to server, signed)' },
         { name: 'billing', description: 'ADULT_BLIND rail: session tokens and attestation keys' },
         { name: 'widget', description: 'called by the loader in the browser' },
+        { name: 'wallet', description: 'EUDI wallet path (OpenID4VP, EU age-verification profile): called by the wallet' },
       ],
       components: {
         securitySchemes: {
@@ -105,9 +185,9 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         },
       },
     },
-    transform: ({ schema, url }) => {
+    transform: ({ schema, url, route }) => {
       const hide = !schema || INTERNAL_PATHS.some((pattern) => pattern.test(url));
-      return { schema: hide ? { ...schema, hide: true } : schema, url };
+      return { schema: hide ? { ...schema, hide: true } : withDocumentedErrors(route.method, schema), url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -196,7 +196,9 @@ describe('sandbox phone API', () => {
 
     it('requires eudi_wallet in client proof mode and refuses it otherwise', async () => {
       t = await makeTestApp();
-      const wallet = await startStandardFlow(t, { client_proof_mode: true });
+      // isAdult + isEU: the EUDI wallet path of DESIGN §11 is not offered, so the phone's verdict stands
+      // (wallet.test.ts covers the sandbox wallet going through the verifier).
+      const wallet = await startStandardFlow(t, { scopes: ['isAdult', 'isEU'], client_proof_mode: true });
       expect((await completeOnPhone(t, wallet, { method: 'face_check' })).json().error).toBe('INVALID_REQUEST');
       expect((await completeOnPhone(t, wallet, { method: 'eudi_wallet' })).statusCode).toBe(200);
       expect((await grantOf(t, wallet))!.method).toBe('eudi_wallet');

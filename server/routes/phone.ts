@@ -13,17 +13,26 @@
  *  5. complete: method is not eudi_wallet in client proof mode, or is eudi_wallet outside it;
  *     an unknown persona → 400 INVALID_REQUEST
  * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
+ *
+ * When the EUDI wallet path is offered (DESIGN §11), the eudi_wallet method goes through the
+ * sandbox wallet and the verifier, never around them: /complete with eudi_wallet approved (or
+ * cancelled) makes the sandbox wallet present (or decline) over HTTP to the request's response_uri,
+ * and POST /api/m/requests/:requestId/wallet {h, persona, tamper?} does the same with a tampered
+ * presentation for QA → 200 { status, verifier: { status, error_description? } }.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Method, Outcome, PersonaSummary, PhoneOpened } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
 import { completeFromPhone, openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from '../domain/phone-wallet.ts';
+import { isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readOneOf, readString, type JsonObject } from '../http/body.ts';
 
 export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
 export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
+export const PHONE_WALLET_PATH = '/api/m/requests/:requestId/wallet';
 
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
@@ -58,7 +67,18 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       const approved = outcome === 'approved';
       const method = readOneOf(body.method, METHODS, 'method', approved);
       const personaId = body.persona !== undefined || approved ? readString(body, 'persona') : null;
+      if (method === 'eudi_wallet' && outcome !== 'failed') {
+        const presented = await presentWithSandboxWallet(deps, handoff, { personaId, cancel: !approved }, postFormOverHttp, { onlyIfOffered: true });
+        if (presented) return { status: presented.status };
+      }
       return completeFromPhone(deps, handoff, { outcome, method, personaId });
+    });
+
+    phone.post<{ Params: { requestId: string } }>(PHONE_WALLET_PATH, async (request): Promise<WalletPresentation> => {
+      const { body, handoff } = readHandoff(request);
+      const tamper = body.tamper === undefined ? undefined : readOneOf(body.tamper, Object.keys(WALLET_TAMPERS), 'tamper', true);
+      const choice = { personaId: readString(body, 'persona'), ...(isWalletTamper(tamper) ? { tamper } : {}) };
+      return (await presentWithSandboxWallet(deps, handoff, choice, postFormOverHttp))!;
     });
   });
 }

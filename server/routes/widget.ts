@@ -88,8 +88,12 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
         expires_at: created.record.deadlineAt,
         poll_after_ms: POLL_AFTER_MS,
         sandbox: deps.config.mode === 'sandbox',
-        qr: encodeQr(created.deepLink),
+        qr: encodeQr(created.wallet?.walletLink ?? created.deepLink),
       };
+      if (created.wallet) {
+        answer.wallet_link = created.wallet.walletLink;
+        answer.dc_request = created.wallet.dcRequest;
+      }
       return reply.code(201).send(answer);
     });
 

@@ -166,8 +166,9 @@ describe('Redis store', () => {
       expect(early).toBeGreaterThanOrEqual(55);
       expect(middle).toBeGreaterThanOrEqual(175);
       expect(late).toBeGreaterThanOrEqual(295);
-      expect(early).toBeLessThan(middle!);
-      expect(middle).toBeLessThan(late!);
+      // each at or after its own deadline, in order; on a loaded machine two may fire in one turn
+      expect(early).toBeLessThanOrEqual(middle!);
+      expect(middle).toBeLessThanOrEqual(late!);
       expect(late).toBeLessThan(2_000);
     } finally {
       await store.close();

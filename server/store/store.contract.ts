@@ -302,6 +302,23 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         expect(await store.getRequest('vr_unknown', T0)).toBeNull();
       });
 
+      it('keeps the EUDI wallet material of a request (DESIGN §11) through updates', async () => {
+        const store = await fresh();
+        const wallet = {
+          v: 1 as const,
+          responseUri: 'http://localhost:8787/oid4vp/response/vr_x',
+          nonce: 'nonce-value',
+          state: 'state-value',
+          dc: { deviceRequest: 'dr', encryptionInfo: 'ei', recipientPrivateKey: 'v1.sealed.key.tag' },
+        };
+        const record = request({ clientProofMode: true, scopes: ['isAdult'], wallet });
+        await store.createRequest(record);
+        expect(await store.getRequest(record.id, T0)).toEqual(record);
+        const updated = await store.updateRequest(record.id, 1, { status: 'in_progress', openedAt: T0 });
+        expect(updated!.wallet).toEqual(wallet);
+        expect((await store.getRequest(record.id, T0))!.wallet).toEqual(wallet);
+      });
+
       it('refuses to create a request whose id already exists', async () => {
         const store = await fresh();
         const record = request();

@@ -29,6 +29,7 @@ import type {
   RequestStatus,
 } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
+import type { WalletRequestMaterial } from '../wallet/request.ts';
 
 export interface PartnerRecord {
   id: string;
@@ -92,6 +93,12 @@ export interface VerifyRequestRecord {
   resultPublicKey: string;
   /** its private half, sealed with the poll token or the partner's result-reader key: the store alone can't open a result */
   resultKeySealed: string;
+  /**
+   * The EUDI wallet request (DESIGN §11) when the wallet path was offered: what a wallet's answer
+   * is checked against. `dc.recipientPrivateKey` is stored sealed (domain/wallet.ts). Absent or
+   * null: not offered. Written once at creation, never patched.
+   */
+  wallet?: WalletRequestMaterial | null;
 }
 
 export type VerifyRequestPatch = Partial<

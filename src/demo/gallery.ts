@@ -33,7 +33,7 @@ const STATE_NOTES: Record<WidgetState, string> = {
 
 const STATES: readonly WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
 
-/** @example GALLERY_ROWS.length // 12: nine states, two variants, mobile waiting */
+/** @example GALLERY_ROWS.length // 15: nine states, two variants, mobile waiting, three EUDI wallet states */
 export const GALLERY_ROWS: readonly GalleryRow[] = [
   ...STATES.map((state) => ({ id: state, title: state, note: STATE_NOTES[state], options: { state, sandbox: true } })),
   { id: 'failed-cancelled', title: 'failed · cancelled', note: 'The visitor cancelled on the phone.', options: { state: 'failed', reason: 'cancelled', sandbox: true } },
@@ -44,4 +44,22 @@ export const GALLERY_ROWS: readonly GalleryRow[] = [
     options: { state: 'error', errorCode: 'SERVER_VERIFY_TIMEOUT', sandbox: true },
   },
   { id: 'waiting-mobile', title: 'waiting · mobile', note: 'On a phone: “open the app” first, the QR code on request.', options: { state: 'waiting', layout: 'mobile', sandbox: true } },
+  {
+    id: 'waiting-wallet',
+    title: 'waiting · EUDI wallet',
+    note: 'Client proof mode: the QR opens the age-verification app; “use a wallet on this device” where the browser can.',
+    options: { state: 'waiting', wallet: true, walletHere: true, sandbox: true },
+  },
+  {
+    id: 'waiting-wallet-mobile',
+    title: 'waiting · EUDI wallet · mobile',
+    note: 'Client proof mode on a phone: “open your age-verification app” first.',
+    options: { state: 'waiting', layout: 'mobile', wallet: true, walletHere: true, sandbox: true },
+  },
+  {
+    id: 'wallet-failed',
+    title: 'waiting · wallet declined',
+    note: 'The wallet on this device declined or failed; the QR code is one tap away.',
+    options: { state: 'waiting', wallet: true, walletFailed: true, sandbox: true },
+  },
 ];

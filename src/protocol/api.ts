@@ -63,6 +63,22 @@ export interface VerifyRequestCreated {
   sandbox?: boolean;
   /** the deep link's QR code, precomputed (see qr.ts); optional for clients, always sent */
   qr?: QrModules;
+  /** DESIGN §11, when the EUDI wallet path is offered: the `av://` link (the QR then encodes it, see qr) */
+  wallet_link?: string;
+  /** DESIGN §11: what the page hands to `navigator.credentials.get({ digital: { requests: [dc_request] } })` */
+  dc_request?: DcRequest;
+}
+
+/** ISO/IEC 18013-7 Annex C request for the Digital Credentials API (base64url CBOR fields). */
+export interface DcRequest {
+  protocol: 'org-iso-mdoc';
+  data: { deviceRequest: string; encryptionInfo: string };
+}
+
+/** The 400 answer of the wallet endpoints (OpenID4VP's error shape, DESIGN §11). */
+export interface WalletResponseError {
+  error: 'invalid_request';
+  error_description: string;
 }
 
 // ---- GET /api/w/verify-status/:requestId?pt=&wait= ----------------------------------------

@@ -48,6 +48,10 @@ export const mountWidget: MountWidget = (container, options) => {
           layout={layout.value}
           sandbox={flow.request.value?.sandbox === true}
           deepLink={flow.request.value?.deep_link}
+          walletLink={flow.request.value?.wallet_link}
+          onWallet={flow.canUseWallet.value ? flow.useWallet : undefined}
+          walletFailed={flow.walletFailed.value}
+          onBackToQr={flow.backToQr}
           qr={flow.request.value?.qr}
           secondsLeft={flow.secondsLeft.value}
           reason={flow.reason.value}

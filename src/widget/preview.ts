@@ -22,10 +22,21 @@ export interface PreviewOptions {
   /** for `failed`: `cancelled` shows the cancellation copy */
   reason?: FailReason;
   errorCode?: LoaderErrorCode;
+  /** client proof mode with the EUDI wallet path (DESIGN §11): the QR and buttons open the wallet link */
+  wallet?: boolean;
+  /** with `wallet`: the "Use a wallet on this device" button (where the Digital Credentials API exists) */
+  walletHere?: boolean;
+  /** the wallet on this device declined: the retryable failure */
+  walletFailed?: boolean;
 }
 
 /** What the preview QR code encodes: shaped like a real deep link, pointing nowhere. */
 export const PREVIEW_DEEP_LINK = 'https://svc.example/m/v/vr_preview0000000000000000000000000000000000#h=h_preview';
+/** What the preview wallet QR encodes: shaped like a real av:// link, pointing nowhere. */
+export const PREVIEW_WALLET_LINK =
+  'av://?response_type=vp_token&response_mode=direct_post' +
+  '&client_id=redirect_uri%3Ahttps%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview' +
+  '&response_uri=https%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview&nonce=preview&state=preview';
 /** The frozen countdown: 4:32. */
 export const PREVIEW_SECONDS_LEFT = 272;
 
@@ -58,6 +69,10 @@ export function renderPreview(host: HTMLElement, options: PreviewOptions): () =>
         layout: options.layout ?? 'desktop',
         sandbox: options.sandbox === true,
         deepLink: PREVIEW_DEEP_LINK,
+        walletLink: options.wallet ? PREVIEW_WALLET_LINK : undefined,
+        onWallet: options.walletHere ? () => undefined : undefined,
+        walletFailed: options.walletFailed === true,
+        onBackToQr: () => undefined,
         secondsLeft: PREVIEW_SECONDS_LEFT,
         reason: options.reason ?? 'failed',
         error: options.state === 'error' ? { code: errorCode, message: '', retryable: true } : null,

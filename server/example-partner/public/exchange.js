@@ -13,6 +13,7 @@
     nationality: 'Nationality',
     birth_year: 'Birth year',
     nullifier: 'Unique identifier for this site',
+    verification_method: 'Verified with',
   };
 
   function format(value) {

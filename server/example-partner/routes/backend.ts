@@ -34,7 +34,16 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
   // nothing to the copier, while the visitor's own second request (server-verify, then the
   // success page) still gets the answer.
   const exchange = (grantCode: string, request: FastifyRequest, reply: FastifyReply) =>
-    context.exchanges.exchangeOnce(grantCode, context.sessions.idOf(request, reply), (code) => context.client.exchange(code));
+    context.exchanges.exchangeOnce(grantCode, context.sessions.idOf(request, reply), (code) => exchangeAndIntrospect(code));
+
+  // The page also shows how the visitor was verified (face_check or eudi_wallet), which only
+  // introspection tells (spec: the exchange response has no verification_method).
+  async function exchangeAndIntrospect(code: string) {
+    const response = await context.client.exchange(code);
+    const introspected = await context.client.introspect(response.pass_token);
+    if (!introspected.active) return response;
+    return { ...response, attributes: { ...response.attributes, verification_method: introspected.attributes.verification_method } };
+  }
 
   app.post('/api/exchange', async (request, reply) => {
     const grantCode = (request.body as { grant_code?: unknown } | undefined)?.grant_code;

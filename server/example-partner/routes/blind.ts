@@ -133,7 +133,7 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
   }
 
   async function sendWidgetPage(page: 'blind' | 'blind-server-verify', query: Record<string, string | undefined>, reply: FastifyReply): Promise<FastifyReply> {
-    const { theme, locale } = readWidgetOptions(query);
+    const { theme, locale, clientProofMode } = readWidgetOptions(query);
     const scopes = readBlindScopes(query.scopes);
     try {
       // A fresh token on every page load, never cached: it lives 300 s and is bound to this origin.
@@ -142,7 +142,7 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
         { origin: context.origin, scopes },
         { ...options.sessionOptions, retry: { maxAttempts: 2, maxRetryAfterMs: 2_000 } },
       );
-      return context.pages.send(reply, page, { serviceUrl: context.serviceUrl, sessionToken: session.token, scopes: scopes.join(', '), theme, locale });
+      return context.pages.send(reply, page, { serviceUrl: context.serviceUrl, sessionToken: session.token, scopes: scopes.join(', '), theme, locale, clientProofMode });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       reply.log.warn({ code, cid: (error as { cid?: unknown }).cid }, 'billing session refused');

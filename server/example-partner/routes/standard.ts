@@ -10,6 +10,8 @@ interface WidgetQuery {
   scopes?: string;
   theme?: string;
   locale?: string;
+  /** `?proof=1`: data-client-proof-mode="true" (the EUDI wallet path, DESIGN §11) */
+  proof?: string;
 }
 
 /** The widget options a page accepts in its query, each checked against what the loader allows. */
@@ -17,6 +19,8 @@ export interface WidgetOptions {
   scopes: string;
   theme: string;
   locale: string;
+  /** 'true' or 'false', for data-client-proof-mode */
+  clientProofMode: string;
 }
 
 /**
@@ -28,8 +32,10 @@ export interface WidgetOptions {
  */
 export function readWidgetOptions(query: WidgetQuery): WidgetOptions {
   const scopes = typeof query.scopes === 'string' ? query.scopes.split(',').filter(Boolean) : [];
+  const proof = query.proof === '1';
   return {
-    scopes: scopes.length > 0 && findScopeProblem(scopes, false) === null ? scopes.join(',') : 'isAdult',
+    clientProofMode: String(proof),
+    scopes: scopes.length > 0 && findScopeProblem(scopes, proof) === null ? scopes.join(',') : 'isAdult',
     theme: ['dark', 'light', 'auto'].includes(query.theme ?? '') ? (query.theme as string) : 'dark',
     locale: ['fr', 'en', 'auto'].includes(query.locale ?? '') ? (query.locale as string) : 'fr',
   };

@@ -33,4 +33,9 @@ export const en: Copy = {
   timeoutTitle: 'Could not confirm',
   timeoutHelp: 'The site could not confirm your verification.',
   retry: 'Try again',
+  openWalletApp: 'Open your age-verification app',
+  useWalletHere: 'Use a wallet on this device',
+  walletFailedTitle: 'The wallet did not share a proof',
+  walletFailedHelp: 'Try again, or scan the QR code with your phone.',
+  backToQr: 'Back to the QR code',
 };

@@ -35,6 +35,11 @@ export const fr = {
   timeoutTitle: 'Confirmation impossible',
   timeoutHelp: 'Le site n’a pas pu confirmer votre vérification.',
   retry: 'Réessayer',
+  openWalletApp: 'Ouvrir votre application de vérification d’âge',
+  useWalletHere: 'Utiliser un portefeuille sur cet appareil',
+  walletFailedTitle: 'Le portefeuille n’a pas transmis la preuve',
+  walletFailedHelp: 'Réessayez, ou scannez le QR code avec votre téléphone.',
+  backToQr: 'Revenir au QR code',
 };
 
 /** The shape both locales share: a missing or extra key is a type error. */

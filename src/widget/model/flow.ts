@@ -10,6 +10,7 @@ import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from
 import { isCurrentPage, resultUrl } from '../../shared/result.ts';
 import { pollUntilSettled } from '../net/poll.ts';
 import { confirmWithPartner } from '../net/server-verify.ts';
+import { postWalletResponse } from '../net/wallet.ts';
 
 export interface Flow {
   readonly state: ReadonlySignal<WidgetState>;
@@ -20,6 +21,17 @@ export interface Flow {
   readonly error: ReadonlySignal<SvcError | null>;
   /** mobile layout: the visitor asked for the QR code instead of the app button */
   readonly qrShown: ReadonlySignal<boolean>;
+  /** the wallet on this device (Digital Credentials API) declined or its answer was refused */
+  readonly walletFailed: ReadonlySignal<boolean>;
+  /** true when the request offers dc_request and this browser has the Digital Credentials API */
+  readonly canUseWallet: ReadonlySignal<boolean>;
+  /**
+   * The "Use a wallet on this device" button (DESIGN §11): asks the browser for the credential
+   * at once (inside the click's user activation), then posts it; polling sees the completion.
+   */
+  useWallet(): void;
+  /** back from a wallet failure to the QR code (the request is still waiting) */
+  backToQr(): void;
   /** the retry button: re-confirms after SERVER_VERIFY_TIMEOUT while the grant lives, else starts over */
   retry(): void;
   /** starts over with a new request */
@@ -43,6 +55,8 @@ export function createFlow(deps: MountOptions): Flow {
   const reason = signal<FailReason | undefined>(undefined);
   const error = signal<SvcError | null>(deps.error ?? null);
   const qrShown = signal(false);
+  const walletFailed = signal(false);
+  const canUseWallet = computed(() => !!request.value?.dc_request && typeof DigitalCredential !== 'undefined');
   const hidden = signal(document.hidden);
   const now = signal(Date.now());
   /** local clock: the service's expires_at shifted onto this device's clock */
@@ -79,6 +93,7 @@ export function createFlow(deps: MountOptions): Flow {
     const signal = begin();
     batch(() => {
       request.value = null;
+      walletFailed.value = false;
       reason.value = undefined;
       error.value = null;
       result = undefined;
@@ -188,6 +203,24 @@ export function createFlow(deps: MountOptions): Flow {
     reset: () => void start(),
     showQr() {
       qrShown.value = true;
+    },
+    walletFailed,
+    canUseWallet,
+    useWallet() {
+      const created = request.peek();
+      if (!created?.dc_request) return;
+      walletFailed.value = false;
+      // First thing in the click handler: the browser requires the user activation.
+      const asked = navigator.credentials.get({
+        mediation: 'required',
+        digital: { requests: [created.dc_request] },
+      } as CredentialRequestOptions);
+      void postWalletResponse(config.apiOrigin, created, asked, run?.signal).then((ok) => {
+        if (!ok && request.peek() === created) walletFailed.value = true;
+      });
+    },
+    backToQr() {
+      walletFailed.value = false;
     },
     dispose() {
       run?.abort();

@@ -16,6 +16,13 @@ export interface ViewProps {
   layout: Layout;
   sandbox: boolean;
   deepLink?: string;
+  /** DESIGN §11: the av:// wallet link, which the QR and the buttons then open instead of the deep link */
+  walletLink?: string;
+  /** the Digital Credentials API button: present where the API exists and the request offers it */
+  onWallet?: () => void;
+  /** the wallet on this device declined or failed: a retryable failure, back to the QR */
+  walletFailed?: boolean;
+  onBackToQr?: () => void;
   /** the deep link's QR code as the service precomputed it */
   qr?: QrModules;
   secondsLeft: number;
@@ -43,13 +50,17 @@ export function App(p: ViewProps) {
   const { copy, state } = p;
   let body;
   let title: string;
-  if (state === 'waiting' && p.deepLink) {
+  const link = p.walletLink ?? p.deepLink;
+  if ((state === 'waiting' || state === 'scanned') && p.walletFailed) {
+    title = copy.walletFailedTitle;
+    body = <Status icon="cross" title={title} help={copy.walletFailedHelp} action={copy.backToQr} onAction={p.onBackToQr} />;
+  } else if (state === 'waiting' && link) {
     const mobile = p.layout === 'mobile' && !p.qrShown;
     title = mobile ? copy.mobileTitle : copy.waitingTitle;
     body = mobile ? (
-      <MobileWaiting copy={copy} deepLink={p.deepLink} onShowQr={p.onShowQr} />
+      <MobileWaiting copy={copy} deepLink={link} wallet={!!p.walletLink} onShowQr={p.onShowQr} onWallet={p.onWallet} />
     ) : (
-      <Waiting copy={copy} deepLink={p.deepLink} qr={p.qr} secondsLeft={p.secondsLeft} />
+      <Waiting copy={copy} deepLink={link} qr={p.qr} secondsLeft={p.secondsLeft} onWallet={p.onWallet} />
     );
   } else {
     let [icon, titleKey, helpKey] = STATUS[state === 'waiting' ? 'creating' : state];

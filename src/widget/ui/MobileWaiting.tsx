@@ -1,16 +1,25 @@
 import type { Copy } from '../copy/fr.ts';
 import { Icon } from './Icon.tsx';
 
-/** Mobile waiting: the deep link as the primary button, the QR code one tap away. */
-export function MobileWaiting({ copy, deepLink, onShowQr }: { copy: Copy; deepLink: string; onShowQr: () => void }) {
+/**
+ * Mobile waiting: the deep link as the primary button, the QR code one tap away. With the EUDI
+ * wallet path the button opens the wallet link, and `onWallet` offers the Digital Credentials API.
+ */
+export function MobileWaiting(p: { copy: Copy; deepLink: string; wallet: boolean; onShowQr: () => void; onWallet?: () => void }) {
+  const { copy, deepLink, onShowQr } = p;
   return (
     <div class="state">
       <Icon name="phone" />
       <h2 class="title">{copy.mobileTitle}</h2>
       <p class="help">{copy.mobileHelp}</p>
       <a class="button" href={deepLink} data-testid="svc-open-app">
-        {copy.openApp}
+        {p.wallet ? copy.openWalletApp : copy.openApp}
       </a>
+      {p.onWallet && (
+        <button type="button" class="link" onClick={p.onWallet} data-testid="svc-use-wallet">
+          {copy.useWalletHere}
+        </button>
+      )}
       <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
         {copy.showQr}
       </button>

@@ -2,8 +2,13 @@ import type { QrModules } from '../../protocol/qr.ts';
 import type { Copy } from '../copy/fr.ts';
 import { Qr } from './Qr.tsx';
 
-/** Desktop waiting: the QR code, its countdown, and the deep link as a plain link beside it. */
-export function Waiting({ copy, deepLink, qr, secondsLeft }: { copy: Copy; deepLink: string; qr?: QrModules; secondsLeft: number }) {
+/**
+ * Desktop waiting: the QR code, its countdown, and the deep link as a plain link beside it. With
+ * the EUDI wallet path (DESIGN §11) `deepLink` is the wallet link, and `onWallet` (where the
+ * Digital Credentials API exists) offers a wallet on this device.
+ */
+export function Waiting(props: { copy: Copy; deepLink: string; qr?: QrModules; secondsLeft: number; onWallet?: () => void }) {
+  const { copy, deepLink, qr, secondsLeft, onWallet } = props;
   const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   return (
     <div class="state">
@@ -15,6 +20,11 @@ export function Waiting({ copy, deepLink, qr, secondsLeft }: { copy: Copy; deepL
       <p class="help" role="timer" data-testid="svc-countdown">
         {copy.expiresIn.replace('{t}', clock)}
       </p>
+      {onWallet && (
+        <button type="button" class="link" onClick={onWallet} data-testid="svc-use-wallet">
+          {copy.useWalletHere}
+        </button>
+      )}
       <a class="link" href={deepLink} data-testid="svc-open-here">
         {copy.openHere}
       </a>

@@ -1,0 +1,133 @@
+/**
+ * The EUDI wallet path (DESIGN §11, issue 10): a partner page in client proof mode completed by a
+ * wallet speaking the EU age-verification profile. The sandbox wallet (server/wallet/sandbox-wallet.ts,
+ * as `svc wallet present` runs it) answers the av:// link the widget shows, over HTTP, exactly as
+ * a phone wallet would.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { runWalletCommand } from '../server/cli/wallet.ts';
+import { loadSandboxIssuer } from '../server/wallet/sandbox-issuer.ts';
+import { createDcApiCredential } from '../server/wallet/sandbox-wallet.ts';
+import type { VerifyRequestCreated } from '../src/protocol/api.ts';
+import { waitForWidgetState, widget } from './support/qa.ts';
+import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
+
+/** The av:// link the waiting widget offers ("open on this device" beside the QR). */
+async function walletLinkOf(page: Page): Promise<string> {
+  await waitForWidgetState(page, 'waiting');
+  const href = await widget(page).getByTestId('svc-open-here').getAttribute('href');
+  if (!href?.startsWith('av://')) throw new Error(`the widget offers no wallet link: ${href}`);
+  return href;
+}
+
+/** `svc wallet present '<link>' --persona <id> [--tamper <what>]`, in process; the exit code. */
+async function presentWithSandboxWallet(
+  link: string,
+  persona: string,
+  tamper?: string,
+): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const args = ['present', link, '--persona', persona, ...(tamper ? ['--tamper', tamper] : [])];
+  const code = await runWalletCommand(args, { out: (l) => out.push(l), err: (l) => out.push(l) });
+  return { code, out: out.join('\n') };
+}
+
+test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, the partner sees eudi_wallet', async ({
+  page,
+}) => {
+  await page.goto('/standard?proof=1&locale=en');
+  const link = await walletLinkOf(page);
+  expect(link).toMatch(
+    /^av:\/\/\?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3Ahttp%3A%2F%2Flocalhost%3A8787%2Foid4vp%2Fresponse%2Fvr_/,
+  );
+  await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
+
+  const presented = await presentWithSandboxWallet(link, 'fr-adult-f');
+  expect(presented.out).toContain('→ 200 {}');
+  expect(presented.code).toBe(0);
+
+  await page.waitForURL('**/success');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+  await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+  await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('eudi_wallet');
+});
+
+test('ADULT_BLIND: the same through the wallet, with an attestation the partner verifies offline', async ({ page }) => {
+  await page.goto('/blind?proof=1');
+  const presented = await presentWithSandboxWallet(await walletLinkOf(page), 'de-adult');
+  expect(presented.code).toBe(0);
+  await page.waitForURL('**/blind/success');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+  await expect(page.locator('dd[data-attribute="adult"]')).toHaveText('yes');
+  await expect(page.getByTestId('result')).toContainText('checked the signature offline');
+});
+
+test('a tampered presentation is refused: the widget keeps waiting and the request is not completed', async ({
+  page,
+}) => {
+  const statuses: string[] = [];
+  page.on('response', async (response) => {
+    if (response.url().includes('/api/w/verify-status/'))
+      statuses.push(((await response.json().catch(() => ({}))) as { status?: string }).status ?? '');
+  });
+  await page.goto('/standard?proof=1');
+  const link = await walletLinkOf(page);
+  const tampered = await presentWithSandboxWallet(link, 'fr-adult-m', 'digest');
+  expect(tampered.code).toBe(1);
+  expect(tampered.out).toMatch(/→ 400 .*invalid_request/);
+  // Polls go on answering "pending": nothing completed.
+  const polled = statuses.length;
+  await expect.poll(() => statuses.length, { timeout: 30_000 }).toBeGreaterThan(polled);
+  expect(statuses.every((s) => s === 'pending')).toBe(true);
+  expect(await widget(page).getAttribute('data-state')).toBe('waiting');
+  // The genuine wallet can still answer.
+  expect((await presentWithSandboxWallet(link, 'fr-adult-m')).code).toBe(0);
+  await page.waitForURL('**/success');
+});
+
+test.describe('Digital Credentials API', () => {
+  test.skip(
+    ({ browserName }) => browserName !== 'chromium',
+    'the virtual wallet is a Chromium DevTools Protocol feature (DigitalCredentials domain)',
+  );
+
+  async function virtualWallet(page: Page, behavior: Record<string, unknown>): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('DigitalCredentials.setVirtualWalletBehavior' as never, behavior as never);
+  }
+
+  async function createdRequest(page: Page): Promise<VerifyRequestCreated> {
+    const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
+    await page.goto('/standard?proof=1&locale=en');
+    return (await (await created).json()) as VerifyRequestCreated;
+  }
+
+  test('the wallet on this device answers through navigator.credentials.get and the request completes', async ({
+    page,
+  }) => {
+    const created = await createdRequest(page);
+    const persona = { id: 'fr-adult-m', label: 'x', birth_date: '1990-01-01', sex: 'M' as const, nationality: 'FRA' };
+    const credential = await createDcApiCredential({
+      dcRequest: created.dc_request!,
+      origin: PARTNER_URL,
+      issuer: loadSandboxIssuer(),
+      persona,
+      now: Date.now(),
+    });
+    await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
+    await waitForWidgetState(page, 'waiting');
+    await widget(page).getByTestId('svc-use-wallet').click();
+    await page.waitForURL('**/success');
+    await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('eudi_wallet');
+  });
+
+  test('a wallet that declines ends as a clear, retryable failure, back to the QR', async ({ page }) => {
+    await createdRequest(page);
+    await virtualWallet(page, { action: 'decline' });
+    await waitForWidgetState(page, 'waiting');
+    await widget(page).getByTestId('svc-use-wallet').click();
+    await expect(widget(page).getByRole('heading', { name: 'The wallet did not share a proof' })).toBeVisible();
+    await widget(page).getByTestId('svc-retry').click();
+    await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
+  });
+});

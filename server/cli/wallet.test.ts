@@ -1,0 +1,68 @@
+/** `svc wallet present` (issue 10): the sandbox wallet answers an av:// link over the given transport. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../config.ts';
+import { createFakeClock } from '../clock.ts';
+import { makeTestApp, makeTestDeps } from '../test/helpers.ts';
+import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
+import type { FormPoster } from '../domain/phone-wallet.ts';
+import { runWalletCommand } from './wallet.ts';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
+}
+
+describe('svc wallet present', () => {
+  it('presents a persona to the link, and a tampered presentation is refused while the request keeps waiting', async () => {
+    const clock = createFakeClock(Date.now());
+    const t = await makeTestApp({ clock });
+    const post: FormPoster = async (url, body) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: new URL(url).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const flow = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
+    const link = flow.created.wallet_link!;
+
+    const tampered = capture();
+    expect(
+      await runWalletCommand(['present', link, '--persona', 'fr-adult-m', '--tamper', 'mso-doctype'], tampered.io, {
+        clock,
+        post,
+      }),
+    ).toBe(1);
+    expect(tampered.out.join('\n')).toMatch(/→ 400 .*invalid_request/);
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+
+    const ok = capture();
+    expect(await runWalletCommand(['present', link, '--persona=fr-adult-m'], ok.io, { clock, post })).toBe(0);
+    expect(ok.out.join('\n')).toMatch(/→ 200 \{\}/);
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+    await t.close();
+  });
+
+  it.each([
+    [['present']],
+    [['present', 'https://not-a-link', '--persona', 'fr-adult-m']],
+    [['present', 'av://?x=1', '--persona', 'nobody']],
+    [['present', 'av://?x=1', '--persona', 'fr-adult-m', '--tamper', 'everything']],
+    [['show', 'av://?x=1']],
+  ])('answers a usage error for %j', async (args) => {
+    const c = capture();
+    expect(await runWalletCommand(args, c.io, { post: () => Promise.reject(new Error('no post')) })).toBe(2);
+    expect(c.err.join('\n')).toMatch(/svc wallet|Usage/);
+  });
+});
+
+describe('SVC_WALLET_TRUST at boot', () => {
+  it('stops with one line naming the variable when the bundle cannot be read', async () => {
+    const error = await makeTestDeps({ env: { SVC_WALLET_TRUST: '/nonexistent/trust.pem' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^SVC_WALLET_TRUST: cannot read \/nonexistent\/trust\.pem$/);
+  });
+});

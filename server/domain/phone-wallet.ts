@@ -1,0 +1,102 @@
+/**
+ * The sandbox phone's "EUDI wallet" method when the wallet path is offered (DESIGN §4, §11): the
+ * sandbox wallet answers the request's `av://` link and posts to its `response_uri` over HTTP,
+ * exactly as a phone wallet would, so the verifier decides, never the phone. A cancel is the
+ * wallet's `error=access_denied`. Sandbox only (test support: the sandbox issuer is trusted in
+ * sandbox mode only).
+ */
+import type { RequestStatus } from '../../src/protocol/api.ts';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
+import type { VerifyRequestRecord } from '../store/store.ts';
+import { authorizationRequestOf, formatWalletLink } from '../wallet/request.ts';
+import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
+import { createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
+import { findPersona } from './personas.ts';
+import { effectiveStatus, findRequestForPhone, isOpenStatus } from './verify-requests.ts';
+
+/** Posts a form to a URL and reads the answer: `fetch` in the service, an in-process one in tests. */
+export type FormPoster = (url: string, body: string) => Promise<{ status: number; body: string }>;
+
+/** The wallet's HTTP transport: a POST of `application/x-www-form-urlencoded`, as OpenID4VP's direct_post. */
+export const postFormOverHttp: FormPoster = async (url, body) => {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  return { status: res.status, body: await res.text() };
+};
+
+export interface WalletPresentation {
+  /** the request's status after the verifier answered */
+  status: RequestStatus;
+  /** what the verifier answered the wallet: 200, or 400 with its error_description */
+  verifier: { status: number; error_description?: string };
+}
+
+/** The av:// link of a request's stored material (nonce and state travel in it; no secret does). */
+export function walletLinkOf(record: VerifyRequestRecord): string | null {
+  return record.wallet ? formatWalletLink(authorizationRequestOf(record.wallet)) : null;
+}
+
+async function findOpenForPhone(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  requestId: string,
+  handoffToken: string,
+): Promise<VerifyRequestRecord> {
+  const now = deps.clock.now();
+  const record = await findRequestForPhone(deps.store, requestId, handoffToken, now);
+  if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
+  if (!isOpenStatus(record.status))
+    throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
+  if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
+  return record;
+}
+
+/**
+ * The sandbox wallet presents `personaId`'s proof of age (or declines, `cancel`) to the request's
+ * response_uri through `post`. 404 / 409 / 410 as the phone's other actions; 400 INVALID_REQUEST
+ * when the wallet path is not offered for the request (null instead with `onlyIfOffered`) or the
+ * persona is unknown.
+ *
+ * @example await presentWithSandboxWallet(deps, { requestId, handoffToken: body.h }, { personaId: 'fr-adult-m' }, postFormOverHttp)
+ */
+export async function presentWithSandboxWallet(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'personas'>,
+  handoff: { requestId: string; handoffToken: string },
+  choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper },
+  post: FormPoster,
+  options: { onlyIfOffered?: boolean } = {},
+): Promise<WalletPresentation | null> {
+  if (deps.config.mode !== 'sandbox')
+    throw new ServiceError('NOT_FOUND', { cause: 'the sandbox wallet exists in sandbox mode only' });
+  const record = await findOpenForPhone(deps, handoff.requestId, handoff.handoffToken);
+  const link = walletLinkOf(record);
+  if (!link || !record.wallet) {
+    if (options.onlyIfOffered) return null;
+    throw new ServiceError('INVALID_REQUEST', { cause: 'the wallet path is not offered for this request' });
+  }
+  let target: { responseUri: string; body: string };
+  if (choice.cancel) {
+    const form = new URLSearchParams({ error: 'access_denied', state: record.wallet.state });
+    target = { responseUri: record.wallet.responseUri, body: form.toString() };
+  } else {
+    const persona = findPersona(deps.personas, choice.personaId);
+    if (!persona) throw new ServiceError('INVALID_REQUEST', { cause: 'unknown persona' });
+    const options = { link, issuer: loadSandboxIssuer(), persona, now: deps.clock.now() };
+    target = await createDirectPost(choice.tamper ? { ...options, tamper: choice.tamper } : options);
+  }
+  const answered = await post(target.responseUri, target.body);
+  const verifier: WalletPresentation['verifier'] = { status: answered.status };
+  if (answered.status !== 200) {
+    try {
+      const parsed = JSON.parse(answered.body) as { error_description?: unknown };
+      if (typeof parsed.error_description === 'string') verifier.error_description = parsed.error_description;
+    } catch {
+      // not the verifier's JSON: the status says enough
+    }
+  }
+  const after = await deps.store.getRequest(record.id, deps.clock.now());
+  return { status: after ? effectiveStatus(after, deps.clock.now()) : 'expired', verifier };
+}

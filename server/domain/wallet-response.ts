@@ -1,0 +1,173 @@
+/**
+ * A wallet's answer to a verification request (DESIGN §11): the `direct_post` to
+ * `/oid4vp/response/<request_id>` and what the Digital Credentials API gave the partner page
+ * (`/api/w/wallet-response/<request_id>?pt=`). The verifier (server/wallet/) checks it; this
+ * settles the request:
+ *
+ *   verified, age_over_18 true  → completed exactly as a phone approval, method eudi_wallet
+ *   verified, age_over_18 false → failed (not adult)
+ *   error=access_denied (after the state matched) → failed, cancelled
+ *   refused → nothing changes: the request stays waiting (a stranger's bad post cannot end it)
+ *
+ * Single use is the store's compare-and-set: of two valid answers racing, one settles the request
+ * and the other finds it no longer waiting (refused, request_not_waiting). Nothing here reads the
+ * partner: on ADULT_BLIND the verifier path never learns it (DESIGN §8).
+ */
+import { originHash } from '../crypto/blind.ts';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
+import type { VerifyRequestRecord } from '../store/store.ts';
+import {
+  verifyDcApiResponse,
+  verifyWalletResponse,
+  WALLET_CHECKS,
+  type RequestView,
+  type WalletCheck,
+  type WalletRequestMaterial,
+  type WalletVerdict,
+} from '../wallet/index.ts';
+import { openWalletMaterial } from './wallet-offer.ts';
+import {
+  approveRequest,
+  EXPIRED_GRACE_MS,
+  findRequestForPoller,
+  isOpenStatus,
+  isRequestId,
+  settle,
+} from './verify-requests.ts';
+
+type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'>;
+
+/** What the route answers and logs: never a credential, a token or a value from the presentation. */
+export type WalletOutcome =
+  | { status: 'completed' | 'failed' | 'cancelled'; requestId: string }
+  | { status: 'refused'; check: WalletCheck | 'unknown_request' | 'origin'; description: string; detail: string };
+
+const UNKNOWN_REQUEST: WalletOutcome = {
+  status: 'refused',
+  check: 'unknown_request',
+  description: 'the verification request does not exist or does not accept a wallet response',
+  detail: 'unknown request id, or no wallet request bound to it',
+};
+
+function viewOf(record: VerifyRequestRecord): RequestView {
+  return { waiting: isOpenStatus(record.status), expiresAt: record.deadlineAt };
+}
+
+/** A refusal for a request that stopped waiting while its answer was being checked. */
+function notWaiting(): WalletOutcome {
+  return {
+    status: 'refused',
+    check: 'request_not_waiting',
+    description: WALLET_CHECKS.request_not_waiting,
+    detail: 'lost the compare-and-set',
+  };
+}
+
+/** Settles the request from a verdict (see the table at the top). */
+async function settleFromVerdict(
+  deps: WalletResponseDeps,
+  record: VerifyRequestRecord,
+  verdict: WalletVerdict,
+): Promise<WalletOutcome> {
+  if (verdict.status === 'refused') return verdict;
+  const now = deps.clock.now();
+  try {
+    if (verdict.status === 'cancelled') {
+      await settle(deps.store, record, now, {
+        status: 'failed',
+        reason: 'cancelled',
+        method: 'eudi_wallet',
+        expiresAt: now + EXPIRED_GRACE_MS,
+      });
+      return { status: 'cancelled', requestId: record.id };
+    }
+    if (!verdict.ageOver18) {
+      await settle(deps.store, record, now, {
+        status: 'failed',
+        reason: 'failed',
+        method: 'eudi_wallet',
+        expiresAt: now + EXPIRED_GRACE_MS,
+      });
+      return { status: 'failed', requestId: record.id };
+    }
+    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts: { isAdult: true } });
+    return { status: 'completed', requestId: record.id };
+  } catch (error) {
+    // ALREADY_FINISHED / REQUEST_EXPIRED from the compare-and-set: another answer (or the clock) won.
+    if (error instanceof ServiceError && (error.code === 'ALREADY_FINISHED' || error.code === 'REQUEST_EXPIRED'))
+      return notWaiting();
+    throw error;
+  }
+}
+
+function materialOf(deps: WalletResponseDeps, record: VerifyRequestRecord | null): WalletRequestMaterial | null {
+  return record?.wallet ? openWalletMaterial(deps, record.id, record.wallet) : null;
+}
+
+/**
+ * The wallet's `direct_post` (form-encoded body, as received).
+ *
+ * @example const outcome = await answerDirectPost(deps, { requestId: params.requestId, body: request.rawBody.toString('utf8') })
+ */
+export async function answerDirectPost(
+  deps: WalletResponseDeps,
+  input: { requestId: string; body: string },
+): Promise<WalletOutcome> {
+  const now = deps.clock.now();
+  const record = isRequestId(input.requestId) ? await deps.store.getRequest(input.requestId, now) : null;
+  const material = materialOf(deps, record);
+  if (!record || !material) return UNKNOWN_REQUEST;
+  const verdict = await verifyWalletResponse({
+    body: input.body,
+    material,
+    trust: deps.wallet.trust,
+    request: viewOf(record),
+    now,
+  });
+  return settleFromVerdict(deps, record, verdict);
+}
+
+/**
+ * What `navigator.credentials.get` gave the partner page, posted by the loader with its poll
+ * token. The Origin must be the request's (the partner's domain, or the session token's origin
+ * on ADULT_BLIND, checked by its hash): the device signature is bound to it.
+ *
+ * @example const outcome = await answerDcApiResponse(deps, { requestId, pollToken: query.pt, origin, credential: body })
+ */
+export async function answerDcApiResponse(
+  deps: WalletResponseDeps,
+  input: { requestId: string; pollToken: unknown; origin: string | null; credential: unknown },
+): Promise<WalletOutcome> {
+  const now = deps.clock.now();
+  const record = await findRequestForPoller(deps.store, input.requestId, input.pollToken, now);
+  const material = materialOf(deps, record);
+  if (!record || !material) return UNKNOWN_REQUEST;
+  if (input.origin === null || !(await originMatches(deps, record, input.origin))) {
+    return {
+      status: 'refused',
+      check: 'origin',
+      description: 'the page origin is not the one this request was made for',
+      detail: 'Origin header',
+    };
+  }
+  const verdict = await verifyDcApiResponse({
+    credential: input.credential,
+    origin: input.origin,
+    material,
+    trust: deps.wallet.trust,
+    request: viewOf(record),
+    now,
+  });
+  return settleFromVerdict(deps, record, verdict);
+}
+
+async function originMatches(
+  deps: Pick<AppDeps, 'store'>,
+  record: VerifyRequestRecord,
+  origin: string,
+): Promise<boolean> {
+  if (record.rail === 'adult_blind') return record.originHash !== null && originHash(origin) === record.originHash;
+  const partner = record.partnerId === null ? null : await deps.store.getPartner(record.partnerId);
+  return partner !== null && partner.domain === origin;
+}

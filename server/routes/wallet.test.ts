@@ -1,0 +1,432 @@
+/**
+ * The EUDI wallet path through the HTTP surface (DESIGN §11, issue 10): verify-request's
+ * wallet_link and dc_request, POST /oid4vp/response/:id and POST /api/w/wallet-response/:id, each
+ * outcome, and the sandbox phone's eudi_wallet method going through the sandbox wallet over HTTP.
+ * The verifier's own checks have their negative tests in server/wallet/.
+ */
+import type { FastifyInstance } from 'fastify';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { VerifyRequestCreated } from '../../src/protocol/api.ts';
+import { createApp } from '../app.ts';
+import { createFakeClock } from '../clock.ts';
+import { makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
+import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
+import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
+import { createDcApiCredential, createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
+
+const issuer = loadSandboxIssuer();
+// A date inside the committed sandbox issuer's validity.
+const clockAt = () => createFakeClock(Date.now());
+
+let t: TestApp;
+let logLines: string[] = [];
+
+afterEach(async () => {
+  await t?.close();
+  logLines = [];
+});
+
+async function walletApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const base = await makeTestDeps({ clock: clockAt(), env });
+  const app = await createApp(base.deps, {
+    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } },
+  });
+  await app.ready();
+  return {
+    ...base,
+    app,
+    close: async () => {
+      await app.close();
+      await base.store.close();
+    },
+  };
+}
+
+/** Exchange, then introspect: the pass token's verification_method. */
+async function methodOf(t: TestApp, grantCode: string): Promise<unknown> {
+  const exchanged = (await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } })).json();
+  expect(exchanged).toMatchObject({ age_over_18: true, scopes: ['isAdult'], attributes: { age_over_18: true } });
+  const { pass_token } = exchanged;
+  return (await signedInject(t, { url: '/v1/introspect', body: { pass_token } })).json().attributes.verification_method;
+}
+
+function personaOf(t: TestApp, id: string) {
+  return t.deps.personas.find((p) => p.id === id)!;
+}
+
+async function proofFlow(t: TestApp): Promise<Flow> {
+  return startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
+}
+
+function postDirect(
+  app: FastifyInstance,
+  responseUri: string,
+  body: string,
+  contentType = 'application/x-www-form-urlencoded',
+) {
+  return app.inject({
+    method: 'POST',
+    url: new URL(responseUri).pathname,
+    headers: { 'content-type': contentType },
+    payload: body,
+  });
+}
+
+async function present(
+  t: TestApp,
+  flow: Flow,
+  options: { persona?: string; tamper?: WalletTamper; encoding?: 'json' | 'brackets' } = {},
+) {
+  const { responseUri, body } = await createDirectPost({
+    link: flow.created.wallet_link!,
+    issuer,
+    persona: personaOf(t, options.persona ?? 'fr-adult-m'),
+    now: t.clock.now(),
+    ...(options.tamper ? { tamper: options.tamper } : {}),
+    ...(options.encoding ? { encoding: options.encoding } : {}),
+  });
+  return postDirect(t.app, responseUri, body);
+}
+
+describe('POST /api/w/verify-request offers the wallet path (DESIGN §11)', () => {
+  it('answers wallet_link and dc_request in client proof mode with scopes exactly [isAdult], and the QR encodes the link', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const link = flow.created.wallet_link!;
+    expect(link).toMatch(/^av:\/\/\?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3A/);
+    const params = new URLSearchParams(link.slice('av://?'.length));
+    expect(params.get('response_uri')).toBe(`${t.deps.config.apiUrl}/oid4vp/response/${flow.requestId}`);
+    expect(params.get('client_id')).toBe(`redirect_uri:${params.get('response_uri')}`);
+    expect(JSON.parse(params.get('dcql_query')!)).toEqual({
+      credentials: [
+        {
+          id: 'proof_of_age',
+          format: 'mso_mdoc',
+          meta: { doctype_value: 'eu.europa.ec.av.1' },
+          claims: [{ path: ['eu.europa.ec.av.1', 'age_over_18'] }],
+        },
+      ],
+    });
+    expect(flow.created.dc_request).toMatchObject({
+      protocol: 'org-iso-mdoc',
+      data: { deviceRequest: expect.any(String), encryptionInfo: expect.any(String) },
+    });
+    const { encodeQr } = await import('../domain/qr.ts');
+    expect(flow.created.qr).toEqual(encodeQr(link));
+  });
+
+  it('keeps the HPKE private key sealed in the store', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const record = (await t.store.getRequest(flow.requestId, t.clock.now()))!;
+    expect(record.wallet!.dc.recipientPrivateKey).toMatch(/^v1\./);
+    expect(record.wallet!.nonce).toBe(new URLSearchParams(flow.created.wallet_link!.slice(6)).get('nonce'));
+  });
+
+  it.each([
+    ['not in client proof mode', { scopes: ['isAdult'], client_proof_mode: false }],
+    ['another scope beside isAdult', { scopes: ['isAdult', 'isEU'], client_proof_mode: true }],
+  ])('offers nothing %s', async (_label, body) => {
+    t = await walletApp();
+    const created = (await startStandardFlow(t, body)).created;
+    expect(created.wallet_link).toBeUndefined();
+    expect(created.dc_request).toBeUndefined();
+  });
+
+  it('offers it on ADULT_BLIND for an isAdult-only session token, and not for isAdult + isEU', async () => {
+    t = await walletApp();
+    expect((await startBlindFlow(t, { clientProofMode: true })).created.wallet_link).toMatch(/^av:/);
+    expect(
+      (await startBlindFlow(t, { clientProofMode: true, scopes: ['isAdult', 'isEU'] })).created.wallet_link,
+    ).toBeUndefined();
+  });
+});
+
+describe('POST /oid4vp/response/:requestId', () => {
+  it('completes the request exactly as a phone approval, with verification_method eudi_wallet', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const res = await present(t, flow);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({});
+    const status = await pollStatus(t, flow);
+    expect(status.status).toBe('completed');
+    const { grant_code } = status.result as { grant_code: string };
+    expect(await methodOf(t, grant_code)).toBe('eudi_wallet');
+    expect(logLines.join('\n')).toContain('wallet response accepted');
+  });
+
+  it('accepts vp_token as bracket keys too', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    expect((await present(t, flow, { encoding: 'brackets' })).statusCode).toBe(200);
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+  });
+
+  it('fails the request (not adult) when age_over_18 is false', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    expect((await present(t, flow, { persona: 'fr-minor' })).statusCode).toBe(200);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'failed' });
+  });
+
+  it.each<WalletTamper>(['digest', 'nonce', 'state', 'untrusted-issuer', 'swap-device-key'])(
+    'refuses a presentation tampered by %s with 400 invalid_request, logs the check, and the request stays waiting',
+    async (tamper) => {
+      t = await walletApp();
+      const flow = await proofFlow(t);
+      const res = await present(t, flow, { tamper });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+      expect((await pollStatus(t, flow)).status).toBe('pending');
+      const refused = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'wallet response refused');
+      expect(refused).toMatchObject({ requestId: flow.requestId, check: expect.any(String) });
+      expect(logLines.join('\n')).not.toMatch(/vp_token|proof_of_age/);
+      // the genuine wallet can still answer
+      expect((await present(t, flow)).statusCode).toBe(200);
+    },
+  );
+
+  it('accepts one answer only: a second valid post is refused (request_not_waiting)', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const { responseUri, body } = await createDirectPost({
+      link: flow.created.wallet_link!,
+      issuer,
+      persona: personaOf(t, 'fr-adult-m'),
+      now: t.clock.now(),
+    });
+    const [first, second] = await Promise.all([
+      postDirect(t.app, responseUri, body),
+      postDirect(t.app, responseUri, body),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 400]);
+    const again = await postDirect(t.app, responseUri, body);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error_description).toMatch(/not waiting/);
+  });
+
+  it('fails the request as cancelled on error=access_denied with the right state, and ignores it with another state', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const state = new URLSearchParams(flow.created.wallet_link!.slice(6)).get('state')!;
+    const path = `/oid4vp/response/${flow.requestId}`;
+    const wrong = await postDirect(
+      t.app,
+      `http://x${path}`,
+      new URLSearchParams({ error: 'access_denied', state: 'nope' }).toString(),
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+    const res = await postDirect(
+      t.app,
+      `http://x${path}`,
+      new URLSearchParams({ error: 'access_denied', state }).toString(),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'cancelled' });
+  });
+
+  it('refuses an answer to an expired request, an unknown request, and a body that is not form-encoded', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const { responseUri, body } = await createDirectPost({
+      link: flow.created.wallet_link!,
+      issuer,
+      persona: personaOf(t, 'fr-adult-m'),
+      now: t.clock.now(),
+    });
+    expect((await postDirect(t.app, responseUri, body, 'application/json')).statusCode).toBe(400);
+    expect(
+      (await postDirect(t.app, responseUri.replace(flow.requestId, 'vr_AAAAAAAAAAAAAAAAAAAAAA'), body)).statusCode,
+    ).toBe(400);
+    t.clock.advance(t.deps.config.requestTtlMs);
+    const late = await postDirect(t.app, responseUri, body);
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error_description).toMatch(/expired/);
+  });
+
+  it('refuses a request that was not offered the wallet path', async () => {
+    t = await walletApp();
+    const flow = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: false });
+    const res = await postDirect(t.app, `http://x/oid4vp/response/${flow.requestId}`, 'state=x&vp_token=y');
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('completes an ADULT_BLIND request with an attestation, and no log line of the verifier path names the partner', async () => {
+    t = await walletApp();
+    const flow = await startBlindFlow(t, { clientProofMode: true });
+    expect((await present(t, flow)).statusCode).toBe(200);
+    const status = await pollStatus(t, flow);
+    const attestation = (status.result as { attestation: string }).attestation;
+    const claims = JSON.parse(Buffer.from(attestation.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(claims).toMatchObject({ scope_mask: 1, app_id: 'app_blind_shop', aud: 'svc-attestation', ver: '1' });
+    expect(Object.keys(claims).sort()).toEqual([
+      'app_id',
+      'aud',
+      'exp',
+      'iat',
+      'jti',
+      'nullifier',
+      'origin_hash',
+      'scope_mask',
+      'ver',
+    ]);
+    expect(logLines.join('\n')).not.toContain(PARTNERS.blindShop.id);
+  });
+});
+
+describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () => {
+  async function dcPost(t: TestApp, flow: Flow, credential: unknown, origin = PARTNER_ORIGIN, pt = flow.pollToken) {
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/w/wallet-response/${flow.requestId}?pt=${pt}`,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin },
+      payload: JSON.stringify(credential),
+    });
+  }
+
+  async function credentialFor(
+    t: TestApp,
+    created: VerifyRequestCreated,
+    options: { origin?: string; tamper?: WalletTamper } = {},
+  ) {
+    return createDcApiCredential({
+      dcRequest: created.dc_request!,
+      origin: options.origin ?? PARTNER_ORIGIN,
+      issuer,
+      persona: personaOf(t, 'fr-adult-m'),
+      now: t.clock.now(),
+      ...(options.tamper ? { tamper: options.tamper } : {}),
+    });
+  }
+
+  it('completes the request from the page with its poll token, CORS open', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const res = await dcPost(t, flow, await credentialFor(t, flow.created));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+  });
+
+  it('refuses another origin, a wrong poll token, a response signed for another origin, and a body that is not JSON', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const credential = await credentialFor(t, flow.created);
+    expect((await dcPost(t, flow, credential, 'http://evil.example')).statusCode).toBe(400);
+    expect((await dcPost(t, flow, credential, PARTNER_ORIGIN, `pt_${'A'.repeat(43)}`)).statusCode).toBe(400);
+    expect((await dcPost(t, flow, await credentialFor(t, flow.created, { tamper: 'origin' }))).statusCode).toBe(400);
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+      headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
+      payload: 'nope',
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+    expect((await dcPost(t, flow, credential)).statusCode).toBe(200);
+  });
+
+  it('answers the preflight', async () => {
+    t = await walletApp();
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/w/wallet-response/vr_x',
+      headers: { origin: PARTNER_ORIGIN },
+    });
+    expect(res.statusCode).toBe(204);
+  });
+});
+
+describe('the sandbox phone with the wallet path offered', () => {
+  function freePort(): Promise<number> {
+    return new Promise((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+  }
+
+  async function listening(): Promise<TestApp> {
+    const port = await freePort();
+    const app = await walletApp({ SVC_API_URL: `http://127.0.0.1:${port}` });
+    await app.app.listen({ port, host: '127.0.0.1' });
+    return app;
+  }
+
+  it('eudi_wallet approved goes through the sandbox wallet and the verifier over HTTP', async () => {
+    t = await listening();
+    const flow = await proofFlow(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/complete`,
+      payload: { h: flow.handoff, persona: 'fr-adult-f', method: 'eudi_wallet', outcome: 'approved' },
+    });
+    expect(res.json()).toEqual({ status: 'completed' });
+    const { grant_code } = (await pollStatus(t, flow)).result as { grant_code: string };
+    expect(await methodOf(t, grant_code)).toBe('eudi_wallet');
+    expect(logLines.join('\n')).toContain('wallet response accepted');
+  });
+
+  it('cancel is the wallet declining (access_denied); a tampered presentation leaves the request waiting', async () => {
+    t = await listening();
+    const flow = await proofFlow(t);
+    const tampered = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/wallet`,
+      payload: { h: flow.handoff, persona: 'fr-adult-m', tamper: 'digest' },
+    });
+    expect(tampered.statusCode).toBe(200);
+    expect(tampered.json()).toEqual({
+      status: 'pending',
+      verifier: { status: 400, error_description: expect.stringMatching(/digest/) },
+    });
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/complete`,
+      payload: { h: flow.handoff, method: 'eudi_wallet', outcome: 'cancelled' },
+    });
+    expect(cancelled.json()).toEqual({ status: 'failed' });
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'cancelled' });
+  });
+
+  it('the wallet action refuses a request without the wallet path and an unknown tamper', async () => {
+    t = await listening();
+    const plain = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: false });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${plain.requestId}/wallet`,
+      payload: { h: plain.handoff, persona: 'fr-adult-m' },
+    });
+    expect(res.statusCode).toBe(400);
+    const flow = await proofFlow(t);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/wallet`,
+      payload: { h: flow.handoff, persona: 'fr-adult-m', tamper: 'x' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('production', () => {
+  it('offers no wallet path and registers no wallet route without SVC_WALLET_TRUST', async () => {
+    t = await makeTestApp({ clock: clockAt() });
+    // Sandbox mode always offers it; production's rule is the trust's `enabled` flag.
+    const { loadWalletTrust } = await import('../wallet/index.ts');
+    expect(loadWalletTrust({ mode: 'production' }).enabled).toBe(false);
+    const { isWalletOffered } = await import('../domain/wallet-offer.ts');
+    const off = { wallet: { trust: { enabled: false, anchors: [] }, sealingSecret: 'x' } };
+    expect(isWalletOffered(off, { scopes: ['isAdult'], clientProofMode: true, channel: 'widget' })).toBe(false);
+    const { registerWalletRoutes } = await import('./wallet.ts');
+    const Fastify = (await import('fastify')).default;
+    const bare = Fastify();
+    registerWalletRoutes(bare, { ...t.deps, wallet: off.wallet });
+    await bare.ready();
+    expect((await bare.inject({ method: 'POST', url: '/oid4vp/response/vr_x' })).statusCode).toBe(404);
+    await bare.close();
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The EUDI wallet's answers (DESIGN §11):
+ *
+ * POST /oid4vp/response/:requestId — the wallet's OpenID4VP `direct_post`, form-encoded (`vp_token`
+ *   as a JSON string or as `vp_token[proof_of_age]` keys, `state`; or `error`, `state`). Posted by
+ *   the wallet app, not by a browser: no CORS.
+ * POST /api/w/wallet-response/:requestId?pt=<poll_token> — what the Digital Credentials API gave
+ *   the partner page, posted by the loader as text/plain JSON (no preflight), CORS open as /api/w/*.
+ *
+ * Both answer 200 `{}` when the request completed (or failed: not adult, or cancelled by the
+ * wallet's `error=access_denied`), and 400 `{"error":"invalid_request","error_description":…}`
+ * when the answer is refused; the request then stays waiting. The log line names the check that
+ * failed, never the credential.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WalletResponseError } from '../../src/protocol/api.ts';
+import type { AppDeps } from '../deps.ts';
+import { answerDcApiResponse, answerDirectPost, type WalletOutcome } from '../domain/wallet-response.ts';
+
+export const OID4VP_RESPONSE_PATH = '/oid4vp/response/:requestId';
+export const DC_API_RESPONSE_PATH = '/api/w/wallet-response/:requestId';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+function invalid(reply: FastifyReply, description: string) {
+  const body: WalletResponseError = { error: 'invalid_request', error_description: description };
+  return reply.code(400).send(body);
+}
+
+/** Logs the outcome (request id and check, never a value) and answers it. */
+function answer(request: FastifyRequest, reply: FastifyReply, requestId: string, outcome: WalletOutcome) {
+  if (outcome.status === 'refused') {
+    request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
+    return invalid(reply, outcome.description);
+  }
+  request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
+  return reply.code(200).send({});
+}
+
+type WithId = { Params: { requestId: string }; Querystring: Record<string, unknown> };
+
+/** The schemas document the routes (OpenAPI); the handlers and the verifier validate. */
+const documentOnly = () => () => true;
+
+const requestIdParam = {
+  type: 'object',
+  required: ['requestId'],
+  properties: { requestId: { type: 'string', description: 'the verification request id (vr_…)' } },
+} as const;
+
+const walletAnswers = {
+  200: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'accepted: the request completed (or failed: not adult, or cancelled)',
+  },
+  400: {
+    type: 'object',
+    required: ['error', 'error_description'],
+    description: 'refused; the request stays waiting',
+    properties: {
+      error: { type: 'string', enum: ['invalid_request'] },
+      error_description: { type: 'string', description: 'the check that failed' },
+    },
+  },
+} as const;
+
+const directPostSchema = {
+  summary: "The wallet's OpenID4VP direct_post (EUDI age-verification profile)",
+  description:
+    'Posted by the wallet to the `response_uri` of `wallet_link`, form-encoded: `vp_token` as the JSON string ' +
+    '`{"proof_of_age":["<base64url DeviceResponse>"]}` or as `vp_token[proof_of_age]=…`, and `state`; or `error` ' +
+    '(e.g. `access_denied`) and `state`. Single use.',
+  tags: ['wallet'],
+  consumes: [FORM],
+  params: requestIdParam,
+  body: {
+    type: 'object',
+    properties: {
+      vp_token: { type: 'string', description: 'JSON: {"proof_of_age":["<base64url mdoc DeviceResponse>"]}' },
+      state: { type: 'string' },
+      error: { type: 'string', description: 'e.g. access_denied: the request fails as cancelled' },
+    },
+  },
+  response: walletAnswers,
+} as const;
+
+const dcApiSchema = {
+  summary: 'What the Digital Credentials API returned to the partner page (posted by the loader)',
+  description:
+    'text/plain JSON of the credential `navigator.credentials.get({ digital: { requests: [dc_request] } })` resolved ' +
+    'to (`{ protocol: "org-iso-mdoc", data: { response } }`), from the partner page (its Origin is checked and bound ' +
+    'to the device signature).',
+  tags: ['widget'],
+  params: requestIdParam,
+  querystring: {
+    type: 'object',
+    required: ['pt'],
+    properties: { pt: { type: 'string', description: 'the poll token' } },
+  },
+  body: {
+    type: 'object',
+    properties: {
+      protocol: { type: 'string', enum: ['org-iso-mdoc'] },
+      data: { type: 'object', properties: { response: { type: 'string' } } },
+    },
+  },
+  response: walletAnswers,
+} as const;
+
+/** Registers both wallet endpoints when the wallet path is enabled (always in sandbox; in production with SVC_WALLET_TRUST). */
+export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void {
+  if (!deps.wallet.trust.enabled) return;
+
+  app.register(async (wallet) => {
+    wallet.addHook('onRequest', (_request, reply, done) => {
+      reply.header('Cache-Control', 'no-store');
+      done();
+    });
+
+    wallet.post<WithId>(
+      OID4VP_RESPONSE_PATH,
+      { schema: directPostSchema, validatorCompiler: documentOnly },
+      async (request, reply) => {
+        const { requestId } = request.params;
+        const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        if (contentType !== FORM) {
+          request.log.info({ requestId, check: 'content_type' }, 'wallet response refused');
+          return invalid(reply, `direct_post must be ${FORM}`);
+        }
+        const outcome = await answerDirectPost(deps, { requestId, body: request.rawBody.toString('utf8') });
+        return answer(request, reply, requestId, outcome);
+      },
+    );
+
+    wallet.register(async (browser) => {
+      browser.addHook('onRequest', (_request, reply, done) => {
+        reply.headers({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-SVC-CID' });
+        done();
+      });
+      browser.options(DC_API_RESPONSE_PATH, async (_request, reply) =>
+        reply
+          .code(204)
+          .headers({
+            'Access-Control-Allow-Methods': 'POST, OPTIONS',
+            'Access-Control-Allow-Headers': 'Content-Type',
+            'Access-Control-Max-Age': '600',
+          })
+          .send(),
+      );
+      browser.post<WithId>(
+        DC_API_RESPONSE_PATH,
+        { schema: dcApiSchema, validatorCompiler: documentOnly },
+        async (request, reply) => {
+          const { requestId } = request.params;
+          if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
+            request.log.info({ requestId, check: 'body' }, 'wallet response refused');
+            return invalid(reply, 'the body must be the JSON the Digital Credentials API returned');
+          }
+          const origin =
+            typeof request.headers.origin === 'string' && request.headers.origin !== '' ? request.headers.origin : null;
+          const outcome = await answerDcApiResponse(deps, {
+            requestId,
+            pollToken: request.query.pt,
+            origin,
+            credential: request.body,
+          });
+          return answer(request, reply, requestId, outcome);
+        },
+      );
+    });
+  });
+}
