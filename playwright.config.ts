@@ -44,12 +44,12 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: 'screenshots.spec.ts',
+      testIgnore: ['screenshots.spec.ts', 'cluster/**'],
       use: { ...devices['Desktop Chrome'], launchOptions: CHROMIUM_LAUNCH },
     },
     {
       name: 'firefox',
-      testIgnore: 'screenshots.spec.ts',
+      testIgnore: ['screenshots.spec.ts', 'cluster/**'],
       use: { ...devices['Desktop Firefox'], launchOptions: FIREFOX_LAUNCH },
     },
     // `npm run screenshots` only: it rewrites docs/screenshots/*.png.

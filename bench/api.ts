@@ -7,12 +7,20 @@
  * Every request is pre-signed with its own nonce (none is a replay); exchanges each consume a
  * grant put in the store beforehand. The load generator (autocannon) runs in a worker thread
  * (load-worker.ts), off the servers' event loop. Targets (issue 2): introspect ≥ 0.3× the bare
- * server, p99 ≤ 20 ms at 10 connections.
+ * server, p99 ≤ 20 ms at 10 connections; issue 9: ≥ 0.35× on Redis (AOF, appendfsync always),
+ * ≥ 0.45× on SQLite.
+ *
+ * `--store sqlite|redis|both` (default both; BENCH_STORE too): the store under the service. Redis
+ * is a throwaway redis-server (AOF, appendfsync always, noeviction) on a free port; with it the
+ * bench also measures the cross-instance wake-up: two instances on that Redis, a long poll waiting
+ * on A, the phone's completion sent to B, the time until A answers (median and p99).
  *
  *   BENCH_SECONDS (10)  length of each run
  *   BENCH_CONNECTIONS (10)
+ *   BENCH_WAKEUPS (200) wake-ups measured
+ *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -23,9 +31,15 @@ import type { AppDeps } from '../server/deps.ts';
 import { digestToken, newToken } from '../server/domain/tokens.ts';
 import { signRequest } from '../server/sdk/signing.ts';
 import { makeTempDir, PARTNERS, REPO_ROOT } from '../server/test/helpers.ts';
+import { startRedisServer, type RedisServer } from '../server/test/redis-server.ts';
+import { completeOnPhone, getStatus, handoffOf, openOnPhone, PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
 import type { LoadJob, LoadResult } from './load-worker.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WAKEUPS = Number(process.env.BENCH_WAKEUPS ?? 200);
+/** Redis's appendfsync: always (the default here, nothing acknowledged is lost) or everysec, for comparison. */
+const FSYNC = process.env.BENCH_REDIS_FSYNC ?? 'always';
+type StoreKind = 'sqlite' | 'redis';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** More pre-signed requests than a run can send at the fastest rate seen on a small machine. */
 const REQUESTS_PER_SECOND_CEILING = 40_000;
@@ -55,21 +69,24 @@ function startBareServer(): Promise<Server> {
 
 async function putGrants(deps: AppDeps, count: number): Promise<string[]> {
   const now = deps.clock.now();
-  const codes: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const code = newToken('grant');
-    await deps.store.putGrant({
-      digest: digestToken(code),
-      partnerId: partner.id,
-      requestId: `vr_bench${i}`,
-      scopes: ['isAdult'],
-      attributes: { age_over_18: true },
-      method: 'face_check',
-      verifiedAt: now,
-      generationTimeMs: 1000,
-      expiresAt: now + 5 * 60_000,
-    });
-    codes.push(code);
+  const codes = Array.from({ length: count }, () => newToken('grant'));
+  // In batches: on Redis each put is a round trip (and an fsync with appendfsync always).
+  for (let start = 0; start < count; start += 200) {
+    await Promise.all(
+      codes.slice(start, start + 200).map((code, j) =>
+        deps.store.putGrant({
+          digest: digestToken(code),
+          partnerId: partner.id,
+          requestId: `vr_bench${start + j}`,
+          scopes: ['isAdult'],
+          attributes: { age_over_18: true },
+          method: 'face_check',
+          verifiedAt: now,
+          generationTimeMs: 1000,
+          expiresAt: now + 5 * 60_000,
+        }),
+      ),
+    );
   }
   return codes;
 }
@@ -98,52 +115,185 @@ async function run(label: string, url: string, path: string, bodies: string[]): 
   return measured;
 }
 
-async function main(): Promise<void> {
+function readStores(argv: readonly string[]): StoreKind[] {
+  const i = argv.indexOf('--store');
+  const inline = argv.find((a) => a.startsWith('--store='));
+  const value = inline ? inline.slice('--store='.length) : i >= 0 ? argv[i + 1] : (process.env.BENCH_STORE ?? 'both');
+  if (value === 'both') return ['sqlite', 'redis'];
+  if (value === 'sqlite' || value === 'redis') return [value];
+  throw new Error(`--store must be sqlite, redis or both, got "${value}"`);
+}
+
+interface StoreResult {
+  store: StoreKind;
+  bareIntrospect: Measured;
+  serviceIntrospect: Measured;
+  bareExchange: Measured;
+  serviceExchange: Measured;
+}
+
+function storeEnv(kind: StoreKind, redis: RedisServer | null, prefix: string): Record<string, string> {
+  return kind === 'redis' ? { SVC_REDIS_URL: redis!.url, SVC_REDIS_PREFIX: prefix } : {};
+}
+
+async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<StoreResult> {
   const dir = makeTempDir('svc-bench-');
-  const config = loadConfig({ NODE_ENV: 'production', SVC_MODE: 'sandbox', SVC_DATA_DIR: dir.path, SVC_LOG_LEVEL: 'silent' }, REPO_ROOT);
-  const deps = await buildDeps(config);
+  const config = loadConfig(
+    { NODE_ENV: 'production', SVC_MODE: 'sandbox', SVC_DATA_DIR: dir.path, SVC_LOG_LEVEL: 'silent', ...storeEnv(kind, redis, 'bench:') },
+    REPO_ROOT,
+  );
+  const deps = await buildDeps(config, { notice: () => {} });
   const app = await createApp(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const serviceUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const bare = await startBareServer();
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
-  console.log(`bench: ${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}, SQLite in ${dir.path}`);
+  const where = kind === 'redis' ? `Redis at ${redis!.url} (AOF, appendfsync ${FSYNC})` : `SQLite in ${dir.path}`;
+  console.log(`\nbench: ${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}, ${where}`);
   const poolSize = REQUESTS_PER_SECOND_CEILING * SECONDS;
   try {
     // A pass token to introspect, so the service answers the full active shape.
     const [grant] = await putGrants(deps, 1);
     const grantBody = JSON.stringify({ grant_code: grant });
-    const exchanged = await app.inject({ method: 'POST', url: '/v1/exchange', headers: { ...signRequest({ partnerId: partner.id, secret: partner.secret, body: grantBody }) }, payload: grantBody });
-    const introspectBodies = new Array<string>(poolSize).fill(JSON.stringify({ pass_token: (exchanged.json() as { pass_token: string }).pass_token }));
+    const headers = { ...signRequest({ partnerId: partner.id, secret: partner.secret, body: grantBody }) };
+    const exchanged = await app.inject({ method: 'POST', url: '/v1/exchange', headers, payload: grantBody });
+    const passToken = (exchanged.json() as { pass_token: string }).pass_token;
+    const introspectBodies = new Array<string>(poolSize).fill(JSON.stringify({ pass_token: passToken }));
 
     console.log('introspect (signed, active token)');
     const bareIntrospect = await run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies);
-    const serviceIntrospect = await run('service', serviceUrl, '/v1/introspect', introspectBodies);
+    const serviceIntrospect = await run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies);
 
     // Enough grants for the exchange run (exchange writes more than introspection does).
     const grantCount = Math.ceil(serviceIntrospect.rps * SECONDS * 1.5) + 1000;
     const started = Date.now();
     const grants = await putGrants(deps, grantCount);
     console.log(`exchange (signed; ${grantCount} grants put in the store in ${Date.now() - started} ms)`);
-    const bareExchange = await run('bare node:http + HMAC', bareUrl, '/v1/exchange', Array.from({ length: poolSize }, () => JSON.stringify({ grant_code: newToken('grant') })));
-    const serviceExchange = await run('service', serviceUrl, '/v1/exchange', grants.map((code) => JSON.stringify({ grant_code: code })));
+    const unknownGrants = Array.from({ length: poolSize }, () => JSON.stringify({ grant_code: newToken('grant') }));
+    const bareExchange = await run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants);
+    const grantBodies = grants.map((code) => JSON.stringify({ grant_code: code }));
+    const serviceExchange = await run(`service (${kind})`, serviceUrl, '/v1/exchange', grantBodies);
     const consumed = serviceExchange.total - serviceExchange.non2xx;
-    console.log(`  grants consumed: ${consumed} of ${grantCount}${serviceExchange.used >= grantCount ? ' (all: the run stopped when they ran out)' : ''}`);
-
-    const ratio = serviceIntrospect.rps / bareIntrospect.rps;
-    console.log('\nsummary');
-    console.log(`  introspect: service/bare = ${ratio.toFixed(2)}x (target >= 0.30x): ${ratio >= 0.3 ? 'met' : 'NOT met'}`);
-    console.log(`  introspect p99 = ${serviceIntrospect.p99} ms (target <= 20 ms): ${serviceIntrospect.p99 <= 20 ? 'met' : 'NOT met'}`);
-    console.log(`  exchange:   service/bare = ${(serviceExchange.rps / bareExchange.rps).toFixed(2)}x, p99 = ${serviceExchange.p99} ms`);
-    const runs = { 'introspect/bare': bareIntrospect, 'introspect/service': serviceIntrospect, 'exchange/bare': bareExchange, 'exchange/service': serviceExchange };
-    const failures = Object.entries(runs).filter(([, m]) => m.non2xx > 0 || m.errors > 0);
-    if (failures.length > 0) console.log(`  WARNING: non-2xx answers or errors in ${failures.map(([name]) => name).join(', ')}`);
+    const ranOut = serviceExchange.used >= grantCount ? ' (all: the run stopped when they ran out)' : '';
+    console.log(`  grants consumed: ${consumed} of ${grantCount}${ranOut}`);
+    return { store: kind, bareIntrospect, serviceIntrospect, bareExchange, serviceExchange };
   } finally {
     await app.close();
     await new Promise((resolve) => bare.close(resolve));
     await deps.store.close();
     dir.remove();
+  }
+}
+
+/**
+ * Two instances on one Redis (each its own store handle and subscriber, as two processes): a
+ * long poll waits on A, the phone completes on B; ms from sending the completion to A's answer.
+ */
+async function benchWakeups(redis: RedisServer): Promise<{ median: number; p99: number; max: number }> {
+  const instance = async (masterKey: string) => {
+    const dir = makeTempDir('svc-bench-');
+    const config = loadConfig(
+      {
+        NODE_ENV: 'production', SVC_MODE: 'sandbox', SVC_DATA_DIR: dir.path, SVC_LOG_LEVEL: 'silent',
+        SVC_MASTER_KEY: masterKey,
+        ...storeEnv('redis', redis, 'wake:'),
+      },
+      REPO_ROOT,
+    );
+    const deps = await buildDeps(config, { notice: () => {} });
+    const app = await createApp(deps, { logger: false });
+    await app.ready();
+    return { app, deps, dir };
+  };
+  // Instances share one master key, as a cluster does (SVC_MASTER_KEY from a secret manager).
+  const masterKey = randomBytes(32).toString('base64');
+  const a = await instance(masterKey);
+  const b = await instance(masterKey);
+  const latencies: number[] = [];
+  try {
+    for (let i = 0; i < WAKEUPS; i++) {
+      // Each from its own address: 200 creates from one would meet the 120-a-minute limit.
+      const created = await a.app.inject({
+        method: 'POST',
+        url: '/api/w/verify-request',
+        headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
+        payload: JSON.stringify({ partner_id: partner.id }),
+        remoteAddress: `10.9.${i >> 8}.${i & 255}`,
+      });
+      const body = created.json() as { request_id: string; poll_token: string; deep_link: string };
+      const flow = { requestId: body.request_id, pollToken: body.poll_token, handoff: handoffOf(body.deep_link) };
+      await openOnPhone(b, flow);
+      let answeredAt = 0;
+      const waited = getStatus(a, flow.requestId, { pt: flow.pollToken, wait: '25', known: 'in_progress' }).then((res) => {
+        answeredAt = performance.now();
+        return res;
+      });
+      await new Promise((r) => setTimeout(r, 5)); // the poll is waiting on A
+      const sentAt = performance.now();
+      await completeOnPhone(b, flow);
+      const res = await waited;
+      if ((res.json() as { status: string }).status !== 'completed') throw new Error(`wake-up ${i}: ${res.body}`);
+      latencies.push(answeredAt - sentAt);
+    }
+  } finally {
+    for (const t of [a, b]) {
+      await t.app.close();
+      await t.deps.store.close();
+      t.dir.remove();
+    }
+  }
+  latencies.sort((x, y) => x - y);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * q) - 1)]!;
+  return { median: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1]! };
+}
+
+async function main(): Promise<void> {
+  const stores = readStores(process.argv.slice(2));
+  let redis: RedisServer | null = null;
+  const results: StoreResult[] = [];
+  let wakeups: Awaited<ReturnType<typeof benchWakeups>> | null = null;
+  try {
+    if (stores.includes('redis')) {
+      redis = await startRedisServer({ appendOnly: true, args: ['--maxmemory-policy', 'noeviction', '--appendfsync', FSYNC] });
+    }
+    for (const kind of stores) results.push(await benchStore(kind, redis));
+    if (redis) {
+      console.log(`\ncross-instance wake-up (${WAKEUPS} long polls on A answered by a completion on B)`);
+      wakeups = await benchWakeups(redis);
+    }
+  } finally {
+    await redis?.remove();
+  }
+
+  const targets: Record<StoreKind, number> = { sqlite: 0.45, redis: 0.35 };
+  console.log('\nsummary');
+  console.log('| store | introspect service | bare node:http + HMAC | ratio (target) | p99 | exchange ratio | exchange p99 |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of results) {
+    const ratio = r.serviceIntrospect.rps / r.bareIntrospect.rps;
+    const met = ratio >= targets[r.store] && r.serviceIntrospect.p99 <= 20;
+    console.log(
+      `| ${r.store} | ${Math.round(r.serviceIntrospect.rps)} req/s | ${Math.round(r.bareIntrospect.rps)} req/s | ` +
+        `${ratio.toFixed(2)}x (>= ${targets[r.store]}x${met ? ', met' : ', NOT met'}) | ${r.serviceIntrospect.p99} ms | ` +
+        `${(r.serviceExchange.rps / r.bareExchange.rps).toFixed(2)}x | ${r.serviceExchange.p99} ms |`,
+    );
+    const runs = {
+      introspect: r.serviceIntrospect,
+      'introspect/bare': r.bareIntrospect,
+      exchange: r.serviceExchange,
+      'exchange/bare': r.bareExchange,
+    };
+    const failures = Object.entries(runs).filter(([, m]) => m.non2xx > 0 || m.errors > 0);
+    const names = failures.map(([name]) => name).join(', ');
+    if (failures.length > 0) console.log(`  WARNING (${r.store}): non-2xx answers or errors in ${names}`);
+  }
+  if (wakeups) {
+    const ok = wakeups.p99 <= 100;
+    console.log(
+      `  wake-up A←B: median ${wakeups.median.toFixed(1)} ms, p99 ${wakeups.p99.toFixed(1)} ms, max ${wakeups.max.toFixed(1)} ms ` +
+        `(target <= 100 ms: ${ok ? 'met' : 'NOT met'})`,
+    );
   }
 }
 

@@ -161,7 +161,7 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-function ensureBuilt(): void {
+export function ensureBuilt(): void {
   const distDir = resolve(ROOT, process.env.SVC_DIST_DIR || 'dist');
   if (existsSync(join(distDir, 'v4', 'loader.min.js'))) return;
   console.log('start: dist/v4/loader.min.js is missing, running `npm run build` first');

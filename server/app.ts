@@ -10,7 +10,8 @@ import { LIMITS } from '../src/protocol/api.ts';
 import type { AppDeps } from './deps.ts';
 import './auth/partner-auth.ts';
 import { registerBodyReading } from './http/body.ts';
-import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, registerErrorHandling, UNAVAILABLE_RETRY_AFTER_SECONDS } from './http/error-handler.ts';
+import { errorBody } from './errors.ts';
 import { truncateAddress } from './limits/client-address.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
@@ -55,14 +56,33 @@ export async function createApp(deps: AppDeps, options: { logger?: FastifyServer
     bodyLimit: LIMITS.bodyLimitBytes,
     genReqId: createCorrelationIds(),
     trustProxy: deps.config.trustProxy,
-    return503OnClosing: true,
+    // While closing, the hook below answers with the catalogue's 503 instead of Fastify's own body.
+    return503OnClosing: false,
     frameworkErrors: answerFrameworkError,
   });
 
   app.decorateRequest('partner', null);
   registerBodyReading(app);
+  // Shutting down (DESIGN §10): a request that arrives on a kept-alive connection is sent to retry
+  // elsewhere; those already in flight finish.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-SVC-CID', request.id);
+    if (closing) {
+      return reply
+        .code(503)
+        .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .header('Connection', 'close')
+        .send(errorBody('SERVICE_UNAVAILABLE'));
+    }
+  });
+  // Answers still in flight when closing began (the long polls answered at once) end their connection.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
   registerErrorHandling(app);
 

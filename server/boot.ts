@@ -17,15 +17,15 @@ import { loadPartnerFixtures } from './domain/partners.ts';
 import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
-import { openConfiguredStore } from './store/open.ts';
+import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
 import { loadWalletTrust } from './wallet/index.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
-export function openStore(config: Config): Promise<Store> {
-  return openConfiguredStore(config);
+export function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
+  return openConfiguredStore(config, options);
 }
 
 export interface ServiceStore {
@@ -44,8 +44,11 @@ export interface ServiceStore {
  *
  * @example const { config, store } = await openServiceStore(loadConfig())
  */
-export async function openServiceStore(requested: Config, options: { store?: Store; keyring?: Keyring } = {}): Promise<ServiceStore> {
-  const raw = options.store ?? (await openStore(requested));
+export async function openServiceStore(
+  requested: Config,
+  options: { store?: Store; keyring?: Keyring } & OpenStoreOptions = {},
+): Promise<ServiceStore> {
+  const raw = options.store ?? (await openStore(requested, { notice: options.notice }));
   try {
     const config = await claimStoreMode(raw, requested);
     const keyring = options.keyring ?? loadKeyring(config);
@@ -70,7 +73,10 @@ export function loadPersonas(): Persona[] {
 }
 
 /** @example const deps = await buildDeps(loadConfig()) */
-export async function buildDeps(requested: Config, options: { store?: Store; clock?: Clock; keyring?: Keyring } = {}): Promise<AppDeps> {
+export async function buildDeps(
+  requested: Config,
+  options: { store?: Store; clock?: Clock; keyring?: Keyring } & OpenStoreOptions = {},
+): Promise<AppDeps> {
   const clock = options.clock ?? systemClock;
   const { config, store } = await openServiceStore(requested, options);
   if (config.mode === 'sandbox') {

@@ -6,6 +6,7 @@ import { runCli, type CliCommand } from './cli/dispatch.ts';
 import { runKeysCommand } from './cli/keys.ts';
 import { runMasterKeyCommand } from './cli/master-key.ts';
 import { runPartnersCommand } from './cli/partners.ts';
+import { runStoreCommand } from './cli/store.ts';
 import { runWalletCommand } from './cli/wallet.ts';
 
 const COMMANDS: Record<string, CliCommand> = {
@@ -13,6 +14,10 @@ const COMMANDS: Record<string, CliCommand> = {
   partners: { summary: 'add, list, rotate-secret, disable or enable partners', run: runPartnersCommand },
   keys: { summary: 'list or rotate the ADULT_BLIND signing keys', run: runKeysCommand },
   'master-key': { summary: 'show or rotate the master key that seals secrets at rest', run: runMasterKeyCommand },
+  store: {
+    summary: 'copy partners, keys and secrets into another store (SQLite → Redis)',
+    run: (args, context) => runStoreCommand(args, context),
+  },
   wallet: {
     summary: "sandbox wallet: present '<av://…>' --persona <id> [--tamper <what>] (test support)",
     start: async (args, io) => void (process.exitCode = await runWalletCommand(args, io)),

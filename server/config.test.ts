@@ -20,6 +20,17 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('selects Redis with SVC_REDIS_URL under SVC_REDIS_PREFIX (default svc:), and names neither a bad URL nor its password', () => {
+    expect(loadConfig({}).redisPrefix).toBe('svc:');
+    const config = loadConfig({ SVC_REDIS_URL: 'rediss://:pw@redis.internal:6380/2', SVC_REDIS_PREFIX: 'shop-a:' });
+    expect(config).toMatchObject({ redisUrl: 'rediss://:pw@redis.internal:6380/2', redisPrefix: 'shop-a:' });
+    for (const bad of ['http://:secret@redis', 'secret-host:6379']) {
+      expect(() => loadConfig({ SVC_REDIS_URL: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ SVC_REDIS_URL: bad })).not.toThrow(/secret/);
+    }
+    expect(() => loadConfig({ SVC_REDIS_URL: 'redis://x', SVC_REDIS_PREFIX: 'has space' })).toThrow(/SVC_REDIS_PREFIX/);
+  });
+
   it('derives the three base URLs from SVC_PUBLIC_URL unless each is set', () => {
     const config = loadConfig({ SVC_PUBLIC_URL: 'https://svc.example/', SVC_API_URL: 'https://api.svc.example' });
     expect(config.publicUrl).toBe('https://svc.example');

@@ -25,7 +25,10 @@ export interface Config {
   /** {widget_url}: serves /v4/loader.min.js */
   readonly widgetUrl: string;
   readonly dataDir: string;
+  /** SVC_REDIS_URL (redis:// or rediss://): selects the Redis store (DESIGN §10); null: SQLite in dataDir */
   readonly redisUrl: string | null;
+  /** SVC_REDIS_PREFIX: namespaces every Redis key, so two deployments can share one Redis (default "svc:") */
+  readonly redisPrefix: string;
   /** partner fixtures loaded in sandbox mode */
   readonly fixturesPath: string;
   readonly partnerPort: number;
@@ -119,6 +122,26 @@ function readTrustProxy(raw: string | undefined): false | string {
   return entries.join(',');
 }
 
+function readRedisUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let protocol = '';
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    // reported below, without echoing the value: it may hold a password
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('SVC_REDIS_URL must be a redis:// or rediss:// URL');
+  return raw;
+}
+
+function readRedisPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'svc:';
+  if (!/^[\x21-\x7e]{1,64}$/.test(raw)) {
+    throw new ConfigError(`SVC_REDIS_PREFIX must be 1-64 printable characters without spaces, got "${raw}"`);
+  }
+  return raw;
+}
+
 /** What production needs from the environment; throws ConfigError naming what is missing. */
 export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'masterKey'>): void {
   if (config.nullifierKey === null) {
@@ -163,7 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     appUrl: url(env, 'SVC_APP_URL', publicUrl),
     widgetUrl: url(env, 'SVC_WIDGET_URL', publicUrl),
     dataDir: resolve(cwd, env.SVC_DATA_DIR || './data'),
-    redisUrl: env.SVC_REDIS_URL || null,
+    redisUrl: readRedisUrl(env.SVC_REDIS_URL),
+    redisPrefix: readRedisPrefix(env.SVC_REDIS_PREFIX),
     fixturesPath: resolve(cwd, env.SVC_FIXTURES || 'fixtures/partners.json'),
     partnerPort: port(env, 'PARTNER_PORT', 8788),
     requestTtlMs,

@@ -4,21 +4,50 @@ import { buildDeps } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const SWEEP_EVERY_MS = 60_000;
+/** DESIGN §10: SIGTERM → exit 0 within 5 s; connections still open at this point are cut. */
+const SHUTDOWN_FORCE_AFTER_MS = 4_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const deps = await buildDeps(config);
+  // Store notices (Redis lost or back) go to stderr until the app's logger exists, then to it.
+  let notice = (line: string) => console.warn(`svc: ${line}`);
+  const deps = await buildDeps(config, { notice: (line) => notice(line) });
   const app = await createApp(deps);
+  notice = (line) => app.log.warn({ store: deps.store.kind }, line);
   const sweeper = setInterval(() => {
     deps.store.sweep(deps.clock.now()).catch((err) => app.log.error({ err }, 'sweep failed'));
   }, SWEEP_EVERY_MS);
   sweeper.unref();
 
+  let stopping = false;
+  /**
+   * DESIGN §10: stop accepting, answer every waiting long poll at once with its current status
+   * (the widget polls again and reaches another instance), finish in-flight requests, close the
+   * store, exit 0 within 5 s.
+   */
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal, waiting: deps.longPolls.waiting }, 'shutting down');
     clearInterval(sweeper);
-    await app.close();
-    await deps.store.close();
+    const force = setTimeout(() => {
+      app.log.warn('requests still open after 4 s: closing their connections');
+      app.server.closeAllConnections();
+    }, SHUTDOWN_FORCE_AFTER_MS);
+    force.unref();
+    deps.longPolls.stop();
+    try {
+      await app.close();
+    } catch (err) {
+      app.log.error({ err }, 'closing the server failed');
+    }
+    clearTimeout(force);
+    try {
+      await deps.store.close();
+    } catch (err) {
+      app.log.error({ err }, 'closing the store failed');
+    }
+    app.log.info('stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -30,6 +59,8 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
+    console.error(`svc: ${err.message}`);
+  } else if (err instanceof Error && err.name === 'StoreUnavailableError') {
     console.error(`svc: ${err.message}`);
   } else {
     console.error(err);

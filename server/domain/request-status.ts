@@ -89,14 +89,22 @@ async function awaitChange(
   if (poll.known !== null && poll.known !== effectiveStatus(record, now)) return record;
   const release = deps.longPolls.tryEnter(client);
   if (!release) return record;
+  // The client going away or the instance stopping (SIGTERM) ends the wait.
+  const waiting = new AbortController();
+  const stop = () => waiting.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  deps.longPolls.stopping.addEventListener('abort', stop, { once: true });
+  if (signal.aborted || deps.longPolls.stopping.aborted) stop();
   try {
     await deps.store.waitForRequestChange(
       record.id,
       record.version,
       Math.min(poll.waitSeconds * 1000, record.deadlineAt - now),
-      signal,
+      waiting.signal,
     );
   } finally {
+    signal.removeEventListener('abort', stop);
+    deps.longPolls.stopping.removeEventListener('abort', stop);
     release();
   }
   const reread = await deps.store.getRequest(record.id, deps.clock.now());

@@ -8,6 +8,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { errorBody, ServiceError, TooManyRequestsError, tooManyRequestsBody } from '../errors.ts';
 
+/** Seconds a caller waits before retrying a 503 SERVICE_UNAVAILABLE (DESIGN §10: 1-2 s). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 /**
  * Installs the error handler and the 404 handler.
  *
@@ -23,6 +26,14 @@ function answerError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  if (isStoreUnavailable(error) || isStoreUnavailable(error.cause)) {
+    // Fail closed (DESIGN §10): the store did not answer, so nothing was decided; retry shortly.
+    request.log.warn({ code: 'SERVICE_UNAVAILABLE', cause: describeCause(error) }, 'store unavailable');
+    return reply
+      .code(503)
+      .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .send(errorBody('SERVICE_UNAVAILABLE'));
+  }
   if (error instanceof ServiceError) {
     if (error.status >= 500) request.log.error({ err: error, code: error.code }, 'request failed');
     else request.log.info({ code: error.code, cause: describeCause(error.cause) }, 'request refused');
@@ -57,6 +68,14 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST';
   request.log.info({ code, cause: error.code }, 'request refused');
   void reply.code(ERRORS[code].status).header('X-SVC-CID', request.id).send(errorBody(code));
+}
+
+/**
+ * store/store.ts's StoreUnavailableError, known by its name: the edge imports nothing from store/
+ * (server/layers.test.ts), and the error may have crossed a wrapper (store/sealed.ts).
+ */
+function isStoreUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.name === 'StoreUnavailableError';
 }
 
 function describeCause(cause: unknown): string | undefined {

@@ -5,7 +5,13 @@
  * it is answered at once with the current status, exactly as `wait=0`, and the widget slows its
  * polling to stay inside the spec's 30 a minute.
  *
- * Counted in this process: a long poll is held by the instance that answers it.
+ * Counted in this process: a long poll is held by the instance that answers it, and what the caps
+ * protect (sockets, waiters, memory) is that instance's own. Behind a round-robin proxy an
+ * address's polls spread over the instances, so it holds at most `perAddress` on each; the caps
+ * are not shared through Redis on purpose (docs/operations.md, "Several instances").
+ *
+ * On shutdown (`stop()`, SIGTERM) every waiting poll is answered at once with its current status
+ * and no new one waits: the widget polls again and reaches another instance.
  */
 export interface LongPollGate {
   /** A release function when the poll may wait, or null when a cap is reached (answer at once). */
@@ -13,6 +19,10 @@ export interface LongPollGate {
   /** polls waiting now, in all and for one address */
   readonly waiting: number;
   waitingFor(addressKey: string): number;
+  /** aborts when the instance stops: every waiting poll answers at once (DESIGN §10, SIGTERM) */
+  readonly stopping: AbortSignal;
+  /** answers every waiting poll now, and lets no new poll wait */
+  stop(): void;
 }
 
 /**
@@ -21,8 +31,10 @@ export interface LongPollGate {
 export function createLongPollGate(limits: { perAddress: number; total: number }): LongPollGate {
   const byAddress = new Map<string, number>();
   let total = 0;
+  const stopping = new AbortController();
   return {
     tryEnter(addressKey) {
+      if (stopping.signal.aborted) return null;
       const mine = byAddress.get(addressKey) ?? 0;
       if (total >= limits.total || mine >= limits.perAddress) return null;
       byAddress.set(addressKey, mine + 1);
@@ -42,6 +54,10 @@ export function createLongPollGate(limits: { perAddress: number; total: number }
     },
     waitingFor(addressKey) {
       return byAddress.get(addressKey) ?? 0;
+    },
+    stopping: stopping.signal,
+    stop() {
+      stopping.abort();
     },
   };
 }

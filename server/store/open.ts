@@ -1,20 +1,34 @@
 /**
  * Opens the store the configuration names. Outside store/ nothing knows the implementations:
  * each is a file here with its run of store.contract.ts, and a branch below. Async, as opening a
- * store on a server is (redis.ts, not chosen here yet).
+ * store on a server is.
  */
 import { join } from 'node:path';
-import { ConfigError, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
+import { openRedisStore } from './redis.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';
 
+export interface OpenStoreOptions {
+  /**
+   * One line for the operator from a store on a server (connection lost or back, a check
+   * skipped); the service sends it to its log. Default: stderr.
+   */
+  notice?: (line: string) => void;
+}
+
 /**
- * SQLite in `dataDir` unless SVC_REDIS_URL is set.
+ * Redis when SVC_REDIS_URL is set (DESIGN §10), SQLite in `dataDir` otherwise. The Redis store
+ * rejects with ConfigError when Redis is set up wrongly (an evicting maxmemory-policy, a version
+ * below 6.2) and with StoreUnavailableError when it cannot be reached.
  *
  * @example const store = await openConfiguredStore(loadConfig())
  */
-export async function openConfiguredStore(config: Pick<Config, 'redisUrl' | 'dataDir'>): Promise<Store> {
+export async function openConfiguredStore(
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'dataDir'>,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
   if (config.redisUrl)
-    throw new ConfigError('SVC_REDIS_URL is set but the Redis store is not built yet; unset it to use SQLite');
+    return openRedisStore({ url: config.redisUrl, prefix: config.redisPrefix, notice: options.notice });
   return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
 }

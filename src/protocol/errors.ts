@@ -43,6 +43,8 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json.', retryable: false },
   RATE_LIMITED: { status: 429, message: 'Too many status requests for this verification request.', retryable: true },
   INTERNAL_ERROR: { status: 500, message: 'Internal error; retry with exponential backoff.', retryable: true },
+  // Added by DESIGN.md §10: the store (Redis) is unreachable; nothing is answered from memory
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable; retry after Retry-After.', retryable: true },
 
   // Loader, delivered through onError (spec: Errors → Loader); never on the wire
   INIT_FAILED: { status: 0, message: 'Creating the verification request failed.', retryable: true },

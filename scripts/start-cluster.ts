@@ -1,0 +1,274 @@
+/**
+ * `npm run start:cluster`: the several-instance topology (DESIGN §10) on one machine, at the same
+ * URLs as `npm start`: a local redis-server (AOF, appendfsync always, noeviction), two service
+ * instances on it, nginx in front on :8787 (round robin, long-poll timeouts above 25 s,
+ * X-Forwarded-For set, the instances trusting it through SVC_TRUST_PROXY), and the example
+ * partner on :8788. Needs redis-server and nginx from the OS packages (Debian: redis-server,
+ * nginx-light) and says so when one is missing.
+ *
+ * The instances share one master key (SVC_MASTER_KEY), generated once into the cluster folder,
+ * as they would share it from a secret manager; everything else they share lives in Redis.
+ *
+ * Environment: SVC_CLUSTER_DIR (default ./data/cluster: Redis's AOF, the master key, nginx's
+ * files), SVC_CLUSTER_REDIS_PORT (6380), SVC_CLUSTER_INSTANCE_PORTS ("8791,8792"), SVC_PORT
+ * (8787), PARTNER_PORT (8788). Ctrl-C stops the instances (gracefully), then nginx and Redis.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newMasterKey } from '../server/crypto/master-key.ts';
+import { ensureBuilt, superviseChildren, type ChildSpec } from './start.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface ClusterOptions {
+  /** where nginx and the instances listen, as `npm start` does */
+  servicePort: number;
+  partnerPort: number;
+  redisPort: number;
+  instancePorts: readonly number[];
+  dir: string;
+}
+
+/** Finds a binary on PATH or at one of `extra`; null when absent. */
+function findBinary(name: string, extra: readonly string[] = []): string | null {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  if (found) return found;
+  return extra.find((path) => existsSync(path)) ?? null;
+}
+
+/**
+ * The nginx configuration of the local cluster: one worker, everything under `dir` (no root
+ * needed), round robin over the instances.
+ */
+export function nginxConfig(options: Pick<ClusterOptions, 'servicePort' | 'instancePorts'>, dir: string): string {
+  const upstreams = options.instancePorts.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join('\n');
+  return `# Written by scripts/start-cluster.ts; deploy/nginx.conf is the same for real hosts.
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log stderr warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream svc {
+${upstreams}
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${options.servicePort};
+    client_max_body_size 32k;
+    location / {
+      proxy_pass http://svc;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      # Long polls wait up to 25 s: the proxy waits longer.
+      proxy_read_timeout 60s;
+      proxy_send_timeout 60s;
+      proxy_buffering off;
+      # An instance shutting down answers 503: a GET is tried on the other; a POST never twice.
+      proxy_next_upstream error timeout http_503;
+    }
+  }
+}
+`;
+}
+
+/** One line naming what to install when redis-server or nginx is missing; null when both are there. */
+export function missingPackagesLine(found: { redis: string | null; nginx: string | null }): string | null {
+  const missing = [
+    ...(found.redis ? [] : ['redis-server (Debian/Ubuntu: apt-get install redis-server)']),
+    ...(found.nginx ? [] : ['nginx (Debian/Ubuntu: apt-get install nginx-light)']),
+  ];
+  if (missing.length === 0) return null;
+  return `start:cluster needs ${missing.join(' and ')}; \`npm start\` runs one instance without them.`;
+}
+
+function redisAnswers(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    let reply = '';
+    socket.setTimeout(500, () => socket.destroy());
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += String(chunk);
+      if (reply.includes('\r\n')) socket.end();
+    });
+    socket.on('close', () => done(reply.startsWith('+PONG')));
+    socket.on('error', () => {});
+  });
+}
+
+function readOptions(env: NodeJS.ProcessEnv): ClusterOptions {
+  const number = (name: string, fallback: number) => {
+    const n = Number(env[name] || fallback);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new Error(`${name} must be a port number, got "${env[name]}"`);
+    return n;
+  };
+  const instancePorts = (env.SVC_CLUSTER_INSTANCE_PORTS || '8791,8792').split(',').map((p) => Number(p.trim()));
+  if (instancePorts.length < 2 || instancePorts.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+    throw new Error(`SVC_CLUSTER_INSTANCE_PORTS must list two or more ports, got "${env.SVC_CLUSTER_INSTANCE_PORTS}"`);
+  }
+  return {
+    servicePort: number('SVC_PORT', 8787),
+    partnerPort: number('PARTNER_PORT', 8788),
+    redisPort: number('SVC_CLUSTER_REDIS_PORT', 6380),
+    instancePorts,
+    dir: resolve(ROOT, env.SVC_CLUSTER_DIR || 'data/cluster'),
+  };
+}
+
+/** The cluster's one master key, made once (mode 0600), as a secret manager would hand it out. */
+function clusterMasterKey(dir: string): string {
+  const file = join(dir, 'master.key');
+  if (!existsSync(file)) writeFileSync(file, `${newMasterKey()}\n`, { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+async function main(): Promise<void> {
+  const redisBin = findBinary('redis-server');
+  const nginxBin = findBinary('nginx', ['/usr/sbin/nginx']);
+  const missing = missingPackagesLine({ redis: redisBin, nginx: nginxBin });
+  if (missing) {
+    console.error(missing);
+    process.exit(1);
+  }
+  const options = readOptions(process.env);
+  ensureBuilt();
+  for (const sub of ['redis', 'nginx', ...options.instancePorts.map((p) => `instance-${p}`)])
+    mkdirSync(join(options.dir, sub), { recursive: true });
+  const nginxDir = join(options.dir, 'nginx');
+  writeFileSync(join(nginxDir, 'nginx.conf'), nginxConfig(options, nginxDir));
+  const masterKey = clusterMasterKey(options.dir);
+  const serviceUrl = process.env.SVC_PUBLIC_URL || `http://localhost:${options.servicePort}`;
+  const redisUrl = `redis://127.0.0.1:${options.redisPort}`;
+
+  // Redis first: an instance that cannot reach it stops at boot (fail closed).
+  if (await redisAnswers(options.redisPort)) {
+    console.error(`start:cluster: something already answers on port ${options.redisPort}; set SVC_CLUSTER_REDIS_PORT`);
+    process.exit(1);
+  }
+  const redis = superviseChildren([
+    {
+      name: 'redis',
+      command: redisBin!,
+      args: [
+        '--port',
+        String(options.redisPort),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        join(options.dir, 'redis'),
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+        '--daemonize',
+        'no',
+        '--logfile',
+        '',
+        '--loglevel',
+        'warning',
+      ],
+    },
+  ]);
+  const redisDeadline = Date.now() + 10_000;
+  while (!(await redisAnswers(options.redisPort))) {
+    if (Date.now() > redisDeadline) {
+      console.error(`start:cluster: redis-server did not answer on port ${options.redisPort} within 10 s`);
+      redis.fail();
+      process.exitCode = await redis.done;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
+  const instances: ChildSpec[] = options.instancePorts.map((port, i) => ({
+    name: `service-${String.fromCharCode(97 + i)}`,
+    ...tsx('server/main.ts'),
+    env: {
+      SVC_PORT: String(port),
+      SVC_HOST: '127.0.0.1',
+      SVC_PUBLIC_URL: serviceUrl,
+      SVC_REDIS_URL: redisUrl,
+      SVC_MASTER_KEY: masterKey,
+      SVC_TRUST_PROXY: '127.0.0.1',
+      SVC_DATA_DIR: join(options.dir, `instance-${port}`),
+    },
+    healthUrl: `http://127.0.0.1:${port}/healthz`,
+  }));
+  const rest = superviseChildren([
+    ...instances,
+    {
+      name: 'nginx',
+      command: nginxBin!,
+      // No health URL: polled before the instances listen, nginx would log every refused connection.
+      args: ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-e', 'stderr'],
+    },
+    {
+      name: 'partner',
+      ...tsx('server/example-partner/main.ts'),
+      env: { PARTNER_PORT: String(options.partnerPort), SVC_PUBLIC_URL: serviceUrl },
+      healthUrl: `http://127.0.0.1:${options.partnerPort}/healthz`,
+    },
+  ]);
+
+  let stopping = false;
+  const stopAll = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    rest.stop(signal === 'SIGINT' ? 'SIGTERM' : signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopAll(signal));
+  void redis.done.then(() => {
+    if (!stopping) {
+      console.error('start:cluster: redis-server stopped; stopping the rest');
+      stopping = true;
+      rest.fail();
+    }
+  });
+
+  rest.ready.then(
+    () => {
+      const lines = [
+        `  Service          ${serviceUrl}  (nginx → ${options.instancePorts.map((p) => `:${p}`).join(', ')})`,
+        `  Designers' demo  ${serviceUrl}/demo`,
+        `  API docs         ${serviceUrl}/docs`,
+        `  Example partner  http://localhost:${options.partnerPort}`,
+        `  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`,
+      ];
+      console.log(
+        `\nReady (sandbox mode, ${instances.length} instances on Redis):\n${lines.join('\n')}\n\nCtrl-C stops them all.\n`,
+      );
+    },
+    (error: Error) => {
+      console.error(`start:cluster: ${error.message}`);
+      rest.fail();
+    },
+  );
+  const code = await rest.done;
+  // The instances closed their Redis connections first; Redis flushes its AOF on SIGTERM.
+  redis.stop('SIGTERM');
+  await redis.done;
+  process.exitCode = code;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main();
+}

@@ -1,0 +1,106 @@
+/**
+ * SIGTERM on the real service process (DESIGN §10): every waiting long poll is answered at once
+ * with its current status, and the process exits 0 within 5 s; on SQLite and on Redis.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
+import { startRedisServer, type RedisServer } from './test/redis-server.ts';
+import { PARTNER_ORIGIN } from './test/verify-flow.ts';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let redis: RedisServer | null = null;
+afterAll(() => redis?.remove());
+
+async function startService(env: Record<string, string>) {
+  const port = await freePort();
+  const dir = makeTempDir();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      SVC_LOG_LEVEL: 'warn',
+      SVC_PORT: String(port),
+      SVC_DATA_DIR: dir.path,
+      SVC_MASTER_KEY: TEST_MASTER_KEY,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited at start: ${stderr}`);
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error(`service did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base, exited, stderr: () => stderr, remove: () => dir.remove() };
+}
+
+describe.each(['sqlite', 'redis'] as const)('SIGTERM on %s', (kind) => {
+  it('answers every waiting long poll at once with its status and exits 0 within 5 s', async () => {
+    let env: Record<string, string> = {};
+    if (kind === 'redis') {
+      redis ??= await startRedisServer();
+      env = { SVC_REDIS_URL: redis.url, SVC_REDIS_PREFIX: 'shutdown-test:' };
+    }
+    const svc = await startService(env);
+    try {
+      const polls = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await fetch(`${svc.base}/api/w/verify-request`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
+          body: JSON.stringify({ partner_id: 'pk_test_demo' }),
+        });
+        expect(created.status).toBe(201);
+        const { request_id, poll_token } = (await created.json()) as { request_id: string; poll_token: string };
+        const url = `${svc.base}/api/w/verify-status/${request_id}?pt=${poll_token}&wait=25&known=pending`;
+        polls.push(
+          fetch(url).then(async (res) => ({
+            status: res.status,
+            body: (await res.json()) as { status: string },
+            at: Date.now(),
+          })),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 300)); // the three polls are waiting
+      const sentAt = Date.now();
+      svc.child.kill('SIGTERM');
+      const answers = await Promise.all(polls);
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(answer.body.status).toBe('pending');
+        expect(answer.at - sentAt).toBeLessThan(1_000);
+      }
+      expect(await svc.exited, svc.stderr()).toBe(0);
+      // well inside the 5 s, without the 4 s cut of open connections
+      expect(Date.now() - sentAt).toBeLessThan(3_000);
+    } finally {
+      if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
+      svc.remove();
+    }
+  });
+});
