@@ -14,6 +14,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true }],
+      // a destructuring whose other names are reassigned, and a variable a closure reads before its one assignment, stay `let`
+      'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
     },
   },
 );

@@ -54,7 +54,13 @@ export default defineConfig({
     },
     // `npm run screenshots` only: it rewrites docs/screenshots/*.png.
     ...(process.env.SVC_SCREENSHOTS === '1'
-      ? [{ name: 'screenshots', testMatch: 'screenshots.spec.ts', use: { ...devices['Desktop Chrome'], launchOptions: CHROMIUM_LAUNCH } }]
+      ? [
+          {
+            name: 'screenshots',
+            testMatch: 'screenshots.spec.ts',
+            use: { ...devices['Desktop Chrome'], launchOptions: CHROMIUM_LAUNCH },
+          },
+        ]
       : []),
   ],
   webServer: [

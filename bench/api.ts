@@ -55,7 +55,8 @@ function startBareServer(): Promise<Server> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const h = req.headers;
-      const canonical = `${createHash('sha256').update(body).digest('base64url')}.${h['x-partner-timestamp']}.${h['x-partner-id']}.${h['x-partner-nonce']}`;
+      const bodyHash = createHash('sha256').update(body).digest('base64url');
+      const canonical = `${bodyHash}.${h['x-partner-timestamp']}.${h['x-partner-id']}.${h['x-partner-nonce']}`;
       const expected = createHmac('sha256', key).update(canonical).digest();
       const given = Buffer.from(String(h['x-partner-signature']), 'base64url');
       const ok = given.length === expected.length && timingSafeEqual(given, expected);
@@ -98,11 +99,22 @@ interface Measured extends LoadResult {
 /** Runs one load in a worker thread, so that the load generator does not share the server's event loop. */
 async function run(label: string, url: string, path: string, bodies: string[]): Promise<Measured> {
   process.stdout.write(`  ${label.padEnd(24)} `);
-  const job: LoadJob = { url, path, bodies, connections: CONNECTIONS, seconds: SECONDS, partnerId: partner.id, secret: partner.secret };
+  const job: LoadJob = {
+    url,
+    path,
+    bodies,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    partnerId: partner.id,
+    secret: partner.secret,
+  };
   // The worker is TypeScript too: it registers tsx's loader before importing it (Node 20 does not
   // hand the parent's loader hooks to workers).
   const entry = new URL('./load-worker.ts', import.meta.url).href;
-  const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { eval: true, workerData: job });
+  const worker = new Worker(
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`,
+    { eval: true, workerData: job },
+  );
   const result = await new Promise<LoadResult>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -110,7 +122,8 @@ async function run(label: string, url: string, path: string, bodies: string[]): 
   await worker.terminate();
   const measured = { label, ...result };
   console.log(
-    `${Math.round(measured.rps).toString().padStart(6)} req/s   p50 ${measured.p50} ms   p99 ${measured.p99} ms   (${measured.total} requests, ${measured.non2xx} non-2xx, ${measured.errors} errors)`,
+    `${Math.round(measured.rps).toString().padStart(6)} req/s   p50 ${measured.p50} ms   p99 ${measured.p99} ms   ` +
+      `(${measured.total} requests, ${measured.non2xx} non-2xx, ${measured.errors} errors)`,
   );
   return measured;
 }
@@ -139,7 +152,13 @@ function storeEnv(kind: StoreKind, redis: RedisServer | null, prefix: string): R
 async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<StoreResult> {
   const dir = makeTempDir('svc-bench-');
   const config = loadConfig(
-    { NODE_ENV: 'production', SVC_MODE: 'sandbox', SVC_DATA_DIR: dir.path, SVC_LOG_LEVEL: 'silent', ...storeEnv(kind, redis, 'bench:') },
+    {
+      NODE_ENV: 'production',
+      SVC_MODE: 'sandbox',
+      SVC_DATA_DIR: dir.path,
+      SVC_LOG_LEVEL: 'silent',
+      ...storeEnv(kind, redis, 'bench:'),
+    },
     REPO_ROOT,
   );
   const deps = await buildDeps(config, { notice: () => {} });
@@ -195,7 +214,10 @@ async function benchWakeups(redis: RedisServer): Promise<{ median: number; p99: 
     const dir = makeTempDir('svc-bench-');
     const config = loadConfig(
       {
-        NODE_ENV: 'production', SVC_MODE: 'sandbox', SVC_DATA_DIR: dir.path, SVC_LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+        SVC_MODE: 'sandbox',
+        SVC_DATA_DIR: dir.path,
+        SVC_LOG_LEVEL: 'silent',
         SVC_MASTER_KEY: masterKey,
         ...storeEnv('redis', redis, 'wake:'),
       },
@@ -225,10 +247,12 @@ async function benchWakeups(redis: RedisServer): Promise<{ median: number; p99: 
       const flow = { requestId: body.request_id, pollToken: body.poll_token, handoff: handoffOf(body.deep_link) };
       await openOnPhone(b, flow);
       let answeredAt = 0;
-      const waited = getStatus(a, flow.requestId, { pt: flow.pollToken, wait: '25', known: 'in_progress' }).then((res) => {
-        answeredAt = performance.now();
-        return res;
-      });
+      const waited = getStatus(a, flow.requestId, { pt: flow.pollToken, wait: '25', known: 'in_progress' }).then(
+        (res) => {
+          answeredAt = performance.now();
+          return res;
+        },
+      );
       await new Promise((r) => setTimeout(r, 5)); // the poll is waiting on A
       const sentAt = performance.now();
       await completeOnPhone(b, flow);
@@ -255,7 +279,10 @@ async function main(): Promise<void> {
   let wakeups: Awaited<ReturnType<typeof benchWakeups>> | null = null;
   try {
     if (stores.includes('redis')) {
-      redis = await startRedisServer({ appendOnly: true, args: ['--maxmemory-policy', 'noeviction', '--appendfsync', FSYNC] });
+      redis = await startRedisServer({
+        appendOnly: true,
+        args: ['--maxmemory-policy', 'noeviction', '--appendfsync', FSYNC],
+      });
     }
     for (const kind of stores) results.push(await benchStore(kind, redis));
     if (redis) {
@@ -268,7 +295,9 @@ async function main(): Promise<void> {
 
   const targets: Record<StoreKind, number> = { sqlite: 0.45, redis: 0.35 };
   console.log('\nsummary');
-  console.log('| store | introspect service | bare node:http + HMAC | ratio (target) | p99 | exchange ratio | exchange p99 |');
+  console.log(
+    '| store | introspect service | bare node:http + HMAC | ratio (target) | p99 | exchange ratio | exchange p99 |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
     const ratio = r.serviceIntrospect.rps / r.bareIntrospect.rps;

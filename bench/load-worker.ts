@@ -49,7 +49,10 @@ const autocannon = autocannonModule as unknown as ((options: object) => Promise<
 };
 
 const job = workerData as LoadJob;
-const signed = job.bodies.map((body) => ({ body, headers: { ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }) } as Record<string, string> }));
+const signed = job.bodies.map((body) => ({
+  body,
+  headers: { ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }) } as Record<string, string>,
+}));
 let next = 0;
 
 const options = {

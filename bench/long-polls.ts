@@ -45,15 +45,33 @@ async function measure(pid: number): Promise<{ corePercent: number; rssBytes: nu
 
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 
-function call(port: number, method: string, path: string, forwardedFor: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+function call(
+  port: number,
+  method: string,
+  path: string,
+  forwardedFor: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
-      { host: '127.0.0.1', port, method, path, agent, headers: { 'x-forwarded-for': forwardedFor, ...(payload ? { 'content-type': 'application/json', origin: 'http://localhost:8788' } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: {
+          'x-forwarded-for': forwardedFor,
+          ...(payload ? { 'content-type': 'application/json', origin: 'http://localhost:8788' } : {}),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }),
+        );
       },
     );
     req.on('error', reject);
@@ -91,14 +109,19 @@ async function main(): Promise<void> {
     const created: Array<{ request_id: string; poll_token: string }> = [];
     for (let i = 0; i < WAITERS; i += 100) {
       const batch = Array.from({ length: Math.min(100, WAITERS - i) }, (_, j) =>
-        call(port, 'POST', '/api/w/verify-request', addressOf(i + j + 1), { partner_id: PARTNERS.demo.id, scopes: ['isAdult'] }),
+        call(port, 'POST', '/api/w/verify-request', addressOf(i + j + 1), {
+          partner_id: PARTNERS.demo.id,
+          scopes: ['isAdult'],
+        }),
       );
       for (const res of await Promise.all(batch)) {
         if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.json)}`);
         created.push(res.json as { request_id: string; poll_token: string });
       }
     }
-    const polls = created.map((c, i) => call(port, 'GET', `/api/w/verify-status/${c.request_id}?pt=${c.poll_token}&wait=25`, addressOf(i + 1)));
+    const polls = created.map((c, i) =>
+      call(port, 'GET', `/api/w/verify-status/${c.request_id}?pt=${c.poll_token}&wait=25`, addressOf(i + 1)),
+    );
     // Every poll has arrived once the service's CPU settles (parsing 5,000 requests takes a while
     // on a small machine): measure in short windows and keep the last.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -109,9 +132,16 @@ async function main(): Promise<void> {
 
     const cpu = waiting.corePercent - idle.corePercent;
     console.log(`long polls: ${WAITERS} idle waiters, ${SECONDS} s each measurement, service process ${child.pid}`);
-    console.log(`  idle service           ${idle.corePercent.toFixed(2)}% of a core, RSS ${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB`);
-    console.log(`  with ${WAITERS} waiters     ${waiting.corePercent.toFixed(2)}% of a core, RSS ${(waiting.rssBytes / 2 ** 20).toFixed(1)} MiB`);
-    console.log(`  waiters cost           ${cpu.toFixed(2)}% of a core (goal < 5%), ${((waiting.rssBytes - idle.rssBytes) / WAITERS / 1024).toFixed(1)} KiB RSS per waiter`);
+    console.log(
+      `  idle service           ${idle.corePercent.toFixed(2)}% of a core, RSS ${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB`,
+    );
+    console.log(
+      `  with ${WAITERS} waiters     ${waiting.corePercent.toFixed(2)}% of a core, RSS ${(waiting.rssBytes / 2 ** 20).toFixed(1)} MiB`,
+    );
+    console.log(
+      `  waiters cost           ${cpu.toFixed(2)}% of a core (goal < 5%), ` +
+        `${((waiting.rssBytes - idle.rssBytes) / WAITERS / 1024).toFixed(1)} KiB RSS per waiter`,
+    );
     child.kill('SIGTERM');
     await Promise.allSettled(polls);
   } finally {

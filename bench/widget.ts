@@ -53,13 +53,24 @@ async function ensureServers(): Promise<{ stop(): Promise<void> }> {
     return { stop: async () => {} };
   }
   if (serviceUp !== partnerUp) throw new Error('only one of 8787 / 8788 answers; stop it or start both with npm start');
-  if (!existsSync(new URL('../dist/v4/loader.min.js', import.meta.url))) throw new Error('dist/v4/loader.min.js is missing: run npm run build first');
+  if (!existsSync(new URL('../dist/v4/loader.min.js', import.meta.url)))
+    throw new Error('dist/v4/loader.min.js is missing: run npm run build first');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const env = { NODE_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_PUBLIC_URL: SERVICE_URL, SVC_DATA_DIR: dataDir };
   const node = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
   const supervisor: Supervisor = superviseChildren([
-    { name: 'service', ...node('server/main.ts'), env: { ...env, SVC_PORT: '8787' }, healthUrl: 'http://127.0.0.1:8787/healthz' },
-    { name: 'partner', ...node('server/example-partner/main.ts'), env: { ...env, PARTNER_PORT: '8788' }, healthUrl: 'http://127.0.0.1:8788/healthz' },
+    {
+      name: 'service',
+      ...node('server/main.ts'),
+      env: { ...env, SVC_PORT: '8787' },
+      healthUrl: 'http://127.0.0.1:8787/healthz',
+    },
+    {
+      name: 'partner',
+      ...node('server/example-partner/main.ts'),
+      env: { ...env, PARTNER_PORT: '8788' },
+      healthUrl: 'http://127.0.0.1:8788/healthz',
+    },
   ]);
   await supervisor.ready;
   return {
@@ -77,7 +88,8 @@ async function ensureServers(): Promise<{ stop(): Promise<void> }> {
 const WATCH_QR = `(() => {
   const tick = () => {
     const host = document.querySelector('[data-testid="svc-widget"]');
-    if ((host && host.shadowRoot && host.shadowRoot.querySelector('[data-testid="svc-qr"]')) || document.querySelector('[data-testid="floor-qr"]')) window.benchQrAt = performance.now();
+    const qr = host && host.shadowRoot && host.shadowRoot.querySelector('[data-testid="svc-qr"]');
+    if (qr || document.querySelector('[data-testid="floor-qr"]')) window.benchQrAt = performance.now();
     else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -94,7 +106,8 @@ interface Breakdown {
 const BREAKDOWN = `(() => {
   const resources = performance.getEntriesByType('resource');
   const end = (part) => (resources.find((e) => e.name.includes(part)) || { responseEnd: NaN }).responseEnd;
-  return { html: performance.getEntriesByType('navigation')[0].responseEnd, loader: end('/v4/loader.min.js'), create: end('/api/w/verify-request'), ui: end('/v4/ui.') };
+  const html = performance.getEntriesByType('navigation')[0].responseEnd;
+  return { html, loader: end('/v4/loader.min.js'), create: end('/api/w/verify-request'), ui: end('/v4/ui.') };
 })()`;
 
 /**
@@ -113,20 +126,32 @@ const FLOOR_HTML =
 async function measureFloor(context: BrowserContext): Promise<number> {
   const page: Page = await context.newPage();
   try {
-    await page.route(`${PARTNER_URL}${FLOOR_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: FLOOR_HTML }));
+    await page.route(`${PARTNER_URL}${FLOOR_PATH}`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: FLOOR_HTML }),
+    );
     await page.goto(`${PARTNER_URL}${FLOOR_PATH}`);
-    await page.waitForFunction(() => typeof (window as unknown as { benchQrAt?: number }).benchQrAt === 'number', null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => typeof (window as unknown as { benchQrAt?: number }).benchQrAt === 'number',
+      null,
+      { timeout: 10_000 },
+    );
     return await page.evaluate(() => (window as unknown as { benchQrAt: number }).benchQrAt);
   } finally {
     await page.close();
   }
 }
 
-async function measureOnce(context: BrowserContext): Promise<{ qrMs: number; successMs: number; breakdown: Breakdown }> {
+async function measureOnce(
+  context: BrowserContext,
+): Promise<{ qrMs: number; successMs: number; breakdown: Breakdown }> {
   const page: Page = await context.newPage();
   try {
     await page.goto(`${PARTNER_URL}/standard`);
-    await page.waitForFunction(() => typeof (window as unknown as { benchQrAt?: number }).benchQrAt === 'number', null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => typeof (window as unknown as { benchQrAt?: number }).benchQrAt === 'number',
+      null,
+      { timeout: 10_000 },
+    );
     const qrMs = await page.evaluate(() => (window as unknown as { benchQrAt: number }).benchQrAt);
     const breakdown = (await page.evaluate(BREAKDOWN)) as Breakdown;
 
@@ -140,7 +165,9 @@ async function measureOnce(context: BrowserContext): Promise<{ qrMs: number; suc
     await page.waitForTimeout(1_200);
 
     const successLoaded = page.waitForURL('**/success', { waitUntil: 'load', timeout: 10_000 });
-    const completed = await page.request.post(`${phoneApi}/complete`, { data: { h, persona: 'fr-adult-m', method: 'face_check', outcome: 'approved' } });
+    const completed = await page.request.post(`${phoneApi}/complete`, {
+      data: { h, persona: 'fr-adult-m', method: 'face_check', outcome: 'approved' },
+    });
     const approvedAt = Date.now();
     if (!completed.ok()) throw new Error(`complete answered ${completed.status()}`);
     await successLoaded;
@@ -158,7 +185,9 @@ function report(label: string, values: number[], target: number): void {
   const median = percentile(values, 0.5);
   const p90 = percentile(values, 0.9);
   const mark = median <= target ? '✓' : '✗';
-  console.log(`${label.padEnd(44)} median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms   target ≤ ${target} ms ${mark}`);
+  console.log(
+    `${label.padEnd(44)} median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms   target ≤ ${target} ms ${mark}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -190,16 +219,27 @@ async function main(): Promise<void> {
       breakdowns.push(breakdown);
       process.stdout.write('.');
     }
-    console.log(`\n\nWidget benchmark: ${runs} runs, ${warm ? 'warm cache (one browser context)' : 'cold cache (a new browser context per run)'}, Chromium on localhost\n`);
+    console.log(
+      `\n\nWidget benchmark: ${runs} runs, ` +
+        `${warm ? 'warm cache (one browser context)' : 'cold cache (a new browser context per run)'}, Chromium on localhost\n`,
+    );
     report('(a) navigation start → QR painted', qr, TARGET_QR_MS);
     report('(b) phone approval → success page loaded', success, TARGET_SUCCESS_MS);
-    const median = (key: keyof Breakdown) => percentile(breakdowns.map((b) => b[key]), 0.5).toFixed(1);
+    const median = (key: keyof Breakdown) =>
+      percentile(
+        breakdowns.map((b) => b[key]),
+        0.5,
+      ).toFixed(1);
     const floorMedian = percentile(floor, 0.5);
     console.log(
       `\n(a) baseline in the same run: the same page shell with a static SVG instead of the widget paints at a median of ` +
-        `${floorMedian.toFixed(1)} ms; the widget adds ${(percentile(qr, 0.5) - floorMedian).toFixed(1)} ms (${(percentile(qr, 0.5) / floorMedian).toFixed(2)}×)`,
+        `${floorMedian.toFixed(1)} ms; the widget adds ${(percentile(qr, 0.5) - floorMedian).toFixed(1)} ms ` +
+        `(${(percentile(qr, 0.5) / floorMedian).toFixed(2)}×)`,
     );
-    console.log(`(a) in detail, medians after navigation start: partner HTML ${median('html')} ms, loader ${median('loader')} ms, create answered ${median('create')} ms, UI bundle ${median('ui')} ms`);
+    console.log(
+      `(a) in detail, medians after navigation start: partner HTML ${median('html')} ms, loader ${median('loader')} ms, ` +
+        `create answered ${median('create')} ms, UI bundle ${median('ui')} ms`,
+    );
   } finally {
     await browser?.close();
     await servers.stop();

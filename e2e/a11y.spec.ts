@@ -22,7 +22,10 @@ for (const theme of ['dark', 'light'] as const) {
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`the sandbox phone page has no serious accessibility violation (${colorScheme} scheme)`, async ({ page, context }) => {
+  test(`the sandbox phone page has no serious accessibility violation (${colorScheme} scheme)`, async ({
+    page,
+    context,
+  }) => {
     await page.goto('/standard');
     const phone = await context.newPage();
     await phone.emulateMedia({ colorScheme });

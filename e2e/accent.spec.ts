@@ -39,8 +39,14 @@ const ACCENTS = [
 
 for (const accent of ACCENTS) {
   for (const theme of ['dark', 'light'] as const) {
-    test(`${accent.name} (${accent.value}) in the ${theme} theme keeps the widget free of serious axe violations`, async ({ page }) => {
-      await pageWithAccent(page, `/e2e/accent-${theme}-${accent.value.slice(1)}`, { accent: accent.value, theme, layout: 'mobile' });
+    test(`${accent.name} (${accent.value}) in the ${theme} theme keeps the widget free of serious axe violations`, async ({
+      page,
+    }) => {
+      await pageWithAccent(page, `/e2e/accent-${theme}-${accent.value.slice(1)}`, {
+        accent: accent.value,
+        theme,
+        layout: 'mobile',
+      });
       await waitForWidgetState(page, 'waiting');
       // mobile: the accent is the button's background, with black or white text on it
       expect(await colours(page, 'svc-open-app')).toMatchObject({ background: accent.rgb, color: accent.text });
@@ -66,9 +72,13 @@ test('the accent switches live through update(), and the link follows it', async
   });
   await waitForWidgetState(page, 'waiting');
   expect((await colours(page, 'svc-open-here')).color).toBe('rgb(107, 44, 145)');
-  await page.evaluate(() => (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ accent: '#0a7d4f' }));
+  await page.evaluate(() =>
+    (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ accent: '#0a7d4f' }),
+  );
   await expect.poll(async () => (await colours(page, 'svc-open-here')).color).toBe('rgb(10, 125, 79)');
-  await page.evaluate(() => (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ accent: 'red' }));
+  await page.evaluate(() =>
+    (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ accent: 'red' }),
+  );
   expect((await colours(page, 'svc-open-here')).color).toBe('rgb(10, 125, 79)');
 });
 

@@ -20,7 +20,10 @@ function expectNoPartnerId(requests: Request[]): void {
   }
 }
 
-test('ADULT_BLIND: a desktop visitor scans the QR code, approves on the phone and the partner backend verifies the attestation offline', async ({ page, context }) => {
+test('ADULT_BLIND: a desktop visitor scans the QR, approves on the phone, the partner backend verifies offline', async ({
+  page,
+  context,
+}) => {
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) visited.push(frame.url());
@@ -62,7 +65,9 @@ test('ADULT_BLIND: every page load gets a fresh session token', async ({ page })
   expect(second).not.toBe(first);
 });
 
-test('ADULT_BLIND server-verify: the widget waits for the partner backend to verify the attestation, then lands on the success page', async ({ page }) => {
+test('ADULT_BLIND server-verify: the widget waits for the backend to verify the attestation, then lands on success', async ({
+  page,
+}) => {
   const confirmations: string[] = [];
   page.on('request', (request) => {
     if (request.url().includes('/api/blind/confirm')) confirmations.push(request.headers()['x-svc-attestation'] ?? '');

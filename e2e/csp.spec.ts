@@ -2,7 +2,10 @@ import { expect, test } from '@playwright/test';
 import { watchCspViolations } from './support/pages.ts';
 import { answerOnPhonePage, deepLinkOf, waitForWidgetState } from './support/qa.ts';
 
-test('the widget, the phone page and the success page run under a CSP without unsafe-inline and violate nothing', async ({ page, context }) => {
+test('the widget, the phone page and the success page run under a CSP without unsafe-inline and violate nothing', async ({
+  page,
+  context,
+}) => {
   const partnerViolations = await watchCspViolations(page);
   const response = await page.goto('/standard');
   const csp = response!.headers()['content-security-policy']!;

@@ -2,7 +2,10 @@ import { expect, test } from '@playwright/test';
 import { answerOnPhonePage } from './support/qa.ts';
 import { SERVICE_URL } from './support/urls.ts';
 
-test('a designer starts a live request on the demo page, switches theme live and approves it from the phone page', async ({ page, context }) => {
+test('a designer starts a live request on the demo page, switches theme live and approves it from the phone page', async ({
+  page,
+  context,
+}) => {
   await page.goto(`${SERVICE_URL}/demo`);
   await page.getByRole('button', { name: 'Start a live request' }).click();
   const live = page.getByTestId('live-widget');
@@ -14,7 +17,9 @@ test('a designer starts a live request on the demo page, switches theme live and
   // Theme and locale switch in place: same request, same deep link.
   await page.getByRole('radio', { name: 'light', exact: true }).check();
   await page.getByRole('radio', { name: 'en', exact: true }).check();
-  await expect(live.getByTestId('svc-widget').getByRole('heading', { level: 2 })).toHaveText('Scan this QR code with your phone');
+  await expect(live.getByTestId('svc-widget').getByRole('heading', { level: 2 })).toHaveText(
+    'Scan this QR code with your phone',
+  );
   expect(await phoneLink.getAttribute('href')).toBe(deepLink);
 
   const phone = await context.newPage();

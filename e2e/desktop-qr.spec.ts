@@ -2,7 +2,10 @@ import { expect, test } from '@playwright/test';
 import { answerOnPhonePage, deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 import { SERVICE_URL } from './support/urls.ts';
 
-test('a desktop visitor scans the QR code, approves on the phone page and sees the exchanged attributes', async ({ page, context }) => {
+test('a desktop visitor scans the QR code, approves on the phone page and sees the exchanged attributes', async ({
+  page,
+  context,
+}) => {
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) visited.push(frame.url());
@@ -20,7 +23,10 @@ test('a desktop visitor scans the QR code, approves on the phone page and sees t
   // The handoff token leaves the address bar as soon as the page has read it.
   await expect.poll(() => new URL(phone.url()).hash).toBe('');
   await expect(phone.getByTestId('audience')).toHaveText('Demo Shop asks you to prove:');
-  await expect(phone.getByTestId('scopes').locator('li')).toHaveText(['You are 18 or older', 'You have French nationality']);
+  await expect(phone.getByTestId('scopes').locator('li')).toHaveText([
+    'You are 18 or older',
+    'You have French nationality',
+  ]);
 
   await answerOnPhonePage(phone, { persona: 'fr-adult-f', outcome: 'approved' });
   await expect(phone.getByTestId('outcome')).toContainText('Verification approved');

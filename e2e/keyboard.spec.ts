@@ -14,7 +14,10 @@ async function tabTo(page: Page, target: Locator, maxPresses = 15): Promise<void
   throw new Error(`could not reach ${target} with Tab`);
 }
 
-test('a keyboard-only visitor reaches the deep link, answers on the phone page and retries after a cancellation', async ({ page, context }) => {
+test('a keyboard-only visitor reaches the deep link, answers on the phone page and retries after a cancellation', async ({
+  page,
+  context,
+}) => {
   await page.goto('/standard?locale=en');
   await waitForWidgetState(page, 'waiting');
   const openHere = widget(page).getByTestId('svc-open-here');

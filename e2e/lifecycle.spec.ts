@@ -10,10 +10,14 @@ const instrument = () => {
   const nativeSetInterval = window.setInterval.bind(window);
   const nativeClearInterval = window.clearInterval.bind(window);
   window.setTimeout = ((fn: TimerHandler, ms?: number, ...args: unknown[]) => {
-    const id = nativeSetTimeout((...a: unknown[]) => {
-      live.delete(id);
-      if (typeof fn === 'function') fn(...a);
-    }, ms, ...args);
+    const id = nativeSetTimeout(
+      (...a: unknown[]) => {
+        live.delete(id);
+        if (typeof fn === 'function') fn(...a);
+      },
+      ms,
+      ...args,
+    );
     live.add(id);
     return id;
   }) as typeof window.setTimeout;
@@ -38,7 +42,11 @@ const instrument = () => {
     started++;
     return nativeFetch(input, init).finally(() => inFlight--);
   };
-  (window as unknown as { e2eProbe: () => { timers: number; inFlight: number; started: number } }).e2eProbe = () => ({ timers: live.size, inFlight, started });
+  (window as unknown as { e2eProbe: () => { timers: number; inFlight: number; started: number } }).e2eProbe = () => ({
+    timers: live.size,
+    inFlight,
+    started,
+  });
 };
 
 test('100 render/remove cycles leave no DOM, no timers and no pending requests', async ({ page }) => {
@@ -64,17 +72,32 @@ test('100 render/remove cycles leave no DOM, no timers and no pending requests',
   });
   await page.route(`${SERVICE_URL}/api/w/verify-status/**`, async (route) => {
     await new Promise((r) => setTimeout(r, 20_000));
-    await route.fulfill({ status: 200, contentType: 'application/json', headers: { 'Access-Control-Allow-Origin': '*' }, body: '{"status":"pending","expires_at":0}' }).catch(() => {});
+    await route
+      .fulfill({
+        status: 200,
+        contentType: 'application/json',
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        body: '{"status":"pending","expires_at":0}',
+      })
+      .catch(() => {});
   });
   await page.addInitScript(instrument);
-  const url = await servePartnerPage(page, '/e2e/cycles', `<div id="slot"></div>${loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', render: 'explicit' })}`);
+  const url = await servePartnerPage(
+    page,
+    '/e2e/cycles',
+    `<div id="slot"></div>${loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', render: 'explicit' })}`,
+  );
   await page.goto(url);
   await page.waitForFunction(() => 'SVC' in window);
-  const baseline = await page.evaluate(() => (window as unknown as { e2eProbe(): { timers: number } }).e2eProbe().timers);
+  const baseline = await page.evaluate(
+    () => (window as unknown as { e2eProbe(): { timers: number } }).e2eProbe().timers,
+  );
 
   const result = await page.evaluate(async () => {
     type Handle = { remove(): void; state: string };
-    const svc = (window as unknown as { SVC: { ready(fn: () => void): void; render(el: HTMLElement, o: object): Handle } }).SVC;
+    const svc = (
+      window as unknown as { SVC: { ready(fn: () => void): void; render(el: HTMLElement, o: object): Handle } }
+    ).SVC;
     await new Promise<void>((resolve) => svc.ready(resolve));
     const slot = document.getElementById('slot')!;
     let reachedWaiting = 0;
@@ -85,10 +108,14 @@ test('100 render/remove cycles leave no DOM, no timers and no pending requests',
       // Every tenth cycle waits for the QR, so timers and the long poll are really running.
       if (i % 10 === 0) {
         const deadline = performance.now() + 5000;
-        while (slot.querySelector('[data-testid="svc-widget"]')?.getAttribute('data-state') !== 'waiting' && performance.now() < deadline) {
+        while (
+          slot.querySelector('[data-testid="svc-widget"]')?.getAttribute('data-state') !== 'waiting' &&
+          performance.now() < deadline
+        ) {
           await new Promise((r) => requestAnimationFrame(r));
         }
-        if (slot.querySelector('[data-testid="svc-widget"]')?.getAttribute('data-state') === 'waiting') reachedWaiting++;
+        if (slot.querySelector('[data-testid="svc-widget"]')?.getAttribute('data-state') === 'waiting')
+          reachedWaiting++;
         // Let the long poll leave, then note what a live widget holds.
         await new Promise((r) => setTimeout(r, 50));
         const now = probe();
@@ -97,7 +124,12 @@ test('100 render/remove cycles leave no DOM, no timers and no pending requests',
       handle.remove();
     }
     await new Promise((r) => setTimeout(r, 300));
-    return { reachedWaiting, busiest, childNodes: slot.childNodes.length, hosts: document.querySelectorAll('[data-testid="svc-widget"]').length };
+    return {
+      reachedWaiting,
+      busiest,
+      childNodes: slot.childNodes.length,
+      hosts: document.querySelectorAll('[data-testid="svc-widget"]').length,
+    };
   });
 
   expect(result.reachedWaiting).toBe(10);
@@ -106,7 +138,9 @@ test('100 render/remove cycles leave no DOM, no timers and no pending requests',
   expect(result.busiest.inFlight).toBeGreaterThanOrEqual(1);
   expect(result.childNodes).toBe(0);
   expect(result.hosts).toBe(0);
-  const probe = await page.evaluate(() => (window as unknown as { e2eProbe(): { timers: number; inFlight: number; started: number } }).e2eProbe());
+  const probe = await page.evaluate(() =>
+    (window as unknown as { e2eProbe(): { timers: number; inFlight: number; started: number } }).e2eProbe(),
+  );
   // At least the ten widgets that reached the QR code created a request and started polling
   // (the others may be removed before their create leaves).
   expect(probe.started).toBeGreaterThanOrEqual(20);

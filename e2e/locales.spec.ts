@@ -27,7 +27,9 @@ function watchUiScripts(page: Page): string[] {
 }
 
 for (const [locale, title] of Object.entries(WAITING_TITLES)) {
-  test(`a visitor reads the widget in ${locale}: its script is fetched once, beside the bundle, not after it`, async ({ page }) => {
+  test(`a visitor reads the widget in ${locale}: its script is fetched once, beside the bundle, not after it`, async ({
+    page,
+  }) => {
     const fetched = watchUiScripts(page);
     await page.goto(`/standard?locale=${locale}`);
     await waitForWidgetState(page, 'waiting');
@@ -37,7 +39,9 @@ for (const [locale, title] of Object.entries(WAITING_TITLES)) {
     expect(fetched.filter((path) => path.endsWith(`-${locale}.js`))).toHaveLength(1);
     // the loader starts the locale script before the bundle's, so no round trip waits on the other
     const [copyStart, uiStart] = await page.evaluate((suffix) => {
-      const entries = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/v4/ui.'));
+      const entries = performance
+        .getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.startsWith('/v4/ui.'));
       const copy = entries.find((e) => e.name.endsWith(suffix))!;
       const ui = entries.find((e) => e !== copy)!;
       return [copy.startTime, ui.startTime];
@@ -72,7 +76,9 @@ test('SVC.render and update() switch to a new locale live, on the same request',
   await waitForWidgetState(page, 'waiting');
   await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.es);
   const deepLink = await deepLinkOf(page);
-  await page.evaluate(() => (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ locale: 'it' }));
+  await page.evaluate(() =>
+    (window as unknown as { e2eHandle: { update(o: object): void } }).e2eHandle.update({ locale: 'it' }),
+  );
   await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.it);
   expect(await deepLinkOf(page)).toBe(deepLink);
 });
@@ -91,7 +97,10 @@ for (const bad of ['ja', 'pt-BR', 'DE']) {
 test.describe('on a phone set to German', () => {
   test.use({ locale: 'de-DE' });
 
-  test('a visitor verifies end to end in German: the widget in de, the phone page in German too', async ({ page, context }) => {
+  test('a visitor verifies end to end in German: the widget in de, the phone page in German too', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/standard?locale=de');
     const phone = await context.newPage();
     await phone.goto(await deepLinkOf(page));

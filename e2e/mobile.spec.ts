@@ -47,7 +47,9 @@ test('the phone page fits a 360 px screen without horizontal scrolling', async (
   await phone.setViewportSize({ width: 360, height: 740 });
   await phone.goto(href!);
   await expect(phone.locator('form.phone-form')).toBeVisible();
-  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await phone.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   for (const name of ['Approve', 'Fail the check', 'Cancel']) {
     const box = await phone.getByRole('button', { name, exact: true }).boundingBox();

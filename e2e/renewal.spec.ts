@@ -12,7 +12,9 @@ test.afterAll(async () => {
   await shortLived?.stop();
 });
 
-test('an expired request is renewed automatically while the page is visible, and the new one completes', async ({ page }) => {
+test('an expired request is renewed automatically while the page is visible, and the new one completes', async ({
+  page,
+}) => {
   const csp = STRICT_CSP.replace(/(script-src|style-src|connect-src) ([^;]+)/g, `$1 $2 ${shortLived.url}`);
   const url = await servePartnerPage(
     page,
@@ -28,7 +30,9 @@ test('an expired request is renewed automatically while the page is visible, and
       'svc:state',
       (event) => {
         const detail = (event as CustomEvent<string | { state: string }>).detail;
-        (window as unknown as { e2eState(s: string): void }).e2eState(typeof detail === 'string' ? detail : detail.state);
+        (window as unknown as { e2eState(s: string): void }).e2eState(
+          typeof detail === 'string' ? detail : detail.state,
+        );
       },
       true,
     );

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { completeVerification, waitForWidgetState } from './support/qa.ts';
 
-test('a page that is its own success path gets the result without reloading, and the address keeps no trace of it', async ({ page }) => {
+test('a page that is its own success path gets the result without reloading, and the address keeps no trace of it', async ({
+  page,
+}) => {
   await page.goto('/same-page');
   const navigations: string[] = [];
   page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
@@ -17,7 +19,8 @@ test('a page that is its own success path gets the result without reloading, and
   expect(new URL(page.url()).hash).toBe('');
   expect(navigations.every((url) => !url.includes('grant_code'))).toBe(true);
   // DESIGN §7: the result also waits for the first consumeResult() call, then is gone.
-  const consume = () => page.evaluate(() => (window as unknown as { SVC: { consumeResult(): unknown } }).SVC.consumeResult());
+  const consume = () =>
+    page.evaluate(() => (window as unknown as { SVC: { consumeResult(): unknown } }).SVC.consumeResult());
   expect(await consume()).toMatchObject({ grant_code: expect.stringMatching(/^g_/) });
   expect(await consume()).toBeNull();
   await waitForWidgetState(page, ['completed', 'redirecting']);

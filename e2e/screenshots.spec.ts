@@ -19,12 +19,18 @@ test('the designers’ gallery', async ({ page }) => {
   await expect(page.getByTestId('gallery-row-waiting-mobile').getByTestId('svc-widget')).toHaveCount(2);
   await page.getByRole('heading', { name: 'Every state × theme' }).waitFor();
   await page.locator('.gallery').screenshot({ path: `${DIR}demo-gallery.png`, animations: 'disabled' });
-  await page.getByTestId('gallery-row-waiting').screenshot({ path: `${DIR}demo-gallery-waiting.png`, animations: 'disabled' });
+  await page
+    .getByTestId('gallery-row-waiting')
+    .screenshot({ path: `${DIR}demo-gallery-waiting.png`, animations: 'disabled' });
   expect(statSync(`${DIR}demo-gallery.png`).size).toBeGreaterThan(20_000);
   await page.getByRole('radio', { name: 'Deutsch de' }).check();
   await page.getByRole('radio', { name: 'Forest #0a7d4f' }).check();
-  await expect(page.getByTestId('gallery-row-waiting-mobile').locator('figcaption').first()).toHaveText('Dark · Deutsch · #0a7d4f');
-  await page.getByTestId('gallery-pickers').screenshot({ path: `${DIR}demo-gallery-pickers.png`, animations: 'disabled' });
+  await expect(page.getByTestId('gallery-row-waiting-mobile').locator('figcaption').first()).toHaveText(
+    'Dark · Deutsch · #0a7d4f',
+  );
+  await page
+    .getByTestId('gallery-pickers')
+    .screenshot({ path: `${DIR}demo-gallery-pickers.png`, animations: 'disabled' });
   const mobileRow = page.getByTestId('gallery-row-waiting-mobile');
   await mobileRow.screenshot({ path: `${DIR}demo-gallery-mobile-de-accent.png`, animations: 'disabled' });
 });

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { completeVerification, waitForWidgetState } from './support/qa.ts';
 
-test('server-verify waits for the partner backend, then lands on the success page with the remembered exchange', async ({ page }) => {
+test('server-verify waits for the partner backend, then lands on the success page with the remembered exchange', async ({
+  page,
+}) => {
   const confirmations: string[] = [];
   page.on('request', (request) => {
     if (request.url().includes('/api/confirm')) confirmations.push(request.headers()['x-svc-grant-code'] ?? '');
@@ -17,7 +19,9 @@ test('server-verify waits for the partner backend, then lands on the success pag
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
 });
 
-test('server-verify reports SERVER_VERIFY_TIMEOUT through onError when the backend never confirms', async ({ page }) => {
+test('server-verify reports SERVER_VERIFY_TIMEOUT through onError when the backend never confirms', async ({
+  page,
+}) => {
   await page.goto('/server-verify-timeout');
   const started = Date.now();
   await completeVerification(page, { via: 'api' });

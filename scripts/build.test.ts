@@ -18,7 +18,9 @@ async function freePort(): Promise<number> {
 }
 
 function listJs(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js')).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => join(dir, f));
 }
 
 describe('the compiled service', () => {
@@ -37,18 +39,27 @@ describe('the compiled service', () => {
     expect(files.filter((f) => /\.test\.js$|[/\\]test[/\\]|example-partner/.test(f))).toEqual([]);
     for (const file of files) {
       const source = readFileSync(file, 'utf8');
-      expect(source, file).not.toMatch(/from ['"][^'"]+\.tsx?['"]|import\(['"][^'"]+\.tsx?['"]\)|['"]tsx(\/[^'"]*)?['"]/);
+      expect(source, file).not.toMatch(
+        /from ['"][^'"]+\.tsx?['"]|import\(['"][^'"]+\.tsx?['"]\)|['"]tsx(\/[^'"]*)?['"]/,
+      );
     }
   });
 
   it('imports only node: built-ins and production dependencies (no pino-pretty, no Playwright)', () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const packages = new Set<string>();
     for (const file of listJs(outDir)) {
       const source = readFileSync(file, 'utf8');
       for (const [, specifier] of source.matchAll(/(?:from |import\()['"]([^'"]+)['"]/g)) {
         if (specifier!.startsWith('.') || specifier!.startsWith('node:')) continue;
-        packages.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+        packages.add(
+          specifier!
+            .split('/')
+            .slice(0, specifier!.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
       }
     }
     expect([...packages].filter((name) => !(name in manifest.dependencies))).toEqual([]);
@@ -68,7 +79,10 @@ describe('the compiled service', () => {
     try {
       let status = 0;
       for (let i = 0; i < 100 && status !== 200; i++) {
-        status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+        status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await new Promise((r) => setTimeout(r, 100));
       }
       expect(status, stderr).toBe(200);

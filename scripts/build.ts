@@ -78,7 +78,9 @@ async function buildScript(
     define: options.define,
     plugins: [
       ...(options.plugins ?? []),
-      ...(options.stats ? [visualizer({ filename: join(tmpDir, options.stats), gzipSize: true, template: 'treemap' })] : []),
+      ...(options.stats
+        ? [visualizer({ filename: join(tmpDir, options.stats), gzipSize: true, template: 'treemap' })]
+        : []),
     ],
     build: {
       outDir: tmpDir,
@@ -128,10 +130,14 @@ async function buildPage(name: string, base: string): Promise<boolean> {
  */
 export function compileServer(outDir: string): string | null {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'server', 'tsconfig.build.json'), '--outDir', outDir], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [tsc, '-p', join(root, 'server', 'tsconfig.build.json'), '--outDir', outDir],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   return run.status === 0 ? null : `${run.stdout}${run.stderr}`.trim() || `tsc exited with ${run.status}`;
 }
 
@@ -139,11 +145,15 @@ async function main(): Promise<void> {
   rmSync(tmpDir, { recursive: true, force: true });
   const started = Date.now();
   try {
-    const builtUi = await buildScript('src/widget/main.ts', 'v4/ui.[hash].js', { stats: analyze ? 'stats.html' : undefined });
+    const builtUi = await buildScript('src/widget/main.ts', 'v4/ui.[hash].js', {
+      stats: analyze ? 'stats.html' : undefined,
+    });
     const uiCode = readFileSync(join(tmpDir, builtUi), 'utf8');
     const localeCodes: Record<string, string> = {};
     for (const locale of LAZY_LOCALES) {
-      const built = await buildScript(`\0svc-copy-${locale}`, `v4/copy-${locale}.js`, { plugins: [localeEntry(locale)] });
+      const built = await buildScript(`\0svc-copy-${locale}`, `v4/copy-${locale}.js`, {
+        plugins: [localeEntry(locale)],
+      });
       localeCodes[locale] = readFileSync(join(tmpDir, built), 'utf8');
       rmSync(join(tmpDir, built));
     }
@@ -154,7 +164,8 @@ async function main(): Promise<void> {
     const uiFile = `v4/ui.${digest.digest('base64url').slice(0, 10)}.js`;
     rmSync(join(tmpDir, builtUi));
     writeFileSync(join(tmpDir, uiFile), uiCode);
-    for (const locale of LAZY_LOCALES) writeFileSync(join(tmpDir, localeScriptUrl(uiFile, locale)!), localeCodes[locale]!);
+    for (const locale of LAZY_LOCALES)
+      writeFileSync(join(tmpDir, localeScriptUrl(uiFile, locale)!), localeCodes[locale]!);
     const loaderFile = await buildScript('src/loader/main.ts', 'v4/loader.min.js', {
       define: { __UI_FILE__: JSON.stringify(basename(uiFile)) },
       stats: analyze ? 'stats-loader.html' : undefined,
@@ -172,14 +183,21 @@ async function main(): Promise<void> {
     const sizes: string[] = [];
     const line = (file: string, code: string, budget: string): string =>
       `  ${file.padEnd(27)} ${String(code.length).padStart(6)} B, ${String(gzipSize(code)).padStart(5)} B gzip -9 ${budget}`;
-    for (const [name, file] of [['loader', loaderFile], ['ui', uiFile]] as Array<[BundleName, string]>) {
+    for (const [name, file] of [
+      ['loader', loaderFile],
+      ['ui', uiFile],
+    ] as Array<[BundleName, string]>) {
       const code = readFileSync(join(tmpDir, file), 'utf8');
-      sizes.push(line(file, code, `(budget ${BUDGETS[name]}${name === 'ui' ? ' with the largest locale script' : ''})`));
+      sizes.push(
+        line(file, code, `(budget ${BUDGETS[name]}${name === 'ui' ? ' with the largest locale script' : ''})`),
+      );
       problems.push(...checkBundle(name, code));
     }
     for (const locale of LAZY_LOCALES) {
       const code = localeCodes[locale]!;
-      sizes.push(line(localeScriptUrl(uiFile, locale)!, code, `(bundle + this: ${gzipSize(uiCode) + gzipSize(code)} B)`));
+      sizes.push(
+        line(localeScriptUrl(uiFile, locale)!, code, `(bundle + this: ${gzipSize(uiCode) + gzipSize(code)} B)`),
+      );
       problems.push(...checkLocaleScript(locale, code, uiCode));
     }
     console.log(`build: widget sizes\n${sizes.join('\n')}`);
@@ -196,7 +214,9 @@ async function main(): Promise<void> {
     if (existsSync(distDir)) renameSync(distDir, oldDir);
     renameSync(tmpDir, distDir);
     rmSync(oldDir, { recursive: true, force: true });
-    console.log(`build: dist/ ready in ${((Date.now() - started) / 1000).toFixed(1)} s${analyze ? ' (stats.html written)' : ''}`);
+    console.log(
+      `build: dist/ ready in ${((Date.now() - started) / 1000).toFixed(1)} s${analyze ? ' (stats.html written)' : ''}`,
+    );
   } catch (error) {
     rmSync(tmpDir, { recursive: true, force: true });
     throw error;

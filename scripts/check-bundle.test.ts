@@ -14,7 +14,9 @@ describe('checkBundle', () => {
     expect(BUDGETS).toEqual({ loader: 3072, ui: 14336 });
     const big = noise(3500);
     expect(gzipSize(big)).toBeGreaterThan(3072);
-    expect(checkBundle('loader', big)).toEqual([expect.stringMatching(/^loader: \d+ bytes gzip, over its 3072 budget$/)]);
+    expect(checkBundle('loader', big)).toEqual([
+      expect.stringMatching(/^loader: \d+ bytes gzip, over its 3072 budget$/),
+    ]);
     expect(checkBundle('ui', big)).toEqual([]);
     expect(checkBundle('ui', noise(15_000))[0]).toMatch(/over its 14336 budget/);
   });
@@ -22,11 +24,20 @@ describe('checkBundle', () => {
   it('counts a locale script with the bundle it completes against the UI budget', () => {
     const ui = noise(13_000);
     expect(checkLocaleScript('de', noise(500), ui)).toEqual([]);
-    expect(checkLocaleScript('de', noise(1_500), ui)).toEqual([expect.stringMatching(/^ui with de: \d+ bytes gzip, over its 14336 budget$/)]);
+    expect(checkLocaleScript('de', noise(1_500), ui)).toEqual([
+      expect.stringMatching(/^ui with de: \d+ bytes gzip, over its 14336 budget$/),
+    ]);
     expect(checkLocaleScript('nl', 'x=`SVC_MODE`', '').join()).toMatch(/ui-nl: contains forbidden string "SVC_"/);
   });
 
-  const needles = ['node:crypto', 'createHmac', 'partnerSecret', 'SVC_MODE', 'pk_live_abc', '-----BEGIN PRIVATE KEY-----'];
+  const needles = [
+    'node:crypto',
+    'createHmac',
+    'partnerSecret',
+    'SVC_MODE',
+    'pk_live_abc',
+    '-----BEGIN PRIVATE KEY-----',
+  ];
   needles.push('code length overflow. (42>40)'); // qrcode-generator's
   it.each(needles)('fails a bundle that contains %s', (needle) => {
     expect(checkBundle('ui', `let a=\`${needle}\`;`).join()).toMatch(/forbidden string/);
@@ -36,7 +47,11 @@ describe('checkBundle', () => {
     const prose = 'Please check that the data-partner-id attribute is set on the script tag before loading';
     expect(findProse(`console.error("${prose}")`)).toEqual([prose]);
     expect(checkBundle('loader', `console.error(\`${prose}\`)`).join()).toMatch(/developer prose/);
-    expect(findProse('x={a:`Vous pouvez la reprendre quand vous le souhaitez.`,b:`Scannez ce QR code avec votre téléphone`}')).toEqual([]);
+    expect(
+      findProse(
+        'x={a:`Vous pouvez la reprendre quand vous le souhaitez.`,b:`Scannez ce QR code avec votre téléphone`}',
+      ),
+    ).toEqual([]);
   });
 
   it('does not mistake minified code between two backtick strings for prose', () => {

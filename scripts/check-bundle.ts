@@ -16,7 +16,15 @@ export type BundleName = keyof typeof BUDGETS;
  * ids, private keys, and the QR encoder (qrcode-generator's own error text: the service encodes,
  * the widget only draws, issue 11). Matched case-insensitively.
  */
-export const FORBIDDEN = ['node:', 'createHmac', 'secret', 'SVC_', 'pk_live_', 'BEGIN PRIVATE', 'code length overflow'] as const;
+export const FORBIDDEN = [
+  'node:',
+  'createHmac',
+  'secret',
+  'SVC_',
+  'pk_live_',
+  'BEGIN PRIVATE',
+  'code length overflow',
+] as const;
 
 /** A string literal of this many words or more is developer prose that belongs behind import.meta.env.DEV. */
 export const MAX_WORDS_IN_A_STRING = 12;
@@ -44,7 +52,8 @@ export function checkBundle(name: BundleName, code: string): string[] {
   for (const forbidden of FORBIDDEN) {
     if (lower.includes(forbidden.toLowerCase())) problems.push(`${name}: contains forbidden string "${forbidden}"`);
   }
-  for (const prose of findProse(code)) problems.push(`${name}: developer prose in the bundle: "${prose.slice(0, 60)}…"`);
+  for (const prose of findProse(code))
+    problems.push(`${name}: developer prose in the bundle: "${prose.slice(0, 60)}…"`);
   return problems;
 }
 
@@ -61,7 +70,8 @@ export function checkLocaleScript(locale: string, code: string, uiCode: string):
   if (size > BUDGETS.ui) problems.push(`ui with ${locale}: ${size} bytes gzip, over its ${BUDGETS.ui} budget`);
   const lower = code.toLowerCase();
   for (const forbidden of FORBIDDEN) {
-    if (lower.includes(forbidden.toLowerCase())) problems.push(`ui-${locale}: contains forbidden string "${forbidden}"`);
+    if (lower.includes(forbidden.toLowerCase()))
+      problems.push(`ui-${locale}: contains forbidden string "${forbidden}"`);
   }
   return problems;
 }

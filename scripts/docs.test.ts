@@ -7,7 +7,12 @@ import { readAnchors, readMarkdownLinks, slugifyHeading } from './markdown.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(ROOT, 'README.md');
 const DOCS = join(ROOT, 'docs');
-const PAGES = [README, ...readdirSync(DOCS).filter((name) => name.endsWith('.md')).map((name) => join(DOCS, name))];
+const PAGES = [
+  README,
+  ...readdirSync(DOCS)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(DOCS, name)),
+];
 
 function read(path: string): string {
   return readFileSync(path, 'utf8');
@@ -43,16 +48,22 @@ describe('the README', () => {
 });
 
 describe('links in README.md and docs/*.md', () => {
-  it.each(PAGES.map((page) => [relative(ROOT, page), page]))('%s links only to files and folders of the repository', (_, page) => {
-    const broken = readRelativeLinks(page)
-      .filter(({ path }) => relative(ROOT, path).startsWith('..') || !existsSync(path))
-      .map(({ target }) => target);
-    expect(broken).toEqual([]);
-  });
+  it.each(PAGES.map((page) => [relative(ROOT, page), page]))(
+    '%s links only to files and folders of the repository',
+    (_, page) => {
+      const broken = readRelativeLinks(page)
+        .filter(({ path }) => relative(ROOT, path).startsWith('..') || !existsSync(path))
+        .map(({ target }) => target);
+      expect(broken).toEqual([]);
+    },
+  );
 
   it.each(PAGES.map((page) => [relative(ROOT, page), page]))('%s links only to headings that exist', (_, page) => {
     const broken = readRelativeLinks(page)
-      .filter(({ path, anchor }) => anchor !== undefined && path.endsWith('.md') && existsSync(path) && statSync(path).isFile())
+      .filter(
+        ({ path, anchor }) =>
+          anchor !== undefined && path.endsWith('.md') && existsSync(path) && statSync(path).isFile(),
+      )
       .filter(({ path, anchor }) => !readAnchors(read(path)).has(anchor!))
       .map(({ target }) => target);
     expect(broken).toEqual([]);
@@ -62,12 +73,17 @@ describe('links in README.md and docs/*.md', () => {
 describe('the partner API page', () => {
   it('shows the worked signing example exactly as fixtures/hmac/worked-example.json holds it', () => {
     const example = JSON.parse(read(join(ROOT, 'fixtures/hmac/worked-example.json'))) as {
-      secret: string; body: string; body_hash: string; canonical: string; signature: string;
+      secret: string;
+      body: string;
+      body_hash: string;
+      canonical: string;
+      signature: string;
       mistakes: Record<string, { signature: string }>;
     };
     const page = read(join(DOCS, 'partner-api.md'));
     const values = [example.secret, example.body, example.body_hash, example.canonical, example.signature];
-    for (const value of [...values, ...Object.values(example.mistakes).map((m) => m.signature)]) expect(page).toContain(value);
+    for (const value of [...values, ...Object.values(example.mistakes).map((m) => m.signature)])
+      expect(page).toContain(value);
   });
 });
 
@@ -78,7 +94,9 @@ describe('reading Markdown', () => {
   });
 
   it('gives headings the anchors GitHub gives them', () => {
-    expect(slugifyHeading('1. Create the request (what the loader sends)')).toBe('1-create-the-request-what-the-loader-sends');
+    expect(slugifyHeading('1. Create the request (what the loader sends)')).toBe(
+      '1-create-the-request-what-the-loader-sends',
+    );
     expect(slugifyHeading('`window.SVC`')).toBe('windowsvc');
     expect([...readAnchors('# Errors\n```sh\n# not a heading\n```\n## Errors')]).toEqual(['errors', 'errors-1']);
   });

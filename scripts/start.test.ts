@@ -22,7 +22,9 @@ const node = (code: string) => ({ command: process.execPath, args: ['-e', code] 
 describe('npm start supervisor', () => {
   it('prefixes each child output line with its name', async () => {
     const { out, text } = collect();
-    const s = superviseChildren([{ name: 'svc', ...node('console.log("hello"); setInterval(() => {}, 1000)') }], { out });
+    const s = superviseChildren([{ name: 'svc', ...node('console.log("hello"); setInterval(() => {}, 1000)') }], {
+      out,
+    });
     await waitFor(() => text().includes('hello'));
     s.stop('SIGTERM');
     expect(await s.done).toBe(0);
@@ -58,7 +60,10 @@ describe('npm start supervisor', () => {
 
   it('rejects ready when a child dies before its health check answers', async () => {
     const { out } = collect();
-    const s = superviseChildren([{ name: 'svc', ...node('process.exit(1)'), healthUrl: 'http://127.0.0.1:9/healthz' }], { out, healthTimeoutMs: 5000 });
+    const s = superviseChildren(
+      [{ name: 'svc', ...node('process.exit(1)'), healthUrl: 'http://127.0.0.1:9/healthz' }],
+      { out, healthTimeoutMs: 5000 },
+    );
     await expect(s.ready).rejects.toThrow('svc exited before it was ready');
     expect(await s.done).toBe(1);
   });
@@ -74,7 +79,7 @@ describe('npm start log lines', () => {
     msg: 'request completed',
   });
 
-  it('prints the service\'s JSON lines as readable ones in development, and leaves other lines alone', async () => {
+  it("prints the service's JSON lines as readable ones in development, and leaves other lines alone", async () => {
     const format = (await devLogFormatter({}))!;
     const line = format(pinoLine);
     expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed \{"reqId":"c1-7"\}$/);
@@ -89,7 +94,7 @@ describe('npm start log lines', () => {
     expect(await devLogFormatter({ SVC_LOG_FORMAT: 'json' })).toBeNull();
   });
 
-  it('prefixes each formatted record with the child\'s name', async () => {
+  it("prefixes each formatted record with the child's name", async () => {
     const { out, text } = collect();
     const format = (await devLogFormatter({}))!;
     const code = `console.log(${JSON.stringify(pinoLine)}); console.log("plain"); setInterval(() => {}, 1000)`;

@@ -94,7 +94,10 @@ export function superviseChildren(
   }
 
   const timeoutMs = options.healthTimeoutMs ?? 60_000;
-  const ready = Promise.race([Promise.all(children.filter((c) => c.healthUrl).map((c) => waitForHealth(c.healthUrl!, timeoutMs))).then(() => {}), died]);
+  const ready = Promise.race([
+    Promise.all(children.filter((c) => c.healthUrl).map((c) => waitForHealth(c.healthUrl!, timeoutMs))).then(() => {}),
+    died,
+  ]);
   return {
     ready,
     done,
@@ -182,7 +185,12 @@ async function main(argv: readonly string[]): Promise<void> {
   const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
 
   const children: ChildSpec[] = [
-    { name: 'service', ...tsx('server/main.ts'), env: { SVC_PORT: svcPort }, healthUrl: `http://127.0.0.1:${svcPort}/healthz` },
+    {
+      name: 'service',
+      ...tsx('server/main.ts'),
+      env: { SVC_PORT: svcPort },
+      healthUrl: `http://127.0.0.1:${svcPort}/healthz`,
+    },
   ];
   if (!serviceOnly) {
     children.push({
@@ -199,7 +207,11 @@ async function main(argv: readonly string[]): Promise<void> {
 
   supervisor.ready.then(
     () => {
-      const lines = [`  Service          ${serviceUrl}`, `  Designers' demo  ${serviceUrl}/demo`, `  API docs         ${serviceUrl}/docs`];
+      const lines = [
+        `  Service          ${serviceUrl}`,
+        `  Designers' demo  ${serviceUrl}/demo`,
+        `  API docs         ${serviceUrl}/docs`,
+      ];
       if (!serviceOnly) lines.push(`  Example partner  http://localhost:${partnerPort}`);
       console.log(`\nReady (sandbox mode):\n${lines.join('\n')}\n\nCtrl-C stops ${serviceOnly ? 'it' : 'both'}.\n`);
     },

@@ -40,14 +40,21 @@ export const REDACTED_PATHS = [
   'vp_token',
 ];
 
-export async function createApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+export async function createApp(
+  deps: AppDeps,
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<FastifyInstance> {
   const logger = {
     level: deps.config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       // The URL is logged without its query: `pt` (the poll token) travels there. The address is
       // cut to its /24 or /48, so no line links a full address to a request id (DESIGN §8).
-      req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: truncateAddress(req.ip) }),
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: req.url.split('?')[0],
+        remoteAddress: truncateAddress(req.ip),
+      }),
     },
   };
   const app = Fastify({

@@ -10,7 +10,9 @@ function findErrorTablePage(): { name: string; text: string } {
   const docs = new URL('../docs/', import.meta.url);
   const pages = [
     { name: 'README.md', url: new URL('../README.md', import.meta.url) },
-    ...readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => ({ name: `docs/${f}`, url: new URL(f, docs) })),
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => ({ name: `docs/${f}`, url: new URL(f, docs) })),
   ].map(({ name, url }) => ({ name, text: readFileSync(url, 'utf8') }));
   const holders = pages.filter((page) => page.text.includes(START));
   if (holders.length !== 1) throw new Error(`expected one page with ${START} … ${END}, found ${holders.length}`);

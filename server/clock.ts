@@ -7,7 +7,9 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock tests move by hand: `clock.advance(5 * 60_000)`. */
-export function createFakeClock(startMs = Date.UTC(2026, 0, 1)): Clock & { advance(ms: number): void; set(ms: number): void } {
+export function createFakeClock(
+  startMs = Date.UTC(2026, 0, 1),
+): Clock & { advance(ms: number): void; set(ms: number): void } {
   let t = startMs;
   return {
     now: () => t,

@@ -67,7 +67,8 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`);
   return n;
 }
 
@@ -79,7 +80,8 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name} must be http(s), got "${raw}"`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`${name} must be http(s), got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -90,7 +92,8 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number, max: numb
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n > max) throw new ConfigError(`${name} must be a whole number from 0 to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || n > max)
+    throw new ConfigError(`${name} must be a whole number from 0 to ${max}, got "${raw}"`);
   return n;
 }
 
@@ -130,7 +133,8 @@ function readRedisUrl(raw: string | undefined): string | null {
   } catch {
     // reported below, without echoing the value: it may hold a password
   }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new ConfigError('SVC_REDIS_URL must be a redis:// or rediss:// URL');
+  if (protocol !== 'redis:' && protocol !== 'rediss:')
+    throw new ConfigError('SVC_REDIS_URL must be a redis:// or rediss:// URL');
   return raw;
 }
 
@@ -148,7 +152,9 @@ export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'mas
     throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
   }
   if (config.masterKey === null) {
-    throw new ConfigError('SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest');
+    throw new ConfigError(
+      'SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest',
+    );
   }
 }
 
@@ -157,7 +163,8 @@ export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'mas
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const mode = (env.SVC_MODE || 'sandbox') as Mode;
-  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`SVC_MODE must be "sandbox" or "production", got "${env.SVC_MODE}"`);
+  if (mode !== 'sandbox' && mode !== 'production')
+    throw new ConfigError(`SVC_MODE must be "sandbox" or "production", got "${env.SVC_MODE}"`);
   const svcPort = port(env, 'SVC_PORT', 8787);
   const publicUrl = url(env, 'SVC_PUBLIC_URL', `http://localhost:${svcPort}`);
   const ttlRaw = env.SVC_REQUEST_TTL_MS;

@@ -18,7 +18,11 @@ export interface Jwks {
  */
 export interface BlindCrypto {
   /** Signs a session token (300 s) for a billing session. */
-  issueSessionToken(input: { appId: string; origin: string; scopeMask: number }): Promise<{ token: string; claims: SessionClaims }>;
+  issueSessionToken(input: {
+    appId: string;
+    origin: string;
+    scopeMask: number;
+  }): Promise<{ token: string; claims: SessionClaims }>;
   /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
   verifySessionToken(token: string): Promise<SessionClaims>;
   /** Signs an attestation (300 s) with the current attestation key. */

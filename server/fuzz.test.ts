@@ -34,7 +34,11 @@ const ROUTES = [
 
 const WALLET_PATHS = new Set<string>(['/api/w/wallet-response/:requestId', '/oid4vp/response/:requestId']);
 
-const CATALOGUE_STATUSES = new Set(Object.values(ERRORS).map((e) => e.status).filter((s) => s > 0));
+const CATALOGUE_STATUSES = new Set(
+  Object.values(ERRORS)
+    .map((e) => e.status)
+    .filter((s) => s > 0),
+);
 const DOCUMENTED_STATUSES = new Set([200, 201, 204, ...CATALOGUE_STATUSES]);
 const ERROR_STRINGS = new Set<string>([...Object.keys(ERRORS), TOO_MANY_REQUESTS]);
 
@@ -52,23 +56,46 @@ beforeAll(async () => {
   });
   expect(res.statusCode).toBe(201);
   const created = res.json() as { request_id: string; poll_token: string; deep_link: string };
-  live = { requestId: created.request_id, pollToken: created.poll_token, handoff: new URL(created.deep_link).hash.slice('#h='.length) };
+  live = {
+    requestId: created.request_id,
+    pollToken: created.poll_token,
+    handoff: new URL(created.deep_link).hash.slice('#h='.length),
+  };
 });
 afterAll(async () => t.close());
 
 /** What a client could put in a header: UTF-8 bytes as Node reads them (latin1), no control characters. */
 const headerText = (maxLength = 80) =>
-  fc.oneof(fc.string({ unit: fc.constantFrom(...'abcXYZ019_-.:/+= '), maxLength }), fc.string({ unit: 'binary', maxLength })).map((s) =>
-    Buffer.from(s, 'utf8')
-      .toString('latin1')
-      .replace(/[\u0000-\u001f\u007f]/g, ''),
-  );
+  fc
+    .oneof(
+      fc.string({ unit: fc.constantFrom(...'abcXYZ019_-.:/+= '), maxLength }),
+      fc.string({ unit: 'binary', maxLength }),
+    )
+    .map((s) =>
+      Buffer.from(s, 'utf8')
+        .toString('latin1')
+        // eslint-disable-next-line no-control-regex -- control characters are exactly what this strips
+        .replace(/[\u0000-\u001f\u007f]/g, ''),
+    );
 
 const jsonValue = fc.jsonValue({ maxDepth: 6 });
 
 const hostileStrings = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 200 }),
-  fc.constantFrom('g_', 'p_', 'pt_', 'h_', 'vr_', '__proto__', 'constructor', '../../etc/passwd', '%00', '\u0000', '💥'.repeat(50), 'A'.repeat(20_000)),
+  fc.constantFrom(
+    'g_',
+    'p_',
+    'pt_',
+    'h_',
+    'vr_',
+    '__proto__',
+    'constructor',
+    '../../etc/passwd',
+    '%00',
+    '\u0000',
+    '💥'.repeat(50),
+    'A'.repeat(20_000),
+  ),
   fc.string({ maxLength: 20 }).map((s) => `g_${s}`),
   fc.string({ maxLength: 20 }).map((s) => `p_${s}`),
 );
@@ -81,7 +108,12 @@ const shapedBody = fc.oneof(
     {
       partner_id: fc.oneof(fc.constant(PARTNERS.demo.id), hostileStrings, jsonValue),
       session_token: fc.oneof(hostileStrings, jsonValue),
-      scopes: fc.oneof(fc.array(fc.constantFrom('isAdult', 'isMale', 'isFemale', 'isUnique', 'revealNationality', 'bogus', ''), { maxLength: 10 }), jsonValue),
+      scopes: fc.oneof(
+        fc.array(fc.constantFrom('isAdult', 'isMale', 'isFemale', 'isUnique', 'revealNationality', 'bogus', ''), {
+          maxLength: 10,
+        }),
+        jsonValue,
+      ),
       client_proof_mode: fc.oneof(fc.boolean(), jsonValue),
       locale: fc.oneof(fc.constantFrom('fr', 'en', 'de'), jsonValue),
     },
@@ -96,7 +128,17 @@ const shapedBody = fc.oneof(
     },
     { requiredKeys: [] },
   ),
-  fc.record({ origin: fc.oneof(fc.constantFrom('http://localhost:8788', 'null', 'https://evil.example'), hostileStrings, jsonValue), scopes: jsonValue }, { requiredKeys: [] }),
+  fc.record(
+    {
+      origin: fc.oneof(
+        fc.constantFrom('http://localhost:8788', 'null', 'https://evil.example'),
+        hostileStrings,
+        jsonValue,
+      ),
+      scopes: jsonValue,
+    },
+    { requiredKeys: [] },
+  ),
 );
 
 const body: fc.Arbitrary<string | Buffer | undefined> = fc.oneof(
@@ -139,19 +181,44 @@ const segment = fc.oneof(
 const query = fc.option(
   fc.oneof(
     fc.constant('pt=LIVE_POLL'),
-    fc.record({ pt: fc.oneof(fc.constant('LIVE_POLL'), hostileStrings), wait: fc.constantFrom('0', '-1', 'abc', '26', '1e3', '', '0.5') }, { requiredKeys: [] }).map((q) =>
-      new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, v.slice(0, 3000)])).toString(),
-    ),
+    fc
+      .record(
+        {
+          pt: fc.oneof(fc.constant('LIVE_POLL'), hostileStrings),
+          wait: fc.constantFrom('0', '-1', 'abc', '26', '1e3', '', '0.5'),
+        },
+        { requiredKeys: [] },
+      )
+      .map((q) =>
+        new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, v.slice(0, 3000)])).toString(),
+      ),
   ),
   { nil: undefined },
 );
 
-const authMode = fc.constantFrom('valid', 'valid', 'valid', 'valid', 'none', 'hostile', 'duplicated', 'wrong-secret', 'skewed');
+const authMode = fc.constantFrom(
+  'valid',
+  'valid',
+  'valid',
+  'valid',
+  'none',
+  'hostile',
+  'duplicated',
+  'wrong-secret',
+  'skewed',
+);
 
 const hostileHeaders = fc.record(
   {
-    'x-partner-id': fc.oneof(headerText(), fc.constantFrom(PARTNERS.demo.id, 'pk_test_démo', 'pk_live_' + 'x'.repeat(100))),
-    'x-partner-timestamp': fc.oneof(headerText(20), fc.integer().map(String), fc.constantFrom('1e10', '-0', '0x10', '99999999999999999999')),
+    'x-partner-id': fc.oneof(
+      headerText(),
+      fc.constantFrom(PARTNERS.demo.id, 'pk_test_démo', 'pk_live_' + 'x'.repeat(100)),
+    ),
+    'x-partner-timestamp': fc.oneof(
+      headerText(20),
+      fc.integer().map(String),
+      fc.constantFrom('1e10', '-0', '0x10', '99999999999999999999'),
+    ),
     'x-partner-nonce': fc.oneof(headerText(), fc.uuid()),
     'x-partner-signature': fc.oneof(headerText(60), fc.base64String({ minLength: 40, maxLength: 48 })),
     'idempotency-key': headerText(140),
@@ -163,7 +230,10 @@ const hostileHeaders = fc.record(
 
 const requestCase = fc.record({
   route: fc.constantFrom(...ROUTES),
-  method: fc.oneof({ arbitrary: fc.constant('ROUTE'), weight: 4 }, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD')),
+  method: fc.oneof(
+    { arbitrary: fc.constant('ROUTE'), weight: 4 },
+    fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+  ),
   segment,
   query,
   body,
@@ -186,11 +256,19 @@ function toInject(c: Case): InjectOptions {
   const headers: Record<string, string | string[]> = {};
   if (c.contentType !== undefined) headers['content-type'] = c.contentType;
   if (c.authMode === 'hostile') Object.assign(headers, c.hostileHeaders);
-  if (c.authMode === 'valid' || c.authMode === 'duplicated' || c.authMode === 'wrong-secret' || c.authMode === 'skewed') {
+  if (
+    c.authMode === 'valid' ||
+    c.authMode === 'duplicated' ||
+    c.authMode === 'wrong-secret' ||
+    c.authMode === 'skewed'
+  ) {
     const secret = c.authMode === 'wrong-secret' ? PARTNERS.other.secret : PARTNERS.demo.secret;
     const timestamp = Math.floor(t.clock.now() / 1000) + (c.authMode === 'skewed' ? 301 : 0);
     const nonce = newNonce();
-    const signature = computeSignature(secret, canonicalString(hashBody(signedBody), String(timestamp), PARTNERS.demo.id, nonce));
+    const signature = computeSignature(
+      secret,
+      canonicalString(hashBody(signedBody), String(timestamp), PARTNERS.demo.id, nonce),
+    );
     headers['x-partner-id'] = PARTNERS.demo.id;
     headers['x-partner-timestamp'] = String(timestamp);
     headers['x-partner-nonce'] = nonce;
@@ -208,7 +286,12 @@ describe('the fuzzed route list', () => {
       .split('\n')
       .flatMap((line) => {
         const match = /^[├└]── (\/(?:v1|api)\/\S+) \(([^)]+)\)$/.exec(line);
-        return match ? match[2]!.split(', ').filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((m) => `${m} ${match[1]}`) : [];
+        return match
+          ? match[2]!
+              .split(', ')
+              .filter((m) => m !== 'HEAD' && m !== 'OPTIONS')
+              .map((m) => `${m} ${match[1]}`)
+          : [];
       });
     expect(registered.length).toBeGreaterThanOrEqual(2);
     expect(ROUTES.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(registered));

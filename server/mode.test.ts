@@ -43,7 +43,10 @@ async function svc(args: string[], extra: Record<string, string> = {}) {
 /** A production folder made the way an operator makes one: with the CLI. */
 async function makeProductionFolder(): Promise<string> {
   const production = { SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY };
-  const added = await svc(['partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], production);
+  const added = await svc(
+    ['partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'],
+    production,
+  );
   expect(added.code).toBe(0);
   expect((await svc(['keys', 'rotate', '--purpose', 'attestation'], production)).code).toBe(0);
   return (JSON.parse(added.out) as { id: string }).id;
@@ -75,18 +78,29 @@ describe('a data folder made in sandbox mode', () => {
   });
 
   it('refuses to boot with SVC_MODE=production, saying why in one line', async () => {
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(ConfigError);
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(/sandbox .*cannot be opened/);
-    const run = bootProcess({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY });
+    await expect(
+      boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY }),
+    ).rejects.toThrow(ConfigError);
+    await expect(
+      boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY }),
+    ).rejects.toThrow(/sandbox .*cannot be opened/);
+    const run = bootProcess({
+      SVC_MODE: 'production',
+      SVC_NULLIFIER_KEY: NULLIFIER_KEY,
+      SVC_MASTER_KEY: TEST_MASTER_KEY,
+    });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^svc: the data folder .* holds sandbox data \(partner pk_test_\w+\) and cannot be opened in production/);
+    expect(run.stderr).toMatch(
+      /^svc: the data folder .* holds sandbox data \(partner pk_test_\w+\) and cannot be opened in production/,
+    );
     expect(run.stderr.split('\n')).toHaveLength(1);
   }, 30_000);
 
   it('refuses production CLI commands too', async () => {
     const added = await svc(['partners', 'add', '--domain', 'https://x.example', '--rail', 'standard'], {
       SVC_MODE: 'production',
-      SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY,
+      SVC_NULLIFIER_KEY: NULLIFIER_KEY,
+      SVC_MASTER_KEY: TEST_MASTER_KEY,
     });
     expect(added.code).toBe(1);
     expect(added.err).toMatch(/sandbox .*cannot be opened/);
@@ -96,9 +110,9 @@ describe('a data folder made in sandbox mode', () => {
 describe('a data folder made in sandbox mode that holds no partner yet', () => {
   it('refuses SVC_MODE=production by its recorded mode', async () => {
     expect((await svc(['keys', 'list'], { SVC_MODE: 'sandbox' })).code).toBe(0);
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(
-      /made in sandbox mode and cannot be opened with SVC_MODE=production/,
-    );
+    await expect(
+      boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY }),
+    ).rejects.toThrow(/made in sandbox mode and cannot be opened with SVC_MODE=production/);
   });
 });
 
@@ -120,7 +134,11 @@ describe('a data folder made in production mode by the CLI', () => {
       expect((await deps.store.listPartners()).map((p) => p.id)).toEqual([partnerId]);
       const id = 'vr_AAAAAAAAAAAAAAAAAAAAAA';
       const answers = await Promise.all([
-        app.inject({ method: 'POST', url: `/api/m/requests/${id}/complete`, payload: { h: 'x', persona: 'fr-adult-m', method: 'face_check', outcome: 'approved' } }),
+        app.inject({
+          method: 'POST',
+          url: `/api/m/requests/${id}/complete`,
+          payload: { h: 'x', persona: 'fr-adult-m', method: 'face_check', outcome: 'approved' },
+        }),
         app.inject({ method: 'POST', url: `/api/m/requests/${id}/open`, payload: { h: 'x' } }),
         app.inject({ method: 'GET', url: '/api/m/personas' }),
         app.inject({ method: 'GET', url: `/m/v/${id}` }),
@@ -134,7 +152,9 @@ describe('a data folder made in production mode by the CLI', () => {
   });
 
   it('refuses to boot as anything but production: SVC_MODE=sandbox, or production without its key', async () => {
-    await expect(boot({ SVC_MODE: 'sandbox' })).rejects.toThrow(/made in production mode and cannot be opened with SVC_MODE=sandbox/);
+    await expect(boot({ SVC_MODE: 'sandbox' })).rejects.toThrow(
+      /made in production mode and cannot be opened with SVC_MODE=sandbox/,
+    );
     await expect(boot()).rejects.toThrow(/made in production mode \(SVC_MODE is unset\).*SVC_NULLIFIER_KEY/);
     const run = bootProcess({});
     expect(run.status).toBe(1);
@@ -144,7 +164,8 @@ describe('a data folder made in production mode by the CLI', () => {
 
   it('keeps issuing pk_live_ IDs from the CLI when SVC_MODE is unset', async () => {
     const added = await svc(['partners', 'add', '--domain', 'https://y.example', '--rail', 'standard', '--json'], {
-      SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY,
+      SVC_NULLIFIER_KEY: NULLIFIER_KEY,
+      SVC_MASTER_KEY: TEST_MASTER_KEY,
     });
     expect(added.code).toBe(0);
     expect(JSON.parse(added.out).id).toMatch(/^pk_live_/);
@@ -165,7 +186,9 @@ describe('a folder made before the mode was recorded', () => {
       createdAt: 0,
     });
     await store.close();
-    await expect(boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY })).rejects.toThrow(/holds sandbox data \(partner pk_test_demo\)/);
+    await expect(
+      boot({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY }),
+    ).rejects.toThrow(/holds sandbox data \(partner pk_test_demo\)/);
     // The refusal wrote nothing: the folder still boots as the sandbox it was.
     const { deps, close } = await boot();
     expect(deps.config.mode).toBe('sandbox');

@@ -35,7 +35,8 @@ export async function claimStoreMode(store: Store, config: Config): Promise<Conf
   if (config.mode === 'production') await refuseSandboxPartners(store, where);
   // A store without the record gets the mode this process runs in; it is never changed after.
   const stored = await store.getOrCreateSecret(MODE_RECORD, config.mode);
-  if (!isMode(stored)) throw new ConfigError(`${where} records an unknown mode "${stored}"; it was not made by this service`);
+  if (!isMode(stored))
+    throw new ConfigError(`${where} records an unknown mode "${stored}"; it was not made by this service`);
 
   let resolved = config;
   if (stored !== config.mode) {

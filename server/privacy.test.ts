@@ -10,7 +10,14 @@ import { createApp } from './app.ts';
 import { verifyAttestation } from './sdk/attestation.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import { runBlindFlow } from './test/blind-flow.ts';
-import { PARTNERS, makeTempDir, makeTestDeps, type FakeClock, type TestDeps, type TestPartner } from './test/helpers.ts';
+import {
+  PARTNERS,
+  makeTempDir,
+  makeTestDeps,
+  type FakeClock,
+  type TestDeps,
+  type TestPartner,
+} from './test/helpers.ts';
 
 const SHOP = { ...PARTNERS.blindShop, name: 'Blind Shop', origin: 'http://localhost:8788', appId: 'app_blind_shop' };
 const CLUB = { ...PARTNERS.blindClub, name: 'Blind Club', origin: 'http://127.0.0.1:8788', appId: 'app_blind_club' };
@@ -77,7 +84,10 @@ afterAll(async () => {
 
 describe('ADULT_BLIND privacy', () => {
   it('never shows the partner ID or name in an answer of the loader or phone endpoints', () => {
-    for (const [observed, partner] of [[shopFirst, SHOP], [club, CLUB]] as const) {
+    for (const [observed, partner] of [
+      [shopFirst, SHOP],
+      [club, CLUB],
+    ] as const) {
       expect(observed.verifierAnswers.length).toBeGreaterThanOrEqual(6);
       for (const answer of observed.verifierAnswers) {
         expect(answer).not.toContain(partner.id);
@@ -113,7 +123,9 @@ describe('ADULT_BLIND privacy', () => {
         expect(JSON.parse(String(row.data)).partnerId).toBeNull();
       }
       // Nothing else the verifier path wrote holds it either (grants, pass tokens, …).
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
+      const tables = (
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+      ).map((r) => r.name);
       for (const table of tables.filter((name) => !BILLING_SIDE_TABLES.has(name))) {
         const text = JSON.stringify(db.prepare(`SELECT * FROM "${table}"`).all());
         expect(text, table).not.toContain(SHOP.id);
@@ -151,8 +163,14 @@ describe('ADULT_BLIND privacy', () => {
   it('delivers attestations each partner verifies offline for its own app and origin only', async () => {
     const keys = await t.deps.blind.jwks();
     const now = t.clock.now();
-    await expect(verifyAttestation(shopFirst.attestation, { appId: SHOP.appId, origin: SHOP.origin, keys, now })).resolves.toMatchObject({ adult: true, unique: true });
-    await expect(verifyAttestation(club.attestation, { appId: CLUB.appId, origin: CLUB.origin, keys, now })).resolves.toMatchObject({ adult: true, unique: true });
-    await expect(verifyAttestation(club.attestation, { appId: SHOP.appId, origin: SHOP.origin, keys, now })).rejects.toMatchObject({ code: 'WRONG_APP' });
+    await expect(
+      verifyAttestation(shopFirst.attestation, { appId: SHOP.appId, origin: SHOP.origin, keys, now }),
+    ).resolves.toMatchObject({ adult: true, unique: true });
+    await expect(
+      verifyAttestation(club.attestation, { appId: CLUB.appId, origin: CLUB.origin, keys, now }),
+    ).resolves.toMatchObject({ adult: true, unique: true });
+    await expect(
+      verifyAttestation(club.attestation, { appId: SHOP.appId, origin: SHOP.origin, keys, now }),
+    ).rejects.toMatchObject({ code: 'WRONG_APP' });
   });
 });

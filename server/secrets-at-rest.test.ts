@@ -38,7 +38,12 @@ async function svc(args: string[], extra: Record<string, string> = {}) {
     keys: { summary: '', run: runKeysCommand },
     'master-key': { summary: '', run: runMasterKeyCommand },
   };
-  const code = await runCli(commands, args, { env: env(extra), cwd: REPO_ROOT, clock, io: { out: (l) => out.push(l), err: (l) => err.push(l) } });
+  const code = await runCli(commands, args, {
+    env: env(extra),
+    cwd: REPO_ROOT,
+    clock,
+    io: { out: (l) => out.push(l), err: (l) => err.push(l) },
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -56,26 +61,33 @@ function folderFiles(): string[] {
 
 /** Every spelling of `bytes` a careless store might hold. */
 function spellings(bytes: Buffer): string[] {
-  return [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), bytes.toString('base64').replace(/=+$/, '')];
+  return [
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+    bytes.toString('base64').replace(/=+$/, ''),
+  ];
 }
 
 function expectNowhereInFolder(bytes: Buffer): void {
   for (const file of folderFiles()) {
     const content = readFileSync(file);
     expect(content.includes(bytes), `${file} holds the raw bytes`).toBe(false);
-    for (const text of spellings(bytes)) expect(content.includes(Buffer.from(text)), `${file} holds ${text.slice(0, 6)}…`).toBe(false);
+    for (const text of spellings(bytes))
+      expect(content.includes(Buffer.from(text)), `${file} holds ${text.slice(0, 6)}…`).toBe(false);
   }
 }
 
 describe('a sandbox data folder', () => {
-  it('holds a fresh partner\'s secret, the private keys and the nullifier key only sealed', async () => {
+  it("holds a fresh partner's secret, the private keys and the nullifier key only sealed", async () => {
     const running = await boot();
     const added = await svc(['partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard', '--json']);
     expect(added.code).toBe(0);
     const secret = Buffer.from((JSON.parse(added.out) as { secret: string }).secret, 'base64');
-    const privateKeys = [...(await running.deps.store.listKeys('attestation')), ...(await running.deps.store.listKeys('session'))].map(
-      (key) => Buffer.from(JSON.parse(key.privateJwk).d as string, 'base64url'),
-    );
+    const privateKeys = [
+      ...(await running.deps.store.listKeys('attestation')),
+      ...(await running.deps.store.listKeys('session')),
+    ].map((key) => Buffer.from(JSON.parse(key.privateJwk).d as string, 'base64url'));
     expect(privateKeys.length).toBeGreaterThan(0);
     const nullifierKey = running.deps.nullifierKey;
     await running.close();
@@ -111,7 +123,14 @@ describe('a sandbox data folder', () => {
     const running = await boot();
     const demo = { id: 'pk_test_demo', secret: 'BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=' };
     const code = await putTestGrant(running.deps, { partnerId: demo.id });
-    expect((await signedInject({ app: running.app, clock }, { url: '/v1/exchange', body: { grant_code: code }, partner: demo })).statusCode).toBe(200);
+    expect(
+      (
+        await signedInject(
+          { app: running.app, clock },
+          { url: '/v1/exchange', body: { grant_code: code }, partner: demo },
+        )
+      ).statusCode,
+    ).toBe(200);
     await running.close();
   });
 });
@@ -131,7 +150,10 @@ describe('a production data folder', () => {
     expect((await svc(['keys', 'rotate', '--purpose', 'session'], production(keyOne))).code).toBe(0);
     const partners = [];
     for (const domain of ['https://a.example', 'https://b.example']) {
-      const added = await svc(['partners', 'add', '--domain', domain, '--rail', 'standard', '--json'], production(keyOne));
+      const added = await svc(
+        ['partners', 'add', '--domain', domain, '--rail', 'standard', '--json'],
+        production(keyOne),
+      );
       partners.push(JSON.parse(added.out) as { id: string; secret: string });
     }
     return partners;
@@ -141,7 +163,9 @@ describe('a production data folder', () => {
     const running = await boot(extra);
     try {
       const code = await putTestGrant(running.deps, { partnerId: partner.id });
-      return (await signedInject({ app: running.app, clock }, { url: '/v1/exchange', body: { grant_code: code }, partner })).statusCode;
+      return (
+        await signedInject({ app: running.app, clock }, { url: '/v1/exchange', body: { grant_code: code }, partner })
+      ).statusCode;
     } finally {
       await running.close();
     }
@@ -151,7 +175,9 @@ describe('a production data folder', () => {
     expect(() => loadConfig(env({ SVC_MODE: 'production', SVC_NULLIFIER_KEY: NULLIFIER_KEY }), REPO_ROOT)).toThrow(
       /^SVC_MODE=production requires SVC_MASTER_KEY/,
     );
-    expect(() => loadConfig(env({ ...production('c2hvcnQ=') }), REPO_ROOT)).toThrow(/SVC_MASTER_KEY must be base64 of exactly 32/);
+    expect(() => loadConfig(env({ ...production('c2hvcnQ=') }), REPO_ROOT)).toThrow(
+      /SVC_MASTER_KEY must be base64 of exactly 32/,
+    );
   });
 
   it('keeps every partner working across a master-key rotation, and refuses a key that cannot open it', async () => {
@@ -169,7 +195,9 @@ describe('a production data folder', () => {
     // The old key can go: the new key alone opens everything; the old alone opens nothing.
     for (const partner of partners) expect(await exchangeAs(production(keyTwo), partner)).toBe(200);
     await expect(boot(production(keyOne))).rejects.toThrow(ConfigError);
-    await expect(boot(production(keyOne))).rejects.toThrow(/sealed with master key [0-9a-f]{16}, which this process cannot open/);
+    await expect(boot(production(keyOne))).rejects.toThrow(
+      /sealed with master key [0-9a-f]{16}, which this process cannot open/,
+    );
     const refused = await svc(['partners', 'list'], production(keyOne));
     expect(refused.code).toBe(1);
     expect(refused.err.split('\n')).toHaveLength(1);

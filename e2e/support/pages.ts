@@ -51,7 +51,12 @@ export async function servePartnerPage(
   const head = `<head><meta charset="utf-8"><title>${options.title ?? 'e2e page'}</title></head>`;
   const html = `<!doctype html><html lang="${options.lang ?? 'en'}">${head}<body><main>${body}</main></body></html>`;
   await page.route(url, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': options.csp ?? STRICT_CSP, 'Cache-Control': 'no-store' }, body: html }),
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      headers: { 'Content-Security-Policy': options.csp ?? STRICT_CSP, 'Cache-Control': 'no-store' },
+      body: html,
+    }),
   );
   return url;
 }
@@ -70,11 +75,15 @@ export async function watchCspViolations(page: Page): Promise<() => Promise<stri
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+      seen.push(
+        `${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   return async () => {
-    const inPage = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
+    const inPage = await page
+      .evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])
+      .catch(() => []);
     return [...inPage, ...fromConsole];
   };
 }
@@ -92,8 +101,11 @@ export function watchConsole(page: Page): string[] {
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    if (response.status() >= 400)
+      problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
   });
-  page.on('requestfailed', (request) => problems.push(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+  page.on('requestfailed', (request) =>
+    problems.push(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`),
+  );
   return problems;
 }

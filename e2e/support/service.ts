@@ -40,7 +40,15 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_PORT: String(port), SVC_PUBLIC_URL: url, SVC_DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      SVC_LOG_LEVEL: 'warn',
+      SVC_PORT: String(port),
+      SVC_PUBLIC_URL: url,
+      SVC_DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

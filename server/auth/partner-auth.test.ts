@@ -6,7 +6,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
 import { PARTNER_CACHE_MS } from './partner-auth.ts';
-import { PARTNERS, makeTestApp, newNonce, putTestGrant, signedInject, signedInjectOptions, type SignedRequest, type TestApp, type TestPartner } from '../test/helpers.ts';
+import {
+  PARTNERS,
+  makeTestApp,
+  newNonce,
+  putTestGrant,
+  signedInject,
+  signedInjectOptions,
+  type SignedRequest,
+  type TestApp,
+  type TestPartner,
+} from '../test/helpers.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -24,15 +34,27 @@ const ROUTES = [
 
 async function send(options: InjectOptions) {
   const res = await t.app.inject(options);
-  return { status: res.statusCode, error: (res.json() as { error?: string }).error, body: res.json() as Record<string, unknown> };
+  return {
+    status: res.statusCode,
+    error: (res.json() as { error?: string }).error,
+    body: res.json() as Record<string, unknown>,
+  };
 }
 
 /** A request signed by hand, so a test can get one step of the procedure wrong. */
-function handSigned(input: { url: string; body: string; secret?: string; canonical?: (hash: string, ts: string, id: string, nonce: string) => string; signature?: string }) {
+function handSigned(input: {
+  url: string;
+  body: string;
+  secret?: string;
+  canonical?: (hash: string, ts: string, id: string, nonce: string) => string;
+  signature?: string;
+}) {
   const ts = String(Math.floor(t.clock.now() / 1000));
   const nonce = newNonce();
   const build = input.canonical ?? canonicalString;
-  const signature = input.signature ?? computeSignature(input.secret ?? PARTNERS.demo.secret, build(hashBody(input.body), ts, PARTNERS.demo.id, nonce));
+  const signature =
+    input.signature ??
+    computeSignature(input.secret ?? PARTNERS.demo.secret, build(hashBody(input.body), ts, PARTNERS.demo.id, nonce));
   return {
     method: 'POST' as const,
     url: input.url,
@@ -65,18 +87,27 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
   );
 
   it('rejects an empty header value like a missing one', async () => {
-    expect(await send(signed({ headers: { 'x-partner-signature': '' } }))).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    expect(await send(signed({ headers: { 'x-partner-signature': '' } }))).toMatchObject({
+      status: 401,
+      error: 'MISSING_HEADERS',
+    });
   });
 
-  it.each(['short-nonce', 'nonce with spaces in it!', 'x'.repeat(65), 'ñonce-ñonce-ñonce-ñ'])('rejects the malformed nonce %j with 401 MISSING_HEADERS', async (nonce) => {
-    expect(await send(signed({ nonce }))).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
-  });
+  it.each(['short-nonce', 'nonce with spaces in it!', 'x'.repeat(65), 'ñonce-ñonce-ñonce-ñ'])(
+    'rejects the malformed nonce %j with 401 MISSING_HEADERS',
+    async (nonce) => {
+      expect(await send(signed({ nonce }))).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    },
+  );
 
   // Node joins repeated x- headers with ", ": the result is malformed, so it fails its own check.
   it('rejects a duplicated signature header with 401 INVALID_SIGNATURE rather than picking one', async () => {
     const options = signed();
     const headers = options.headers as Record<string, string | string[]>;
-    headers['X-Partner-Signature'] = [headers['X-Partner-Signature'] as string, headers['X-Partner-Signature'] as string];
+    headers['X-Partner-Signature'] = [
+      headers['X-Partner-Signature'] as string,
+      headers['X-Partner-Signature'] as string,
+    ];
     expect(await send(options)).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
   });
 
@@ -92,9 +123,15 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     expect(res).toMatchObject({ status: 403, error: 'INVALID_PARTNER' });
   });
 
-  it.each(['pk test demo', 'pk-test-demo', 'x'.repeat(65), 'pk_test_d\u00e9mo'])('rejects the malformed partner ID %j with 403 INVALID_PARTNER', async (id) => {
-    expect(await send(signed({ headers: { 'x-partner-id': id } }))).toMatchObject({ status: 403, error: 'INVALID_PARTNER' });
-  });
+  it.each(['pk test demo', 'pk-test-demo', 'x'.repeat(65), 'pk_test_d\u00e9mo'])(
+    'rejects the malformed partner ID %j with 403 INVALID_PARTNER',
+    async (id) => {
+      expect(await send(signed({ headers: { 'x-partner-id': id } }))).toMatchObject({
+        status: 403,
+        error: 'INVALID_PARTNER',
+      });
+    },
+  );
 
   it('checks the partner before the timestamp', async () => {
     const res = await send(signed({ partner: { id: 'pk_test_nobody', secret: PARTNERS.demo.secret }, timestamp: 1 }));
@@ -114,12 +151,20 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     ['exactly 5 min in the past', -300],
     ['exactly 5 min in the future', 300],
   ])('accepts a timestamp %s', async (_label, offsetSeconds) => {
-    expect(await send(signed({ timestamp: Math.floor(t.clock.now() / 1000) + offsetSeconds }))).toMatchObject(route.afterAuth);
+    expect(await send(signed({ timestamp: Math.floor(t.clock.now() / 1000) + offsetSeconds }))).toMatchObject(
+      route.afterAuth,
+    );
   });
 
-  it.each(['1767225600.5', '-1767225600', '1.7e9', 'now', '17672256000000000'])('rejects the malformed timestamp %j with 401 TIMESTAMP_SKEW', async (timestamp) => {
-    expect(await send(signed({ headers: { 'x-partner-timestamp': timestamp } }))).toMatchObject({ status: 401, error: 'TIMESTAMP_SKEW' });
-  });
+  it.each(['1767225600.5', '-1767225600', '1.7e9', 'now', '17672256000000000'])(
+    'rejects the malformed timestamp %j with 401 TIMESTAMP_SKEW',
+    async (timestamp) => {
+      expect(await send(signed({ headers: { 'x-partner-timestamp': timestamp } }))).toMatchObject({
+        status: 401,
+        error: 'TIMESTAMP_SKEW',
+      });
+    },
+  );
 
   it('checks the timestamp before the signature', async () => {
     const res = await send(signed({ timestamp: 1, headers: { 'x-partner-signature': 'A'.repeat(43) } }));
@@ -133,7 +178,13 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
   });
 
   it('rejects a canonical string in the wrong order with 401 INVALID_SIGNATURE', async () => {
-    const res = await send(handSigned({ url: route.url, body: JSON.stringify(route.body), canonical: (h, ts, id, n) => `${ts}.${id}.${n}.${h}` }));
+    const res = await send(
+      handSigned({
+        url: route.url,
+        body: JSON.stringify(route.body),
+        canonical: (h, ts, id, n) => `${ts}.${id}.${n}.${h}`,
+      }),
+    );
     expect(res).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
   });
 
@@ -155,8 +206,10 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     expect(await send(options)).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
   });
 
-  it('rejects a signature made with another partner\'s secret with 401 INVALID_SIGNATURE', async () => {
-    const res = await send(handSigned({ url: route.url, body: JSON.stringify(route.body), secret: PARTNERS.other.secret }));
+  it("rejects a signature made with another partner's secret with 401 INVALID_SIGNATURE", async () => {
+    const res = await send(
+      handSigned({ url: route.url, body: JSON.stringify(route.body), secret: PARTNERS.other.secret }),
+    );
     expect(res).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
   });
 
@@ -183,7 +236,7 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     expect(await send(options)).toMatchObject({ status: 401, error: 'INVALID_SIGNATURE' });
   });
 
-  it('rejects a non-canonical spelling of the right signature (unused bits of the last character set) with 401 INVALID_SIGNATURE', async () => {
+  it("rejects a non-canonical spelling of the right signature (last character's unused bits set): 401 INVALID_SIGNATURE", async () => {
     const options = signed();
     const headers = options.headers as Record<string, string>;
     const right = headers['X-Partner-Signature']!;
@@ -219,7 +272,9 @@ describe('replays across routes', () => {
   it('rejects an exchange nonce replayed against introspection with 401 REPLAY_DETECTED', async () => {
     const nonce = newNonce();
     const grantCode = await putTestGrant(t.deps);
-    expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode }, nonce })).statusCode).toBe(200);
+    expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode }, nonce })).statusCode).toBe(
+      200,
+    );
     const res = await signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, nonce });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ error: 'REPLAY_DETECTED' });
@@ -243,12 +298,20 @@ describe('replays across routes', () => {
 });
 
 describe('body size', () => {
-  it.each(['/v1/exchange', '/v1/introspect'])('rejects a body over 16 KiB on %s with 413 PAYLOAD_TOO_LARGE before anything else', async (url) => {
-    const body = JSON.stringify({ grant_code: `g_${'a'.repeat(16 * 1024)}` });
-    const res = await t.app.inject({ method: 'POST', url, payload: body, headers: { 'content-type': 'application/json' } });
-    expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ error: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 16 KiB.' });
-  });
+  it.each(['/v1/exchange', '/v1/introspect'])(
+    'rejects a body over 16 KiB on %s with 413 PAYLOAD_TOO_LARGE before anything else',
+    async (url) => {
+      const body = JSON.stringify({ grant_code: `g_${'a'.repeat(16 * 1024)}` });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ error: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 16 KiB.' });
+    },
+  );
 
   it('accepts a signed body of exactly 16 KiB as far as body handling', async () => {
     const filler = 'a'.repeat(16 * 1024 - JSON.stringify({ pass_token: '' }).length);
@@ -262,7 +325,8 @@ describe('the partner record cache', () => {
   const rotated = { ...PARTNERS.demo, secret: Buffer.alloc(32, 9).toString('base64') };
 
   it('applies a changed secret within PARTNER_CACHE_MS, and refuses the old one after', async () => {
-    const introspect = (partner: TestPartner = PARTNERS.demo) => signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner });
+    const introspect = (partner: TestPartner = PARTNERS.demo) =>
+      signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner });
     expect((await introspect()).statusCode).toBe(200);
     const stored = (await t.deps.store.getPartner(PARTNERS.demo.id))!;
     await t.deps.store.putPartner({ ...stored, secret: rotated.secret });
@@ -277,7 +341,16 @@ describe('the partner record cache', () => {
     const late = { id: 'pk_test_late', secret: Buffer.alloc(32, 3).toString('base64') };
     const call = () => signedInject(t, { url: '/v1/introspect', body: { pass_token: 'p_x' }, partner: late });
     expect((await call()).json()).toMatchObject({ error: 'INVALID_PARTNER' });
-    await t.deps.store.putPartner({ id: late.id, secret: late.secret, name: 'Late', domain: 'https://late.example', rail: 'standard', blindAppId: null, allowedScopes: null, createdAt: t.clock.now() });
+    await t.deps.store.putPartner({
+      id: late.id,
+      secret: late.secret,
+      name: 'Late',
+      domain: 'https://late.example',
+      rail: 'standard',
+      blindAppId: null,
+      allowedScopes: null,
+      createdAt: t.clock.now(),
+    });
     expect((await call()).statusCode).toBe(200);
   });
 });

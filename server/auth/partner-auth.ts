@@ -66,7 +66,11 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * Checks a signed request; on success sets `request.partner`, otherwise throws the catalogue
  * error for the first failing step. `cause` says precisely which, for the log only.
  */
-export async function authenticatePartner(request: FastifyRequest, deps: AppDeps, options: PartnerAuthOptions): Promise<PartnerRecord> {
+export async function authenticatePartner(
+  request: FastifyRequest,
+  deps: AppDeps,
+  options: PartnerAuthOptions,
+): Promise<PartnerRecord> {
   const now = deps.clock.now();
   if (options.preAuthLimit) await enforceRateLimit(deps.store, options.preAuthLimit, addressKey(request.ip), now);
 
@@ -84,16 +88,19 @@ export async function authenticatePartner(request: FastifyRequest, deps: AppDeps
   if (missing.length > 0) throw new ServiceError('MISSING_HEADERS', { cause: `missing: ${missing.join(', ')}` });
   if (!NONCE_PATTERN.test(nonce!)) throw new ServiceError('MISSING_HEADERS', { cause: 'nonce malformed' });
 
-  if (!PARTNER_ID_PATTERN.test(partnerId!)) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id malformed' });
+  if (!PARTNER_ID_PATTERN.test(partnerId!))
+    throw new ServiceError('INVALID_PARTNER', { cause: 'partner id malformed' });
   const partner = await findPartner(deps, partnerId!, now);
   if (!partner) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id unknown' });
-  if (partner.disabledAt != null && partner.disabledAt <= now) throw new ServiceError('INVALID_PARTNER', { cause: 'partner disabled' });
+  if (partner.disabledAt != null && partner.disabledAt <= now)
+    throw new ServiceError('INVALID_PARTNER', { cause: 'partner disabled' });
 
   if (!TIMESTAMP_PATTERN.test(timestamp!)) throw new ServiceError('TIMESTAMP_SKEW', { cause: 'timestamp malformed' });
   const skewSeconds = Math.abs(Math.floor(now / 1000) - Number(timestamp));
   if (skewSeconds > LIMITS.skewSeconds) throw new ServiceError('TIMESTAMP_SKEW', { cause: `skew ${skewSeconds} s` });
 
-  if (!SIGNATURE_PATTERN.test(signature!)) throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });
+  if (!SIGNATURE_PATTERN.test(signature!))
+    throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });
   const canonical = canonicalString(hashBody(request.rawBody), timestamp!, partnerId!, nonce!);
   // After `svc partners rotate-secret` the previous secret still signs until its overlap ends.
   const secrets = [partner.secret];

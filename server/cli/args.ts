@@ -22,7 +22,8 @@ export function parseFlags(args: readonly string[], allowed: Readonly<Record<str
       continue;
     }
     const value = match[2] ?? args[++i];
-    if (value === undefined || (match[2] === undefined && value.startsWith('--'))) return { ok: false, problem: `--${name} needs a value` };
+    if (value === undefined || (match[2] === undefined && value.startsWith('--')))
+      return { ok: false, problem: `--${name} needs a value` };
     flags.set(name, value);
   }
   return { ok: true, flags };

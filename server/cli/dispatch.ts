@@ -43,7 +43,11 @@ export interface RunCliOptions {
  *
  * @example process.exitCode = (await runCli(COMMANDS, process.argv.slice(2))) ?? undefined;
  */
-export async function runCli(commands: Readonly<Record<string, CliCommand>>, argv: string[], options: RunCliOptions = {}): Promise<number | null> {
+export async function runCli(
+  commands: Readonly<Record<string, CliCommand>>,
+  argv: string[],
+  options: RunCliOptions = {},
+): Promise<number | null> {
   const io = options.io ?? { out: (line) => console.log(line), err: (line) => console.error(line) };
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -79,7 +83,14 @@ export async function runCli(commands: Readonly<Record<string, CliCommand>>, arg
     throw cause;
   }
   try {
-    return await command.run(args, { config, store, sealing, clock: options.clock ?? systemClock, out: io.out, err: io.err });
+    return await command.run(args, {
+      config,
+      store,
+      sealing,
+      clock: options.clock ?? systemClock,
+      out: io.out,
+      err: io.err,
+    });
   } finally {
     await store.close();
   }
@@ -88,5 +99,10 @@ export async function runCli(commands: Readonly<Record<string, CliCommand>>, arg
 function usage(commands: Readonly<Record<string, CliCommand>>): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const lines = Object.entries(commands).map(([n, c]) => `  svc ${n.padEnd(width)}  ${c.summary}`);
-  return ['Usage:', ...lines, '', 'The store comes from the environment, as for the service (SVC_DATA_DIR, SVC_MODE, …).'].join('\n');
+  return [
+    'Usage:',
+    ...lines,
+    '',
+    'The store comes from the environment, as for the service (SVC_DATA_DIR, SVC_MODE, …).',
+  ].join('\n');
 }

@@ -23,7 +23,14 @@ afterEach(() => dir.remove());
 
 function config(mode: 'sandbox' | 'production' = 'sandbox') {
   return loadConfig(
-    { NODE_ENV: 'test', SVC_MODE: mode, SVC_DATA_DIR: dir.path, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: Buffer.alloc(32, 7).toString('base64'), SVC_MASTER_KEY: TEST_MASTER_KEY } : {}) },
+    {
+      NODE_ENV: 'test',
+      SVC_MODE: mode,
+      SVC_DATA_DIR: dir.path,
+      ...(mode === 'production'
+        ? { SVC_NULLIFIER_KEY: Buffer.alloc(32, 7).toString('base64'), SVC_MASTER_KEY: TEST_MASTER_KEY }
+        : {}),
+    },
     REPO_ROOT,
   );
 }
@@ -49,7 +56,10 @@ describe('svc keys', () => {
     const store = openSqliteStore(`${dir.path}/svc.sqlite`);
     const deps = await buildDeps(config(), { store, clock });
     const app = await createApp(deps);
-    const jwksKids = async () => ((await app.inject({ url: '/api/billing/attestation-keys' })).json() as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+    const jwksKids = async () =>
+      (
+        (await app.inject({ url: '/api/billing/attestation-keys' })).json() as { keys: Array<{ kid: string }> }
+      ).keys.map((k) => k.kid);
     const [first] = await jwksKids();
 
     expect(await svcKeys(['rotate'])).toBe(0);
@@ -104,7 +114,9 @@ describe('svc keys', () => {
 
   it('lists kid, purpose and state and never prints key material', async () => {
     const { store } = await buildDeps(config(), { clock });
-    const privateParts = [...(await store.listKeys('attestation')), ...(await store.listKeys('session'))].map((k) => JSON.parse(k.privateJwk).d as string);
+    const privateParts = [...(await store.listKeys('attestation')), ...(await store.listKeys('session'))].map(
+      (k) => JSON.parse(k.privateJwk).d as string,
+    );
     await store.close();
     await svcKeys(['rotate']);
     lines.out = [];

@@ -54,12 +54,19 @@ export async function runKeysCommand(args: string[], context: KeysCommandContext
   if (sub === 'list') {
     const keys = await listKeySummaries(store, clock.now());
     out(['KID'.padEnd(43), 'PURPOSE'.padEnd(11), 'STATE'.padEnd(7), 'CREATED'.padEnd(24), 'DROP AFTER'].join('  '));
-    for (const k of keys) out([k.kid.padEnd(43), k.purpose.padEnd(11), k.state.padEnd(7), iso(k.createdAt).padEnd(24), iso(k.dropAfter)].join('  '));
+    for (const k of keys)
+      out(
+        [k.kid.padEnd(43), k.purpose.padEnd(11), k.state.padEnd(7), iso(k.createdAt).padEnd(24), iso(k.dropAfter)].join(
+          '  ',
+        ),
+      );
     return 0;
   }
 
   if (sub === 'rotate') {
-    const unknown = rest.filter((a, i) => !(a === '--force' || a === '--purpose' || a.startsWith('--purpose=') || rest[i - 1] === '--purpose'));
+    const unknown = rest.filter(
+      (a, i) => !(a === '--force' || a === '--purpose' || a.startsWith('--purpose=') || rest[i - 1] === '--purpose'),
+    );
     const purpose = readPurpose(rest);
     if (unknown.length > 0 || purpose === null) {
       err(`svc keys rotate: unexpected ${unknown.length > 0 ? `argument ${unknown[0]}` : 'purpose'}\n${KEYS_USAGE}`);
@@ -77,15 +84,22 @@ export async function runKeysCommand(args: string[], context: KeysCommandContext
         return 0;
       case 'announced':
         out(`announced ${purpose} key ${result.kid} (next: published second)`);
-        out(`run \`svc keys rotate${purpose === 'session' ? ' --purpose session' : ''}\` again after ${iso(result.promotableAt)} to make it the signing key`);
+        out(
+          `run \`svc keys rotate${purpose === 'session' ? ' --purpose session' : ''}\` again after ` +
+            `${iso(result.promotableAt)} to make it the signing key`,
+        );
         return 0;
       case 'promoted':
         out(`promoted ${purpose} key ${result.kid} (current: it signs now)`);
         if (result.retiredKid) out(`retired ${result.retiredKid}; it stays published until ${iso(result.dropAfter)}`);
         return 0;
       case 'waiting':
-        err(`svc keys rotate: next ${purpose} key ${result.kid} was announced less than an hour ago; partners may not have it yet`);
-        err(`run again after ${iso(result.promotableAt)}${context.config.mode === 'sandbox' ? ', or add --force (sandbox)' : ''}`);
+        err(
+          `svc keys rotate: next ${purpose} key ${result.kid} was announced less than an hour ago; partners may not have it yet`,
+        );
+        err(
+          `run again after ${iso(result.promotableAt)}${context.config.mode === 'sandbox' ? ', or add --force (sandbox)' : ''}`,
+        );
         return 1;
     }
   }

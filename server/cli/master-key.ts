@@ -41,9 +41,12 @@ export async function runMasterKeyCommand(args: string[], context: CommandContex
 
 async function status(context: CommandContext): Promise<number> {
   const { keyring, inner } = context.sealing;
-  context.out(`current master key: ${keyring.currentId}${keyring.ids.length > 1 ? ` (also opens ${keyring.ids.slice(1).join(', ')})` : ''}`);
+  context.out(
+    `current master key: ${keyring.currentId}${keyring.ids.length > 1 ? ` (also opens ${keyring.ids.slice(1).join(', ')})` : ''}`,
+  );
   const counts = await sealedKeyIds(inner);
-  for (const [id, n] of Object.entries(counts)) context.out(`  ${id}: ${n} value${n === 1 ? '' : 's'}${id === keyring.currentId ? ' (current)' : ''}`);
+  for (const [id, n] of Object.entries(counts))
+    context.out(`  ${id}: ${n} value${n === 1 ? '' : 's'}${id === keyring.currentId ? ' (current)' : ''}`);
   return 0;
 }
 
@@ -65,8 +68,10 @@ async function rotate(context: CommandContext): Promise<number> {
   }
   const report = await resealStore(inner, keyring);
   if (fromFile) pruneKeyFile(context.config.dataDir);
-  context.out(`re-sealed ${report.resealed} value${report.resealed === 1 ? '' : 's'} under master key ${keyring.currentId}` +
-    ` (${report.current} already were)`);
+  context.out(
+    `re-sealed ${report.resealed} value${report.resealed === 1 ? '' : 's'} under master key ${keyring.currentId}` +
+      ` (${report.current} already were)`,
+  );
   if (fromFile) context.out('Restart a running sandbox service: it still holds the old key.');
   return 0;
 }

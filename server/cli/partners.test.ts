@@ -24,17 +24,26 @@ beforeEach(() => {
 afterEach(() => dir.remove());
 
 function env(mode: 'sandbox' | 'production' = 'sandbox'): NodeJS.ProcessEnv {
-  return { NODE_ENV: 'test', SVC_DATA_DIR: dir.path, SVC_MODE: mode, ...(mode === 'production' ? { SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY } : {}) };
+  return {
+    NODE_ENV: 'test',
+    SVC_DATA_DIR: dir.path,
+    SVC_MODE: mode,
+    ...(mode === 'production' ? { SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY } : {}),
+  };
 }
 
 /** `svc partners …` as the operator runs it: the environment picks the store. */
 function svc(args: string[], mode: 'sandbox' | 'production' = 'sandbox', command = 'partners') {
-  return runCli({ partners: { summary: '', run: runPartnersCommand }, keys: { summary: '', run: runKeysCommand } }, [command, ...args], {
-    env: env(mode),
-    cwd: REPO_ROOT,
-    clock,
-    io: { out: (l) => out.push(l), err: (l) => err.push(l) },
-  });
+  return runCli(
+    { partners: { summary: '', run: runPartnersCommand }, keys: { summary: '', run: runKeysCommand } },
+    [command, ...args],
+    {
+      env: env(mode),
+      cwd: REPO_ROOT,
+      clock,
+      io: { out: (l) => out.push(l), err: (l) => err.push(l) },
+    },
+  );
 }
 
 /** What the service reads back: the store opened as the service opens it (mode, master key). */
@@ -53,7 +62,13 @@ describe('svc partners add', () => {
     const [partner] = await storedPartners();
     expect(partner!.id).toMatch(/^pk_test_[0-9a-f]{24}$/);
     expect(Buffer.from(partner!.secret, 'base64')).toHaveLength(32);
-    expect(partner).toMatchObject({ domain: 'https://shop.example', rail: 'standard', name: 'shop.example', blindAppId: null, allowedScopes: null });
+    expect(partner).toMatchObject({
+      domain: 'https://shop.example',
+      rail: 'standard',
+      name: 'shop.example',
+      blindAppId: null,
+      allowedScopes: null,
+    });
     const printed = out.join('\n');
     expect(printed).toContain(partner!.id);
     expect(printed.split(partner!.secret)).toHaveLength(2);
@@ -61,16 +76,34 @@ describe('svc partners add', () => {
   });
 
   it('issues pk_live_ IDs in production mode', async () => {
-    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(
+      0,
+    );
     const printed = JSON.parse(out[0]!);
     expect(printed.id).toMatch(/^pk_live_/);
     expect((await storedPartners('production'))[0]!.secret).toBe(printed.secret);
   });
 
   it('stores an adult_blind partner with its blind app, name and scopes (--flag=value accepted)', async () => {
-    const code = await svc(['add', '--domain=https://club.example:8443', '--rail=adult_blind', '--blind-app-id', 'app_club', '--scopes', 'isAdult,isUnique', '--name', 'The Club']);
+    const code = await svc([
+      'add',
+      '--domain=https://club.example:8443',
+      '--rail=adult_blind',
+      '--blind-app-id',
+      'app_club',
+      '--scopes',
+      'isAdult,isUnique',
+      '--name',
+      'The Club',
+    ]);
     expect(code).toBe(0);
-    expect((await storedPartners())[0]).toMatchObject({ rail: 'adult_blind', blindAppId: 'app_club', allowedScopes: ['isAdult', 'isUnique'], name: 'The Club', domain: 'https://club.example:8443' });
+    expect((await storedPartners())[0]).toMatchObject({
+      rail: 'adult_blind',
+      blindAppId: 'app_club',
+      allowedScopes: ['isAdult', 'isUnique'],
+      name: 'The Club',
+      domain: 'https://club.example:8443',
+    });
   });
 
   it('onboards a production service: keys, then a partner it accepts at once', async () => {
@@ -78,14 +111,19 @@ describe('svc partners add', () => {
     expect(await svc(['rotate'], 'production', 'keys')).toBe(0);
     expect(await svc(['rotate', '--purpose', 'session'], 'production', 'keys')).toBe(0);
     out = [];
-    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(
+      0,
+    );
     const created = JSON.parse(out[0]!) as { id: string; secret: string };
     const store = openSqliteStore(join(dir.path, 'svc.sqlite'));
     const deps = await buildDeps(config, { store, clock });
     const app = await createApp(deps);
     try {
       const grantCode = await putTestGrant(deps, { partnerId: created.id });
-      const res = await signedInject({ app, clock }, { url: '/v1/exchange', body: { grant_code: grantCode }, partner: created });
+      const res = await signedInject(
+        { app, clock },
+        { url: '/v1/exchange', body: { grant_code: grantCode }, partner: created },
+      );
       expect(res.statusCode).toBe(200);
     } finally {
       await app.close();
@@ -100,10 +138,16 @@ describe('svc partners add', () => {
     [['--domain', 'a.example', '--rail', 'standard'], /--domain must be an origin/],
     [['--domain', 'https://a.example', '--rail', 'gold'], /--rail must be standard or adult_blind/],
     [['--domain', 'https://a.example', '--rail', 'standard', '--blind-app-id', 'x'], /only for --rail adult_blind/],
-    [['--domain', 'https://a.example', '--rail', 'adult_blind', '--blind-app-id', 'has space'], /--blind-app-id must match/],
+    [
+      ['--domain', 'https://a.example', '--rail', 'adult_blind', '--blind-app-id', 'has space'],
+      /--blind-app-id must match/,
+    ],
     [['--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult,isOld'], /unknown scope "isOld"/],
     [['--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult,isAdult'], /twice/],
-    [['--domain', 'https://a.example', '--rail', 'adult_blind', '--scopes', 'isAdult,revealBirthYear'], /not available on the adult_blind rail/],
+    [
+      ['--domain', 'https://a.example', '--rail', 'adult_blind', '--scopes', 'isAdult,revealBirthYear'],
+      /not available on the adult_blind rail/,
+    ],
     [['--domain', 'https://a.example', '--rail', 'standard', '--colour', 'red'], /unknown flag --colour/],
     [['--domain', 'https://a.example', '--domain', 'https://b.example', '--rail', 'standard'], /--domain given twice/],
     [['--domain'], /--domain needs a value/],
@@ -119,7 +163,9 @@ describe('svc partners add', () => {
 
   it('refuses a blind app id that another partner already has', async () => {
     await svc(['add', '--domain', 'https://a.example', '--rail', 'adult_blind', '--blind-app-id', 'app_one']);
-    expect(await svc(['add', '--domain', 'https://b.example', '--rail', 'adult_blind', '--blind-app-id', 'app_one'])).toBe(2);
+    expect(
+      await svc(['add', '--domain', 'https://b.example', '--rail', 'adult_blind', '--blind-app-id', 'app_one']),
+    ).toBe(2);
     expect(err.join('\n')).toMatch(/already belongs to pk_test_/);
     expect(await storedPartners()).toHaveLength(1);
   });
@@ -179,7 +225,9 @@ describe('svc partners rotate-secret, disable and enable', () => {
     expect(await svc(['rotate'], 'production', 'keys')).toBe(0);
     expect(await svc(['rotate', '--purpose', 'session'], 'production', 'keys')).toBe(0);
     out = [];
-    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'], 'production')).toBe(
+      0,
+    );
     return JSON.parse(out.pop()!) as { id: string; secret: string };
   }
 
@@ -257,7 +305,11 @@ describe('svc dispatch', () => {
 
   it('hands the process to a long-running command and returns no exit code', async () => {
     let started: string[] | null = null;
-    const code = await runCli({ serve: { summary: '', start: async (args) => void (started = args) } }, ['serve', '--x'], { io: { out: () => undefined, err: () => undefined } });
+    const code = await runCli(
+      { serve: { summary: '', start: async (args) => void (started = args) } },
+      ['serve', '--x'],
+      { io: { out: () => undefined, err: () => undefined } },
+    );
     expect(code).toBeNull();
     expect(started).toEqual(['--x']);
   });

@@ -40,7 +40,6 @@ rotate-secret prints a new secret once; the old one is still accepted for --over
   (default ${DEFAULT_OVERLAP_HOURS}), so the partner can deploy the new one without downtime.
 disable stops every signed call of the partner (INVALID_PARTNER); enable undoes it.`;
 
-
 const BLIND_APP_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
@@ -67,23 +66,35 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
     context.err(`svc partners add: ${problem}\n\n${PARTNERS_USAGE}`);
     return 2;
   };
-  const parsed = parseFlags(args, { domain: true, rail: true, name: true, 'blind-app-id': true, scopes: true, json: false });
+  const parsed = parseFlags(args, {
+    domain: true,
+    rail: true,
+    name: true,
+    'blind-app-id': true,
+    scopes: true,
+    json: false,
+  });
   if (!parsed.ok) return usageError(parsed.problem);
   const flags = parsed.flags;
   const text = (name: string) => flags.get(name) as string | undefined;
 
   const domain = text('domain');
   if (domain === undefined) return usageError('--domain is required');
-  if (!isOrigin(domain)) return usageError(`--domain must be an origin such as https://shop.example (scheme and host, no path or trailing slash), got ${JSON.stringify(domain)}`);
+  if (!isOrigin(domain))
+    return usageError(
+      `--domain must be an origin such as https://shop.example (scheme and host, no path or trailing slash), got ${JSON.stringify(domain)}`,
+    );
 
   const rail = text('rail');
   if (rail === undefined) return usageError('--rail is required');
-  if (rail !== 'standard' && rail !== 'adult_blind') return usageError(`--rail must be standard or adult_blind, got ${JSON.stringify(rail)}`);
+  if (rail !== 'standard' && rail !== 'adult_blind')
+    return usageError(`--rail must be standard or adult_blind, got ${JSON.stringify(rail)}`);
 
   const blindAppId = text('blind-app-id') ?? null;
   if (blindAppId !== null) {
     if (rail !== 'adult_blind') return usageError('--blind-app-id is only for --rail adult_blind');
-    if (!BLIND_APP_ID_PATTERN.test(blindAppId)) return usageError(`--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(blindAppId)}`);
+    if (!BLIND_APP_ID_PATTERN.test(blindAppId))
+      return usageError(`--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(blindAppId)}`);
     const taken = (await context.store.listPartners()).find((p) => p.blindAppId === blindAppId);
     if (taken) return usageError(`--blind-app-id ${blindAppId} already belongs to ${taken.id}`);
   }
@@ -112,8 +123,10 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
     context.out(`Partner created (${context.config.mode}).`);
     context.out(`  Partner ID:      ${partner.id}`);
     context.out(`  Partner Secret:  ${partner.secret}`);
-    context.out(`  rail ${rail}, domain ${domain}${blindAppId ? `, blind app ${blindAppId}` : ''}${scopes ? `, scopes ${scopes.join(',')}` : ''}`);
-    context.out('The secret is shown this once: put it in the partner backend\'s secret store now.');
+    context.out(
+      `  rail ${rail}, domain ${domain}${blindAppId ? `, blind app ${blindAppId}` : ''}${scopes ? `, scopes ${scopes.join(',')}` : ''}`,
+    );
+    context.out("The secret is shown this once: put it in the partner backend's secret store now.");
     if (rail === 'adult_blind' && blindAppId === null) {
       context.out('Note: without --blind-app-id the billing session answers MISSING_BLIND_APP_ID.');
     }
@@ -132,7 +145,8 @@ async function rotateSecret(args: string[], context: CommandContext): Promise<nu
   if (!parsed.ok) return usageError(parsed.problem);
   const overlapText = (parsed.flags.get('overlap-hours') as string | undefined) ?? String(DEFAULT_OVERLAP_HOURS);
   const overlapHours = Number(overlapText);
-  if (!/^\d+$/.test(overlapText) || overlapHours > 720) return usageError(`--overlap-hours must be a whole number from 0 to 720, got ${JSON.stringify(overlapText)}`);
+  if (!/^\d+$/.test(overlapText) || overlapHours > 720)
+    return usageError(`--overlap-hours must be a whole number from 0 to 720, got ${JSON.stringify(overlapText)}`);
 
   const partner = await context.store.getPartner(id);
   if (!partner) {
@@ -154,8 +168,15 @@ async function rotateSecret(args: string[], context: CommandContext): Promise<nu
   }
   context.out(`New secret for ${id}.`);
   context.out(`  Partner Secret:  ${rotated.secret}`);
-  context.out(until ? `The previous secret is still accepted until ${until}, then refused.` : 'The previous secret is refused from now on.');
-  if (context.config.mode === 'sandbox' && loadPartnerFixtures(context.config.fixturesPath, now).some((f) => f.id === id)) {
+  context.out(
+    until
+      ? `The previous secret is still accepted until ${until}, then refused.`
+      : 'The previous secret is refused from now on.',
+  );
+  if (
+    context.config.mode === 'sandbox' &&
+    loadPartnerFixtures(context.config.fixturesPath, now).some((f) => f.id === id)
+  ) {
     context.out('Note: fixture partners are reloaded from fixtures/partners.json at every sandbox boot.');
   }
   return 0;
@@ -191,10 +212,25 @@ async function listPartners(args: string[], context: CommandContext): Promise<nu
   }
   const rows = [
     ['PARTNER ID', 'RAIL', 'DOMAIN', 'BLIND APP', 'SCOPES', 'STATUS', 'NAME', 'CREATED'],
-    ...partners.map((p) => [p.id, p.rail, p.domain, p.blind_app_id ?? '-', p.allowed_scopes?.join(',') ?? '(all)', p.status, p.name, p.created_at]),
+    ...partners.map((p) => [
+      p.id,
+      p.rail,
+      p.domain,
+      p.blind_app_id ?? '-',
+      p.allowed_scopes?.join(',') ?? '(all)',
+      p.status,
+      p.name,
+      p.created_at,
+    ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) context.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  for (const row of rows)
+    context.out(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    );
   if (partners.length === 0) context.out('(no partners yet: svc partners add --domain … --rail …)');
   return 0;
 }
@@ -209,7 +245,9 @@ function describe(partner: PartnerRecord) {
     blind_app_id: partner.blindAppId,
     allowed_scopes: partner.allowedScopes,
     status: partner.disabledAt ? 'disabled' : 'active',
-    previous_secret_valid_until: partner.previousSecretUntil ? new Date(partner.previousSecretUntil).toISOString() : null,
+    previous_secret_valid_until: partner.previousSecretUntil
+      ? new Date(partner.previousSecretUntil).toISOString()
+      : null,
     created_at: new Date(partner.createdAt).toISOString(),
   };
 }
@@ -219,7 +257,8 @@ function readScopes(value: string | undefined, rail: Rail): Scope[] | null | str
   const scopes = value.split(',').map((s) => s.trim());
   const unknown = scopes.filter((s) => !isScope(s));
   if (scopes.length === 0 || scopes.some((s) => s === '')) return '--scopes must be a comma-separated list of scopes';
-  if (unknown.length > 0) return `--scopes: unknown scope ${JSON.stringify(unknown[0])}; scopes are ${SCOPES.join(', ')}`;
+  if (unknown.length > 0)
+    return `--scopes: unknown scope ${JSON.stringify(unknown[0])}; scopes are ${SCOPES.join(', ')}`;
   if (new Set(scopes).size !== scopes.length) return '--scopes lists a scope twice';
   if (rail === 'adult_blind') {
     const outside = scopes.find((s) => !(BLIND_SCOPES as readonly string[]).includes(s));

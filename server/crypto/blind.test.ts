@@ -27,7 +27,11 @@ let clock: FakeClock;
 let blind: BlindCrypto;
 
 beforeEach(async () => {
-  ({ store, clock, deps: { blind } } = await makeTestDeps());
+  ({
+    store,
+    clock,
+    deps: { blind },
+  } = await makeTestDeps());
 });
 afterEach(() => store.close());
 
@@ -45,7 +49,12 @@ describe('session tokens', () => {
     const [header, payload] = token.split('.');
     expect(decode(header)).toEqual({ alg: 'EdDSA', kid: expect.any(String), typ: 'svc-session+jwt' });
     expect(decode(payload)).toEqual(claims);
-    expect(claims).toMatchObject({ aud: 'svc-widget', app_id: 'app_a', origin_hash: originHash(ORIGIN), scope_mask: 9 });
+    expect(claims).toMatchObject({
+      aud: 'svc-widget',
+      app_id: 'app_a',
+      origin_hash: originHash(ORIGIN),
+      scope_mask: 9,
+    });
     expect(claims.exp - claims.iat).toBe(300);
     expect(claims.iat).toBe(Math.floor(clock.now() / 1000));
     await expect(blind.verifySessionToken(token)).resolves.toEqual(claims);
@@ -75,11 +84,19 @@ describe('session tokens', () => {
     const { token } = await blind.issueSessionToken({ appId: 'app_a', origin: ORIGIN, scopeMask: 1 });
     const [h, p, s] = token.split('.') as [string, string, string];
     const forged = Buffer.from(JSON.stringify({ ...decode(p), scope_mask: 15 })).toString('base64url');
-    await expect(blind.verifySessionToken(`${h}.${forged}.${s}`)).rejects.toMatchObject({ code: 'SESSION_INVALID', cause: 'signature does not verify' });
+    await expect(blind.verifySessionToken(`${h}.${forged}.${s}`)).rejects.toMatchObject({
+      code: 'SESSION_INVALID',
+      cause: 'signature does not verify',
+    });
   });
 
   it('refuses an attestation presented as a session token', async () => {
-    const attestation = await blind.signAttestation({ appId: 'app_a', originHash: originHash(ORIGIN), scopeMask: 1, nullifier: '0x00' });
+    const attestation = await blind.signAttestation({
+      appId: 'app_a',
+      originHash: originHash(ORIGIN),
+      scopeMask: 1,
+      nullifier: '0x00',
+    });
     await expect(blind.verifySessionToken(attestation)).rejects.toMatchObject({ code: 'SESSION_INVALID' });
   });
 
@@ -87,7 +104,16 @@ describe('session tokens', () => {
     const jwk = await sessionKeyJwk(store);
     const key = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
     const now = Math.floor(clock.now() / 1000);
-    const good = { iss: 'http://localhost:8787', aud: 'svc-widget', app_id: 'app_a', origin_hash: originHash(ORIGIN), scope_mask: 1, iat: now, exp: now + 300, jti: 'j1' };
+    const good = {
+      iss: 'http://localhost:8787',
+      aud: 'svc-widget',
+      app_id: 'app_a',
+      origin_hash: originHash(ORIGIN),
+      scope_mask: 1,
+      iat: now,
+      exp: now + 300,
+      jti: 'j1',
+    };
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const sign = async (payload: object, header: Record<string, unknown> = {}) => {
       const input = `${b64({ alg: 'EdDSA', kid: jwk.kid, typ: 'svc-session+jwt', ...header })}.${b64(payload)}`;
@@ -114,13 +140,21 @@ describe('session tokens', () => {
     const [h, p] = token.split('.') as [string, string];
     const none = Buffer.from(JSON.stringify({ ...decode(h), alg: 'none' })).toString('base64url');
     await expect(blind.verifySessionToken(`${none}.${p}.`)).rejects.toMatchObject({ code: 'SESSION_INVALID' });
-    await expect(blind.verifySessionToken(`${none}.${p}.AA`)).rejects.toMatchObject({ code: 'SESSION_INVALID', cause: 'alg none' });
+    await expect(blind.verifySessionToken(`${none}.${p}.AA`)).rejects.toMatchObject({
+      code: 'SESSION_INVALID',
+      cause: 'alg none',
+    });
   });
 });
 
 describe('attestations', () => {
   it('carries exactly the DESIGN §5 header and payload', async () => {
-    const jws = await blind.signAttestation({ appId: 'app_a', originHash: originHash(ORIGIN), scopeMask: 5, nullifier: '0xabc' });
+    const jws = await blind.signAttestation({
+      appId: 'app_a',
+      originHash: originHash(ORIGIN),
+      scopeMask: 5,
+      nullifier: '0xabc',
+    });
     const [h, p] = jws.split('.');
     const { keys } = await blind.jwks();
     expect(decode(h)).toEqual({ alg: 'EdDSA', kid: keys[0]!.kid, typ: 'svc-attestation+jwt' });
@@ -139,7 +173,12 @@ describe('attestations', () => {
   });
 
   it("verifies with a plain node:crypto Ed25519 check following the spec's six steps with keys[0]", async () => {
-    const jws = await blind.signAttestation({ appId: 'app_a', originHash: originHash(ORIGIN), scopeMask: 0b1011, nullifier: '0x01' });
+    const jws = await blind.signAttestation({
+      appId: 'app_a',
+      originHash: originHash(ORIGIN),
+      scopeMask: 0b1011,
+      nullifier: '0x01',
+    });
     // 1. the key set; keys[0].x is the raw public key
     const { keys } = await blind.jwks();
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: keys[0]!.x }, format: 'jwk' });
@@ -147,7 +186,9 @@ describe('attestations', () => {
     const parts = jws.split('.');
     expect(parts).toHaveLength(3);
     // 3. detached signature over part1.part2
-    expect(verifyEd25519(null, Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, Buffer.from(parts[2]!, 'base64url'))).toBe(true);
+    expect(
+      verifyEd25519(null, Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, Buffer.from(parts[2]!, 'base64url')),
+    ).toBe(true);
     // 4. decode
     const claims = decode(parts[1]) as { exp: number; scope_mask: number };
     // 5. not expired
@@ -160,7 +201,12 @@ describe('attestations', () => {
   });
 
   it('verifies with jose compactVerify and a local JWK set', async () => {
-    const jws = await blind.signAttestation({ appId: 'app_a', originHash: originHash(ORIGIN), scopeMask: 1, nullifier: '0x01' });
+    const jws = await blind.signAttestation({
+      appId: 'app_a',
+      originHash: originHash(ORIGIN),
+      scopeMask: 1,
+      nullifier: '0x01',
+    });
     const jwks = await blind.jwks();
     const { protectedHeader, payload } = await compactVerify(jws, createLocalJWKSet(jwks as { keys: JWK[] }));
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', typ: 'svc-attestation+jwt' });
@@ -198,7 +244,15 @@ describe('keys', () => {
 
   it('refuses to start in production mode without a current attestation key', async () => {
     const empty = openSqliteStore(':memory:');
-    const config = loadConfig({ NODE_ENV: 'test', SVC_MODE: 'production', SVC_NULLIFIER_KEY: Buffer.alloc(32, 1).toString('base64'), SVC_MASTER_KEY: TEST_MASTER_KEY }, REPO_ROOT);
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        SVC_MODE: 'production',
+        SVC_NULLIFIER_KEY: Buffer.alloc(32, 1).toString('base64'),
+        SVC_MASTER_KEY: TEST_MASTER_KEY,
+      },
+      REPO_ROOT,
+    );
     await expect(createBlindCrypto(empty, clock, config)).rejects.toThrow(/svc keys rotate/);
     await rotateKeys(empty, 'attestation', clock.now());
     const blindProd = await createBlindCrypto(empty, clock, config);
@@ -218,10 +272,16 @@ describe('keys', () => {
     await blind.jwks(); // this instance re-reads its key cache now
     await rotateKeys(store, 'attestation', clock.now());
     // Until the cache is re-read the old key keeps signing (it stays published, so that is safe).
-    expect(decode((await blind.signAttestation({ appId: 'a', originHash: 'h', scopeMask: 1, nullifier: 'n' })).split('.')[0]).kid).toBe(oldKid);
+    expect(
+      decode((await blind.signAttestation({ appId: 'a', originHash: 'h', scopeMask: 1, nullifier: 'n' })).split('.')[0])
+        .kid,
+    ).toBe(oldKid);
     clock.advance(KEY_RELOAD_INTERVAL_MS);
     const newKid = announced[1]!;
-    expect(decode((await blind.signAttestation({ appId: 'a', originHash: 'h', scopeMask: 1, nullifier: 'n' })).split('.')[0]).kid).toBe(newKid);
+    expect(
+      decode((await blind.signAttestation({ appId: 'a', originHash: 'h', scopeMask: 1, nullifier: 'n' })).split('.')[0])
+        .kid,
+    ).toBe(newKid);
     expect((await blind.jwks()).keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
   });
 
@@ -251,7 +311,9 @@ describe('keys', () => {
     const b = await createBlindCrypto(s, clock2, loadConfig({ NODE_ENV: 'test' }, REPO_ROOT));
     await s.updateKeys({ drop: (await s.listKeys('attestation')).map((k) => k.kid) });
     clock2.advance(KEY_RELOAD_INTERVAL_MS);
-    await expect(b.signAttestation({ appId: 'a', originHash: 'h', scopeMask: 1, nullifier: 'n' })).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+    await expect(
+      b.signAttestation({ appId: 'a', originHash: 'h', scopeMask: 1, nullifier: 'n' }),
+    ).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
     await s.close();
   });
 });

@@ -81,7 +81,9 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
   if (config.mode === 'sandbox') {
     await ensureCurrentKey(store, 'attestation', clock.now());
   } else if (!pickCurrent(await store.listKeys('attestation'))) {
-    throw new ConfigError('SVC_MODE=production found no current attestation key in the store; create one with `svc keys rotate`');
+    throw new ConfigError(
+      'SVC_MODE=production found no current attestation key in the store; create one with `svc keys rotate`',
+    );
   }
   await ensureCurrentKey(store, 'session', clock.now());
 
@@ -155,7 +157,8 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
     } catch (cause) {
       throw new ServiceError('SESSION_INVALID', { cause });
     }
-    if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object' || Array.isArray(claims)) throw invalid('header or payload is not an object');
+    if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object' || Array.isArray(claims))
+      throw invalid('header or payload is not an object');
     if (header.alg !== 'EdDSA') throw invalid(`alg ${String(header.alg)}`);
     if (header.typ !== SESSION_TYP) throw invalid(`typ ${String(header.typ)}`);
     if ('crit' in header) throw invalid('crit header not understood');
@@ -167,15 +170,20 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
     if (!key) throw invalid('kid unknown');
 
     const signature = Buffer.from(signaturePart, 'base64url');
-    if (signature.length !== 64 || !verify(null, Buffer.from(`${headerPart}.${payloadPart}`, 'ascii'), key.publicKey, signature)) {
+    if (
+      signature.length !== 64 ||
+      !verify(null, Buffer.from(`${headerPart}.${payloadPart}`, 'ascii'), key.publicKey, signature)
+    ) {
       throw invalid('signature does not verify');
     }
 
     if (claims.aud !== SESSION_AUDIENCE) throw invalid(`aud ${String(claims.aud)}`);
     if (claims.iss !== config.appUrl) throw invalid(`iss ${String(claims.iss)}`);
     const { iat, exp, scope_mask, app_id, origin_hash, jti, iss } = claims;
-    if (!isPositiveInt(iat) || !isPositiveInt(exp) || !isPositiveInt(scope_mask)) throw invalid('iat, exp or scope_mask not an integer');
-    if (typeof app_id !== 'string' || typeof origin_hash !== 'string' || typeof jti !== 'string') throw invalid('app_id, origin_hash or jti not a string');
+    if (!isPositiveInt(iat) || !isPositiveInt(exp) || !isPositiveInt(scope_mask))
+      throw invalid('iat, exp or scope_mask not an integer');
+    if (typeof app_id !== 'string' || typeof origin_hash !== 'string' || typeof jti !== 'string')
+      throw invalid('app_id, origin_hash or jti not a string');
     const now = nowSeconds();
     if (exp <= now) throw invalid('expired');
     if (iat > now + IAT_LEEWAY_SECONDS) throw invalid('issued in the future');

@@ -14,7 +14,11 @@ let clock: FakeClock;
 let blind: BlindCrypto;
 
 beforeEach(async () => {
-  ({ store, clock, deps: { blind } } = await makeTestDeps());
+  ({
+    store,
+    clock,
+    deps: { blind },
+  } = await makeTestDeps());
 });
 afterEach(() => store.close());
 
@@ -53,9 +57,16 @@ describe('rotateKeys', () => {
   it('refuses to promote before the next key has been published for an hour, unless forced', async () => {
     const announced = await rotateKeys(store, 'attestation', clock.now());
     clock.advance(HOUR - 1);
-    expect(await rotateKeys(store, 'attestation', clock.now())).toEqual({ action: 'waiting', kid: announced.kid, promotableAt: clock.now() + 1 });
+    expect(await rotateKeys(store, 'attestation', clock.now())).toEqual({
+      action: 'waiting',
+      kid: announced.kid,
+      promotableAt: clock.now() + 1,
+    });
     expect(await states()).toEqual(['current', 'next']);
-    expect(await rotateKeys(store, 'attestation', clock.now(), { force: true })).toMatchObject({ action: 'promoted', kid: announced.kid });
+    expect(await rotateKeys(store, 'attestation', clock.now(), { force: true })).toMatchObject({
+      action: 'promoted',
+      kid: announced.kid,
+    });
   });
 
   it('promotes the next key and retires the old one in one step, never leaving zero or two current keys', async () => {
@@ -63,7 +74,12 @@ describe('rotateKeys', () => {
     const announced = await rotateKeys(store, 'attestation', clock.now());
     clock.advance(HOUR);
     const promoted = await rotateKeys(store, 'attestation', clock.now());
-    expect(promoted).toEqual({ action: 'promoted', kid: announced.kid, retiredKid: oldKid, dropAfter: clock.now() + RETIRED_KEY_LIFETIME_MS });
+    expect(promoted).toEqual({
+      action: 'promoted',
+      kid: announced.kid,
+      retiredKid: oldKid,
+      dropAfter: clock.now() + RETIRED_KEY_LIFETIME_MS,
+    });
     expect(await states()).toEqual(['current', 'retired']);
     const retired = (await store.listKeys('attestation')).find((k) => k.kid === oldKid)!;
     expect(retired.dropAfter).toBe(clock.now() + RETIRED_KEY_LIFETIME_MS);

@@ -35,7 +35,11 @@ export interface PublicSigningJwk {
  *
  * @example const key = await createKeyRecord('attestation', 'next', clock.now())
  */
-export async function createKeyRecord(purpose: KeyPurpose, state: SigningKeyRecord['state'], now: number): Promise<SigningKeyRecord> {
+export async function createKeyRecord(
+  purpose: KeyPurpose,
+  state: SigningKeyRecord['state'],
+  now: number,
+): Promise<SigningKeyRecord> {
   // A 32-byte seed imported as JWK, not generateKeyPairSync + JWK export, which can deadlock
   // Node 20 (see server/domain/result-box.ts). Node builds the key from `d` and only
   // type-checks `x`; the real public key is then derived from it.
@@ -92,7 +96,9 @@ export function orderForPublication(records: readonly SigningKeyRecord[], now: n
  * while a start-up race briefly left two: the oldest wins.
  */
 export function pickCurrent(records: readonly SigningKeyRecord[]): SigningKeyRecord | null {
-  const current = records.filter((r) => r.state === 'current').sort((a, b) => a.createdAt - b.createdAt || a.kid.localeCompare(b.kid));
+  const current = records
+    .filter((r) => r.state === 'current')
+    .sort((a, b) => a.createdAt - b.createdAt || a.kid.localeCompare(b.kid));
   return current[0] ?? null;
 }
 
@@ -112,7 +118,10 @@ export async function ensureCurrentKey(store: Store, purpose: KeyPurpose, now: n
   const records = await store.listKeys(purpose);
   const winner = pickCurrent(records) ?? mine;
   const losers = records.filter((r) => r.state === 'current' && r.kid !== winner.kid);
-  if (losers.length > 0) await store.updateKeys({ put: losers.map((r) => ({ ...r, state: 'retired' as const, dropAfter: now + RETIRED_KEY_LIFETIME_MS })) });
+  if (losers.length > 0)
+    await store.updateKeys({
+      put: losers.map((r) => ({ ...r, state: 'retired' as const, dropAfter: now + RETIRED_KEY_LIFETIME_MS })),
+    });
   return winner;
 }
 
@@ -136,7 +145,12 @@ export type RotationResult =
  * const r = await rotateKeys(store, 'attestation', clock.now());
  * if (r.action === 'waiting') console.log(`promote after ${new Date(r.promotableAt).toISOString()}`);
  */
-export async function rotateKeys(store: Store, purpose: KeyPurpose, now: number, options: { force?: boolean } = {}): Promise<RotationResult> {
+export async function rotateKeys(
+  store: Store,
+  purpose: KeyPurpose,
+  now: number,
+  options: { force?: boolean } = {},
+): Promise<RotationResult> {
   const records = await store.listKeys(purpose);
   const expired = records.filter((r) => isDroppable(r, now)).map((r) => r.kid);
   if (expired.length > 0) await store.updateKeys({ drop: expired });
@@ -164,7 +178,9 @@ export async function rotateKeys(store: Store, purpose: KeyPurpose, now: number,
   if (now < promotableAt && !options.force) return { action: 'waiting', kid: next.kid, promotableAt };
 
   const dropAfter = now + RETIRED_KEY_LIFETIME_MS;
-  const retire = records.filter((r) => r.state === 'current').map((r) => ({ ...r, state: 'retired' as const, dropAfter }));
+  const retire = records
+    .filter((r) => r.state === 'current')
+    .map((r) => ({ ...r, state: 'retired' as const, dropAfter }));
   await store.updateKeys({ put: [...retire, { ...next, state: 'current' }] });
   return { action: 'promoted', kid: next.kid, retiredKid: current.kid, dropAfter };
 }

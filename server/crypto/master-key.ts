@@ -99,19 +99,26 @@ export function createKeyring(keys: readonly Buffer[]): Keyring {
       const cipher = createCipheriv('aes-256-gcm', current.key, iv);
       cipher.setAAD(Buffer.from(context, 'utf8'));
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      const parts = [current.id, iv, body, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url')));
+      const parts = [current.id, iv, body, cipher.getAuthTag()].map((p) =>
+        typeof p === 'string' ? p : p.toString('base64url'),
+      );
       return PREFIX + parts.join(':');
     },
     open(context, sealed) {
       if (!isSealed(sealed)) throw new SealError(`${context} is not sealed`);
       const [id, iv, body, tag] = sealed.slice(PREFIX.length).split(':');
       const key = id === undefined ? undefined : ring.get(id);
-      if (!key) throw new SealError(`${context} was sealed with master key ${id}, which is not in this process's keyring (${ids.join(', ')})`);
+      if (!key)
+        throw new SealError(
+          `${context} was sealed with master key ${id}, which is not in this process's keyring (${ids.join(', ')})`,
+        );
       try {
         const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv ?? '', 'base64url'));
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(Buffer.from(tag ?? '', 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(body ?? '', 'base64url')), decipher.final()]).toString('utf8');
+        return Buffer.concat([decipher.update(Buffer.from(body ?? '', 'base64url')), decipher.final()]).toString(
+          'utf8',
+        );
       } catch {
         throw new SealError(`${context} does not open with master key ${id}: altered, or moved from another record`);
       }
@@ -139,9 +146,12 @@ export function loadKeyring(source: MasterKeySource): Keyring {
     .split(',')
     .filter((s) => s.trim() !== '')
     .map((s, i) => parseMasterKey(s, `SVC_MASTER_KEY_PREVIOUS (key ${i + 1})`));
-  if (source.masterKey !== null) return createKeyring([parseMasterKey(source.masterKey, 'SVC_MASTER_KEY'), ...previous]);
+  if (source.masterKey !== null)
+    return createKeyring([parseMasterKey(source.masterKey, 'SVC_MASTER_KEY'), ...previous]);
   if (source.mode === 'production') {
-    throw new ConfigError('SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest');
+    throw new ConfigError(
+      'SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest',
+    );
   }
   return createKeyring([...readKeyFile(source.dataDir), ...previous]);
 }
@@ -151,7 +161,9 @@ function readKeyFile(dataDir: string): Buffer[] {
   const path = join(dataDir, MASTER_KEY_FILE);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeNewFile(path, `${newMasterKey()}\n`);
-  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   if (lines.length === 0) throw new ConfigError(`${path} holds no master key`);
   return lines.map((line, i) => parseMasterKey(line, `${path} (line ${i + 1})`));
 }

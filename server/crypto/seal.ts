@@ -19,7 +19,12 @@ export function seal(token: string, purpose: string, plaintext: string): string 
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', deriveKey(token, purpose), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    body.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.');
 }
 
 /** The plaintext, or null when the token is wrong or the box was tampered with. */

@@ -7,7 +7,9 @@ const KEY = Buffer.alloc(32, 7);
 
 describe('computeNullifier', () => {
   it('matches the known-answer vector computed with openssl', () => {
-    expect(computeNullifier(KEY, 'fr-adult-m', 'partner:pk_test_demo')).toBe('0xb4fa0cbb079c0aa3290954542b03b9fed915a5f1578beaeaad25f9e6e6a98eae');
+    expect(computeNullifier(KEY, 'fr-adult-m', 'partner:pk_test_demo')).toBe(
+      '0xb4fa0cbb079c0aa3290954542b03b9fed915a5f1578beaeaad25f9e6e6a98eae',
+    );
   });
 
   it('gives the same person the same value for one audience and another value for another', () => {
@@ -18,10 +20,14 @@ describe('computeNullifier', () => {
   });
 
   it('keeps the rails apart: a partner ID and a blind app id of the same value get different nullifiers', () => {
-    expect(computeNullifier(KEY, 'fr-adult-m', 'partner:same_id')).not.toBe(computeNullifier(KEY, 'fr-adult-m', 'app:same_id'));
+    expect(computeNullifier(KEY, 'fr-adult-m', 'partner:same_id')).not.toBe(
+      computeNullifier(KEY, 'fr-adult-m', 'app:same_id'),
+    );
   });
 
   it('depends on the service key', () => {
-    expect(computeNullifier(Buffer.alloc(32, 8), 'fr-adult-m', 'partner:pk_test_demo')).not.toBe(computeNullifier(KEY, 'fr-adult-m', 'partner:pk_test_demo'));
+    expect(computeNullifier(Buffer.alloc(32, 8), 'fr-adult-m', 'partner:pk_test_demo')).not.toBe(
+      computeNullifier(KEY, 'fr-adult-m', 'partner:pk_test_demo'),
+    );
   });
 });

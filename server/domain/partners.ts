@@ -29,9 +29,12 @@ export function isOrigin(value: string): boolean {
 export function toPartnerRecord(fixture: PartnerFixture, createdAt: number): PartnerRecord {
   const where = `partner ${JSON.stringify(fixture.id)}`;
   if (!PARTNER_ID_PATTERN.test(fixture.id ?? '')) throw new ConfigError(`${where}: id must match [A-Za-z0-9_]{1,64}`);
-  if (Buffer.from(fixture.secret ?? '', 'base64').length < 32) throw new ConfigError(`${where}: secret must be base64 of 32 bytes`);
-  if (!isOrigin(fixture.domain ?? '')) throw new ConfigError(`${where}: domain must be an origin like https://shop.example`);
-  if (fixture.rail !== 'standard' && fixture.rail !== 'adult_blind') throw new ConfigError(`${where}: rail must be standard or adult_blind`);
+  if (Buffer.from(fixture.secret ?? '', 'base64').length < 32)
+    throw new ConfigError(`${where}: secret must be base64 of 32 bytes`);
+  if (!isOrigin(fixture.domain ?? ''))
+    throw new ConfigError(`${where}: domain must be an origin like https://shop.example`);
+  if (fixture.rail !== 'standard' && fixture.rail !== 'adult_blind')
+    throw new ConfigError(`${where}: rail must be standard or adult_blind`);
   const scopes = fixture.allowed_scopes ?? null;
   if (scopes && !scopes.every(isScope)) throw new ConfigError(`${where}: allowed_scopes has an unknown scope`);
   return {

@@ -48,7 +48,11 @@ export function issuePassToken(grant: GrantRecord, now: number): { passToken: st
     partnerId: grant.partnerId,
     requestId: grant.requestId,
     scopes: [...grant.scopes],
-    attributes: { ...disclosedAttributes(grant.scopes, grant.attributes), verification_method: grant.method, verified_at: grant.verifiedAt },
+    attributes: {
+      ...disclosedAttributes(grant.scopes, grant.attributes),
+      verification_method: grant.method,
+      verified_at: grant.verifiedAt,
+    },
     method: grant.method,
     issuedAt: now,
     expiresAt: now + LIMITS.passTokenTtlSeconds * 1000,

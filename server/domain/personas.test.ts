@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Persona } from '../../src/protocol/api.ts';
 import { loadPersonas } from '../boot.ts';
-import { attributesOf, birthDateOf, EU_MEMBER_STATES, findPersona, personaFacts, summarizePersonas } from './personas.ts';
+import {
+  attributesOf,
+  birthDateOf,
+  EU_MEMBER_STATES,
+  findPersona,
+  personaFacts,
+  summarizePersonas,
+} from './personas.ts';
 
 const personas = loadPersonas();
 const persona = (id: string): Persona => findPersona(personas, id)!;
@@ -29,9 +36,23 @@ describe('personas', () => {
 
   it('derives nationality facts from the EU list of 27 member states', () => {
     expect(EU_MEMBER_STATES.size).toBe(27);
-    expect(personaFacts(persona('fr-adult-f'), JAN_1)).toMatchObject({ isFrench: true, isEU: true, isFemale: true, isMale: false });
-    expect(personaFacts(persona('de-adult'), JAN_1)).toMatchObject({ isFrench: false, isEU: true, isMale: true, nationality: 'DEU' });
-    expect(personaFacts(persona('us-adult'), JAN_1)).toMatchObject({ isFrench: false, isEU: false, nationality: 'USA' });
+    expect(personaFacts(persona('fr-adult-f'), JAN_1)).toMatchObject({
+      isFrench: true,
+      isEU: true,
+      isFemale: true,
+      isMale: false,
+    });
+    expect(personaFacts(persona('de-adult'), JAN_1)).toMatchObject({
+      isFrench: false,
+      isEU: true,
+      isMale: true,
+      nationality: 'DEU',
+    });
+    expect(personaFacts(persona('us-adult'), JAN_1)).toMatchObject({
+      isFrench: false,
+      isEU: false,
+      nationality: 'USA',
+    });
   });
 
   it('discloses only the attributes of the requested scopes', () => {

@@ -9,8 +9,33 @@ import type { Scope } from '../../src/protocol/scopes.ts';
 
 /** The 27 EU member states, ISO 3166-1 alpha-3. */
 export const EU_MEMBER_STATES: ReadonlySet<string> = new Set([
-  'AUT', 'BEL', 'BGR', 'HRV', 'CYP', 'CZE', 'DNK', 'EST', 'FIN', 'FRA', 'DEU', 'GRC', 'HUN', 'IRL',
-  'ITA', 'LVA', 'LTU', 'LUX', 'MLT', 'NLD', 'POL', 'PRT', 'ROU', 'SVK', 'SVN', 'ESP', 'SWE',
+  'AUT',
+  'BEL',
+  'BGR',
+  'HRV',
+  'CYP',
+  'CZE',
+  'DNK',
+  'EST',
+  'FIN',
+  'FRA',
+  'DEU',
+  'GRC',
+  'HUN',
+  'IRL',
+  'ITA',
+  'LVA',
+  'LTU',
+  'LUX',
+  'MLT',
+  'NLD',
+  'POL',
+  'PRT',
+  'ROU',
+  'SVK',
+  'SVN',
+  'ESP',
+  'SWE',
 ]);
 
 export const ADULT_AGE = 18;
@@ -118,13 +143,27 @@ export function attributesOf(facts: ProvenFacts, scopes: readonly Scope[], nulli
   const attributes: Attributes = {};
   for (const scope of scopes) {
     switch (scope) {
-      case 'isAdult': attributes.age_over_18 = facts.isAdult; break;
-      case 'isFrench': attributes.is_french = known(facts.isFrench, scope); break;
-      case 'isEU': attributes.is_eu = known(facts.isEU, scope); break;
-      case 'isMale': attributes.is_male = known(facts.isMale, scope); break;
-      case 'isFemale': attributes.is_female = known(facts.isFemale, scope); break;
-      case 'revealNationality': attributes.nationality = known(facts.nationality, scope); break;
-      case 'revealBirthYear': attributes.birth_year = known(facts.birthYear, scope); break;
+      case 'isAdult':
+        attributes.age_over_18 = facts.isAdult;
+        break;
+      case 'isFrench':
+        attributes.is_french = known(facts.isFrench, scope);
+        break;
+      case 'isEU':
+        attributes.is_eu = known(facts.isEU, scope);
+        break;
+      case 'isMale':
+        attributes.is_male = known(facts.isMale, scope);
+        break;
+      case 'isFemale':
+        attributes.is_female = known(facts.isFemale, scope);
+        break;
+      case 'revealNationality':
+        attributes.nationality = known(facts.nationality, scope);
+        break;
+      case 'revealBirthYear':
+        attributes.birth_year = known(facts.birthYear, scope);
+        break;
       case 'isUnique':
         if (nullifier === null) throw new Error('isUnique requested without a nullifier');
         attributes.nullifier = nullifier;

@@ -12,8 +12,11 @@ describe('the precomputed QR code', () => {
     reference.make();
     const wire = readQrBits(encodeQr(LINK))!;
     expect(wire.size).toBe(reference.getModuleCount());
-    for (let y = 0; y < wire.size; y++) for (let x = 0; x < wire.size; x++) expect(wire.isDark(y, x)).toBe(reference.isDark(y, x));
-    expect(svgPathOf(wire.size, wire.isDark)).toBe(svgPathOf(reference.getModuleCount(), (r, c) => reference.isDark(r, c)));
+    for (let y = 0; y < wire.size; y++)
+      for (let x = 0; x < wire.size; x++) expect(wire.isDark(y, x)).toBe(reference.isDark(y, x));
+    expect(svgPathOf(wire.size, wire.isDark)).toBe(
+      svgPathOf(reference.getModuleCount(), (r, c) => reference.isDark(r, c)),
+    );
   });
 
   it('is a few hundred characters on the wire', () => {

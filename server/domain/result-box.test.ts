@@ -49,10 +49,17 @@ describe('X25519 keys', () => {
       d: Buffer.from('77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a', 'hex').toString('base64url'),
       x: Buffer.from('8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a', 'hex').toString('base64url'),
     };
-    const imported = createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: alice.d, x: 'A'.repeat(43) }, format: 'jwk' });
+    const imported = createPrivateKey({
+      key: { kty: 'OKP', crv: 'X25519', d: alice.d, x: 'A'.repeat(43) },
+      format: 'jwk',
+    });
     expect(createPublicKey(imported).export({ format: 'jwk' }).x).toBe(alice.x);
     const { d, x } = newX25519KeyPair();
-    expect(createPublicKey(createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d, x }, format: 'jwk' })).export({ format: 'jwk' }).x).toBe(x);
+    expect(
+      createPublicKey(createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d, x }, format: 'jwk' })).export({
+        format: 'jwk',
+      }).x,
+    ).toBe(x);
   });
 
   it('survive 30,000 locks and boxes under allocation pressure without deadlocking the process', () => {
@@ -64,7 +71,10 @@ describe('X25519 keys', () => {
       "for (let i = 0; i < 30000; i++) { const lock = createResultLock('pt_x'); lockResult(lock.publicKey, 'hello');",
       "  junk.push('x'.repeat(100) + i); if (junk.length > 10000) junk = []; }",
     ].join('\n');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      timeout: 60_000,
+      encoding: 'utf8',
+    });
     expect(run.error).toBeUndefined();
     expect(run.status, run.stderr).toBe(0);
   }, 70_000);

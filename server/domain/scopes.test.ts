@@ -18,7 +18,9 @@ describe('readRequestScopes', () => {
   });
 
   it('accepts every scope outside client proof mode and the wallet scopes inside it', () => {
-    expect(readRequestScopes(['isAdult', 'isMale', 'revealNationality', 'revealBirthYear'], false, null)).toHaveLength(4);
+    expect(readRequestScopes(['isAdult', 'isMale', 'revealNationality', 'revealBirthYear'], false, null)).toHaveLength(
+      4,
+    );
     expect(readRequestScopes(['isAdult', 'isFrench', 'isEU', 'isUnique'], true, null)).toHaveLength(4);
   });
 
@@ -33,7 +35,8 @@ describe('readRequestScopes', () => {
   });
 
   it('refuses a list that is not an array of strings with INVALID_SCOPES', () => {
-    for (const value of ['isAdult', null, 42, [1], {}]) expect(refusal(() => readRequestScopes(value, false, null)).code).toBe('INVALID_SCOPES');
+    for (const value of ['isAdult', null, 42, [1], {}])
+      expect(refusal(() => readRequestScopes(value, false, null)).code).toBe('INVALID_SCOPES');
   });
 
   it('restricts to the partner allowed_scopes', () => {

@@ -9,7 +9,11 @@ import { ServiceError } from '../errors.ts';
  *
  * @example readRequestScopes(body.scopes, body.client_proof_mode === true, partner.allowedScopes) // ['isAdult']
  */
-export function readRequestScopes(value: unknown, clientProofMode: boolean, allowedScopes: readonly Scope[] | null): Scope[] {
+export function readRequestScopes(
+  value: unknown,
+  clientProofMode: boolean,
+  allowedScopes: readonly Scope[] | null,
+): Scope[] {
   const scopes = value === undefined ? [...DEFAULT_SCOPES] : value;
   if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) {
     throw new ServiceError('INVALID_SCOPES', { cause: 'scopes must be an array of scope names' });

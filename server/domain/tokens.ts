@@ -21,5 +21,10 @@ export function digestToken(token: string): string {
 
 /** Shape check before any lookup: prefix + 43 base64url characters. */
 export function isTokenShaped(value: unknown, kind: 'grant' | 'pass' | 'poll' | 'handoff'): value is string {
-  return typeof value === 'string' && value.length === PREFIX[kind].length + 43 && value.startsWith(PREFIX[kind]) && /^[A-Za-z0-9_-]{43}$/.test(value.slice(PREFIX[kind].length));
+  return (
+    typeof value === 'string' &&
+    value.length === PREFIX[kind].length + 43 &&
+    value.startsWith(PREFIX[kind]) &&
+    /^[A-Za-z0-9_-]{43}$/.test(value.slice(PREFIX[kind].length))
+  );
 }

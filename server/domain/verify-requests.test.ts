@@ -41,7 +41,10 @@ describe('verification request lifecycle', () => {
     t = await makeTestDeps();
     const now = t.clock.now();
     const widget = await createVerifyRequest(t.deps, STANDARD, { channel: 'widget' });
-    const partner = await createVerifyRequest(t.deps, STANDARD, { channel: 'partner', readerKey: PARTNERS.demo.secret });
+    const partner = await createVerifyRequest(t.deps, STANDARD, {
+      channel: 'partner',
+      readerKey: PARTNERS.demo.secret,
+    });
     expect(await findRequestForPoller(t.store, widget.record.id, widget.pollToken, now)).toEqual(widget.record);
     expect(await findRequestForPoller(t.store, widget.record.id, partner.pollToken, now)).toBeNull();
     expect(await findRequestForPoller(t.store, partner.record.id, partner.pollToken, now)).toBeNull();
@@ -67,9 +70,18 @@ describe('verification request lifecycle', () => {
 
   it('opens a partner request result with the partner secret only', async () => {
     t = await makeTestDeps();
-    const { record } = await createVerifyRequest(t.deps, STANDARD, { channel: 'partner', readerKey: PARTNERS.demo.secret });
-    const done = await completeRequest(t.deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' });
-    expect(statusView(done, t.clock.now(), PARTNERS.demo.secret).result).toEqual({ grant_code: expect.stringMatching(/^g_/) });
+    const { record } = await createVerifyRequest(t.deps, STANDARD, {
+      channel: 'partner',
+      readerKey: PARTNERS.demo.secret,
+    });
+    const done = await completeRequest(t.deps, record, {
+      outcome: 'approved',
+      method: 'face_check',
+      personaId: 'fr-adult-m',
+    });
+    expect(statusView(done, t.clock.now(), PARTNERS.demo.secret).result).toEqual({
+      grant_code: expect.stringMatching(/^g_/),
+    });
     expect(() => statusView(done, t.clock.now(), PARTNERS.other.secret)).toThrow(ServiceError);
   });
 });

@@ -99,7 +99,12 @@ export async function createVerifyRequest(
 ): Promise<CreatedRequest> {
   const now = deps.clock.now();
   const id = newRequestId();
-  const wallet = await offerWallet(deps, { id, scopes: request.scopes, clientProofMode: request.clientProofMode, channel: reader.channel });
+  const wallet = await offerWallet(deps, {
+    id,
+    scopes: request.scopes,
+    clientProofMode: request.clientProofMode,
+    channel: reader.channel,
+  });
   const pollToken = newToken('poll');
   const handoffToken = newToken('handoff');
   const lock = createResultLock(reader.channel === 'widget' ? pollToken : reader.readerKey);
@@ -152,7 +157,12 @@ function digestMatches(token: string, digest: string): boolean {
  *
  * @example const record = await findRequestForPoller(store, request.params.requestId, query.pt, now)
  */
-export async function findRequestForPoller(store: Store, id: unknown, pollToken: unknown, now: number): Promise<VerifyRequestRecord | null> {
+export async function findRequestForPoller(
+  store: Store,
+  id: unknown,
+  pollToken: unknown,
+  now: number,
+): Promise<VerifyRequestRecord | null> {
   if (!isRequestId(id) || !isTokenShaped(pollToken, 'poll')) return null;
   const record = await store.getRequest(id, now);
   if (!record || record.channel !== 'widget' || !digestMatches(pollToken, record.pollTokenDigest)) return null;
@@ -160,7 +170,12 @@ export async function findRequestForPoller(store: Store, id: unknown, pollToken:
 }
 
 /** A partner's own request, created through the signed partner variant; null otherwise. */
-export async function findRequestForPartner(store: Store, id: unknown, partnerId: string, now: number): Promise<VerifyRequestRecord | null> {
+export async function findRequestForPartner(
+  store: Store,
+  id: unknown,
+  partnerId: string,
+  now: number,
+): Promise<VerifyRequestRecord | null> {
   if (!isRequestId(id)) return null;
   const record = await store.getRequest(id, now);
   if (!record || record.channel !== 'partner' || record.partnerId !== partnerId) return null;
@@ -168,7 +183,12 @@ export async function findRequestForPartner(store: Store, id: unknown, partnerId
 }
 
 /** The phone's request: null unless the handoff token from the deep link matches. */
-export async function findRequestForPhone(store: Store, id: unknown, handoffToken: unknown, now: number): Promise<VerifyRequestRecord | null> {
+export async function findRequestForPhone(
+  store: Store,
+  id: unknown,
+  handoffToken: unknown,
+  now: number,
+): Promise<VerifyRequestRecord | null> {
   if (!isRequestId(id) || !isTokenShaped(handoffToken, 'handoff')) return null;
   const record = await store.getRequest(id, now);
   if (!record || !digestMatches(handoffToken, record.handoffTokenDigest)) return null;
@@ -195,11 +215,19 @@ export function isAwaitingPhone(record: VerifyRequestRecord, now: number): boole
  *
  * @example reply.send(statusView(record, now, pollToken))
  */
-export function statusView(record: VerifyRequestRecord, now: number, readerKeys: string | readonly string[]): VerifyStatus {
+export function statusView(
+  record: VerifyRequestRecord,
+  now: number,
+  readerKeys: string | readonly string[],
+): VerifyStatus {
   const status = effectiveStatus(record, now);
-  const view: VerifyStatus = { status, expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt };
+  const view: VerifyStatus = {
+    status,
+    expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
+  };
   if (status === 'failed' && record.reason) view.reason = record.reason;
-  if (status === 'completed') view.result = readResult(record, typeof readerKeys === 'string' ? [readerKeys] : readerKeys);
+  if (status === 'completed')
+    view.result = readResult(record, typeof readerKeys === 'string' ? [readerKeys] : readerKeys);
   return view;
 }
 
@@ -214,7 +242,8 @@ function readResult(record: VerifyRequestRecord, readerKeys: readonly string[]):
 
 /** Throws 409 / 410 unless the phone may still act on the request. */
 function assertActionable(record: VerifyRequestRecord, now: number): void {
-  if (!isOpenStatus(record.status)) throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
+  if (!isOpenStatus(record.status))
+    throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
   if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
 }
 
@@ -249,7 +278,10 @@ async function updateWithRetry(
  *
  * @example const opened = await openRequest(deps, record)
  */
-export async function openRequest(deps: Pick<AppDeps, 'store' | 'clock'>, record: VerifyRequestRecord): Promise<VerifyRequestRecord> {
+export async function openRequest(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  record: VerifyRequestRecord,
+): Promise<VerifyRequestRecord> {
   const now = deps.clock.now();
   return updateWithRetry(deps.store, record, now, (current) => {
     if (!isOpenStatus(current.status)) return null;
@@ -260,7 +292,12 @@ export async function openRequest(deps: Pick<AppDeps, 'store' | 'clock'>, record
 }
 
 /** Settles an open request with `patch`: 409 / 410 unless the phone may still act on it. */
-export function settle(store: Store, record: VerifyRequestRecord, now: number, patch: VerifyRequestPatch): Promise<VerifyRequestRecord> {
+export function settle(
+  store: Store,
+  record: VerifyRequestRecord,
+  now: number,
+  patch: VerifyRequestPatch,
+): Promise<VerifyRequestRecord> {
   return updateWithRetry(store, record, now, (current) => {
     assertActionable(current, now);
     return patch;
@@ -309,10 +346,16 @@ export async function completeRequest(
   }
 
   if (outcome !== 'approved') {
-    return settle(deps.store, record, now, { status: 'failed', reason: outcome, method, expiresAt: now + EXPIRED_GRACE_MS });
+    return settle(deps.store, record, now, {
+      status: 'failed',
+      reason: outcome,
+      method,
+      expiresAt: now + EXPIRED_GRACE_MS,
+    });
   }
   const persona = findPersona(deps.personas, completion.personaId);
-  if (method === null || persona === null) throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
+  if (method === null || persona === null)
+    throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
 
   return approveRequest(deps, record, { method, subject: persona.id, facts: personaFacts(persona, now) });
 }
@@ -337,11 +380,18 @@ export async function approveRequest(
       ? { grant_code: await issueGrant(deps, record, { ...approval, verifiedAt: now, expiresAt: resultExpiresAt }) }
       : { attestation: await issueAttestation(deps, record, approval) };
   const sealedResult = lockResult(record.resultPublicKey, JSON.stringify(result));
-  return settle(deps.store, record, now, { status: 'completed', reason: null, method, sealedResult, expiresAt: resultExpiresAt });
+  return settle(deps.store, record, now, {
+    status: 'completed',
+    reason: null,
+    method,
+    sealedResult,
+    expiresAt: resultExpiresAt,
+  });
 }
 
 function nullifierSubject(approval: Approval): string {
-  if (approval.subject === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'isUnique approved without a subject' });
+  if (approval.subject === null)
+    throw new ServiceError('INTERNAL_ERROR', { cause: 'isUnique approved without a subject' });
   return approval.subject;
 }
 
@@ -352,9 +402,12 @@ async function issueGrant(
   grant: Approval & { verifiedAt: number; expiresAt: number },
 ): Promise<string> {
   const { facts, method, verifiedAt, expiresAt } = grant;
-  if (record.partnerId === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
+  if (record.partnerId === null)
+    throw new ServiceError('INTERNAL_ERROR', { cause: 'standard request without a partner' });
   const audience = `partner:${record.partnerId}` as const;
-  const nullifier = record.scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, nullifierSubject(grant), audience) : null;
+  const nullifier = record.scopes.includes('isUnique')
+    ? computeNullifier(deps.nullifierKey, nullifierSubject(grant), audience)
+    : null;
   const grantCode = newToken('grant');
   // Put before the request moves to completed: if the CAS then loses, the grant is orphaned
   // (nobody holds its code and it expires), never the other way round.
@@ -381,12 +434,19 @@ const PROVEN: Record<BlindScope, (facts: ProvenFacts) => boolean> = {
 };
 
 /** Signs the attestation for an approved ADULT_BLIND request: a scope_mask bit only for a fact proven true. */
-async function issueAttestation(deps: Pick<AppDeps, 'nullifierKey' | 'blind'>, record: VerifyRequestRecord, approval: Approval): Promise<string> {
+async function issueAttestation(
+  deps: Pick<AppDeps, 'nullifierKey' | 'blind'>,
+  record: VerifyRequestRecord,
+  approval: Approval,
+): Promise<string> {
   const { facts } = approval;
-  if (record.appId === null || record.originHash === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
+  if (record.appId === null || record.originHash === null)
+    throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
   const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
-  const nullifier = scopes.includes('isUnique') ? computeNullifier(deps.nullifierKey, nullifierSubject(approval), `app:${record.appId}`) : '';
+  const nullifier = scopes.includes('isUnique')
+    ? computeNullifier(deps.nullifierKey, nullifierSubject(approval), `app:${record.appId}`)
+    : '';
   return deps.blind.signAttestation({ appId: record.appId, originHash: record.originHash, scopeMask, nullifier });
 }

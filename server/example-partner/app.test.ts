@@ -26,9 +26,18 @@ afterAll(async () => {
 /** The `name=value` of the session cookie a response set. */
 const sessionCookie = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0]!;
 const exchange = (grantCode: unknown, cookie?: string) =>
-  partner.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: grantCode }, headers: cookie ? { cookie } : {} });
+  partner.inject({
+    method: 'POST',
+    url: '/api/exchange',
+    payload: { grant_code: grantCode },
+    headers: cookie ? { cookie } : {},
+  });
 const confirm = (grantCode: string, query = '', cookie?: string) =>
-  partner.inject({ method: 'GET', url: `/api/confirm${query}`, headers: { 'X-SVC-Grant-Code': grantCode, ...(cookie ? { cookie } : {}) } });
+  partner.inject({
+    method: 'GET',
+    url: `/api/confirm${query}`,
+    headers: { 'X-SVC-Grant-Code': grantCode, ...(cookie ? { cookie } : {}) },
+  });
 
 describe('example partner pages', () => {
   it('embeds the loader from the service with the partner ID and a success path', async () => {
@@ -140,7 +149,12 @@ describe('example partner backend', () => {
     const res = await exchange(grant);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ verified: true, source: 'exchange', scopes: ['isAdult', 'isFrench'], age_over_18: true });
+    expect(body).toMatchObject({
+      verified: true,
+      source: 'exchange',
+      scopes: ['isAdult', 'isFrench'],
+      age_over_18: true,
+    });
     expect(body.attributes).toEqual({ age_over_18: true, is_french: true, verification_method: 'face_check' });
     expect(res.body).not.toMatch(/p_[A-Za-z0-9_-]{20,}/);
   });
@@ -152,7 +166,8 @@ describe('example partner backend', () => {
     const third = await exchange(grant, cookie);
     const sources = [first, second, third].map((r) => r.json().source).sort();
     expect(sources).toEqual(['exchange', 'remembered', 'remembered']);
-    for (const r of [first, second, third]) expect(r.json().attributes).toEqual({ age_over_18: true, verification_method: 'face_check' });
+    for (const r of [first, second, third])
+      expect(r.json().attributes).toEqual({ age_over_18: true, verification_method: 'face_check' });
   });
 
   it('passes the service error code through when the grant does not check out', async () => {
@@ -203,7 +218,11 @@ describe('example partner backend', () => {
       clientOptions: { sleep: async () => {} },
     });
     try {
-      const res = await offline.inject({ method: 'POST', url: '/api/exchange', payload: { grant_code: 'g_' + 'C'.repeat(43) } });
+      const res = await offline.inject({
+        method: 'POST',
+        url: '/api/exchange',
+        payload: { grant_code: 'g_' + 'C'.repeat(43) },
+      });
       expect(res.statusCode).toBe(502);
       expect(res.json().error).toBe('INTERNAL_ERROR');
     } finally {

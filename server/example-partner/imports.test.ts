@@ -31,7 +31,8 @@ function findForbiddenImports(file: string): string[] {
     if (!specifier.startsWith('.') && !specifier.startsWith('/')) return false; // node: or a package
     const target = resolve(dirname(file), specifier);
     if (isOwn(target) || target === SDK_ENTRY) return false;
-    const isServiceCode = !relative(SERVER, target).startsWith('..') && relative(join(SERVER, 'sdk'), target).startsWith('..');
+    const isServiceCode =
+      !relative(SERVER, target).startsWith('..') && relative(join(SERVER, 'sdk'), target).startsWith('..');
     return !(isTest(file) && isServiceCode);
   });
 }
@@ -61,7 +62,9 @@ describe('example partner imports', () => {
   const files = listSources(HERE);
 
   it('finds the example partner files it checks', () => {
-    expect(files.map((f) => relative(HERE, f))).toEqual(expect.arrayContaining(['app.ts', 'main.ts', join('routes', 'blind.ts')]));
+    expect(files.map((f) => relative(HERE, f))).toEqual(
+      expect.arrayContaining(['app.ts', 'main.ts', join('routes', 'blind.ts')]),
+    );
   });
 
   const named = files.map((f) => [relative(HERE, f), f]);

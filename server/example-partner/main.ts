@@ -55,7 +55,8 @@ if (cookieSecret !== undefined && Buffer.byteLength(cookieSecret) < MIN_COOKIE_S
 }
 
 const port = readPort(process.env.PARTNER_PORT, 8788);
-const serviceUrl = process.env.SVC_WIDGET_URL || process.env.SVC_PUBLIC_URL || `http://localhost:${process.env.SVC_PORT || 8787}`;
+const serviceUrl =
+  process.env.SVC_WIDGET_URL || process.env.SVC_PUBLIC_URL || `http://localhost:${process.env.SVC_PORT || 8787}`;
 const partnerId = process.env.PARTNER_ID || 'pk_test_demo';
 const app = await createPartnerApp({
   partnerPort: port,
@@ -63,7 +64,9 @@ const app = await createPartnerApp({
   ...(process.env.SVC_API_URL ? { apiUrl: process.env.SVC_API_URL } : {}),
   partner: { id: partnerId, secret: readSecret(partnerId) },
   ...(cookieSecret ? { cookieSecret } : {}),
-  ...(blindPartner ? { blind: { partner: { id: blindPartner.id, secret: blindPartner.secret }, appId: blindPartner.blind_app_id! } } : {}),
+  ...(blindPartner
+    ? { blind: { partner: { id: blindPartner.id, secret: blindPartner.secret }, appId: blindPartner.blind_app_id! } }
+    : {}),
   logger: { level: process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info') },
 });
 
@@ -74,4 +77,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port, host: process.env.PARTNER_HOST || '127.0.0.1' });
-app.log.info({ url: `http://localhost:${port}`, service: serviceUrl, partner: partnerId, blind: blindPartner?.id ?? null }, 'example partner ready');
+app.log.info(
+  { url: `http://localhost:${port}`, service: serviceUrl, partner: partnerId, blind: blindPartner?.id ?? null },
+  'example partner ready',
+);

@@ -66,22 +66,30 @@ function visitor() {
     /** the loader's server-verify call */
     confirm: (grantCode: string) => send('/api/confirm', { headers: { 'X-SVC-Grant-Code': grantCode } }),
     verifyAttestation: (attestation: string) => send('/api/blind/verify', { method: 'POST', body: { attestation } }),
-    confirmAttestation: (attestation: string) => send('/api/blind/confirm', { headers: { 'X-SVC-Attestation': attestation } }),
+    confirmAttestation: (attestation: string) =>
+      send('/api/blind/confirm', { headers: { 'X-SVC-Attestation': attestation } }),
   };
 }
 
 async function attestation(): Promise<string> {
   const origin = 'http://localhost:8788';
-  return (await runBlindFlow(service, { partner: PARTNERS.blindShop, origin, persona: 'fr-adult-m', scopes: ['isAdult'] })).attestation;
+  return (
+    await runBlindFlow(service, { partner: PARTNERS.blindShop, origin, persona: 'fr-adult-m', scopes: ['isAdult'] })
+  ).attestation;
 }
 
 describe('a fresh flow', () => {
   it('is verified, and the result is bound to a signed HttpOnly SameSite=Lax session cookie', async () => {
     const alice = visitor();
     const res = await alice.exchange(await putTestGrant(service.deps, { scopes: ['isAdult'] }));
-    expect(res).toMatchObject({ status: 200, body: { verified: true, source: 'exchange', attributes: { age_over_18: true } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { verified: true, source: 'exchange', attributes: { age_over_18: true } },
+    });
     expect(alice.setCookies).toHaveLength(1);
-    expect(alice.setCookies[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=[\\w-]{22}\\.[\\w-]{43}; Path=/; HttpOnly; SameSite=Lax$`));
+    expect(alice.setCookies[0]).toMatch(
+      new RegExp(`^${SESSION_COOKIE}=[\\w-]{22}\\.[\\w-]{43}; Path=/; HttpOnly; SameSite=Lax$`),
+    );
 
     const blind = await alice.verifyAttestation(await attestation());
     expect(blind).toMatchObject({ status: 200, body: { verified: true, source: 'verified', adult: true } });
@@ -96,7 +104,10 @@ describe('a fresh flow', () => {
 
     const jws = await attestation();
     expect(await alice.confirmAttestation(jws)).toEqual({ status: 200, body: { verified: true } });
-    expect(await alice.verifyAttestation(jws)).toMatchObject({ status: 200, body: { verified: true, source: 'remembered' } });
+    expect(await alice.verifyAttestation(jws)).toMatchObject({
+      status: 200,
+      body: { verified: true, source: 'remembered' },
+    });
   });
 });
 
@@ -137,7 +148,10 @@ describe('a result presented from another session', () => {
     const mallory = visitor();
     const grant = await putTestGrant(service.deps);
     expect((await alice.confirm(grant)).body).toEqual({ verified: true });
-    expect(await mallory.exchange(grant)).toMatchObject({ status: 409, body: { verified: false, error: 'GRANT_ALREADY_USED' } });
+    expect(await mallory.exchange(grant)).toMatchObject({
+      status: 409,
+      body: { verified: false, error: 'GRANT_ALREADY_USED' },
+    });
     expect(await mallory.confirm(grant)).toMatchObject({ status: 409, body: { verified: false } });
 
     const jws = await attestation();

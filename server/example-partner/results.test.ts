@@ -16,7 +16,10 @@ describe('exchange memory', () => {
     const memory = createExchangeMemory({ now: () => 0 });
     let calls = 0;
     const exchange = async () => answer(++calls);
-    const results = await Promise.all([memory.exchangeOnce('g_a', 's1', exchange), memory.exchangeOnce('g_a', 's1', exchange)]);
+    const results = await Promise.all([
+      memory.exchangeOnce('g_a', 's1', exchange),
+      memory.exchangeOnce('g_a', 's1', exchange),
+    ]);
     expect(calls).toBe(1);
     expect(results.map((r) => r.status).sort()).toEqual(['exchanged', 'remembered']);
     const responses = results.map((r) => ('response' in r ? r.response : null));
@@ -27,7 +30,10 @@ describe('exchange memory', () => {
     const memory = createExchangeMemory({ now: () => 0 });
     let calls = 0;
     const exchange = async () => answer(++calls);
-    const [first, concurrent] = await Promise.all([memory.exchangeOnce('g_a', 's1', exchange), memory.exchangeOnce('g_a', 's2', exchange)]);
+    const [first, concurrent] = await Promise.all([
+      memory.exchangeOnce('g_a', 's1', exchange),
+      memory.exchangeOnce('g_a', 's2', exchange),
+    ]);
     expect(first.status).toBe('exchanged');
     expect(concurrent).toEqual({ status: 'used' });
     expect(await memory.exchangeOnce('g_a', 's3', exchange)).toEqual({ status: 'used' });
@@ -36,7 +42,9 @@ describe('exchange memory', () => {
 
   it('forgets a failed exchange so the grant can be tried again', async () => {
     const memory = createExchangeMemory({ now: () => 0 });
-    await expect(memory.exchangeOnce('g_b', 's1', async () => Promise.reject(new Error('offline')))).rejects.toThrow('offline');
+    await expect(memory.exchangeOnce('g_b', 's1', async () => Promise.reject(new Error('offline')))).rejects.toThrow(
+      'offline',
+    );
     const retry = await memory.exchangeOnce('g_b', 's2', async () => answer(2));
     expect(retry).toEqual({ status: 'exchanged', response: answer(2) });
   });

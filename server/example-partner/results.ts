@@ -9,9 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ExchangeResponse } from '../sdk/index.ts';
 
 /** `exchanged`: this call spent the grant; `remembered`: this session had; `used`: another session had */
-export type ExchangeOutcome =
-  | { status: 'exchanged' | 'remembered'; response: ExchangeResponse }
-  | { status: 'used' };
+export type ExchangeOutcome = { status: 'exchanged' | 'remembered'; response: ExchangeResponse } | { status: 'used' };
 
 export interface ExchangeMemory {
   /**
@@ -19,7 +17,11 @@ export interface ExchangeMemory {
    * share the first call's promise, calls from another session get `used` (a failed exchange is
    * forgotten so the caller may retry).
    */
-  exchangeOnce(grantCode: string, sessionId: string, exchange: (grantCode: string) => Promise<ExchangeResponse>): Promise<ExchangeOutcome>;
+  exchangeOnce(
+    grantCode: string,
+    sessionId: string,
+    exchange: (grantCode: string) => Promise<ExchangeResponse>,
+  ): Promise<ExchangeOutcome>;
   /** number of grants remembered right now */
   readonly size: number;
 }
@@ -29,7 +31,11 @@ export interface ExchangeMemory {
  * const memory = createExchangeMemory({ now: Date.now });
  * const outcome = await memory.exchangeOnce(grant, sessionId, (g) => client.exchange(g));
  */
-export function createExchangeMemory(options: { now: () => number; ttlMs?: number; maxEntries?: number }): ExchangeMemory {
+export function createExchangeMemory(options: {
+  now: () => number;
+  ttlMs?: number;
+  maxEntries?: number;
+}): ExchangeMemory {
   // A grant lives 5 minutes (spec: Grant code), so nobody can present it after that. Dropping the
   // oldest entry early is safe too: the service refuses a second exchange (GRANT_INVALID), this
   // memory only turns that refusal into a clearer one and serves the owning session.
@@ -52,7 +58,10 @@ export function createExchangeMemory(options: { now: () => number; ttlMs?: numbe
       prune(now);
       const key = createHash('sha256').update(grantCode).digest('base64url');
       const known = entries.get(key);
-      if (known) return known.sessionId === sessionId ? { status: 'remembered', response: await known.promise } : { status: 'used' };
+      if (known)
+        return known.sessionId === sessionId
+          ? { status: 'remembered', response: await known.promise }
+          : { status: 'used' };
       const promise = exchange(grantCode);
       entries.set(key, { promise, sessionId, at: now });
       try {

@@ -27,7 +27,9 @@ describe('session cookies', () => {
     const id = sessions.idOf(first.request, first.reply);
     expect(sessions.idOf(first.request, first.reply)).toBe(id);
     expect(first.setCookies).toHaveLength(1);
-    expect(first.setCookies[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=${id}\\.[\\w-]{43}; Path=/; HttpOnly; SameSite=Lax$`));
+    expect(first.setCookies[0]).toMatch(
+      new RegExp(`^${SESSION_COOKIE}=${id}\\.[\\w-]{43}; Path=/; HttpOnly; SameSite=Lax$`),
+    );
   });
 
   it('recognises its own cookie and sends nothing back', () => {

@@ -28,7 +28,8 @@ export interface SessionCookies {
  */
 export function createSessionCookies(options: { secret: string | Buffer }): SessionCookies {
   const secret = typeof options.secret === 'string' ? Buffer.from(options.secret, 'utf8') : options.secret;
-  if (secret.length < MIN_COOKIE_SECRET_LENGTH) throw new Error(`the cookie secret must be at least ${MIN_COOKIE_SECRET_LENGTH} bytes`);
+  if (secret.length < MIN_COOKIE_SECRET_LENGTH)
+    throw new Error(`the cookie secret must be at least ${MIN_COOKIE_SECRET_LENGTH} bytes`);
   const ids = new WeakMap<FastifyRequest, string>();
   const sign = (id: string) => createHmac('sha256', secret).update(id).digest();
 
@@ -52,7 +53,10 @@ export function createSessionCookies(options: { secret: string | Buffer }): Sess
         // HttpOnly: page scripts never need it. SameSite=Lax: another site cannot post a stolen
         // grant into this session. Secure whenever the page itself came over https.
         const attributes = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(request.protocol === 'https' ? ['Secure'] : [])];
-        reply.header('Set-Cookie', [`${SESSION_COOKIE}=${id}.${sign(id).toString('base64url')}`, ...attributes].join('; '));
+        reply.header(
+          'Set-Cookie',
+          [`${SESSION_COOKIE}=${id}.${sign(id).toString('base64url')}`, ...attributes].join('; '),
+        );
       }
       ids.set(request, id);
       return id;

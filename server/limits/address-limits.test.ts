@@ -24,7 +24,8 @@ describe('per-address limits', () => {
   it('answers 429 to the 121st create from one IPv6 /64, whatever address of the /64 sends it', async () => {
     t = await makeTestApp();
     const statuses: number[] = [];
-    for (let i = 0; i < 125; i++) statuses.push((await create({}, `2001:db8:5:6:${(i + 1).toString(16)}::${i + 7}`)).statusCode);
+    for (let i = 0; i < 125; i++)
+      statuses.push((await create({}, `2001:db8:5:6:${(i + 1).toString(16)}::${i + 7}`)).statusCode);
     expect(statuses.slice(0, 120).every((status) => status === 201)).toBe(true);
     expect(statuses.slice(120)).toEqual([429, 429, 429, 429, 429]);
     expect((await create({}, '2001:db8:5:7::1')).statusCode).toBe(201);
@@ -39,7 +40,8 @@ describe('per-address limits', () => {
 
   it('keys a forwarded IPv6 client by its /64 behind a trusted proxy', async () => {
     t = await makeTestApp({ env: { SVC_TRUST_PROXY: 'loopback' } });
-    for (let i = 0; i < 120; i++) expect((await create({ 'x-forwarded-for': `2001:db8:9:9::${i + 1}` })).statusCode).toBe(201);
+    for (let i = 0; i < 120; i++)
+      expect((await create({ 'x-forwarded-for': `2001:db8:9:9::${i + 1}` })).statusCode).toBe(201);
     expect((await create({ 'x-forwarded-for': '2001:db8:9:9:ffff::1' })).statusCode).toBe(429);
     expect((await create({ 'x-forwarded-for': '2001:db8:9:a::1' })).statusCode).toBe(201);
   });
@@ -53,7 +55,12 @@ describe('per-address limits', () => {
   it('answers 429 before authentication on billing from the 31st call of one /64', async () => {
     t = await makeTestApp();
     const bill = (i: number) =>
-      t.app.inject({ method: 'POST', url: '/api/billing/session', remoteAddress: `2001:db8:77:1::${i}`, payload: '{}' });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/billing/session',
+        remoteAddress: `2001:db8:77:1::${i}`,
+        payload: '{}',
+      });
     for (let i = 1; i <= 30; i++) expect((await bill(i)).statusCode).toBe(401);
     expect((await bill(31)).statusCode).toBe(429);
   });
@@ -63,7 +70,9 @@ describe('access logs', () => {
   it('cut the client address to its /24 or /48 next to a request id', async () => {
     const { deps, store } = await makeTestDeps();
     const lines: string[] = [];
-    const app = await createApp(deps, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    const app = await createApp(deps, {
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
     try {
       const addresses = ['198.51.100.77', '2001:db8:abcd:12:1:2:3:4'];
       for (const remoteAddress of addresses) {

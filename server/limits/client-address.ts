@@ -22,7 +22,8 @@ function ipv6Groups(address: string): number[] | null {
   const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
   const left = parse(head);
   const right = parse(tail ?? undefined);
-  const groups = tail === null ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const groups =
+    tail === null ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return groups.length === 8 ? groups : null;
 }
 
@@ -33,7 +34,10 @@ function unmapIPv4(address: string): string {
 }
 
 function ipv6Prefix(groups: number[], bits: 48 | 64): string {
-  return `${groups.slice(0, bits / 16).map((group) => group.toString(16)).join(':')}::/${bits}`;
+  return `${groups
+    .slice(0, bits / 16)
+    .map((group) => group.toString(16))
+    .join(':')}::/${bits}`;
 }
 
 /**

@@ -52,6 +52,8 @@ export async function enforceStatusMissLimit(store: Store, addressKey: string, n
   const rule = RATE_LIMITS.verifyStatusMiss;
   const hit = await store.hitCounter(`${rule.name}:${addressKey}`, rule.windowMs, now);
   if (hit.count > rule.max) {
-    throw new ServiceError('RATE_LIMITED', { headers: { 'Retry-After': String(Math.max(1, Math.ceil((hit.resetAt - now) / 1000))) } });
+    throw new ServiceError('RATE_LIMITED', {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil((hit.resetAt - now) / 1000))) },
+    });
   }
 }

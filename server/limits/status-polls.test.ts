@@ -43,9 +43,14 @@ describe('wrong poll tokens', () => {
   it('of an IPv6 client share one budget across its /64', async () => {
     t = await makeTestApp();
     for (let i = 0; i < 60; i++) {
-      expect((await getStatus(t, 'vr_AAAAAAAAAAAAAAAAAAAAAA', { pt: 'pt_nope' }, `2001:db8:1:2::${i.toString(16)}`)).statusCode).toBe(404);
+      expect(
+        (await getStatus(t, 'vr_AAAAAAAAAAAAAAAAAAAAAA', { pt: 'pt_nope' }, `2001:db8:1:2::${i.toString(16)}`))
+          .statusCode,
+      ).toBe(404);
     }
-    expect((await getStatus(t, 'vr_AAAAAAAAAAAAAAAAAAAAAA', { pt: 'pt_nope' }, '2001:db8:1:2:ffff::1')).statusCode).toBe(429);
+    expect(
+      (await getStatus(t, 'vr_AAAAAAAAAAAAAAAAAAAAAA', { pt: 'pt_nope' }, '2001:db8:1:2:ffff::1')).statusCode,
+    ).toBe(429);
   });
 });
 
@@ -85,7 +90,9 @@ describe('long polls from one address', () => {
     const held = [1, 2].map((i) => getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '20' }, `192.0.2.${i}`));
     await expect.poll(() => t.deps.longPolls.waiting).toBe(2);
     const started = Date.now();
-    expect((await getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '20' }, '192.0.2.3')).json().status).toBe('pending');
+    expect((await getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '20' }, '192.0.2.3')).json().status).toBe(
+      'pending',
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     await completeOnPhone(t, flow);
     expect((await Promise.all(held)).map((res) => res.json().status)).toEqual(['completed', 'completed']);

@@ -53,7 +53,10 @@ describe('widget scripts', () => {
   it('answers 304 without a body when If-None-Match carries the current ETag', async () => {
     t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
     const first = await t!.app.inject({ url: '/v4/loader.min.js' });
-    const again = await t!.app.inject({ url: '/v4/loader.min.js', headers: { 'if-none-match': `"stale", ${first.headers.etag}` } });
+    const again = await t!.app.inject({
+      url: '/v4/loader.min.js',
+      headers: { 'if-none-match': `"stale", ${first.headers.etag}` },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     const stale = await t!.app.inject({ url: '/v4/loader.min.js', headers: { 'if-none-match': '"stale"' } });
@@ -95,7 +98,9 @@ describe('widget scripts', () => {
   it('answers NOT_FOUND when the widget is not built, and logs it only once', async () => {
     const lines: string[] = [];
     const { deps, store } = await makeTestDeps({ env: { SVC_DIST_DIR: join(dist, 'does-not-exist') } });
-    const app = await createApp(deps, { logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } } });
+    const app = await createApp(deps, {
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+    });
     try {
       for (let i = 0; i < 3; i++) {
         const res = await app.inject({ url: i === 1 ? '/v4/ui.abc.js' : '/v4/loader.min.js' });

@@ -79,7 +79,12 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
       const hit = cache.get(path);
       if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
       const body = await readFile(path);
-      const file = { mtimeMs: info.mtimeMs, size: info.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      const file = {
+        mtimeMs: info.mtimeMs,
+        size: info.size,
+        body,
+        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      };
       cache.set(path, file);
       return file;
     } catch {
@@ -105,7 +110,12 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     const file = await load(relative, request, base);
     if (!file) throw new ServiceError('NOT_FOUND', { cause: `not in dist: ${relative}` });
     const ext = relative.slice(relative.lastIndexOf('.') + 1);
-    reply.headers({ 'Content-Type': TYPES[ext] ?? 'application/octet-stream', 'X-Content-Type-Options': 'nosniff', ETag: file.etag, ...headers });
+    reply.headers({
+      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'X-Content-Type-Options': 'nosniff',
+      ETag: file.etag,
+      ...headers,
+    });
     const ifNoneMatch = request.headers['if-none-match'];
     if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === file.etag)) return reply.code(304).send();
     return reply.send(file.body);
@@ -114,7 +124,9 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
   const page = { 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' };
 
-  app.get(LOADER_PATH, (request, reply) => send(request, reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }));
+  app.get(LOADER_PATH, (request, reply) =>
+    send(request, reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
+  );
 
   app.get<{ Params: { file: string } }>('/v4/:file', (request, reply) => {
     if (!UI_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
@@ -123,7 +135,9 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   // public/ (the favicon): one route per file, in every mode.
   for (const name of existsSync(PUBLIC_DIR) ? readdirSync(PUBLIC_DIR).filter((n) => PUBLIC_NAME.test(n)) : []) {
-    app.get(`/${name}`, (request, reply) => send(request, reply, name, { 'Cache-Control': 'public, max-age=86400' }, PUBLIC_DIR));
+    app.get(`/${name}`, (request, reply) =>
+      send(request, reply, name, { 'Cache-Control': 'public, max-age=86400' }, PUBLIC_DIR),
+    );
   }
 
   // Sandbox pages: production answers 404 like any unknown route (DESIGN §1).

@@ -68,7 +68,9 @@ describe('POST /api/billing/session', () => {
 
   it('signs the session token with a key that is not in the published attestation key set', async () => {
     const { token } = (await session()).json() as { token: string };
-    const jwks = (await t.app.inject({ url: '/api/billing/attestation-keys' })).json() as { keys: Array<{ kid: string; x: string }> };
+    const jwks = (await t.app.inject({ url: '/api/billing/attestation-keys' })).json() as {
+      keys: Array<{ kid: string; x: string }>;
+    };
     const kid = decodePart(token, 0).kid;
     expect(jwks.keys.map((k) => k.kid)).not.toContain(kid);
     const [h, p, s] = token.split('.') as [string, string, string];
@@ -95,8 +97,14 @@ describe('POST /api/billing/session', () => {
   });
 
   it('accepts the header names in any case', async () => {
-    const options = signedInjectOptions(t.clock, { url: '/api/billing/session', partner: PARTNERS.blindShop, body: { origin: SHOP_ORIGIN } });
-    const headers = Object.fromEntries(Object.entries(options.headers as Record<string, string>).map(([k, v]) => [k.toUpperCase(), v]));
+    const options = signedInjectOptions(t.clock, {
+      url: '/api/billing/session',
+      partner: PARTNERS.blindShop,
+      body: { origin: SHOP_ORIGIN },
+    });
+    const headers = Object.fromEntries(
+      Object.entries(options.headers as Record<string, string>).map(([k, v]) => [k.toUpperCase(), v]),
+    );
     const res = await t.app.inject({ ...options, headers });
     expect(res.statusCode).toBe(201);
   });
@@ -146,20 +154,46 @@ describe('POST /api/billing/session', () => {
   });
 
   it('answers ORIGIN_NOT_ALLOWED for an origin that is not a string or not an origin', async () => {
-    for (const origin of [42, ['http://localhost:8788'], { href: SHOP_ORIGIN }, 'http://localhost:8788/', 'http://localhost:8788/shop', 'localhost:8788', 'javascript:alert(1)']) {
+    for (const origin of [
+      42,
+      ['http://localhost:8788'],
+      { href: SHOP_ORIGIN },
+      'http://localhost:8788/',
+      'http://localhost:8788/shop',
+      'localhost:8788',
+      'javascript:alert(1)',
+    ]) {
       expectError(await session({ body: { origin } }), 'ORIGIN_NOT_ALLOWED');
     }
   });
 
   it('answers INVALID_SCOPES for scopes outside the ADULT_BLIND set or malformed', async () => {
-    for (const scopes of [['isMale'], ['revealBirthYear'], ['isAdult', 'isAdult'], [], 'isAdult', null, [1], ['isadult']]) {
+    for (const scopes of [
+      ['isMale'],
+      ['revealBirthYear'],
+      ['isAdult', 'isAdult'],
+      [],
+      'isAdult',
+      null,
+      [1],
+      ['isadult'],
+    ]) {
       expectError(await session({ body: { origin: SHOP_ORIGIN, scopes } }), 'INVALID_SCOPES');
     }
   });
 
   it("answers INVALID_SCOPES for scopes outside the partner's allowed_scopes", async () => {
-    expectError(await session({ partner: PARTNERS.blindAdultOnly, body: { origin: SHOP_ORIGIN, scopes: ['isAdult', 'isFrench'] } }), 'INVALID_SCOPES');
-    expect((await session({ partner: PARTNERS.blindAdultOnly, body: { origin: SHOP_ORIGIN, scopes: ['isAdult'] } })).statusCode).toBe(201);
+    expectError(
+      await session({
+        partner: PARTNERS.blindAdultOnly,
+        body: { origin: SHOP_ORIGIN, scopes: ['isAdult', 'isFrench'] },
+      }),
+      'INVALID_SCOPES',
+    );
+    expect(
+      (await session({ partner: PARTNERS.blindAdultOnly, body: { origin: SHOP_ORIGIN, scopes: ['isAdult'] } }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('checks the origin before the scopes', async () => {
@@ -170,7 +204,10 @@ describe('POST /api/billing/session', () => {
   it('applies the HMAC checks of the exchange', async () => {
     expectError(await session({ headers: { 'X-Partner-Signature': 'A'.repeat(43) } }), 'INVALID_SIGNATURE');
     expectError(await session({ headers: { 'X-Partner-Nonce': undefined } }), 'MISSING_HEADERS');
-    expectError(await session({ partner: { id: 'pk_test_nobody', secret: PARTNERS.blindShop.secret } }), 'INVALID_PARTNER');
+    expectError(
+      await session({ partner: { id: 'pk_test_nobody', secret: PARTNERS.blindShop.secret } }),
+      'INVALID_PARTNER',
+    );
     expectError(await session({ timestamp: Math.floor(t.clock.now() / 1000) - 301 }), 'TIMESTAMP_SKEW');
     expect((await session({ nonce: 'same-nonce-1234567890' })).statusCode).toBe(201);
     expectError(await session({ nonce: 'same-nonce-1234567890' }), 'REPLAY_DETECTED');
@@ -183,10 +220,22 @@ describe('POST /api/billing/session', () => {
   describe('rate limits', () => {
     it('answers the 31st call from one IP within 60 s with 429, even unsigned', async () => {
       for (let i = 0; i < 30; i++) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/billing/session', payload: '{}', headers: { 'content-type': 'application/json' }, remoteAddress: '203.0.113.7' });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/billing/session',
+          payload: '{}',
+          headers: { 'content-type': 'application/json' },
+          remoteAddress: '203.0.113.7',
+        });
         expect(res.statusCode).toBe(401);
       }
-      const limited = await t.app.inject({ method: 'POST', url: '/api/billing/session', payload: '{}', headers: { 'content-type': 'application/json' }, remoteAddress: '203.0.113.7' });
+      const limited = await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/session',
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+        remoteAddress: '203.0.113.7',
+      });
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toMatchObject({ error: 'Too many requests' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -212,7 +261,9 @@ describe('POST /api/billing/session', () => {
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toMatchObject({ error: 'Too many requests' });
       // Another partner has its own budget.
-      expect((await session({ partner: PARTNERS.blindClub, body: { origin: CLUB_ORIGIN } }, '198.51.100.201')).statusCode).toBe(201);
+      expect(
+        (await session({ partner: PARTNERS.blindClub, body: { origin: CLUB_ORIGIN } }, '198.51.100.201')).statusCode,
+      ).toBe(201);
       t.clock.advance(60_000);
       expect((await session({}, '198.51.100.202')).statusCode).toBe(201);
     });
@@ -228,13 +279,23 @@ describe('POST /api/billing/session', () => {
 
 describe('GET /api/billing/attestation-keys', () => {
   it('publishes the attestation keys as a cacheable JWKS open to every origin', async () => {
-    const res = await t.app.inject({ url: '/api/billing/attestation-keys', headers: { origin: 'https://anyone.example' } });
+    const res = await t.app.inject({
+      url: '/api/billing/attestation-keys',
+      headers: { origin: 'https://anyone.example' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const body = res.json() as { keys: Array<Record<string, unknown>> };
     expect(body.keys).toHaveLength(1);
-    expect(body.keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', kid: expect.any(String), x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), use: 'sig', alg: 'EdDSA' });
+    expect(body.keys[0]).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      kid: expect.any(String),
+      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      use: 'sig',
+      alg: 'EdDSA',
+    });
   });
 
   it('never serves a private member', async () => {
@@ -245,7 +306,10 @@ describe('GET /api/billing/attestation-keys', () => {
 
   it('answers the same document without authentication', async () => {
     const a = await t.app.inject({ url: '/api/billing/attestation-keys' });
-    const b = await t.app.inject({ url: '/api/billing/attestation-keys', headers: { 'x-partner-id': 'pk_test_nobody' } });
+    const b = await t.app.inject({
+      url: '/api/billing/attestation-keys',
+      headers: { 'x-partner-id': 'pk_test_nobody' },
+    });
     expect(b.body).toBe(a.body);
   });
 });
@@ -256,7 +320,12 @@ describe('interoperability of an attestation from the real phone flow', () => {
   }
 
   it("verifies with a plain node:crypto Ed25519 check following the spec's six steps and keys[0]", async () => {
-    const { attestation } = await runBlindFlow(t, { partner: PARTNERS.blindShop, origin: SHOP_ORIGIN, persona: 'fr-adult-m', scopes: ['isAdult', 'isFrench', 'isEU'] });
+    const { attestation } = await runBlindFlow(t, {
+      partner: PARTNERS.blindShop,
+      origin: SHOP_ORIGIN,
+      persona: 'fr-adult-m',
+      scopes: ['isAdult', 'isFrench', 'isEU'],
+    });
     // 1. the key set (cacheable for an hour); keys[0].x is the raw Ed25519 public key
     const { keys } = await publishedKeys();
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: keys[0]!.x }, format: 'jwk' });
@@ -264,9 +333,16 @@ describe('interoperability of an attestation from the real phone flow', () => {
     const parts = attestation.split('.');
     expect(parts).toHaveLength(3);
     // 3. the detached signature over part1.part2
-    expect(verify(null, Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, Buffer.from(parts[2]!, 'base64url'))).toBe(true);
+    expect(verify(null, Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, Buffer.from(parts[2]!, 'base64url'))).toBe(
+      true,
+    );
     // 4. the payload
-    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { exp: number; scope_mask: number; app_id: string; origin_hash: string };
+    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as {
+      exp: number;
+      scope_mask: number;
+      app_id: string;
+      origin_hash: string;
+    };
     // 5. not expired
     expect(claims.exp).toBeGreaterThan(Math.floor(t.clock.now() / 1000));
     // 6. the facts: a French adult is adult, French and EU
@@ -277,22 +353,41 @@ describe('interoperability of an attestation from the real phone flow', () => {
   });
 
   it('verifies with jose compactVerify over the published key set', async () => {
-    const { attestation } = await runBlindFlow(t, { partner: PARTNERS.blindClub, origin: CLUB_ORIGIN, persona: 'de-adult', scopes: ['isAdult', 'isFrench'] });
+    const { attestation } = await runBlindFlow(t, {
+      partner: PARTNERS.blindClub,
+      origin: CLUB_ORIGIN,
+      persona: 'de-adult',
+      scopes: ['isAdult', 'isFrench'],
+    });
     const jwks = await publishedKeys();
-    const { protectedHeader, payload } = await compactVerify(attestation, createLocalJWKSet(jwks as { keys: JWK[] }), { algorithms: ['EdDSA'] });
+    const { protectedHeader, payload } = await compactVerify(attestation, createLocalJWKSet(jwks as { keys: JWK[] }), {
+      algorithms: ['EdDSA'],
+    });
     expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: jwks.keys[0]!.kid, typ: 'svc-attestation+jwt' });
     // A German adult: adult, not French.
-    expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ scope_mask: 1, app_id: 'app_blind_club', aud: 'svc-attestation', ver: '1' });
+    expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({
+      scope_mask: 1,
+      app_id: 'app_blind_club',
+      aud: 'svc-attestation',
+      ver: '1',
+    });
   });
 
   it('sets no bit for a fact the person does not have', async () => {
-    const { attestation } = await runBlindFlow(t, { partner: PARTNERS.blindShop, origin: SHOP_ORIGIN, persona: 'fr-minor', scopes: ['isAdult', 'isFrench'] });
+    const { attestation } = await runBlindFlow(t, {
+      partner: PARTNERS.blindShop,
+      origin: SHOP_ORIGIN,
+      persona: 'fr-minor',
+      scopes: ['isAdult', 'isFrench'],
+    });
     const claims = JSON.parse(Buffer.from(attestation.split('.')[1]!, 'base64url').toString('utf8'));
     expect(claims.scope_mask).toBe(0b0010);
   });
 
   it('keeps the RFC 8037 vector in the fixtures the README points to', () => {
-    const vector = JSON.parse(readFileSync(new URL('../../fixtures/attestation/rfc8037.json', import.meta.url), 'utf8'));
+    const vector = JSON.parse(
+      readFileSync(new URL('../../fixtures/attestation/rfc8037.json', import.meta.url), 'utf8'),
+    );
     const [h, p, s] = vector.jws.split('.');
     const key = createPublicKey({ key: vector.publicJwk, format: 'jwk' });
     expect(verify(null, Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))).toBe(true);

@@ -7,7 +7,20 @@ import { SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY } from './docs.ts';
 let t: TestApp;
 let doc: {
   openapi: string;
-  paths: Record<string, Record<string, { security?: unknown; requestBody?: unknown; responses: Record<string, { description: string; content?: Record<string, { schema: { properties: { error?: { enum?: string[] } } } }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: unknown;
+        requestBody?: unknown;
+        responses: Record<
+          string,
+          { description: string; content?: Record<string, { schema: { properties: { error?: { enum?: string[] } } } }> }
+        >;
+      }
+    >
+  >;
   components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
 };
 
@@ -31,7 +44,10 @@ function writeOperations(): Array<{ path: string; method: string; operation: { s
 /** Every error code a path's responses list, with its status. */
 function documentedErrors(path: string, method = 'post'): Array<[string, string]> {
   return Object.entries(doc.paths[path]![method]!.responses).flatMap(([status, response]) =>
-    (response.content?.['application/json']?.schema.properties?.error?.enum ?? []).map((code): [string, string] => [status, code]),
+    (response.content?.['application/json']?.schema.properties?.error?.enum ?? []).map((code): [string, string] => [
+      status,
+      code,
+    ]),
   );
 }
 
@@ -56,14 +72,18 @@ describe('the OpenAPI document at /docs/json', () => {
     ]);
     expect(Object.keys(directPost.responses)).toEqual(expect.arrayContaining(['200', '400']));
     expect(documentedErrors('/oid4vp/response/{requestId}')).toContainEqual(['400', 'invalid_request']);
-    expect(doc.paths['/api/w/wallet-response/{requestId}']!.post!.responses['400']!.description).toMatch(/stays waiting/);
+    expect(doc.paths['/api/w/wallet-response/{requestId}']!.post!.responses['400']!.description).toMatch(
+      /stays waiting/,
+    );
   });
 
   it('documents exchange and introspection with a request body and the signing headers as security', () => {
     for (const path of ['/v1/exchange', '/v1/introspect']) {
       const operation = doc.paths[path]!.post!;
       expect(operation.requestBody).toBeDefined();
-      expect(operation.security).toEqual([{ partnerId: [], partnerTimestamp: [], partnerNonce: [], partnerSignature: [] }]);
+      expect(operation.security).toEqual([
+        { partnerId: [], partnerTimestamp: [], partnerNonce: [], partnerSignature: [] },
+      ]);
     }
     expect(Object.values(doc.components.securitySchemes).map((s) => [s.type, s.in, s.name])).toEqual([
       ['apiKey', 'header', 'X-Partner-ID'],
@@ -73,9 +93,19 @@ describe('the OpenAPI document at /docs/json', () => {
     ]);
   });
 
-  it('lists every error of the spec\'s exchange table under its catalogue status', () => {
+  it("lists every error of the spec's exchange table under its catalogue status", () => {
     const errors = documentedErrors('/v1/exchange');
-    for (const code of ['MISSING_HEADERS', 'INVALID_PARTNER', 'TIMESTAMP_SKEW', 'INVALID_SIGNATURE', 'REPLAY_DETECTED', 'INVALID_REQUEST', 'INVALID_GRANT', 'GRANT_INVALID', 'INTERNAL_ERROR'] as const) {
+    for (const code of [
+      'MISSING_HEADERS',
+      'INVALID_PARTNER',
+      'TIMESTAMP_SKEW',
+      'INVALID_SIGNATURE',
+      'REPLAY_DETECTED',
+      'INVALID_REQUEST',
+      'INVALID_GRANT',
+      'GRANT_INVALID',
+      'INTERNAL_ERROR',
+    ] as const) {
       expect(errors).toContainEqual([String(ERRORS[code].status), code]);
     }
   });
@@ -89,7 +119,14 @@ describe('the OpenAPI document at /docs/json', () => {
   it("documents the billing session as signed, with every error of the spec's billing table and the rate-limit body", () => {
     expect(doc.paths['/api/billing/session']!.post!.security).toEqual(SIGNED_ROUTE_SECURITY);
     const errors = documentedErrors('/api/billing/session');
-    const table = ['FORBIDDEN_RAIL', 'MISSING_BLIND_APP_ID', 'MISSING_ORIGIN', 'INVALID_SCOPES', 'INVALID_JSON', 'ORIGIN_NOT_ALLOWED'];
+    const table = [
+      'FORBIDDEN_RAIL',
+      'MISSING_BLIND_APP_ID',
+      'MISSING_ORIGIN',
+      'INVALID_SCOPES',
+      'INVALID_JSON',
+      'ORIGIN_NOT_ALLOWED',
+    ];
     for (const code of table) expect(errors).toContainEqual([String(ERRORS[code as keyof typeof ERRORS].status), code]);
     expect(errors).toContainEqual(['429', TOO_MANY_REQUESTS]);
   });
@@ -103,7 +140,9 @@ describe('the OpenAPI document at /docs/json', () => {
       // The wallet's direct_post answers a bad body in OpenID4VP's shape (400 invalid_request), not the catalogue's.
       const walletShaped = documentedErrors(path, method).some(([, code]) => code === 'invalid_request');
       const codes = documentedErrors(path, method).map(([, code]) => code);
-      const expected = walletShaped ? ['invalid_request', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'] : ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'];
+      const expected = walletShaped
+        ? ['invalid_request', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR']
+        : ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'];
       if (operation.security) expected.push(...SIGNED_ROUTE_ERRORS, 'UNSUPPORTED_MEDIA_TYPE');
       expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(expected));
       // one response per status, each code under its catalogue status
@@ -126,7 +165,13 @@ describe('the OpenAPI document at /docs/json', () => {
           signedInjectOptions(t.clock, { method: verb, url, partner, body: {} }),
           signedInjectOptions(t.clock, { method: verb, url, partner, body: '{"a":' }),
           signedInjectOptions(t.clock, { method: verb, url, partner, body: '[]' }),
-          signedInjectOptions(t.clock, { method: verb, url, partner, body: {}, headers: { 'Content-Type': 'text/plain' } }),
+          signedInjectOptions(t.clock, {
+            method: verb,
+            url,
+            partner,
+            body: {},
+            headers: { 'Content-Type': 'text/plain' },
+          }),
         ]),
       ];
       const documented = new Set(documentedErrors(path, method).map(([status, code]) => `${status} ${code}`));
@@ -148,7 +193,10 @@ describe('the OpenAPI document at /docs/json', () => {
 
   it('serves Swagger UI at /docs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
-    const html = res.statusCode === 302 ? (await t.app.inject({ method: 'GET', url: res.headers.location as string })).body : res.body;
+    const html =
+      res.statusCode === 302
+        ? (await t.app.inject({ method: 'GET', url: res.headers.location as string })).body
+        : res.body;
     expect(html).toContain('swagger-ui');
   });
 });

@@ -70,7 +70,11 @@ export function errorResponses(codes: ReadonlyArray<ErrorCode | typeof TOO_MANY_
   }
   const responses: Record<number, object> = {};
   for (const [status, list] of byStatus) {
-    const lines = list.map((code) => (code === TOO_MANY_REQUESTS ? `\`${code}\` (rate limit; honour Retry-After)` : `\`${code}\`: ${ERRORS[code].message}`));
+    const lines = list.map((code) =>
+      code === TOO_MANY_REQUESTS
+        ? `\`${code}\` (rate limit; honour Retry-After)`
+        : `\`${code}\`: ${ERRORS[code].message}`,
+    );
     responses[status] = {
       ...errorBodySchema,
       description: lines.join('\n\n'),
@@ -132,7 +136,9 @@ function withDocumentedErrors(method: string | readonly string[], schema: Fastif
   const success = Object.fromEntries(responses.filter(([status]) => !(Number(status) >= 400)));
   const { foreign } = ownErrorResponses(schema.response);
   const taken = new Set(foreign.map(([status]) => Number(status)));
-  const derived = Object.entries(errorResponses(documentedErrors(method, schema))).filter(([status]) => !taken.has(Number(status)));
+  const derived = Object.entries(errorResponses(documentedErrors(method, schema))).filter(
+    ([status]) => !taken.has(Number(status)),
+  );
   return { ...schema, response: { ...success, ...Object.fromEntries(derived), ...Object.fromEntries(foreign) } };
 }
 
@@ -166,21 +172,38 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
       info: { title: 'Age verification service', version: '1.0.0', description: DESCRIPTION },
       servers: [{ url: deps.config.apiUrl }],
       tags: [
-        { name: 'partner', description: 'STANDARD rail: exchange a grant code, introspect a pass token (server to server, signed)' },
+        {
+          name: 'partner',
+          description: 'STANDARD rail: exchange a grant code, introspect a pass token (server to server, signed)',
+        },
         { name: 'billing', description: 'ADULT_BLIND rail: session tokens and attestation keys' },
         { name: 'widget', description: 'called by the loader in the browser' },
-        { name: 'wallet', description: 'EUDI wallet path (OpenID4VP, EU age-verification profile): called by the wallet' },
+        {
+          name: 'wallet',
+          description: 'EUDI wallet path (OpenID4VP, EU age-verification profile): called by the wallet',
+        },
       ],
       components: {
         securitySchemes: {
           partnerId: { type: 'apiKey', in: 'header', name: 'X-Partner-ID', description: 'Partner ID, e.g. pk_live_…' },
-          partnerTimestamp: { type: 'apiKey', in: 'header', name: 'X-Partner-Timestamp', description: 'Unix time in seconds, decimal' },
-          partnerNonce: { type: 'apiKey', in: 'header', name: 'X-Partner-Nonce', description: 'unique per request: a UUID v4 ([A-Za-z0-9_-]{16,64})' },
+          partnerTimestamp: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Partner-Timestamp',
+            description: 'Unix time in seconds, decimal',
+          },
+          partnerNonce: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Partner-Nonce',
+            description: 'unique per request: a UUID v4 ([A-Za-z0-9_-]{16,64})',
+          },
           partnerSignature: {
             type: 'apiKey',
             in: 'header',
             name: 'X-Partner-Signature',
-            description: 'base64url (no padding, 43 characters) of HMAC-SHA256(base64decode(secret), bodyHash.timestamp.partnerId.nonce)',
+            description:
+              'base64url (no padding, 43 characters) of HMAC-SHA256(base64decode(secret), bodyHash.timestamp.partnerId.nonce)',
           },
         },
       },
@@ -190,5 +213,9 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
       return { schema: hide ? { ...schema, hide: true } : withDocumentedErrors(route.method, schema), url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
 }

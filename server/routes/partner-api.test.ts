@@ -22,8 +22,10 @@ afterEach(async () => {
   await t?.close();
 });
 
-const exchange = (grantCode: unknown, options: { headers?: Record<string, string>; partner?: typeof PARTNERS.demo | typeof PARTNERS.other } = {}) =>
-  signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode }, ...options });
+const exchange = (
+  grantCode: unknown,
+  options: { headers?: Record<string, string>; partner?: typeof PARTNERS.demo | typeof PARTNERS.other } = {},
+) => signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode }, ...options });
 const introspect = (passToken: unknown, partner: typeof PARTNERS.demo | typeof PARTNERS.other = PARTNERS.demo) =>
   signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken }, partner });
 
@@ -49,11 +51,27 @@ describe('POST /v1/exchange', () => {
     t = await makeTestApp();
     const grantCode = await putTestGrant(t.deps, {
       scopes: ['isFrench', 'isEU', 'isFemale', 'revealNationality', 'revealBirthYear', 'isUnique'],
-      attributes: { is_french: false, is_eu: true, is_female: true, nationality: 'DEU', birth_year: 1981, nullifier: '0xabc123', age_over_18: true, is_male: false },
+      attributes: {
+        is_french: false,
+        is_eu: true,
+        is_female: true,
+        nationality: 'DEU',
+        birth_year: 1981,
+        nullifier: '0xabc123',
+        age_over_18: true,
+        is_male: false,
+      },
     });
     const body = (await exchange(grantCode)).json();
     expect(body).not.toHaveProperty('age_over_18');
-    expect(body.attributes).toEqual({ is_french: false, is_eu: true, is_female: true, nationality: 'DEU', birth_year: 1981, nullifier: '0xabc123' });
+    expect(body.attributes).toEqual({
+      is_french: false,
+      is_eu: true,
+      is_female: true,
+      nationality: 'DEU',
+      birth_year: 1981,
+      nullifier: '0xabc123',
+    });
     expect(body.scopes).toEqual(['isFrench', 'isEU', 'isFemale', 'revealNationality', 'revealBirthYear', 'isUnique']);
   });
 
@@ -82,14 +100,17 @@ describe('POST /v1/exchange', () => {
     expect(res.json().error).toBe('GRANT_INVALID');
   });
 
-  it.each(['g_', 'g_short', `g_${'A'.repeat(44)}`, 'g_ spaces in it', `g_${'é'.repeat(43)}`])('rejects the g_-prefixed but impossible grant %j with 401 GRANT_INVALID', async (code) => {
-    t = await makeTestApp();
-    const res = await exchange(code);
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error).toBe('GRANT_INVALID');
-  });
+  it.each(['g_', 'g_short', `g_${'A'.repeat(44)}`, 'g_ spaces in it', `g_${'é'.repeat(43)}`])(
+    'rejects the g_-prefixed but impossible grant %j with 401 GRANT_INVALID',
+    async (code) => {
+      t = await makeTestApp();
+      const res = await exchange(code);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe('GRANT_INVALID');
+    },
+  );
 
-  it('rejects another partner\'s grant with GRANT_INVALID', async () => {
+  it("rejects another partner's grant with GRANT_INVALID", async () => {
     t = await makeTestApp();
     const grantCode = await putTestGrant(t.deps, { partnerId: PARTNERS.other.id });
     const res = await exchange(grantCode);
@@ -97,12 +118,15 @@ describe('POST /v1/exchange', () => {
     expect(res.json().error).toBe('GRANT_INVALID');
   });
 
-  it.each(['', 'p_abc', 'G_abc', 'grant', ' g_abc', 'g-abc'])('rejects the grant code %j, not starting with g_, with 400 INVALID_GRANT', async (code) => {
-    t = await makeTestApp();
-    const res = await exchange(code);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'INVALID_GRANT', message: ERRORS.INVALID_GRANT.message });
-  });
+  it.each(['', 'p_abc', 'G_abc', 'grant', ' g_abc', 'g-abc'])(
+    'rejects the grant code %j, not starting with g_, with 400 INVALID_GRANT',
+    async (code) => {
+      t = await makeTestApp();
+      const res = await exchange(code);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'INVALID_GRANT', message: ERRORS.INVALID_GRANT.message });
+    },
+  );
 
   it.each([
     ['an empty body', ''],
@@ -140,7 +164,9 @@ describe('POST /v1/exchange', () => {
   it('accepts application/json with a charset parameter', async () => {
     t = await makeTestApp();
     const grantCode = await putTestGrant(t.deps);
-    expect((await exchange(grantCode, { headers: { 'Content-Type': 'application/json; charset=utf-8' } })).statusCode).toBe(200);
+    expect(
+      (await exchange(grantCode, { headers: { 'Content-Type': 'application/json; charset=utf-8' } })).statusCode,
+    ).toBe(200);
   });
 
   it('exchanges a grant 4:59 after it was issued', async () => {
@@ -218,7 +244,7 @@ describe('POST /v1/exchange with an Idempotency-Key', () => {
     expect((await exchange(grantCode)).json().error).toBe('GRANT_INVALID');
   });
 
-  it('forgets the answer when the grant\'s lifetime is over', async () => {
+  it("forgets the answer when the grant's lifetime is over", async () => {
     t = await makeTestApp();
     const grantCode = await putTestGrant(t.deps);
     await exchange(grantCode, { headers: { 'Idempotency-Key': 'k1' } });
@@ -235,17 +261,22 @@ describe('POST /v1/exchange with an Idempotency-Key', () => {
     expect(res.json().error).toBe('GRANT_INVALID');
   });
 
-  it.each(['', 'x'.repeat(129), 'has space', 'slash/key', 'ünïcode'])('rejects the malformed key %j with 400 INVALID_REQUEST', async (key) => {
-    t = await makeTestApp();
-    const grantCode = await putTestGrant(t.deps);
-    const res = await exchange(grantCode, { headers: { 'Idempotency-Key': key } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('INVALID_REQUEST');
-  });
+  it.each(['', 'x'.repeat(129), 'has space', 'slash/key', 'ünïcode'])(
+    'rejects the malformed key %j with 400 INVALID_REQUEST',
+    async (key) => {
+      t = await makeTestApp();
+      const grantCode = await putTestGrant(t.deps);
+      const res = await exchange(grantCode, { headers: { 'Idempotency-Key': key } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('INVALID_REQUEST');
+    },
+  );
 
   it('accepts a key of 128 characters', async () => {
     t = await makeTestApp();
-    expect((await exchange(await putTestGrant(t.deps), { headers: { 'Idempotency-Key': 'a'.repeat(128) } })).statusCode).toBe(200);
+    expect(
+      (await exchange(await putTestGrant(t.deps), { headers: { 'Idempotency-Key': 'a'.repeat(128) } })).statusCode,
+    ).toBe(200);
   });
 
   it('never writes a pass token or grant code in clear to the store', async () => {
@@ -272,7 +303,12 @@ describe('POST /v1/exchange with an Idempotency-Key', () => {
 
 describe('POST /v1/introspect', () => {
   async function passTokenFor(scopes: Parameters<typeof putTestGrant>[1] = {}) {
-    const grantCode = await putTestGrant(t.deps, { requestId: 'vr_flow123', generationTimeMs: 2345, method: 'eudi_wallet', ...scopes });
+    const grantCode = await putTestGrant(t.deps, {
+      requestId: 'vr_flow123',
+      generationTimeMs: 2345,
+      method: 'eudi_wallet',
+      ...scopes,
+    });
     return (await exchange(grantCode)).json().pass_token as string;
   }
 
@@ -308,9 +344,12 @@ describe('POST /v1/introspect', () => {
     expect(body.proof_metadata.proof_count).toBe(scopes.length);
   });
 
-  it('discloses only the requested scopes\' attributes', async () => {
+  it("discloses only the requested scopes' attributes", async () => {
     t = await makeTestApp();
-    const passToken = await passTokenFor({ scopes: ['isEU'], attributes: { is_eu: true, age_over_18: true, nationality: 'FRA' } });
+    const passToken = await passTokenFor({
+      scopes: ['isEU'],
+      attributes: { is_eu: true, age_over_18: true, nationality: 'FRA' },
+    });
     const body = (await introspect(passToken)).json();
     expect(Object.keys(body.attributes).sort()).toEqual(['is_eu', 'verification_method', 'verified_at']);
   });
@@ -335,7 +374,15 @@ describe('POST /v1/introspect', () => {
     const expiring = await passTokenFor();
     const grantCode = await putTestGrant(t.deps);
     const bodies: string[] = [];
-    for (const token of [`p_${'A'.repeat(43)}`, 'p_short', '', 'not a token', `p_${'é'.repeat(43)}`, grantCode, foreign]) {
+    for (const token of [
+      `p_${'A'.repeat(43)}`,
+      'p_short',
+      '',
+      'not a token',
+      `p_${'é'.repeat(43)}`,
+      grantCode,
+      foreign,
+    ]) {
       const res = await introspect(token);
       expect(res.statusCode).toBe(200);
       bodies.push(res.body);
@@ -387,29 +434,43 @@ describe('server errors', () => {
   it.each([
     ['/v1/exchange', 'consumeGrant'],
     ['/v1/introspect', 'getPassToken'],
-  ] as const)('answers 500 INTERNAL_ERROR with the catalogue message when the store throws on %s, and logs it without secrets', async (url, failing) => {
-    const base = await makeTestDeps();
-    const lines: string[] = [];
-    const deps = { ...base.deps, store: throwingStore(base.store, failing) };
-    const app = await createApp(deps, {
-      logger: { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, stream: { write: (line: string) => void lines.push(line) } },
-    });
-    try {
-      const grantCode = await putTestGrant(base.deps);
-      const options = signedInjectOptions(base.clock, { url, body: url === '/v1/exchange' ? { grant_code: grantCode } : { pass_token: `p_${'A'.repeat(43)}` } });
-      const res = await app.inject(options);
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ error: 'INTERNAL_ERROR', message: ERRORS.INTERNAL_ERROR.message });
-      expect(res.body).not.toContain('SQLITE');
+  ] as const)(
+    'answers 500 INTERNAL_ERROR with the catalogue message when the store throws on %s, and logs it without secrets',
+    async (url, failing) => {
+      const base = await makeTestDeps();
+      const lines: string[] = [];
+      const deps = { ...base.deps, store: throwingStore(base.store, failing) };
+      const app = await createApp(deps, {
+        logger: {
+          level: 'info',
+          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+          stream: { write: (line: string) => void lines.push(line) },
+        },
+      });
+      try {
+        const grantCode = await putTestGrant(base.deps);
+        const options = signedInjectOptions(base.clock, {
+          url,
+          body: url === '/v1/exchange' ? { grant_code: grantCode } : { pass_token: `p_${'A'.repeat(43)}` },
+        });
+        const res = await app.inject(options);
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({ error: 'INTERNAL_ERROR', message: ERRORS.INTERNAL_ERROR.message });
+        expect(res.body).not.toContain('SQLITE');
 
-      const log = lines.join('');
-      const errorLine = lines.map((l) => JSON.parse(l)).find((l) => l.level === 50);
-      expect(errorLine).toMatchObject({ reqId: res.headers['x-svc-cid'], err: { message: 'SQLITE_IOERR: disk I/O error' } });
-      const signature = (options.headers as Record<string, string>)['X-Partner-Signature']!;
-      for (const secret of [PARTNERS.demo.secret, signature, grantCode, grantCode.slice(2)]) expect(log).not.toContain(secret);
-    } finally {
-      await app.close();
-      await base.store.close();
-    }
-  });
+        const log = lines.join('');
+        const errorLine = lines.map((l) => JSON.parse(l)).find((l) => l.level === 50);
+        expect(errorLine).toMatchObject({
+          reqId: res.headers['x-svc-cid'],
+          err: { message: 'SQLITE_IOERR: disk I/O error' },
+        });
+        const signature = (options.headers as Record<string, string>)['X-Partner-Signature']!;
+        for (const secret of [PARTNERS.demo.secret, signature, grantCode, grantCode.slice(2)])
+          expect(log).not.toContain(secret);
+      } finally {
+        await app.close();
+        await base.store.close();
+      }
+    },
+  );
 });

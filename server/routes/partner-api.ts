@@ -20,7 +20,13 @@ import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 /** DESIGN §6: 1–128 characters of [A-Za-z0-9_.:-]. */
 const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
-const AUTH_ERRORS = ['MISSING_HEADERS', 'INVALID_PARTNER', 'TIMESTAMP_SKEW', 'INVALID_SIGNATURE', 'REPLAY_DETECTED'] as const;
+const AUTH_ERRORS = [
+  'MISSING_HEADERS',
+  'INVALID_PARTNER',
+  'TIMESTAMP_SKEW',
+  'INVALID_SIGNATURE',
+  'REPLAY_DETECTED',
+] as const;
 
 const attributesSchema = {
   type: 'object',
@@ -56,7 +62,7 @@ const idempotencyHeaderSchema = {
     'idempotency-key': {
       type: 'string',
       pattern: IDEMPOTENCY_KEY_PATTERN.source,
-      description: 'optional; a retry with the same key within the grant\'s lifetime gets the first answer again',
+      description: "optional; a retry with the same key within the grant's lifetime gets the first answer again",
     },
   },
 } as const;
@@ -64,14 +70,17 @@ const idempotencyHeaderSchema = {
 const exchangeSchema = {
   tags: ['partner'],
   summary: 'Exchange a grant code for a pass token',
-  description: 'Called from the partner server. A grant code is single use and lives 5 minutes; it belongs to the partner whose widget issued it.',
+  description:
+    'Called from the partner server. A grant code is single use and lives 5 minutes; it belongs to the partner whose widget issued it.',
   security: SIGNED_ROUTE_SECURITY,
   headers: idempotencyHeaderSchema,
   body: {
     type: 'object',
     required: ['grant_code'],
     additionalProperties: false,
-    properties: { grant_code: { type: 'string', pattern: '^g_', description: 'from #grant_code= in the success redirect' } },
+    properties: {
+      grant_code: { type: 'string', pattern: '^g_', description: 'from #grant_code= in the success redirect' },
+    },
   },
   response: {
     200: {
@@ -87,7 +96,15 @@ const exchangeSchema = {
         attributes: attributesSchema,
       },
     },
-    ...errorResponses([...AUTH_ERRORS, 'INVALID_REQUEST', 'INVALID_GRANT', 'GRANT_INVALID', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR']),
+    ...errorResponses([
+      ...AUTH_ERRORS,
+      'INVALID_REQUEST',
+      'INVALID_GRANT',
+      'GRANT_INVALID',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'INTERNAL_ERROR',
+    ]),
   },
 };
 
@@ -95,7 +112,8 @@ const introspectSchema = {
   tags: ['partner'],
   summary: 'Check a pass token',
   description:
-    'Answers 200 `{"active": false}` (and nothing else) for an expired, unknown or malformed token, or one issued to another partner (RFC 7662); a client checks `active`.',
+    'Answers 200 `{"active": false}` (and nothing else) for an expired, unknown or malformed token, ' +
+    'or one issued to another partner (RFC 7662); a client checks `active`.',
   security: SIGNED_ROUTE_SECURITY,
   body: {
     type: 'object',
@@ -123,7 +141,13 @@ const introspectSchema = {
         },
       },
     },
-    ...errorResponses([...AUTH_ERRORS, 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR']),
+    ...errorResponses([
+      ...AUTH_ERRORS,
+      'INVALID_REQUEST',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'INTERNAL_ERROR',
+    ]),
   },
 };
 
@@ -138,24 +162,35 @@ const documentOnly = () => () => true;
 export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): void {
   const auth = partnerAuthHook(deps, { requireContentType: true });
 
-  app.post('/v1/exchange', { schema: exchangeSchema, validatorCompiler: documentOnly, preValidation: auth }, async (request) => {
-    requireJsonContentType(request);
-    const idempotencyKey = readIdempotencyKey(request);
-    const grantCode = readSoleStringField(request, 'grant_code');
-    return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
-  });
+  app.post(
+    '/v1/exchange',
+    { schema: exchangeSchema, validatorCompiler: documentOnly, preValidation: auth },
+    async (request) => {
+      requireJsonContentType(request);
+      const idempotencyKey = readIdempotencyKey(request);
+      const grantCode = readSoleStringField(request, 'grant_code');
+      return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
+    },
+  );
 
-  app.post('/v1/introspect', { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: auth }, async (request) => {
-    requireJsonContentType(request);
-    return introspectPassToken(deps, request.partner!, readSoleStringField(request, 'pass_token'));
-  });
+  app.post(
+    '/v1/introspect',
+    { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: auth },
+    async (request) => {
+      requireJsonContentType(request);
+      return introspectPassToken(deps, request.partner!, readSoleStringField(request, 'pass_token'));
+    },
+  );
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | null {
   const value = request.headers[HEADERS.idempotencyKey];
   if (value === undefined) return null;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw new ServiceError('INVALID_REQUEST', { message: 'Idempotency-Key must be 1-128 characters of [A-Za-z0-9_.:-].', cause: 'idempotency key malformed' });
+    throw new ServiceError('INVALID_REQUEST', {
+      message: 'Idempotency-Key must be 1-128 characters of [A-Za-z0-9_.:-].',
+      cause: 'idempotency key malformed',
+    });
   }
   return value;
 }

@@ -28,7 +28,10 @@ describe('partner variants', () => {
     expect(done.statusCode).toBe(200);
     const grantCode = done.json().result.grant_code as string;
     const exchanged = await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } });
-    expect(exchanged.json().attributes).toEqual({ age_over_18: true, nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(exchanged.json().attributes).toEqual({
+      age_over_18: true,
+      nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
   });
 
   it('still hands the result over after the partner rotated its secret mid-request', async () => {
@@ -40,7 +43,11 @@ describe('partner variants', () => {
     await t.store.putPartner({ ...stored, secret: rotated.secret });
     t.clock.advance(PARTNER_CACHE_MS);
     await completeOnPhone(t, flow);
-    const done = await signedInject(t, { method: 'GET', url: `/api/partner/verify-status/${created.request_id}`, partner: rotated });
+    const done = await signedInject(t, {
+      method: 'GET',
+      url: `/api/partner/verify-status/${created.request_id}`,
+      partner: rotated,
+    });
     expect(done.statusCode).toBe(200);
     expect(done.json().result.grant_code).toMatch(/^g_/);
   });
@@ -48,11 +55,17 @@ describe('partner variants', () => {
   it('shows a partner only its own requests, and keeps them away from the loader endpoint', async () => {
     t = await makeTestApp();
     const { request_id } = (await partnerCreate()).json();
-    const foreign = await signedInject(t, { method: 'GET', url: `/api/partner/verify-status/${request_id}`, partner: PARTNERS.other });
+    const foreign = await signedInject(t, {
+      method: 'GET',
+      url: `/api/partner/verify-status/${request_id}`,
+      partner: PARTNERS.other,
+    });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error).toBe('NOT_FOUND');
     const widgetFlow = await startStandardFlow(t);
-    expect((await signedInject(t, { method: 'GET', url: `/api/partner/verify-status/${widgetFlow.requestId}` })).statusCode).toBe(404);
+    expect(
+      (await signedInject(t, { method: 'GET', url: `/api/partner/verify-status/${widgetFlow.requestId}` })).statusCode,
+    ).toBe(404);
     expect((await signedInject(t, { method: 'GET', url: '/api/partner/verify-status/nonsense' })).statusCode).toBe(404);
   });
 
@@ -67,10 +80,18 @@ describe('partner variants', () => {
     expect(unsigned.statusCode).toBe(401);
     expect(unsigned.json().error).toBe('MISSING_HEADERS');
     expect((await partnerCreate({}, PARTNERS.blindShop)).json().error).toBe('FORBIDDEN_RAIL');
-    expect((await partnerCreate({ scopes: ['isAdult', 'isFrench'] }, PARTNERS.adultOnly)).json().error).toBe('INVALID_SCOPES');
-    expect((await partnerCreate({ scopes: ['revealBirthYear'], client_proof_mode: true })).json().error).toBe('INVALID_SCOPES');
+    expect((await partnerCreate({ scopes: ['isAdult', 'isFrench'] }, PARTNERS.adultOnly)).json().error).toBe(
+      'INVALID_SCOPES',
+    );
+    expect((await partnerCreate({ scopes: ['revealBirthYear'], client_proof_mode: true })).json().error).toBe(
+      'INVALID_SCOPES',
+    );
     expect((await partnerCreate('[1,')).json().error).toBe('INVALID_REQUEST');
-    const textPlain = await signedInject(t, { url: '/api/partner/verify-request', body: '{}', headers: { 'Content-Type': 'text/plain' } });
+    const textPlain = await signedInject(t, {
+      url: '/api/partner/verify-request',
+      body: '{}',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(textPlain.statusCode).toBe(415);
     expect((await partnerCreate({})).statusCode).toBe(201);
   });
@@ -82,7 +103,8 @@ describe('partner variants', () => {
     const limited = await unsigned();
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('Too many requests');
-    for (let i = 0; i < 60; i++) await t.app.inject({ method: 'POST', url: '/api/partner/verify-request', payload: '{}' });
+    for (let i = 0; i < 60; i++)
+      await t.app.inject({ method: 'POST', url: '/api/partner/verify-request', payload: '{}' });
     expect((await partnerCreate()).statusCode).toBe(429);
     t.clock.advance(60_000);
     expect((await partnerCreate()).statusCode).toBe(201);
@@ -94,7 +116,11 @@ describe('partner variants', () => {
   ])('%s', async (_name, env, secondClientStatus) => {
     t = await makeTestApp({ env });
     const from = (client: string) =>
-      t.app.inject({ method: 'GET', url: '/api/partner/verify-status/vr_AAAAAAAAAAAAAAAAAAAAAA', headers: { 'x-forwarded-for': client } });
+      t.app.inject({
+        method: 'GET',
+        url: '/api/partner/verify-status/vr_AAAAAAAAAAAAAAAAAAAAAA',
+        headers: { 'x-forwarded-for': client },
+      });
     for (let i = 0; i < 60; i++) await from('203.0.113.1');
     expect((await from('203.0.113.1')).statusCode).toBe(429);
     expect((await from('203.0.113.2')).statusCode).toBe(secondClientStatus);

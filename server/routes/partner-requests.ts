@@ -45,12 +45,20 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
 
     partnerScope.post(
       PARTNER_CREATE_PATH,
-      { preValidation: partnerAuthHook(deps, { requireContentType: true, preAuthLimit: RATE_LIMITS.partnerVerifyRequest }) },
+      {
+        preValidation: partnerAuthHook(deps, {
+          requireContentType: true,
+          preAuthLimit: RATE_LIMITS.partnerVerifyRequest,
+        }),
+      },
       async (request, reply) => {
         const partner = standardPartnerOf(request.partner!);
         requireJsonContentType(request);
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
-        const created = await createForSignedPartner(deps, partner, { ...readRequestChoices(body), scopes: body.scopes });
+        const created = await createForSignedPartner(deps, partner, {
+          ...readRequestChoices(body),
+          scopes: body.scopes,
+        });
         const answer: PartnerVerifyRequestCreated = {
           request_id: created.record.id,
           deep_link: created.deepLink,
@@ -62,12 +70,19 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
 
     partnerScope.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       PARTNER_STATUS_PATH,
-      { preValidation: partnerAuthHook(deps, { requireContentType: false, preAuthLimit: RATE_LIMITS.partnerVerifyStatus }) },
+      {
+        preValidation: partnerAuthHook(deps, {
+          requireContentType: false,
+          preAuthLimit: RATE_LIMITS.partnerVerifyStatus,
+        }),
+      },
       async (request): Promise<VerifyStatus> => {
         const poll = readLongPoll(request.query);
         const { requestId } = request.params;
         const client = addressKey(request.ip);
-        return whileConnected(request, (signal) => pollPartnerStatus(deps, request.partner!, { requestId, poll, client, signal }));
+        return whileConnected(request, (signal) =>
+          pollPartnerStatus(deps, request.partner!, { requestId, poll, client, signal }),
+        );
       },
     );
   });

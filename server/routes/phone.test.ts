@@ -6,7 +6,15 @@ import { computeNullifier } from '../domain/nullifier.ts';
 import { EXPIRED_GRACE_MS } from '../domain/verify-requests.ts';
 import { digestToken } from '../domain/tokens.ts';
 import { makeTestApp, makeTestDeps, PARTNERS, type TestApp } from '../test/helpers.ts';
-import { completeOnPhone, openOnPhone, PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
+import {
+  completeOnPhone,
+  openOnPhone,
+  PARTNER_ORIGIN,
+  pollStatus,
+  startBlindFlow,
+  startStandardFlow,
+  type Flow,
+} from '../test/verify-flow.ts';
 
 async function grantOf(t: TestApp, flow: Flow) {
   const { result } = (await pollStatus(t, flow)) as { result: { grant_code: string } };
@@ -58,7 +66,12 @@ describe('sandbox phone API', () => {
       t = await makeTestApp();
       const flow = await startBlindFlow(t, { scopes: ['isAdult', 'isUnique'], clientProofMode: true });
       const res = await openOnPhone(t, flow);
-      expect(res.json()).toMatchObject({ rail: 'adult_blind', audience_label: 'app_blind_shop', scopes: ['isAdult', 'isUnique'], client_proof_mode: true });
+      expect(res.json()).toMatchObject({
+        rail: 'adult_blind',
+        audience_label: 'app_blind_shop',
+        scopes: ['isAdult', 'isUnique'],
+        client_proof_mode: true,
+      });
       expect(res.body).not.toContain(PARTNERS.blindShop.id);
       expect(res.body).not.toContain('Blind Shop');
     });
@@ -102,7 +115,12 @@ describe('sandbox phone API', () => {
       t = await makeTestApp();
       const flow = await startStandardFlow(t);
       for (const payload of ['{}', '{"h":1}', 'nope', '[]']) {
-        const res = await t.app.inject({ method: 'POST', url: `/api/m/requests/${flow.requestId}/open`, headers: { 'content-type': 'application/json' }, payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/m/requests/${flow.requestId}/open`,
+          headers: { 'content-type': 'application/json' },
+          payload,
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json().error).toBe('INVALID_REQUEST');
       }
@@ -136,7 +154,9 @@ describe('sandbox phone API', () => {
       t = await makeTestApp();
       const unique = await startStandardFlow(t, { scopes: ['isAdult', 'isUnique'] });
       await completeOnPhone(t, unique, { persona: 'fr-adult-m' });
-      expect((await grantOf(t, unique))!.attributes.nullifier).toBe(computeNullifier(t.deps.nullifierKey, 'fr-adult-m', `partner:${PARTNERS.demo.id}`));
+      expect((await grantOf(t, unique))!.attributes.nullifier).toBe(
+        computeNullifier(t.deps.nullifierKey, 'fr-adult-m', `partner:${PARTNERS.demo.id}`),
+      );
       const plain = await startStandardFlow(t);
       await completeOnPhone(t, plain, { persona: 'fr-adult-m' });
       expect((await grantOf(t, plain))!.attributes).toEqual({ age_over_18: true });
@@ -158,7 +178,11 @@ describe('sandbox phone API', () => {
       t = await makeTestApp();
       for (const outcome of ['failed', 'cancelled'] as const) {
         const flow = await startStandardFlow(t);
-        const res = await t.app.inject({ method: 'POST', url: `/api/m/requests/${flow.requestId}/complete`, payload: { h: flow.handoff, outcome } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/m/requests/${flow.requestId}/complete`,
+          payload: { h: flow.handoff, outcome },
+        });
         expect(res.json()).toEqual({ status: 'failed' });
         expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: outcome });
         expect((await t.store.getRequest(flow.requestId, t.clock.now()))!.sealedResult).toBeNull();
@@ -180,7 +204,11 @@ describe('sandbox phone API', () => {
     it('lets exactly one of two racing completions win', async () => {
       t = await makeTestApp();
       const flow = await startStandardFlow(t);
-      const answers = await Promise.all([completeOnPhone(t, flow), completeOnPhone(t, flow, { outcome: 'cancelled' }), completeOnPhone(t, flow)]);
+      const answers = await Promise.all([
+        completeOnPhone(t, flow),
+        completeOnPhone(t, flow, { outcome: 'cancelled' }),
+        completeOnPhone(t, flow),
+      ]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
     });
 
@@ -216,7 +244,13 @@ describe('sandbox phone API', () => {
     ])('refuses %s with 400 INVALID_REQUEST and leaves the request open', async (_label, override) => {
       t = await makeTestApp();
       const flow = await startStandardFlow(t);
-      const payload = { h: flow.handoff, persona: 'fr-adult-m', method: 'face_check', outcome: 'approved', ...override };
+      const payload = {
+        h: flow.handoff,
+        persona: 'fr-adult-m',
+        method: 'face_check',
+        outcome: 'approved',
+        ...override,
+      };
       const res = await t.app.inject({ method: 'POST', url: `/api/m/requests/${flow.requestId}/complete`, payload });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe('INVALID_REQUEST');

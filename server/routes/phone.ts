@@ -68,7 +68,13 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       const method = readOneOf(body.method, METHODS, 'method', approved);
       const personaId = body.persona !== undefined || approved ? readString(body, 'persona') : null;
       if (method === 'eudi_wallet' && outcome !== 'failed') {
-        const presented = await presentWithSandboxWallet(deps, handoff, { personaId, cancel: !approved }, postFormOverHttp, { onlyIfOffered: true });
+        const presented = await presentWithSandboxWallet(
+          deps,
+          handoff,
+          { personaId, cancel: !approved },
+          postFormOverHttp,
+          { onlyIfOffered: true },
+        );
         if (presented) return { status: presented.status };
       }
       return completeFromPhone(deps, handoff, { outcome, method, personaId });
@@ -76,7 +82,8 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
 
     phone.post<{ Params: { requestId: string } }>(PHONE_WALLET_PATH, async (request): Promise<WalletPresentation> => {
       const { body, handoff } = readHandoff(request);
-      const tamper = body.tamper === undefined ? undefined : readOneOf(body.tamper, Object.keys(WALLET_TAMPERS), 'tamper', true);
+      const tamper =
+        body.tamper === undefined ? undefined : readOneOf(body.tamper, Object.keys(WALLET_TAMPERS), 'tamper', true);
       const choice = { personaId: readString(body, 'persona'), ...(isWalletTamper(tamper) ? { tamper } : {}) };
       return (await presentWithSandboxWallet(deps, handoff, choice, postFormOverHttp))!;
     });

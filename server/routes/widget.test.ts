@@ -28,21 +28,44 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
 
   it('creates a pending request for the registered origin and answers 201 with its tokens and deep link', async () => {
     t = await makeTestApp();
-    const res = await postVerifyRequest(t, { partner_id: PARTNERS.demo.id, scopes: ['isAdult'], client_proof_mode: false, locale: 'en' });
+    const res = await postVerifyRequest(t, {
+      partner_id: PARTNERS.demo.id,
+      scopes: ['isAdult'],
+      client_proof_mode: false,
+      locale: 'en',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['deep_link', 'expires_at', 'poll_after_ms', 'poll_token', 'qr', 'request_id', 'sandbox']);
+    expect(Object.keys(body).sort()).toEqual([
+      'deep_link',
+      'expires_at',
+      'poll_after_ms',
+      'poll_token',
+      'qr',
+      'request_id',
+      'sandbox',
+    ]);
     expect(body.request_id).toMatch(/^vr_[A-Za-z0-9_-]{22}$/);
     expect(body.poll_token).toMatch(/^pt_[A-Za-z0-9_-]{43}$/);
-    expect(body.deep_link).toMatch(new RegExp(`^${t.deps.config.appUrl}/m/v/${body.request_id}#h=h_[A-Za-z0-9_-]{43}$`));
+    expect(body.deep_link).toMatch(
+      new RegExp(`^${t.deps.config.appUrl}/m/v/${body.request_id}#h=h_[A-Za-z0-9_-]{43}$`),
+    );
     expect(body.expires_at).toBe(t.clock.now() + TTL_MS);
     expect(body.poll_after_ms).toBeGreaterThanOrEqual(1000);
     expect(body.sandbox).toBe(true);
     expect(body.qr).toEqual(encodeQr(body.deep_link));
     const stored = await t.store.getRequest(body.request_id, t.clock.now());
-    expect(stored).toMatchObject({ rail: 'standard', partnerId: PARTNERS.demo.id, status: 'pending', scopes: ['isAdult'], locale: 'en', channel: 'widget', appId: null });
+    expect(stored).toMatchObject({
+      rail: 'standard',
+      partnerId: PARTNERS.demo.id,
+      status: 'pending',
+      scopes: ['isAdult'],
+      locale: 'en',
+      channel: 'widget',
+      appId: null,
+    });
   });
 
   it('accepts application/json as well as the preflight-free text/plain body', async () => {
@@ -54,7 +77,11 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
   it('defaults to the isAdult scope, the fr locale and no client proof mode', async () => {
     t = await makeTestApp();
     const flow = await startStandardFlow(t);
-    expect(await t.store.getRequest(flow.requestId, t.clock.now())).toMatchObject({ scopes: ['isAdult'], locale: 'fr', clientProofMode: false });
+    expect(await t.store.getRequest(flow.requestId, t.clock.now())).toMatchObject({
+      scopes: ['isAdult'],
+      locale: 'fr',
+      clientProofMode: false,
+    });
   });
 
   it.each(['de', 'es', 'it', 'nl', 'pt'])('accepts and keeps the added locale %s', async (locale) => {
@@ -84,7 +111,10 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
     ['an unknown scope', { scopes: ['isAdult', 'isTall'] }],
     ['a duplicate scope', { scopes: ['isAdult', 'isAdult'] }],
     ['isMale with isFemale', { scopes: ['isMale', 'isFemale'] }],
-    ['a scope the wallet cannot prove in client proof mode', { scopes: ['isAdult', 'revealNationality'], client_proof_mode: true }],
+    [
+      'a scope the wallet cannot prove in client proof mode',
+      { scopes: ['isAdult', 'revealNationality'], client_proof_mode: true },
+    ],
     ['an empty scope list', { scopes: [] }],
     ['scopes that are not a list', { scopes: 'isAdult' }],
   ])('refuses %s with 400 INVALID_SCOPES', async (_label, extra) => {
@@ -96,7 +126,9 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
 
   it('restricts scopes to the partner allowed_scopes', async () => {
     t = await makeTestApp();
-    expect((await postVerifyRequest(t, { partner_id: PARTNERS.adultOnly.id, scopes: ['isAdult'] })).statusCode).toBe(201);
+    expect((await postVerifyRequest(t, { partner_id: PARTNERS.adultOnly.id, scopes: ['isAdult'] })).statusCode).toBe(
+      201,
+    );
     const res = await postVerifyRequest(t, { partner_id: PARTNERS.adultOnly.id, scopes: ['isAdult', 'isFrench'] });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('INVALID_SCOPES');
@@ -120,13 +152,21 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
 
   it('refuses a missing Origin or one that is not the registered domain with 403 ORIGIN_NOT_ALLOWED', async () => {
     t = await makeTestApp();
-    for (const origin of [undefined, 'http://localhost:8789', 'https://localhost:8788', 'null', 'http://127.0.0.1:8788']) {
+    for (const origin of [
+      undefined,
+      'http://localhost:8789',
+      'https://localhost:8788',
+      'null',
+      'http://127.0.0.1:8788',
+    ]) {
       const res = await postVerifyRequest(t, { partner_id: PARTNERS.demo.id }, { origin });
       expect(res.statusCode, String(origin)).toBe(403);
       expect(res.json().error).toBe('ORIGIN_NOT_ALLOWED');
     }
     // pk_test_other is registered on 127.0.0.1
-    expect((await postVerifyRequest(t, { partner_id: PARTNERS.other.id }, { origin: 'http://127.0.0.1:8788' })).statusCode).toBe(201);
+    expect(
+      (await postVerifyRequest(t, { partner_id: PARTNERS.other.id }, { origin: 'http://127.0.0.1:8788' })).statusCode,
+    ).toBe(201);
   });
 
   it('answers 429 Too many requests beyond 120 creates per minute from one IP, and again after the minute', async () => {
@@ -161,7 +201,11 @@ describe('CORS on /api/w/*', () => {
       const res = await t.app.inject({
         method: 'OPTIONS',
         url,
-        headers: { origin: PARTNER_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: PARTNER_ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -188,7 +232,12 @@ describe('POST /api/w/verify-request (ADULT_BLIND)', () => {
   it('creates a request from a session token at its origin, with the token scopes and no partner ID anywhere in the row', async () => {
     t = await makeTestApp();
     const token = await issueTestSessionToken(t, { scopes: ['isAdult', 'isUnique'] });
-    const res = await postVerifyRequest(t, { session_token: token, client_proof_mode: true, locale: 'fr', scopes: ['isFrench'] });
+    const res = await postVerifyRequest(t, {
+      session_token: token,
+      client_proof_mode: true,
+      locale: 'fr',
+      scopes: ['isFrench'],
+    });
     expect(res.statusCode).toBe(201);
     const { request_id } = res.json();
     const record = (await t.store.getRequest(request_id, t.clock.now()))!;
@@ -265,7 +314,10 @@ describe('GET /api/w/verify-status/:requestId', () => {
       getStatus(t, flow.requestId, { pt: `${flow.pollToken}x` }),
       getStatus(t, flow.requestId, { pt: flow.pollToken.replace('pt_', 'h_') }),
       getStatus(t, 'not-a-request', { pt: flow.pollToken }),
-      t.app.inject({ method: 'GET', url: `/api/w/verify-status/${flow.requestId}?pt=${flow.pollToken}&pt=${flow.pollToken}` }),
+      t.app.inject({
+        method: 'GET',
+        url: `/api/w/verify-status/${flow.requestId}?pt=${flow.pollToken}&pt=${flow.pollToken}`,
+      }),
     ]);
     for (const res of answers) {
       expect(res.statusCode).toBe(404);
@@ -284,7 +336,8 @@ describe('GET /api/w/verify-status/:requestId', () => {
   it('answers the 31st call in a minute with 429 RATE_LIMITED and Retry-After: 60, and works again the minute after', async () => {
     t = await makeTestApp();
     const flow = await startStandardFlow(t);
-    for (let i = 0; i < 30; i++) expect((await getStatus(t, flow.requestId, { pt: flow.pollToken })).statusCode).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect((await getStatus(t, flow.requestId, { pt: flow.pollToken })).statusCode).toBe(200);
     const limited = await getStatus(t, flow.requestId, { pt: flow.pollToken });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('60');
@@ -320,7 +373,11 @@ describe('GET /api/w/verify-status/:requestId', () => {
     t.clock.advance(2_000);
     expect((await completeOnPhone(t, flow)).json()).toEqual({ status: 'completed' });
     const completed = await pollStatus(t, flow);
-    expect(completed).toEqual({ status: 'completed', expires_at: t.clock.now() + 300_000, result: { grant_code: expect.stringMatching(/^g_[A-Za-z0-9_-]{43}$/) } });
+    expect(completed).toEqual({
+      status: 'completed',
+      expires_at: t.clock.now() + 300_000,
+      result: { grant_code: expect.stringMatching(/^g_[A-Za-z0-9_-]{43}$/) },
+    });
     t.clock.advance(299_999);
     expect(await pollStatus(t, flow)).toEqual(completed);
     t.clock.advance(1);
@@ -336,16 +393,26 @@ describe('GET /api/w/verify-status/:requestId', () => {
     const { result } = (await pollStatus(t, flow)) as { result: { grant_code: string } };
     const exchanged = await signedInject(t, { url: '/v1/exchange', body: { grant_code: result.grant_code } });
     expect(exchanged.statusCode).toBe(200);
-    expect(exchanged.json()).toMatchObject({ age_over_18: true, scopes: ['isAdult', 'isFrench'], attributes: { age_over_18: true, is_french: true } });
+    expect(exchanged.json()).toMatchObject({
+      age_over_18: true,
+      scopes: ['isAdult', 'isFrench'],
+      attributes: { age_over_18: true, is_french: true },
+    });
     expect(Object.keys(exchanged.json().attributes).sort()).toEqual(['age_over_18', 'is_french']);
-    expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: result.grant_code } })).json().error).toBe('GRANT_INVALID');
+    expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: result.grant_code } })).json().error).toBe(
+      'GRANT_INVALID',
+    );
   });
 
   it('reports a failed request with its reason', async () => {
     t = await makeTestApp();
     const flow = await startStandardFlow(t);
     await completeOnPhone(t, flow, { outcome: 'cancelled' });
-    expect(await pollStatus(t, flow)).toEqual({ status: 'failed', reason: 'cancelled', expires_at: t.clock.now() + EXPIRED_GRACE_MS });
+    expect(await pollStatus(t, flow)).toEqual({
+      status: 'failed',
+      reason: 'cancelled',
+      expires_at: t.clock.now() + EXPIRED_GRACE_MS,
+    });
   });
 
   it('delivers an attestation for an ADULT_BLIND request', async () => {
@@ -353,7 +420,10 @@ describe('GET /api/w/verify-status/:requestId', () => {
     const flow = await startBlindFlow(t);
     await completeOnPhone(t, flow);
     const body = await pollStatus(t, flow);
-    expect(body).toMatchObject({ status: 'completed', result: { attestation: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) } });
+    expect(body).toMatchObject({
+      status: 'completed',
+      result: { attestation: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) },
+    });
   });
 });
 
@@ -450,7 +520,11 @@ describe('long poll', () => {
     const flow = await startStandardFlow(t);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
-    const client = httpRequest({ host: '127.0.0.1', port, path: `/api/w/verify-status/${flow.requestId}?pt=${flow.pollToken}&wait=25` });
+    const client = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: `/api/w/verify-status/${flow.requestId}?pt=${flow.pollToken}&wait=25`,
+    });
     client.on('error', () => {});
     client.end();
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -470,7 +544,9 @@ describe('what the store keeps', () => {
       await openOnPhone(t, flow);
       await completeOnPhone(t, flow);
       const { result } = (await pollStatus(t, flow)) as { result: { grant_code: string } };
-      const bytes = readdirSync(dir.path).map((name) => readFileSync(join(dir.path, name)).toString('latin1')).join('\n');
+      const bytes = readdirSync(dir.path)
+        .map((name) => readFileSync(join(dir.path, name)).toString('latin1'))
+        .join('\n');
       expect(bytes).toContain(flow.requestId);
       for (const secret of [flow.pollToken, flow.handoff, result.grant_code]) {
         expect(bytes).not.toContain(secret);

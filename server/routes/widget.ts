@@ -64,7 +64,11 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
       reply
         .code(204)
-        .headers({ 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' })
+        .headers({
+          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+          'Access-Control-Allow-Headers': 'Content-Type',
+          'Access-Control-Max-Age': '600',
+        })
         .send();
     widget.options(WIDGET_CREATE_PATH, preflight);
     widget.options(WIDGET_STATUS_PATH, preflight);
@@ -79,7 +83,12 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       const choices = readRequestChoices(body);
       const origin = requestOrigin(request);
       const created = hasPartner
-        ? await createWithPartnerId(deps, { ...choices, partnerId: readString(body, 'partner_id'), origin, scopes: body.scopes })
+        ? await createWithPartnerId(deps, {
+            ...choices,
+            partnerId: readString(body, 'partner_id'),
+            origin,
+            scopes: body.scopes,
+          })
         : await createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
       const answer: VerifyRequestCreated = {
         request_id: created.record.id,
@@ -97,11 +106,16 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       return reply.code(201).send(answer);
     });
 
-    widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(WIDGET_STATUS_PATH, async (request): Promise<VerifyStatus> => {
-      const poll = readLongPoll(request.query);
-      const { requestId } = request.params;
-      const client = addressKey(request.ip);
-      return whileConnected(request, (signal) => pollWidgetStatus(deps, { requestId, pollToken: request.query.pt, poll, client, signal }));
-    });
+    widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
+      WIDGET_STATUS_PATH,
+      async (request): Promise<VerifyStatus> => {
+        const poll = readLongPoll(request.query);
+        const { requestId } = request.params;
+        const client = addressKey(request.ip);
+        return whileConnected(request, (signal) =>
+          pollWidgetStatus(deps, { requestId, pollToken: request.query.pt, poll, client, signal }),
+        );
+      },
+    );
   });
 }

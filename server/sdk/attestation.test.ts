@@ -16,7 +16,9 @@ import {
   type AttestationJwks,
 } from './attestation.ts';
 
-const RFC8037 = JSON.parse(readFileSync(new URL('../../fixtures/attestation/rfc8037.json', import.meta.url), 'utf8')) as {
+const RFC8037 = JSON.parse(
+  readFileSync(new URL('../../fixtures/attestation/rfc8037.json', import.meta.url), 'utf8'),
+) as {
   privateJwk: { kty: string; crv: string; d: string; x: string };
   publicJwk: { kty: string; crv: string; x: string };
   payload: string;
@@ -39,7 +41,9 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-function attest(input: { scopeMask?: number; appId?: string; origin?: string; nullifier?: string } = {}): Promise<string> {
+function attest(
+  input: { scopeMask?: number; appId?: string; origin?: string; nullifier?: string } = {},
+): Promise<string> {
   return t.deps.blind.signAttestation({
     appId: input.appId ?? APP,
     originHash: originHash(input.origin ?? ORIGIN),
@@ -72,7 +76,18 @@ function forge(header: object, payload: object | string) {
 
 function goodClaims(now: number, overrides: Record<string, unknown> = {}) {
   const s = Math.floor(now / 1000);
-  return { jti: 'j', iat: s, exp: s + 300, scope_mask: 1, app_id: APP, origin_hash: computeOriginHash(ORIGIN), nullifier: '0x1', aud: 'svc-attestation', ver: '1', ...overrides };
+  return {
+    jti: 'j',
+    iat: s,
+    exp: s + 300,
+    scope_mask: 1,
+    app_id: APP,
+    origin_hash: computeOriginHash(ORIGIN),
+    nullifier: '0x1',
+    aud: 'svc-attestation',
+    ver: '1',
+    ...overrides,
+  };
 }
 
 describe('RFC 8037 Appendix A', () => {
@@ -93,9 +108,13 @@ describe('RFC 8037 Appendix A', () => {
     const sig = Buffer.from(s, 'base64url');
     sig[0] = sig[0]! ^ 1;
     const key = importEd25519Jwk(RFC8037.publicJwk);
-    expect(() => verifyCompactEd25519(`${h}.${p}.${sig.toString('base64url')}`, key)).toThrow(expect.objectContaining({ code: 'BAD_SIGNATURE' }));
+    expect(() => verifyCompactEd25519(`${h}.${p}.${sig.toString('base64url')}`, key)).toThrow(
+      expect.objectContaining({ code: 'BAD_SIGNATURE' }),
+    );
     const otherPayload = Buffer.from('Example of Ed25519 signinG').toString('base64url');
-    expect(() => verifyCompactEd25519(`${h}.${otherPayload}.${s}`, key)).toThrow(expect.objectContaining({ code: 'BAD_SIGNATURE' }));
+    expect(() => verifyCompactEd25519(`${h}.${otherPayload}.${s}`, key)).toThrow(
+      expect.objectContaining({ code: 'BAD_SIGNATURE' }),
+    );
   });
 });
 
@@ -105,7 +124,15 @@ describe('verifyAttestation', () => {
     const fetch = injectFetch(t.app);
     const result = await verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: t.clock.now() });
     const claims = JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8'));
-    expect(result).toEqual({ adult: true, french: false, eu: true, unique: true, nullifier: '0xabc', jti: claims.jti, exp: claims.exp });
+    expect(result).toEqual({
+      adult: true,
+      french: false,
+      eu: true,
+      unique: true,
+      nullifier: '0xabc',
+      jti: claims.jti,
+      exp: claims.exp,
+    });
     expect(fetch.calls.map((c) => c.path)).toEqual([JWKS_PATH]);
   });
 
@@ -113,7 +140,9 @@ describe('verifyAttestation', () => {
     const jws = await attest();
     const keys = await t.deps.blind.jwks();
     const fetch = injectFetch(t.app);
-    await expect(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, fetch, now: t.clock.now() })).resolves.toMatchObject({ adult: true, french: false });
+    await expect(
+      verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, fetch, now: t.clock.now() }),
+    ).resolves.toMatchObject({ adult: true, french: false });
     expect(fetch.calls).toHaveLength(0);
   });
 
@@ -122,32 +151,50 @@ describe('verifyAttestation', () => {
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
     const forged = Buffer.from(JSON.stringify({ ...claims, scope_mask: 1 })).toString('base64url');
     const keys = await t.deps.blind.jwks();
-    expect(await codeOf(verifyAttestation(`${h}.${forged}.${s}`, { appId: APP, origin: ORIGIN, keys, now: t.clock.now() }))).toBe('BAD_SIGNATURE');
+    expect(
+      await codeOf(verifyAttestation(`${h}.${forged}.${s}`, { appId: APP, origin: ORIGIN, keys, now: t.clock.now() })),
+    ).toBe('BAD_SIGNATURE');
   });
 
   it('refuses an attestation made for another app with WRONG_APP', async () => {
     const jws = await attest({ appId: 'app_blind_club' });
-    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now: t.clock.now() }))).toBe('WRONG_APP');
+    expect(
+      await codeOf(
+        verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now: t.clock.now() }),
+      ),
+    ).toBe('WRONG_APP');
   });
 
   it('refuses an attestation made for another origin with WRONG_ORIGIN', async () => {
     const jws = await attest({ origin: 'https://other.example' });
-    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now: t.clock.now() }))).toBe('WRONG_ORIGIN');
+    expect(
+      await codeOf(
+        verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now: t.clock.now() }),
+      ),
+    ).toBe('WRONG_ORIGIN');
   });
 
   it('refuses an attestation from exp on with EXPIRED', async () => {
     const jws = await attest();
     const keys = await t.deps.blind.jwks();
     const issued = t.clock.now();
-    await expect(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now: issued + 299_999 })).resolves.toBeTruthy();
-    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now: issued + 300_000 }))).toBe('EXPIRED');
+    await expect(
+      verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now: issued + 299_999 }),
+    ).resolves.toBeTruthy();
+    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now: issued + 300_000 }))).toBe(
+      'EXPIRED',
+    );
   });
 
   it('refuses another audience with WRONG_AUDIENCE', async () => {
     const { jws, keys } = forge({}, goodClaims(t.clock.now(), { aud: 'svc-widget' }));
-    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now: t.clock.now() }))).toBe('WRONG_AUDIENCE');
+    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now: t.clock.now() }))).toBe(
+      'WRONG_AUDIENCE',
+    );
     const good = forge({}, goodClaims(t.clock.now()));
-    await expect(verifyAttestation(good.jws, { appId: APP, origin: ORIGIN, keys: good.keys, now: t.clock.now() })).resolves.toMatchObject({ adult: true });
+    await expect(
+      verifyAttestation(good.jws, { appId: APP, origin: ORIGIN, keys: good.keys, now: t.clock.now() }),
+    ).resolves.toMatchObject({ adult: true });
   });
 
   it.each([
@@ -158,13 +205,19 @@ describe('verifyAttestation', () => {
     ['a header that is not JSON', (jws: string) => `bm90IGpzb24.${jws.split('.').slice(1).join('.')}`],
   ])('refuses %s with MALFORMED', async (_name, mangle) => {
     const jws = mangle(await attest());
-    expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now: t.clock.now() }))).toBe('MALFORMED');
+    expect(
+      await codeOf(
+        verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now: t.clock.now() }),
+      ),
+    ).toBe('MALFORMED');
   });
 
   it('refuses a session token, a wrong typ, alg none, an unknown version or crit with MALFORMED', async () => {
     const now = t.clock.now();
     const { token } = await t.deps.blind.issueSessionToken({ appId: APP, origin: ORIGIN, scopeMask: 1 });
-    expect(await codeOf(verifyAttestation(token, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now }))).toBe('MALFORMED');
+    expect(
+      await codeOf(verifyAttestation(token, { appId: APP, origin: ORIGIN, keys: await t.deps.blind.jwks(), now })),
+    ).toBe('MALFORMED');
     for (const [header, payload] of [
       [{ typ: 'JWT' }, goodClaims(now)],
       [{ alg: 'none' }, goodClaims(now)],
@@ -177,14 +230,24 @@ describe('verifyAttestation', () => {
       [{}, [1, 2]],
     ] as const) {
       const { jws, keys } = forge(header, payload as object);
-      expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now })), JSON.stringify([header, payload])).toBe('MALFORMED');
+      expect(
+        await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys, now })),
+        JSON.stringify([header, payload]),
+      ).toBe('MALFORMED');
     }
   });
 
   it('refuses a key that is not an Ed25519 signing key', async () => {
     const { jws, keys } = forge({}, goodClaims(t.clock.now()));
-    const bad = [{ ...keys.keys[0]!, crv: 'X25519' }, { ...keys.keys[0]!, use: 'enc' }, { ...keys.keys[0]!, alg: 'ES256' }];
-    for (const key of bad) expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: { keys: [key] }, now: t.clock.now() }))).toBe('UNKNOWN_KEY');
+    const bad = [
+      { ...keys.keys[0]!, crv: 'X25519' },
+      { ...keys.keys[0]!, use: 'enc' },
+      { ...keys.keys[0]!, alg: 'ES256' },
+    ];
+    for (const key of bad)
+      expect(
+        await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, keys: { keys: [key] }, now: t.clock.now() })),
+      ).toBe('UNKNOWN_KEY');
   });
 
   describe('key set cache', () => {
@@ -239,10 +302,13 @@ describe('verifyAttestation', () => {
       const start = t.clock.now();
       await verifyAttestation(await attest(), { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: start });
       const { jws } = forge({ kid: 'not-published' }, goodClaims(start));
-      expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: start + 60_000 }))).toBe('UNKNOWN_KEY');
+      expect(
+        await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: start + 60_000 })),
+      ).toBe('UNKNOWN_KEY');
       expect(fetch.calls).toHaveLength(2);
       // A flood of unknown kids right after does not turn into a flood of fetches.
-      for (let i = 0; i < 5; i++) await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: start + 61_000 }));
+      for (let i = 0; i < 5; i++)
+        await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: start + 61_000 }));
       expect(fetch.calls).toHaveLength(2);
     });
 
@@ -255,20 +321,44 @@ describe('verifyAttestation', () => {
       await rotateKeys(t.store, 'attestation', t.clock.now(), { force: true });
       t.clock.advance(60_000);
       const jws = await attest();
-      await expect(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: t.clock.now() })).resolves.toMatchObject({ adult: true });
+      await expect(
+        verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch, now: t.clock.now() }),
+      ).resolves.toMatchObject({ adult: true });
       expect(fetch.calls).toHaveLength(2);
     });
 
     it('answers KEYS_UNAVAILABLE when the key set cannot be fetched', async () => {
       const jws = await attest();
       const down = async () => new Response('oops', { status: 503 });
-      expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch: down, now: t.clock.now() }))).toBe('KEYS_UNAVAILABLE');
+      expect(
+        await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl, fetch: down, now: t.clock.now() })),
+      ).toBe('KEYS_UNAVAILABLE');
       const unreachable = async (): Promise<Response> => {
         throw new TypeError('fetch failed');
       };
-      expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl: `${jwksUrl}?2`, fetch: unreachable, now: t.clock.now() }))).toBe('KEYS_UNAVAILABLE');
+      expect(
+        await codeOf(
+          verifyAttestation(jws, {
+            appId: APP,
+            origin: ORIGIN,
+            jwksUrl: `${jwksUrl}?2`,
+            fetch: unreachable,
+            now: t.clock.now(),
+          }),
+        ),
+      ).toBe('KEYS_UNAVAILABLE');
       const notKeys = async () => new Response('{"nope":1}');
-      expect(await codeOf(verifyAttestation(jws, { appId: APP, origin: ORIGIN, jwksUrl: `${jwksUrl}?3`, fetch: notKeys, now: t.clock.now() }))).toBe('KEYS_UNAVAILABLE');
+      expect(
+        await codeOf(
+          verifyAttestation(jws, {
+            appId: APP,
+            origin: ORIGIN,
+            jwksUrl: `${jwksUrl}?3`,
+            fetch: notKeys,
+            now: t.clock.now(),
+          }),
+        ),
+      ).toBe('KEYS_UNAVAILABLE');
     });
   });
 });

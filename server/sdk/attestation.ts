@@ -135,7 +135,10 @@ export function importEd25519Jwk(jwk: AttestationJwk): KeyObject {
  * @example
  * const { header, payload } = verifyCompactEd25519(jws, importEd25519Jwk(jwk));
  */
-export function verifyCompactEd25519(jws: string, key: KeyObject): { header: Record<string, unknown>; payload: Buffer } {
+export function verifyCompactEd25519(
+  jws: string,
+  key: KeyObject,
+): { header: Record<string, unknown>; payload: Buffer } {
   const { header, signingInput, signature, payloadPart } = splitCompact(jws);
   if (header.alg !== 'EdDSA') fail('MALFORMED', `alg must be EdDSA, got ${String(header.alg)}`);
   if (signature.length !== 64 || !verify(null, Buffer.from(signingInput, 'ascii'), key, signature)) {
@@ -184,7 +187,12 @@ function maxAgeMs(cacheControl: string | null): number {
 }
 
 function isKeySet(value: unknown): value is AttestationJwks {
-  return !!value && typeof value === 'object' && Array.isArray((value as AttestationJwks).keys) && (value as AttestationJwks).keys.every((k) => !!k && typeof k === 'object');
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    Array.isArray((value as AttestationJwks).keys) &&
+    (value as AttestationJwks).keys.every((k) => !!k && typeof k === 'object')
+  );
 }
 
 async function fetchKeySet(url: string, fetchImpl: typeof fetch, now: number): Promise<CachedKeySet> {
@@ -193,12 +201,17 @@ async function fetchKeySet(url: string, fetchImpl: typeof fetch, now: number): P
     pending = (async () => {
       let response: Response;
       try {
-        response = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+        response = await fetchImpl(url, {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.timeout(10_000),
+        });
       } catch (cause) {
         return fail('KEYS_UNAVAILABLE', `fetching ${url} failed`, cause);
       }
       if (!response.ok) fail('KEYS_UNAVAILABLE', `fetching ${url} answered HTTP ${response.status}`);
-      const body: unknown = await response.json().catch((cause: unknown) => fail('KEYS_UNAVAILABLE', 'key set is not JSON', cause));
+      const body: unknown = await response
+        .json()
+        .catch((cause: unknown) => fail('KEYS_UNAVAILABLE', 'key set is not JSON', cause));
       if (!isKeySet(body)) fail('KEYS_UNAVAILABLE', 'key set has no keys array');
       const entry = { jwks: body, fetchedAt: now, expiresAt: now + maxAgeMs(response.headers.get('cache-control')) };
       keySetCache.set(url, entry);

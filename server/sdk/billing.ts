@@ -47,7 +47,13 @@ export interface Session {
  * const body = JSON.stringify({ origin: 'https://shop.example' });
  * await fetch(url, { method: 'POST', headers: billingHeaders({ partnerId, secret, body }), body });
  */
-export function billingHeaders(input: { partnerId: string; secret: string; body: string; timestamp?: number; nonce?: string }): Record<string, string> {
+export function billingHeaders(input: {
+  partnerId: string;
+  secret: string;
+  body: string;
+  timestamp?: number;
+  nonce?: string;
+}): Record<string, string> {
   const signed = signRequest({ ...input, nonce: input.nonce ?? randomBytes(16).toString('hex') });
   return {
     'content-type': signed['Content-Type'],
@@ -69,9 +75,18 @@ export function billingHeaders(input: { partnerId: string; secret: string; body:
  *   { origin: 'https://shop.example', scopes: ['isAdult'] },
  * );
  */
-export async function createSession(credentials: BillingCredentials, input: CreateSessionInput, options: CreateSessionOptions = {}): Promise<Session> {
+export async function createSession(
+  credentials: BillingCredentials,
+  input: CreateSessionInput,
+  options: CreateSessionOptions = {},
+): Promise<Session> {
   const url = `${credentials.appUrl.replace(/\/+$/, '')}/api/billing/session`;
-  const request = createSignedRequest({ ...options, partnerId: credentials.partnerId, secret: credentials.secret, sign: billingHeaders });
+  const request = createSignedRequest({
+    ...options,
+    partnerId: credentials.partnerId,
+    secret: credentials.secret,
+    sign: billingHeaders,
+  });
   const created = await request({
     method: 'POST',
     url,
@@ -83,5 +98,7 @@ export async function createSession(credentials: BillingCredentials, input: Crea
 
 function readSessionCreated(json: unknown, status: number): BillingSessionCreated | null {
   const body = json as Partial<Record<keyof BillingSessionCreated, unknown>> | null;
-  return status === 201 && typeof body?.token === 'string' && typeof body.expires_in === 'number' ? (body as BillingSessionCreated) : null;
+  return status === 201 && typeof body?.token === 'string' && typeof body.expires_in === 'number'
+    ? (body as BillingSessionCreated)
+    : null;
 }

@@ -16,13 +16,21 @@ interface Sent {
 function scriptedFetch(script: Array<{ status: number; body?: unknown; headers?: Record<string, string> } | Error>) {
   const sent: Sent[] = [];
   const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
-    sent.push({ url: String(url), method: init?.method ?? 'GET', headers: { ...(init?.headers as Record<string, string>) }, body: init?.body as string | undefined });
+    sent.push({
+      url: String(url),
+      method: init?.method ?? 'GET',
+      headers: { ...(init?.headers as Record<string, string>) },
+      body: init?.body as string | undefined,
+    });
     const step = script[Math.min(sent.length - 1, script.length - 1)]!;
     if (step instanceof Error) throw step;
-    return new Response(step.body === undefined ? '' : typeof step.body === 'string' ? step.body : JSON.stringify(step.body), {
-      status: step.status,
-      headers: { 'content-type': 'application/json', 'x-svc-cid': `cid-${sent.length}`, ...step.headers },
-    });
+    return new Response(
+      step.body === undefined ? '' : typeof step.body === 'string' ? step.body : JSON.stringify(step.body),
+      {
+        status: step.status,
+        headers: { 'content-type': 'application/json', 'x-svc-cid': `cid-${sent.length}`, ...step.headers },
+      },
+    );
   }) as typeof fetch;
   return { fetchImpl, sent };
 }
@@ -32,12 +40,26 @@ function recordingSleep() {
   return { delays, sleep: async (ms: number) => void delays.push(ms) };
 }
 
-const OK_EXCHANGE = { pass_token: `p_${'A'.repeat(43)}`, expires_in: 14400, token_type: 'Bearer', age_over_18: true, scopes: ['isAdult'], attributes: { age_over_18: true } };
+const OK_EXCHANGE = {
+  pass_token: `p_${'A'.repeat(43)}`,
+  expires_in: 14400,
+  token_type: 'Bearer',
+  age_over_18: true,
+  scopes: ['isAdult'],
+  attributes: { age_over_18: true },
+};
 
 function client(options: Partial<PartnerClientOptions> & Pick<PartnerClientOptions, 'fetch'>) {
   let now = Date.UTC(2026, 0, 1);
   const clock = { now: () => (now += 1500) };
-  return createPartnerClient({ apiUrl: 'https://api.example/', partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret, clock, random: () => 0.5, ...options });
+  return createPartnerClient({
+    apiUrl: 'https://api.example/',
+    partnerId: PARTNERS.demo.id,
+    secret: PARTNERS.demo.secret,
+    clock,
+    random: () => 0.5,
+    ...options,
+  });
 }
 
 describe('createPartnerClient: signing', () => {
@@ -48,7 +70,10 @@ describe('createPartnerClient: signing', () => {
     expect(request!.url).toBe('https://api.example/v1/exchange');
     expect(request!.body).toBe('{"grant_code":"g_abc"}');
     const h = request!.headers;
-    const expected = computeSignature(PARTNERS.demo.secret, canonicalString(hashBody(request!.body!), h['X-Partner-Timestamp']!, h['X-Partner-ID']!, h['X-Partner-Nonce']!));
+    const expected = computeSignature(
+      PARTNERS.demo.secret,
+      canonicalString(hashBody(request!.body!), h['X-Partner-Timestamp']!, h['X-Partner-ID']!, h['X-Partner-Nonce']!),
+    );
     expect(h['X-Partner-Signature']).toBe(expected);
     expect(h['Content-Type']).toBe('application/json');
     expect(h['X-Partner-ID']).toBe('pk_test_demo');
@@ -63,12 +88,22 @@ describe('createPartnerClient: signing', () => {
     expect(request!.body).toBeUndefined();
     expect(request!.headers).not.toHaveProperty('Content-Type');
     const h = request!.headers;
-    expect(h['X-Partner-Signature']).toBe(computeSignature(PARTNERS.demo.secret, canonicalString(hashBody(''), h['X-Partner-Timestamp']!, h['X-Partner-ID']!, h['X-Partner-Nonce']!)));
+    expect(h['X-Partner-Signature']).toBe(
+      computeSignature(
+        PARTNERS.demo.secret,
+        canonicalString(hashBody(''), h['X-Partner-Timestamp']!, h['X-Partner-ID']!, h['X-Partner-Nonce']!),
+      ),
+    );
   });
 
   it('creates a partner verification request on the app URL with snake_case fields', async () => {
-    const { fetchImpl, sent } = scriptedFetch([{ status: 201, body: { request_id: 'vr_1', deep_link: 'x', expires_at: 1 } }]);
-    const created = await client({ fetch: fetchImpl }).createVerifyRequest({ scopes: ['isAdult', 'isEU'], clientProofMode: true });
+    const { fetchImpl, sent } = scriptedFetch([
+      { status: 201, body: { request_id: 'vr_1', deep_link: 'x', expires_at: 1 } },
+    ]);
+    const created = await client({ fetch: fetchImpl }).createVerifyRequest({
+      scopes: ['isAdult', 'isEU'],
+      clientProofMode: true,
+    });
     expect(created.request_id).toBe('vr_1');
     expect(sent[0]!.url).toBe('https://api.example/api/partner/verify-request');
     expect(sent[0]!.body).toBe('{"scopes":["isAdult","isEU"],"client_proof_mode":true}');
@@ -96,8 +131,12 @@ describe('createPartnerClient: signing', () => {
 });
 
 describe('createPartnerClient: retry rules', () => {
-  it('retries a 500 after 1 s then 2 s, re-signing each attempt with a fresh nonce and timestamp, keeping the Idempotency-Key', async () => {
-    const { fetchImpl, sent } = scriptedFetch([{ status: 500, body: { error: 'INTERNAL_ERROR', message: 'x' } }, { status: 503 }, { status: 200, body: OK_EXCHANGE }]);
+  it('retries a 500 after 1 s then 2 s, re-signed with a fresh nonce and timestamp, keeping the Idempotency-Key', async () => {
+    const { fetchImpl, sent } = scriptedFetch([
+      { status: 500, body: { error: 'INTERNAL_ERROR', message: 'x' } },
+      { status: 503 },
+      { status: 200, body: OK_EXCHANGE },
+    ]);
     const { sleep, delays } = recordingSleep();
     const result = await client({ fetch: fetchImpl, sleep }).exchange('g_abc');
     expect(result.pass_token).toBe(OK_EXCHANGE.pass_token);
@@ -111,34 +150,52 @@ describe('createPartnerClient: retry rules', () => {
   });
 
   it('gives up after 3 attempts with a retryable SvcApiError carrying the last correlation id', async () => {
-    const { fetchImpl, sent } = scriptedFetch([{ status: 500, body: { error: 'INTERNAL_ERROR', message: 'Internal error; retry with exponential backoff.' } }]);
+    const { fetchImpl, sent } = scriptedFetch([
+      { status: 500, body: { error: 'INTERNAL_ERROR', message: 'Internal error; retry with exponential backoff.' } },
+    ]);
     const { sleep } = recordingSleep();
-    const error = await client({ fetch: fetchImpl, sleep }).introspect('p_x').catch((e: unknown) => e);
+    const error = await client({ fetch: fetchImpl, sleep })
+      .introspect('p_x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcApiError);
     expect(error).toMatchObject({ status: 500, code: 'INTERNAL_ERROR', cid: 'cid-3', retryable: true, attempts: 3 });
     expect(sent).toHaveLength(3);
   });
 
   it('honours Retry-After on a 429', async () => {
-    const { fetchImpl } = scriptedFetch([{ status: 429, body: { error: 'Too many requests', message: 'x' }, headers: { 'retry-after': '7' } }, { status: 200, body: { active: false } }]);
+    const { fetchImpl } = scriptedFetch([
+      { status: 429, body: { error: 'Too many requests', message: 'x' }, headers: { 'retry-after': '7' } },
+      { status: 200, body: { active: false } },
+    ]);
     const { sleep, delays } = recordingSleep();
     expect(await client({ fetch: fetchImpl, sleep }).introspect('p_x')).toEqual({ active: false });
     expect(delays).toEqual([7000]);
   });
 
   it('does not wait for a Retry-After longer than a minute: it fails at once', async () => {
-    const { fetchImpl, sent } = scriptedFetch([{ status: 429, body: { error: 'Too many requests', message: 'x' }, headers: { 'retry-after': '3600' } }]);
+    const { fetchImpl, sent } = scriptedFetch([
+      { status: 429, body: { error: 'Too many requests', message: 'x' }, headers: { 'retry-after': '3600' } },
+    ]);
     const { sleep, delays } = recordingSleep();
-    const error = await client({ fetch: fetchImpl, sleep }).introspect('p_x').catch((e: unknown) => e);
+    const error = await client({ fetch: fetchImpl, sleep })
+      .introspect('p_x')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429, code: 'Too many requests', retryAfterSeconds: 3600, retryable: true });
     expect(delays).toEqual([]);
     expect(sent).toHaveLength(1);
   });
 
   it.each([400, 401, 403])('never retries a %i', async (status) => {
-    const { fetchImpl, sent } = scriptedFetch([{ status, body: { error: 'GRANT_INVALID', message: 'Grant code does not exist, has expired or was already used.' } }]);
+    const { fetchImpl, sent } = scriptedFetch([
+      {
+        status,
+        body: { error: 'GRANT_INVALID', message: 'Grant code does not exist, has expired or was already used.' },
+      },
+    ]);
     const { sleep, delays } = recordingSleep();
-    const error = await client({ fetch: fetchImpl, sleep }).exchange('g_x').catch((e: unknown) => e);
+    const error = await client({ fetch: fetchImpl, sleep })
+      .exchange('g_x')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status, code: 'GRANT_INVALID', retryable: false, attempts: 1, cid: 'cid-1' });
     expect((error as Error).message).toBe('Grant code does not exist, has expired or was already used.');
     expect(sent).toHaveLength(1);
@@ -148,23 +205,29 @@ describe('createPartnerClient: retry rules', () => {
   it('retries a network failure and reports NETWORK_ERROR with status 0 when it persists', async () => {
     const { fetchImpl, sent } = scriptedFetch([new TypeError('fetch failed')]);
     const { sleep, delays } = recordingSleep();
-    const error = await client({ fetch: fetchImpl, sleep }).exchange('g_x').catch((e: unknown) => e);
+    const error = await client({ fetch: fetchImpl, sleep })
+      .exchange('g_x')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 0, code: 'NETWORK_ERROR', cid: null, retryable: true, attempts: 3 });
     expect((error as Error).cause).toBeInstanceOf(TypeError);
     expect(sent).toHaveLength(3);
     expect(delays).toEqual([1000, 2000]);
   });
 
-  it('caps attempts at the spec\'s 3 whatever the options say', async () => {
+  it("caps attempts at the spec's 3 whatever the options say", async () => {
     const { fetchImpl, sent } = scriptedFetch([{ status: 502 }]);
     const { sleep } = recordingSleep();
-    await client({ fetch: fetchImpl, sleep, retry: { maxAttempts: 10 } }).introspect('p_x').catch(() => undefined);
+    await client({ fetch: fetchImpl, sleep, retry: { maxAttempts: 10 } })
+      .introspect('p_x')
+      .catch(() => undefined);
     expect(sent).toHaveLength(3);
   });
 
   it('reports a 2xx answer that is not JSON as INVALID_RESPONSE without retrying', async () => {
     const { fetchImpl, sent } = scriptedFetch([{ status: 200, body: '<html>proxy</html>' }]);
-    const error = await client({ fetch: fetchImpl, sleep: async () => undefined }).introspect('p_x').catch((e: unknown) => e);
+    const error = await client({ fetch: fetchImpl, sleep: async () => undefined })
+      .introspect('p_x')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_RESPONSE', status: 200, retryable: false });
     expect(sent).toHaveLength(1);
   });
@@ -172,7 +235,9 @@ describe('createPartnerClient: retry rules', () => {
   it('tells onResponse about every answer with its correlation id, path and attempt', async () => {
     const { fetchImpl } = scriptedFetch([{ status: 503 }, { status: 200, body: { active: false } }]);
     const seen: unknown[] = [];
-    await client({ fetch: fetchImpl, sleep: async () => undefined, onResponse: (info) => seen.push(info) }).introspect('p_x');
+    await client({ fetch: fetchImpl, sleep: async () => undefined, onResponse: (info) => seen.push(info) }).introspect(
+      'p_x',
+    );
     expect(seen).toEqual([
       { method: 'POST', path: '/v1/introspect', status: 503, cid: 'cid-1', attempt: 1 },
       { method: 'POST', path: '/v1/introspect', status: 200, cid: 'cid-2', attempt: 2 },
@@ -204,14 +269,25 @@ describe('createPartnerClient against the real service', () => {
   }
 
   function realClient(fetchImpl: typeof fetch) {
-    return createPartnerClient({ apiUrl: 'http://svc.test', partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret, fetch: fetchImpl, clock: t.clock, sleep: async () => undefined });
+    return createPartnerClient({
+      apiUrl: 'http://svc.test',
+      partnerId: PARTNERS.demo.id,
+      secret: PARTNERS.demo.secret,
+      fetch: fetchImpl,
+      clock: t.clock,
+      sleep: async () => undefined,
+    });
   }
 
   it('exchanges a grant and introspects the pass token', async () => {
     t = await makeTestApp();
     const svc = realClient(injectFetch(t.app));
     const exchanged = await svc.exchange(await putTestGrant(t.deps, { scopes: ['isAdult', 'isFrench'] }));
-    expect(exchanged).toMatchObject({ token_type: 'Bearer', age_over_18: true, attributes: { age_over_18: true, is_french: true } });
+    expect(exchanged).toMatchObject({
+      token_type: 'Bearer',
+      age_over_18: true,
+      attributes: { age_over_18: true, is_french: true },
+    });
     const introspected = await svc.introspect(exchanged.pass_token);
     expect(introspected).toMatchObject({ active: true, scope: 'multi_scope_verification' });
   });

@@ -9,7 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import { createSignedRequest, type ResponseInfo } from './request.ts';
 import type { RetryPolicy, Sleep } from './retry.ts';
-import type { ExchangeResponse, IntrospectResponse, PartnerVerifyRequestCreated, Scope, VerifyStatus } from './types.ts';
+import type {
+  ExchangeResponse,
+  IntrospectResponse,
+  PartnerVerifyRequestCreated,
+  Scope,
+  VerifyStatus,
+} from './types.ts';
 
 export interface PartnerClientOptions {
   /** {api_url}: base of /v1/exchange and /v1/introspect, e.g. https://api.example */
@@ -48,7 +54,12 @@ export interface PartnerClient {
   /** GET /api/partner/verify-status/:requestId; poll at most once a second. */
   getVerifyStatus(requestId: string): Promise<VerifyStatus>;
   /** A signed call to a signed route this client has no method for; same signing and retry rules. */
-  request<T>(input: { method: 'GET' | 'POST'; url: string; body?: unknown; headers?: Record<string, string> }): Promise<T>;
+  request<T>(input: {
+    method: 'GET' | 'POST';
+    url: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  }): Promise<T>;
 }
 
 /**
@@ -69,7 +80,11 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   if (typeof options.partnerId !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(options.partnerId)) {
     throw new TypeError('createPartnerClient: partnerId must be the Partner ID, e.g. pk_live_…');
   }
-  if (typeof options.secret !== 'string' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(options.secret) || Buffer.from(options.secret, 'base64').length < 16) {
+  if (
+    typeof options.secret !== 'string' ||
+    !/^[A-Za-z0-9+/_-]+={0,2}$/.test(options.secret) ||
+    Buffer.from(options.secret, 'base64').length < 16
+  ) {
     throw new TypeError('createPartnerClient: secret must be the base64 Partner Secret as issued');
   }
   const { fetch, clock, sleep, random, timeoutMs, retry, onResponse } = options;
@@ -89,17 +104,28 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     },
     introspect(passToken) {
       requireString(passToken, 'passToken');
-      return request<IntrospectResponse>({ method: 'POST', url: `${apiUrl}/v1/introspect`, body: { pass_token: passToken } });
+      return request<IntrospectResponse>({
+        method: 'POST',
+        url: `${apiUrl}/v1/introspect`,
+        body: { pass_token: passToken },
+      });
     },
     createVerifyRequest(input = {}) {
       const body: Record<string, unknown> = {};
       if (input.scopes !== undefined) body.scopes = input.scopes;
       if (input.clientProofMode !== undefined) body.client_proof_mode = input.clientProofMode;
-      return request<PartnerVerifyRequestCreated>({ method: 'POST', url: `${appUrl}/api/partner/verify-request`, body });
+      return request<PartnerVerifyRequestCreated>({
+        method: 'POST',
+        url: `${appUrl}/api/partner/verify-request`,
+        body,
+      });
     },
     getVerifyStatus(requestId) {
       requireString(requestId, 'requestId');
-      return request<VerifyStatus>({ method: 'GET', url: `${appUrl}/api/partner/verify-status/${encodeURIComponent(requestId)}` });
+      return request<VerifyStatus>({
+        method: 'GET',
+        url: `${appUrl}/api/partner/verify-status/${encodeURIComponent(requestId)}`,
+      });
     },
     request,
   };

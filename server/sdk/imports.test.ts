@@ -18,12 +18,16 @@ function importsOf(name: string): string[] {
 
 describe('SDK imports', () => {
   it('checks every source file of the SDK', () => {
-    expect(SOURCES).toEqual(expect.arrayContaining(['index.ts', 'client.ts', 'billing.ts', 'request.ts', 'types.ts', 'testing.ts']));
+    expect(SOURCES).toEqual(
+      expect.arrayContaining(['index.ts', 'client.ts', 'billing.ts', 'request.ts', 'types.ts', 'testing.ts']),
+    );
   });
 
   it.each(SOURCES)('%s imports only node: built-ins and files of this directory', (name) => {
     const allowed = PEERS[name] ?? [];
-    expect(importsOf(name).filter((s) => !s.startsWith('node:') && !/^\.\/[\w.-]+\.ts$/.test(s) && !allowed.includes(s))).toEqual([]);
+    expect(
+      importsOf(name).filter((s) => !s.startsWith('node:') && !/^\.\/[\w.-]+\.ts$/.test(s) && !allowed.includes(s)),
+    ).toEqual([]);
   });
 
   it('keeps Playwright out of the main entry: index.ts never reaches testing.ts', () => {

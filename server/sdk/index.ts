@@ -29,5 +29,18 @@ export { canonicalString, computeSignature, hashBody, signRequest } from './sign
 export type { SignedHeaders } from './signing.ts';
 export { billingHeaders, createSession } from './billing.ts';
 export type { BillingCredentials, CreateSessionInput, CreateSessionOptions, Session } from './billing.ts';
-export { AttestationError, clearJwksCache, computeOriginHash, importEd25519Jwk, verifyAttestation, verifyCompactEd25519 } from './attestation.ts';
-export type { AttestationErrorCode, AttestationJwk, AttestationJwks, VerifiedAttestation, VerifyAttestationOptions } from './attestation.ts';
+export {
+  AttestationError,
+  clearJwksCache,
+  computeOriginHash,
+  importEd25519Jwk,
+  verifyAttestation,
+  verifyCompactEd25519,
+} from './attestation.ts';
+export type {
+  AttestationErrorCode,
+  AttestationJwk,
+  AttestationJwks,
+  VerifiedAttestation,
+  VerifyAttestationOptions,
+} from './attestation.ts';

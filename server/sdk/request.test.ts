@@ -55,15 +55,24 @@ async function rejection(promise: Promise<unknown>): Promise<SvcApiError> {
 }
 
 describe('one signed request for the client and the billing session', () => {
-  it.each(CALLS)("%s reads a 429 without a JSON body as the spec's rate limit and retries it by the spec's rules", async (_name, call) => {
-    const { fetchImpl, calls } = answering(429, '<html>Too Many Requests</html>', { 'content-type': 'text/html' });
-    const { sleep, delays } = recordingSleep();
-    const error = await rejection(call(fetchImpl, sleep));
-    expect(error).toMatchObject({ status: 429, code: 'Too many requests', retryable: true, attempts: 3, cid: 'cid-3' });
-    expect(error.retryAfterSeconds).toBeNull();
-    expect(delays).toEqual([1000, 2000]);
-    expect(calls).toHaveLength(3);
-  });
+  it.each(CALLS)(
+    "%s reads a 429 without a JSON body as the spec's rate limit and retries it by the spec's rules",
+    async (_name, call) => {
+      const { fetchImpl, calls } = answering(429, '<html>Too Many Requests</html>', { 'content-type': 'text/html' });
+      const { sleep, delays } = recordingSleep();
+      const error = await rejection(call(fetchImpl, sleep));
+      expect(error).toMatchObject({
+        status: 429,
+        code: 'Too many requests',
+        retryable: true,
+        attempts: 3,
+        cid: 'cid-3',
+      });
+      expect(error.retryAfterSeconds).toBeNull();
+      expect(delays).toEqual([1000, 2000]);
+      expect(calls).toHaveLength(3);
+    },
+  );
 
   it.each(CALLS)('%s honours the Retry-After of an empty 429', async (_name, call) => {
     const { fetchImpl } = answering(429, '', { 'retry-after': '5' });

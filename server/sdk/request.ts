@@ -7,7 +7,14 @@
  * with a fresh nonce and timestamp (a replayed nonce would be REPLAY_DETECTED).
  */
 import { SvcApiError, type SvcErrorCode } from './errors.ts';
-import { DEFAULT_RETRY_POLICY, parseRetryAfterMs, realSleep, retryDelayMs, type RetryPolicy, type Sleep } from './retry.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfterMs,
+  realSleep,
+  retryDelayMs,
+  type RetryPolicy,
+  type Sleep,
+} from './retry.ts';
 import { signRequest } from './signing.ts';
 import { SVC_HEADERS } from './types.ts';
 
@@ -23,7 +30,12 @@ export interface ResponseInfo {
 }
 
 /** The headers of one attempt over these exact body bytes; a fresh nonce every time it is called. */
-export type SignHeaders = (input: { partnerId: string; secret: string; body: string; timestamp: number }) => Record<string, string>;
+export type SignHeaders = (input: {
+  partnerId: string;
+  secret: string;
+  body: string;
+  timestamp: number;
+}) => Record<string, string>;
 
 export interface SignedRequestOptions {
   partnerId: string;
@@ -86,17 +98,34 @@ export function createSignedRequest(options: SignedRequestOptions): SignedReques
     // Serialised once: these exact bytes are hashed, signed and sent, on every attempt.
     const body = method === 'GET' ? '' : JSON.stringify(input.body ?? {});
     for (let attempt = 1; ; attempt++) {
-      const signed = sign({ partnerId: options.partnerId, secret: options.secret, body, timestamp: Math.floor(now() / 1000) });
+      const signed = sign({
+        partnerId: options.partnerId,
+        secret: options.secret,
+        body,
+        timestamp: Math.floor(now() / 1000),
+      });
       const headers = method === 'GET' ? withoutContentType(signed) : { ...signed };
       const init = { method, headers: { ...headers, ...input.headers }, body: method === 'GET' ? undefined : body };
       const outcome = await attemptOnce(fetchImpl, url, init, timeoutMs);
-      if (outcome.kind === 'answer') options.onResponse?.({ method, path, status: outcome.status, cid: outcome.cid, attempt });
+      if (outcome.kind === 'answer')
+        options.onResponse?.({ method, path, status: outcome.status, cid: outcome.cid, attempt });
       if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300) {
-        const result = outcome.json === undefined ? null : input.read ? input.read(outcome.json, outcome.status) : (outcome.json as T);
+        const result =
+          outcome.json === undefined
+            ? null
+            : input.read
+              ? input.read(outcome.json, outcome.status)
+              : (outcome.json as T);
         if (result === null) {
           const problem = outcome.json === undefined ? 'without a JSON body' : 'without the fields it documents';
           const message = `${path} answered ${outcome.status} ${problem}`;
-          throw new SvcApiError({ status: outcome.status, code: 'INVALID_RESPONSE', message, cid: outcome.cid, attempts: attempt });
+          throw new SvcApiError({
+            status: outcome.status,
+            code: 'INVALID_RESPONSE',
+            message,
+            cid: outcome.cid,
+            attempts: attempt,
+          });
         }
         return result;
       }
@@ -114,7 +143,12 @@ type Outcome =
   | { kind: 'answer'; status: number; cid: string | null; json: unknown; retryAfter: string | null }
   | { kind: 'network'; cause: unknown };
 
-async function attemptOnce(fetchImpl: typeof fetch, url: string, init: RequestInit, timeoutMs: number): Promise<Outcome> {
+async function attemptOnce(
+  fetchImpl: typeof fetch,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Outcome> {
   try {
     const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     const text = await response.text();
@@ -137,7 +171,13 @@ async function attemptOnce(fetchImpl: typeof fetch, url: string, init: RequestIn
 function toError(outcome: Outcome, path: string, attempts: number, retryAfterMs: number | null): SvcApiError {
   if (outcome.kind === 'network') {
     const reason = outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause);
-    return new SvcApiError({ status: 0, code: 'NETWORK_ERROR', message: `${path}: no answer (${reason})`, attempts, cause: outcome.cause });
+    return new SvcApiError({
+      status: 0,
+      code: 'NETWORK_ERROR',
+      message: `${path}: no answer (${reason})`,
+      attempts,
+      cause: outcome.cause,
+    });
   }
   const body = outcome.json as { error?: unknown; message?: unknown } | undefined;
   const code: SvcErrorCode =

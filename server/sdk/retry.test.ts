@@ -3,7 +3,9 @@ import { DEFAULT_RETRY_POLICY, parseRetryAfterMs, retryDelayMs } from './retry.t
 
 describe('retryDelayMs', () => {
   it('backs off 1 s, 2 s, 4 s without jitter at the midpoint', () => {
-    expect([1, 2, 3].map((retry) => retryDelayMs(retry, null, DEFAULT_RETRY_POLICY, () => 0.5))).toEqual([1000, 2000, 4000]);
+    expect([1, 2, 3].map((retry) => retryDelayMs(retry, null, DEFAULT_RETRY_POLICY, () => 0.5))).toEqual([
+      1000, 2000, 4000,
+    ]);
   });
 
   it('moves each delay by at most 20 % either way', () => {

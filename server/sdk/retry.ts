@@ -47,7 +47,12 @@ export function parseRetryAfterMs(value: string | null | undefined, nowMs: numbe
  *
  * @example retryDelayMs(1, null, DEFAULT_RETRY_POLICY, () => 0.5) // 1000
  */
-export function retryDelayMs(retry: number, retryAfterMs: number | null, policy: RetryPolicy = DEFAULT_RETRY_POLICY, random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  retry: number,
+  retryAfterMs: number | null,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  random: () => number = Math.random,
+): number | null {
   if (retryAfterMs !== null) return retryAfterMs > policy.maxRetryAfterMs ? null : retryAfterMs;
   const exponential = policy.baseDelayMs * 2 ** (retry - 1);
   const jittered = exponential * (1 - JITTER + 2 * JITTER * random());

@@ -25,7 +25,9 @@ describe('the worked signing example (DESIGN §9)', () => {
   });
 
   it('builds the canonical string as bodyHash.timestamp.partnerId.nonce', () => {
-    expect(canonicalString(example.body_hash, example.timestamp, example.partner_id, example.nonce)).toBe(example.canonical);
+    expect(canonicalString(example.body_hash, example.timestamp, example.partner_id, example.nonce)).toBe(
+      example.canonical,
+    );
   });
 
   it('produces the documented signature', () => {
@@ -34,7 +36,13 @@ describe('the worked signing example (DESIGN §9)', () => {
 
   it('produces the documented headers through signRequest', () => {
     expect(
-      signRequest({ partnerId: example.partner_id, secret: example.secret, body: example.body, timestamp: Number(example.timestamp), nonce: example.nonce }),
+      signRequest({
+        partnerId: example.partner_id,
+        secret: example.secret,
+        body: example.body,
+        timestamp: Number(example.timestamp),
+        nonce: example.nonce,
+      }),
     ).toEqual({
       'Content-Type': 'application/json',
       'X-Partner-ID': example.partner_id,
@@ -46,7 +54,9 @@ describe('the worked signing example (DESIGN §9)', () => {
 
   it('yields 43 base64url characters without padding', () => {
     expect(example.signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(signRequest({ partnerId: 'p', secret: example.secret, body: '' })['X-Partner-Signature']).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(signRequest({ partnerId: 'p', secret: example.secret, body: '' })['X-Partner-Signature']).toMatch(
+      /^[A-Za-z0-9_-]{43}$/,
+    );
   });
 
   it('documents the signature each common mistake produces, all different from the right one', () => {
@@ -54,14 +64,22 @@ describe('the worked signing example (DESIGN §9)', () => {
     const undecodedKey = Buffer.from(example.secret, 'utf8').toString('base64');
     expect(computeSignature(undecodedKey, example.canonical)).toBe(mistakes.secret_not_decoded.signature);
     expect(hashBody(mistakes.partner_id_in_body.body)).toBe(mistakes.partner_id_in_body.body_hash);
-    expect(computeSignature(example.secret, canonicalString(mistakes.partner_id_in_body.body_hash, example.timestamp, example.partner_id, example.nonce))).toBe(
-      mistakes.partner_id_in_body.signature,
+    expect(
+      computeSignature(
+        example.secret,
+        canonicalString(mistakes.partner_id_in_body.body_hash, example.timestamp, example.partner_id, example.nonce),
+      ),
+    ).toBe(mistakes.partner_id_in_body.signature);
+    expect(computeSignature(example.secret, mistakes.wrong_canonical_order.canonical)).toBe(
+      mistakes.wrong_canonical_order.signature,
     );
-    expect(computeSignature(example.secret, mistakes.wrong_canonical_order.canonical)).toBe(mistakes.wrong_canonical_order.signature);
     expect(hashBody(mistakes.body_reserialised.body)).toBe(mistakes.body_reserialised.body_hash);
-    expect(computeSignature(example.secret, canonicalString(mistakes.body_reserialised.body_hash, example.timestamp, example.partner_id, example.nonce))).toBe(
-      mistakes.body_reserialised.signature,
-    );
+    expect(
+      computeSignature(
+        example.secret,
+        canonicalString(mistakes.body_reserialised.body_hash, example.timestamp, example.partner_id, example.nonce),
+      ),
+    ).toBe(mistakes.body_reserialised.signature);
     const wrong = Object.values(mistakes).map((m) => m.signature);
     expect(new Set([...wrong, example.signature]).size).toBe(wrong.length + 1);
   });
@@ -71,6 +89,8 @@ describe('the worked signing example (DESIGN §9)', () => {
     const headers = signRequest({ partnerId: 'pk_test_demo', secret: example.secret, body: '{}' });
     expect(headers['X-Partner-Nonce']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Number(headers['X-Partner-Timestamp'])).toBeGreaterThanOrEqual(before);
-    expect(signRequest({ partnerId: 'pk_test_demo', secret: example.secret, body: '{}' })['X-Partner-Nonce']).not.toBe(headers['X-Partner-Nonce']);
+    expect(signRequest({ partnerId: 'pk_test_demo', secret: example.secret, body: '{}' })['X-Partner-Nonce']).not.toBe(
+      headers['X-Partner-Nonce'],
+    );
   });
 });

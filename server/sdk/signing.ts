@@ -52,7 +52,10 @@ export function signRequest(input: {
 }): SignedHeaders {
   const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = input.nonce ?? randomUUID();
-  const signature = computeSignature(input.secret, canonicalString(hashBody(input.body), timestamp, input.partnerId, nonce));
+  const signature = computeSignature(
+    input.secret,
+    canonicalString(hashBody(input.body), timestamp, input.partnerId, nonce),
+  );
   return {
     'Content-Type': 'application/json',
     'X-Partner-ID': input.partnerId,

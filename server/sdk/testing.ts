@@ -23,15 +23,7 @@ export type Outcome = 'approved' | 'failed' | 'cancelled';
 
 /** What the widget shows; `data-state` on its host element reflects it (the widget's own list). */
 export type WidgetState =
-  | 'creating'
-  | 'waiting'
-  | 'scanned'
-  | 'completed'
-  | 'confirming'
-  | 'redirecting'
-  | 'failed'
-  | 'expired'
-  | 'error';
+  'creating' | 'waiting' | 'scanned' | 'completed' | 'confirming' | 'redirecting' | 'failed' | 'expired' | 'error';
 
 /** The part of the phone API's `open` answer the helpers read. */
 interface PhoneOpened {
@@ -77,11 +69,19 @@ export async function widgetState(page: Page, index = 0): Promise<WidgetState | 
  *
  * @example await waitForWidgetState(page, ['completed', 'redirecting']);
  */
-export async function waitForWidgetState(page: Page, state: WidgetState | readonly WidgetState[], options: { index?: number; timeout?: number } = {}): Promise<WidgetState> {
+export async function waitForWidgetState(
+  page: Page,
+  state: WidgetState | readonly WidgetState[],
+  options: { index?: number; timeout?: number } = {},
+): Promise<WidgetState> {
   const wanted = typeof state === 'string' ? [state] : state;
   const pattern = new RegExp(`^(${wanted.join('|')})$`);
   const host = widget(page, options.index ?? 0);
-  await expect(host, `widget state should become ${wanted.join(' or ')}`).toHaveAttribute('data-state', pattern, options.timeout === undefined ? {} : { timeout: options.timeout });
+  await expect(host, `widget state should become ${wanted.join(' or ')}`).toHaveAttribute(
+    'data-state',
+    pattern,
+    options.timeout === undefined ? {} : { timeout: options.timeout },
+  );
   return (await host.getAttribute('data-state')) as WidgetState;
 }
 
@@ -110,7 +110,10 @@ export function parseDeepLink(deepLink: string): { origin: string; requestId: st
  * On an open sandbox phone page: picks the persona and method, presses the outcome's button
  * and waits for the final state.
  */
-export async function answerOnPhonePage(phone: Page, options: Pick<VerificationOptions, 'persona' | 'method' | 'outcome'> = {}): Promise<void> {
+export async function answerOnPhonePage(
+  phone: Page,
+  options: Pick<VerificationOptions, 'persona' | 'method' | 'outcome'> = {},
+): Promise<void> {
   const form = phone.locator('form.phone-form');
   await expect(form, 'the phone page should show the request').toBeVisible();
   await phone.locator(`input[name="persona"][value="${options.persona ?? 'fr-adult-m'}"]`).check();
@@ -149,7 +152,11 @@ export async function completeVerification(page: Page, options: VerificationOpti
  * The same through the sandbox phone API (DESIGN §4): open, then complete. Faster, and usable
  * when the journey is not about the phone page.
  */
-export async function completeThroughApi(page: Page, deepLink: string, options: Pick<VerificationOptions, 'persona' | 'method' | 'outcome'> = {}): Promise<{ status: string }> {
+export async function completeThroughApi(
+  page: Page,
+  deepLink: string,
+  options: Pick<VerificationOptions, 'persona' | 'method' | 'outcome'> = {},
+): Promise<{ status: string }> {
   const { origin, requestId, h } = parseDeepLink(deepLink);
   const base = `${origin}/api/m/requests/${requestId}`;
   const opened = await page.request.post(`${base}/open`, { data: { h } });

@@ -3,8 +3,20 @@ import type * as Protocol from '../../src/protocol/api.ts';
 import { HEADERS, PREFIX } from '../../src/protocol/api.ts';
 import * as ProtocolScopes from '../../src/protocol/scopes.ts';
 import { findScopeProblem, SCOPES, WALLET_SCOPES } from './scopes.ts';
-import { BILLING_SCOPES, GRANT_CODE_PREFIX, SVC_HEADERS, type BillingScope, type BillingSessionCreated } from './types.ts';
-import type { ExchangeResponse, IntrospectResponse, PartnerVerifyRequestCreated, Scope, VerifyStatus } from './types.ts';
+import {
+  BILLING_SCOPES,
+  GRANT_CODE_PREFIX,
+  SVC_HEADERS,
+  type BillingScope,
+  type BillingSessionCreated,
+} from './types.ts';
+import type {
+  ExchangeResponse,
+  IntrospectResponse,
+  PartnerVerifyRequestCreated,
+  Scope,
+  VerifyStatus,
+} from './types.ts';
 
 describe('SDK wire types', () => {
   it("are the protocol's own, copied so that the SDK stands alone (checked by tsc -p server)", () => {

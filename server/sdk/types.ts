@@ -6,7 +6,8 @@
  * published alone; `types.test.ts` fails when a copy drifts from the original.
  */
 
-export type Scope = 'isAdult' | 'isFrench' | 'isEU' | 'isMale' | 'isFemale' | 'isUnique' | 'revealNationality' | 'revealBirthYear';
+export type Scope =
+  'isAdult' | 'isFrench' | 'isEU' | 'isMale' | 'isFemale' | 'isUnique' | 'revealNationality' | 'revealBirthYear';
 export type Method = 'face_check' | 'eudi_wallet';
 
 export interface Attributes {

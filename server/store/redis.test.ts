@@ -15,7 +15,11 @@ const quiet = () => {};
 
 let prefixes = 0;
 const prefixOf = new WeakMap<Store, string>();
-async function openOn(server: RedisServer, prefix = `test-${++prefixes}:`, notice: (line: string) => void = quiet): Promise<Store> {
+async function openOn(
+  server: RedisServer,
+  prefix = `test-${++prefixes}:`,
+  notice: (line: string) => void = quiet,
+): Promise<Store> {
   const store = await openRedisStore({ url: server.url, prefix, notice });
   prefixOf.set(store, prefix);
   return store;
@@ -28,17 +32,45 @@ runStoreContract('Redis', () => openOn(redis), {
 
 function request(id: string, overrides: Partial<VerifyRequestRecord> = {}): VerifyRequestRecord {
   return {
-    id, rail: 'standard', partnerId: 'pk_test_demo', appId: null, originHash: null, sessionJti: null, scopes: ['isAdult'],
-    clientProofMode: false, locale: 'fr', audienceLabel: 'Demo', pollTokenDigest: `p-${id}`, handoffTokenDigest: `h-${id}`,
-    status: 'pending', reason: null, method: null, sealedResult: null, version: 1, createdAt: T0, expiresAt: T0 + 6 * MINUTE,
-    channel: 'widget', deadlineAt: T0 + 5 * MINUTE, openedAt: null, resultPublicKey: 'k', resultKeySealed: 's', ...overrides,
+    id,
+    rail: 'standard',
+    partnerId: 'pk_test_demo',
+    appId: null,
+    originHash: null,
+    sessionJti: null,
+    scopes: ['isAdult'],
+    clientProofMode: false,
+    locale: 'fr',
+    audienceLabel: 'Demo',
+    pollTokenDigest: `p-${id}`,
+    handoffTokenDigest: `h-${id}`,
+    status: 'pending',
+    reason: null,
+    method: null,
+    sealedResult: null,
+    version: 1,
+    createdAt: T0,
+    expiresAt: T0 + 6 * MINUTE,
+    channel: 'widget',
+    deadlineAt: T0 + 5 * MINUTE,
+    openedAt: null,
+    resultPublicKey: 'k',
+    resultKeySealed: 's',
+    ...overrides,
   };
 }
 
 function grant(digest: string): GrantRecord {
   return {
-    digest, partnerId: 'pk_test_demo', requestId: 'vr_x', scopes: ['isAdult'], attributes: { age_over_18: true },
-    method: 'face_check', verifiedAt: T0, generationTimeMs: 1, expiresAt: T0 + 5 * MINUTE,
+    digest,
+    partnerId: 'pk_test_demo',
+    requestId: 'vr_x',
+    scopes: ['isAdult'],
+    attributes: { age_over_18: true },
+    method: 'face_check',
+    verifiedAt: T0,
+    generationTimeMs: 1,
+    expiresAt: T0 + 5 * MINUTE,
   };
 }
 
@@ -68,7 +100,8 @@ async function eventually<T>(work: () => Promise<T>, withinMs = 10_000): Promise
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 describe('Redis store', () => {
   it('gives every expiring key a TTL of its lifetime plus the margin, and the lasting ones none', async () => {
@@ -76,15 +109,41 @@ describe('Redis store', () => {
     const store = await openOn(redis, prefix);
     const raw = new Redis(redis.url);
     try {
-      await store.putPartner({ id: 'pk_ttl', secret: 's', name: 'n', domain: 'https://d.example', rail: 'standard', blindAppId: null, allowedScopes: null, createdAt: T0 });
+      await store.putPartner({
+        id: 'pk_ttl',
+        secret: 's',
+        name: 'n',
+        domain: 'https://d.example',
+        rail: 'standard',
+        blindAppId: null,
+        allowedScopes: null,
+        createdAt: T0,
+      });
       await store.getOrCreateSecret('kept', 'v');
-      await store.putKey({ kid: 'kid-1', purpose: 'session', state: 'current', privateJwk: '{}', publicJwk: '{}', createdAt: T0, dropAfter: null });
+      await store.putKey({
+        kid: 'kid-1',
+        purpose: 'session',
+        state: 'current',
+        privateJwk: '{}',
+        publicJwk: '{}',
+        createdAt: T0,
+        dropAfter: null,
+      });
       await store.rememberNonce('pk_ttl', 'nonce-000000000001', T0 + 11 * MINUTE, T0);
       await store.hitCounter('ip:1', MINUTE, T0);
       await store.createRequest(request('vr_ttl'));
       await store.putGrant(grant('g-ttl'));
       await store.putPassToken(passToken('p-ttl'));
-      await store.putExchangeReplay({ partnerId: 'pk_ttl', idempotencyKey: 'idem', grantDigest: 'g', sealedResponse: 'x', expiresAt: T0 + 5 * MINUTE }, T0);
+      await store.putExchangeReplay(
+        {
+          partnerId: 'pk_ttl',
+          idempotencyKey: 'idem',
+          grantDigest: 'g',
+          sealedResponse: 'x',
+          expiresAt: T0 + 5 * MINUTE,
+        },
+        T0,
+      );
 
       const lifetimes: Record<string, number | null> = {
         'partner:pk_ttl': null,
@@ -98,7 +157,11 @@ describe('Redis store', () => {
         'pass:p-ttl': 240 * MINUTE,
         'replay:pk_ttl:idem': 5 * MINUTE,
       };
-      expect((await raw.keys(`${prefix}*`)).sort()).toEqual(Object.keys(lifetimes).map((k) => prefix + k).sort());
+      expect((await raw.keys(`${prefix}*`)).sort()).toEqual(
+        Object.keys(lifetimes)
+          .map((k) => prefix + k)
+          .sort(),
+      );
       for (const [key, lifetime] of Object.entries(lifetimes)) {
         const pttl = await raw.pttl(prefix + key);
         if (lifetime === null) expect(pttl, key).toBe(-1);
@@ -134,7 +197,8 @@ describe('Redis store', () => {
 
   it('holds every waiter of an instance on its one subscriber connection', async () => {
     const raw = new Redis(redis.url);
-    const subscribers = async () => ((await raw.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string).split('\n').filter(Boolean).length;
+    const subscribers = async () =>
+      ((await raw.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string).split('\n').filter(Boolean).length;
     const before = await subscribers();
     const prefix = `sub-${++prefixes}:`;
     const [a, b] = [await openOn(redis, prefix), await openOn(redis, prefix)];
@@ -159,7 +223,9 @@ describe('Redis store', () => {
       await store.createRequest(request('vr_quiet'));
       const busy = Array.from({ length: 3_000 }, () => store.waitForRequestChange('vr_busy', 1, 10_000));
       const start = Date.now();
-      const quiet = [300, 60, 180].map((timeoutMs) => store.waitForRequestChange('vr_quiet', 1, timeoutMs).then(() => Date.now() - start));
+      const quiet = [300, 60, 180].map((timeoutMs) =>
+        store.waitForRequestChange('vr_quiet', 1, timeoutMs).then(() => Date.now() - start),
+      );
       await store.updateRequest('vr_busy', 1, { status: 'in_progress' });
       await Promise.all(busy);
       const [late, early, middle] = await Promise.all(quiet);
@@ -186,12 +252,17 @@ describe('Redis store', () => {
         const woken = a.waitForRequestChange('vr_latency', version, 5_000).then(() => performance.now() - changedAt);
         await new Promise((resolve) => setTimeout(resolve, 5)); // its re-check read is back: pub/sub must wake it
         changedAt = performance.now();
-        expect(await b.updateRequest('vr_latency', version, { status: version % 2 ? 'in_progress' : 'pending' })).not.toBeNull();
+        expect(
+          await b.updateRequest('vr_latency', version, { status: version % 2 ? 'in_progress' : 'pending' }),
+        ).not.toBeNull();
         latencies.push(await woken);
       }
       latencies.sort((x, y) => x - y);
       const [median, p99] = [percentile(latencies, 50), percentile(latencies, 99)];
-      console.info(`cross-instance wake-up over 200 changes: median ${median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms`);
+      console.info(
+        `cross-instance wake-up over 200 changes: median ${median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ` +
+          `max ${latencies.at(-1)!.toFixed(2)} ms`,
+      );
       expect(p99).toBeLessThan(100);
     } finally {
       await Promise.all([a.close(), b.close()]);
@@ -229,7 +300,10 @@ describe('Redis store set up wrong', () => {
     const down = await startRedisServer();
     await down.remove();
     const start = Date.now();
-    const error = await openRedisStore({ url: `redis://user:hunter2-secret@127.0.0.1:${down.port}`, notice: quiet }).catch((e: unknown) => e);
+    const error = await openRedisStore({
+      url: `redis://user:hunter2-secret@127.0.0.1:${down.port}`,
+      notice: quiet,
+    }).catch((e: unknown) => e);
     expect(Date.now() - start).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as Error).message).toContain(`127.0.0.1:${down.port}`);
@@ -296,7 +370,9 @@ describe('Redis store when Redis fails', () => {
       await store.putGrant(grant('g-hang'));
       server.pause();
       expect(await rejectsUnavailable(() => store.getPartner('pk_test_demo'))).toBeLessThan(2_000);
-      expect(await rejectsUnavailable(() => store.rememberNonce('pk_a', 'nonce-while-hung-1', T0 + MINUTE, T0))).toBeLessThan(2_000);
+      expect(
+        await rejectsUnavailable(() => store.rememberNonce('pk_a', 'nonce-while-hung-1', T0 + MINUTE, T0)),
+      ).toBeLessThan(2_000);
       server.resume();
       expect(await eventually(() => store.getPartner('pk_test_demo'))).toBeNull();
     } finally {
@@ -318,7 +394,9 @@ describe('Redis store when Redis fails', () => {
       await server.kill();
       await server.start();
 
-      expect(await eventually(() => store.getPassToken('pass-acknowledged', T0))).toMatchObject({ digest: 'pass-acknowledged' });
+      expect(await eventually(() => store.getPassToken('pass-acknowledged', T0))).toMatchObject({
+        digest: 'pass-acknowledged',
+      });
       expect(await store.consumeGrant('g-spent', T0)).toBeNull();
       expect(await store.rememberNonce('pk_a', 'nonce-used-before-kill', T0 + MINUTE, T0 + 1)).toBe(false);
       const reopened = await openOn(server, 'durable:');

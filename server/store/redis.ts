@@ -214,7 +214,7 @@ function createWaiters() {
     const last = heap.pop()!;
     if (heap.length > 0) {
       heap[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const [l, r] = [2 * i + 1, 2 * i + 2];
         let m = i;
         if (l < heap.length && less(l, m)) m = l;
@@ -439,12 +439,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 
     async createRequest(record: VerifyRequestRecord) {
       const created = await call('createRequest', () =>
-        script('createRequest', [k.request(record.id)], [
-          ttl(record.expiresAt - record.createdAt),
-          channel,
-          `${record.id} ${record.version}`,
-          ...requestFields(record),
-        ]),
+        script(
+          'createRequest',
+          [k.request(record.id)],
+          [
+            ttl(record.expiresAt - record.createdAt),
+            channel,
+            `${record.id} ${record.version}`,
+            ...requestFields(record),
+          ],
+        ),
       );
       if (created !== 1) throw new Error(`request ${record.id} already exists`);
     },
@@ -457,14 +461,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch) {
       const next = expectedVersion + 1;
       const flat = await call('updateRequest', () =>
-        script('updateRequest', [k.request(id)], [
-          expectedVersion,
-          next,
-          patch.expiresAt ?? '',
-          channel,
-          `${id} ${next}`,
-          ...requestFields(patch),
-        ]),
+        script(
+          'updateRequest',
+          [k.request(id)],
+          [expectedVersion, next, patch.expiresAt ?? '', channel, `${id} ${next}`, ...requestFields(patch)],
+        ),
       );
       return flat === null ? null : toRequest(pairs(flat as string[]));
     },
@@ -506,7 +507,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       return JSON.parse(stored as string) as ExchangeReplayRecord;
     },
     async getExchangeReplay(partnerId: string, idempotencyKey: string, now: number) {
-      const [expiresAt, json] = await call('getExchangeReplay', () => client.hmget(k.replay(partnerId, idempotencyKey), 'e', 'd'));
+      const [expiresAt, json] = await call('getExchangeReplay', () =>
+        client.hmget(k.replay(partnerId, idempotencyKey), 'e', 'd'),
+      );
       if (expiresAt == null || json == null || Number(expiresAt) <= now) return null;
       return JSON.parse(json) as ExchangeReplayRecord;
     },
@@ -562,7 +565,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 async function checkServer(client: Redis, where: string, notice: (line: string) => void): Promise<void> {
   const version = /^redis_version:(\d+)\.(\d+)/m.exec(await client.info('server'));
   if (version && Number(version[1]) * 100 + Number(version[2]) < 602) {
-    throw new ConfigError(`Redis at ${where} is version ${version[1]}.${version[2]}; the service needs Redis 6.2 or later`);
+    throw new ConfigError(
+      `Redis at ${where} is version ${version[1]}.${version[2]}; the service needs Redis 6.2 or later`,
+    );
   }
   let config: Record<string, string>;
   try {
@@ -587,6 +592,8 @@ async function checkServer(client: Redis, where: string, notice: (line: string) 
     );
   }
   if (config.appendonly === 'no') {
-    notice(`Redis at ${where} runs with appendonly no: what it acknowledged is lost if it restarts (see the operations doc)`);
+    notice(
+      `Redis at ${where} runs with appendonly no: what it acknowledged is lost if it restarts (see the operations doc)`,
+    );
   }
 }

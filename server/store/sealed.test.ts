@@ -46,7 +46,8 @@ describe('the keyring', () => {
 
   it.each(['', 'c2hvcnQ=', Buffer.alloc(31).toString('base64'), `${Buffer.alloc(32).toString('base64')}!`])(
     'refuses %j as a master key',
-    (text) => expect(() => parseMasterKey(text, 'SVC_MASTER_KEY')).toThrow(/SVC_MASTER_KEY must be base64 of exactly 32/),
+    (text) =>
+      expect(() => parseMasterKey(text, 'SVC_MASTER_KEY')).toThrow(/SVC_MASTER_KEY must be base64 of exactly 32/),
   );
 });
 
@@ -56,7 +57,15 @@ describe('the sealing store', () => {
     const store = sealedStore(raw, createKeyring([keyOne]));
     const rotated = { ...partner('pk_a'), previousSecret: 'b2xk', previousSecretUntil: 5 };
     await store.putPartner(rotated);
-    await store.putKey({ kid: 'k1', purpose: 'attestation', state: 'current', privateJwk: '{"d":"x"}', publicJwk: '{}', createdAt: 0, dropAfter: null });
+    await store.putKey({
+      kid: 'k1',
+      purpose: 'attestation',
+      state: 'current',
+      privateJwk: '{"d":"x"}',
+      publicJwk: '{}',
+      createdAt: 0,
+      dropAfter: null,
+    });
     expect(await store.getOrCreateSecret('nullifier_key', 'bnVsbA==')).toBe('bnVsbA==');
     expect(await store.getOrCreateSecret('store_mode', 'sandbox')).toBe('sandbox');
 
@@ -84,7 +93,9 @@ describe('the sealing store', () => {
     expect(await resealStore(raw, two, { plainOnly: true })).toEqual({ resealed: 0, current: 2 });
     expect(await resealStore(raw, two)).toEqual({ resealed: 2, current: 0 });
     expect(await sealedKeyIds(raw)).toEqual({ [two.currentId]: 2 });
-    expect((await sealedStore(raw, createKeyring([keyTwo])).getPartner('pk_plain'))!.secret).toBe(partner('pk_plain').secret);
+    expect((await sealedStore(raw, createKeyring([keyTwo])).getPartner('pk_plain'))!.secret).toBe(
+      partner('pk_plain').secret,
+    );
     await raw.close();
   });
 });

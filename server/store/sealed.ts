@@ -48,8 +48,10 @@ const openKey = (keyring: Keyring, key: SigningKeyRecord): SigningKeyRecord => (
  * @example const store = sealedStore(openSqliteStore(path), loadKeyring(config))
  */
 export function sealedStore(inner: Store, keyring: Keyring): Store {
-  const sealSecret = (name: string, value: string) => (PLAIN_SECRETS.has(name) ? value : keyring.seal(secretContext(name), value));
-  const openSecret = (name: string, value: string) => (PLAIN_SECRETS.has(name) ? value : keyring.open(secretContext(name), value));
+  const sealSecret = (name: string, value: string) =>
+    PLAIN_SECRETS.has(name) ? value : keyring.seal(secretContext(name), value);
+  const openSecret = (name: string, value: string) =>
+    PLAIN_SECRETS.has(name) ? value : keyring.open(secretContext(name), value);
   return {
     kind: inner.kind,
     putPartner: (partner) => inner.putPartner(sealPartner(keyring, partner)),
@@ -58,9 +60,12 @@ export function sealedStore(inner: Store, keyring: Keyring): Store {
       return partner && openPartner(keyring, partner);
     },
     listPartners: async () => (await inner.listPartners()).map((p) => openPartner(keyring, p)),
-    getOrCreateSecret: async (name, value) => openSecret(name, await inner.getOrCreateSecret(name, sealSecret(name, value))),
+    getOrCreateSecret: async (name, value) =>
+      openSecret(name, await inner.getOrCreateSecret(name, sealSecret(name, value))),
     listSecrets: async () =>
-      Object.fromEntries(Object.entries(await inner.listSecrets()).map(([name, value]) => [name, openSecret(name, value)])),
+      Object.fromEntries(
+        Object.entries(await inner.listSecrets()).map(([name, value]) => [name, openSecret(name, value)]),
+      ),
     replaceSecret: (name, value) => inner.replaceSecret(name, sealSecret(name, value)),
     rememberNonce: (...args) => inner.rememberNonce(...args),
     hitCounter: (...args) => inner.hitCounter(...args),
@@ -98,7 +103,11 @@ export interface ResealReport {
  *
  * @example await resealStore(rawStore, keyring)
  */
-export async function resealStore(inner: Store, keyring: Keyring, options: { plainOnly?: boolean } = {}): Promise<ResealReport> {
+export async function resealStore(
+  inner: Store,
+  keyring: Keyring,
+  options: { plainOnly?: boolean } = {},
+): Promise<ResealReport> {
   const report: ResealReport = { resealed: 0, current: 0 };
   const stale = (value: string | null | undefined) => {
     if (!value) return false;
@@ -125,7 +134,12 @@ export async function resealStore(inner: Store, keyring: Keyring, options: { pla
   for (const purpose of ['attestation', 'session'] as const) {
     const put = (await inner.listKeys(purpose))
       .filter((key) => stale(key.privateJwk))
-      .map((key) => sealKey(keyring, { ...key, privateJwk: plainOr(key.privateJwk, () => keyring.open(keyContext(key.kid), key.privateJwk)) }));
+      .map((key) =>
+        sealKey(keyring, {
+          ...key,
+          privateJwk: plainOr(key.privateJwk, () => keyring.open(keyContext(key.kid), key.privateJwk)),
+        }),
+      );
     if (put.length > 0) await inner.updateKeys({ put });
   }
   for (const [name, value] of Object.entries(await inner.listSecrets())) {
@@ -148,7 +162,8 @@ export async function sealedKeyIds(inner: Store): Promise<Record<string, number>
     count(partner.secret);
     count(partner.previousSecret);
   }
-  for (const purpose of ['attestation', 'session'] as const) for (const key of await inner.listKeys(purpose)) count(key.privateJwk);
+  for (const purpose of ['attestation', 'session'] as const)
+    for (const key of await inner.listKeys(purpose)) count(key.privateJwk);
   for (const [name, value] of Object.entries(await inner.listSecrets())) if (!PLAIN_SECRETS.has(name)) count(value);
   return counts;
 }

@@ -32,9 +32,18 @@ runStoreContract(
 );
 
 /** Runs `body` (module code with `store` open on `path`) in a child process; resolves with its stdout. */
-function runInChild(path: string, body: string, onStdout?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<string> {
-  const script = `import { openSqliteStore } from './server/store/sqlite.ts';\nconst store = openSqliteStore(${JSON.stringify(path)});\n${body}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+function runInChild(
+  path: string,
+  body: string,
+  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
+): Promise<string> {
+  const script =
+    `import { openSqliteStore } from './server/store/sqlite.ts';\n` +
+    `const store = openSqliteStore(${JSON.stringify(path)});\n${body}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -51,13 +60,43 @@ describe('SQLite shared by several processes', () => {
     const path = join(dir.path, 'raced.sqlite');
     const setup = openSqliteStore(path);
     await setup.createRequest({
-      id: 'vr_raced', rail: 'standard', partnerId: 'pk_test_demo', appId: null, originHash: null, sessionJti: null, scopes: ['isAdult'],
-      clientProofMode: false, locale: 'fr', audienceLabel: 'Demo', pollTokenDigest: 'p', handoffTokenDigest: 'h', status: 'pending', reason: null,
-      method: null, sealedResult: null, version: 1, createdAt: 1, expiresAt: 10_000_000, channel: 'widget', deadlineAt: 10_000_000, openedAt: null,
-      resultPublicKey: 'k', resultKeySealed: 's',
+      id: 'vr_raced',
+      rail: 'standard',
+      partnerId: 'pk_test_demo',
+      appId: null,
+      originHash: null,
+      sessionJti: null,
+      scopes: ['isAdult'],
+      clientProofMode: false,
+      locale: 'fr',
+      audienceLabel: 'Demo',
+      pollTokenDigest: 'p',
+      handoffTokenDigest: 'h',
+      status: 'pending',
+      reason: null,
+      method: null,
+      sealedResult: null,
+      version: 1,
+      createdAt: 1,
+      expiresAt: 10_000_000,
+      channel: 'widget',
+      deadlineAt: 10_000_000,
+      openedAt: null,
+      resultPublicKey: 'k',
+      resultKeySealed: 's',
     });
     for (let i = 0; i < 200; i++) {
-      await setup.putGrant({ digest: `g${i}`, partnerId: 'pk_test_demo', requestId: 'vr_raced', scopes: ['isAdult'], attributes: {}, method: 'face_check', verifiedAt: 1, generationTimeMs: 1, expiresAt: 10_000_000 });
+      await setup.putGrant({
+        digest: `g${i}`,
+        partnerId: 'pk_test_demo',
+        requestId: 'vr_raced',
+        scopes: ['isAdult'],
+        attributes: {},
+        method: 'face_check',
+        verifiedAt: 1,
+        generationTimeMs: 1,
+        expiresAt: 10_000_000,
+      });
     }
     await setup.close();
     const body = `
@@ -72,7 +111,9 @@ describe('SQLite shared by several processes', () => {
       }
       process.stdout.write(JSON.stringify({ errors, wins, grants }));
     `;
-    const results = (await Promise.all([runInChild(path, body), runInChild(path, body), runInChild(path, body)])).map((out) => JSON.parse(out));
+    const results = (await Promise.all([runInChild(path, body), runInChild(path, body), runInChild(path, body)])).map(
+      (out) => JSON.parse(out),
+    );
     expect(results.map((r) => r.errors)).toEqual([0, 0, 0]);
     const store = openSqliteStore(path);
     try {
@@ -99,7 +140,10 @@ describe('SQLite durability', () => {
       process.stdout.write('acknowledged\\n');
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.on('error', reject);
       child.on('exit', (code) => reject(new Error(`child exited early with ${code}`)));

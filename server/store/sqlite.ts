@@ -125,7 +125,11 @@ function createChangeFeed(read: { dataVersion(): number; versions(ids: string[])
 }
 
 /** Columns added after the first release, created on open when missing. */
-const PARTNER_COLUMNS_ADDED = { previous_secret: 'TEXT', previous_secret_until: 'INTEGER', disabled_at: 'INTEGER' } as const;
+const PARTNER_COLUMNS_ADDED = {
+  previous_secret: 'TEXT',
+  previous_secret_until: 'INTEGER',
+  disabled_at: 'INTEGER',
+} as const;
 
 interface PartnerRow {
   id: string;
@@ -194,7 +198,6 @@ export function openSqliteStore(path: string): Store {
     if (!partnerColumns.has(column)) db.exec(`ALTER TABLE partners ADD COLUMN ${column} ${type}`);
   }
 
-
   const q = {
     putPartner: db.prepare(
       `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at,
@@ -219,7 +222,8 @@ export function openSqliteStore(path: string): Store {
     ),
     getCounter: db.prepare('SELECT count, reset_at FROM counters WHERE key = ?'),
     putCounter: db.prepare(
-      'INSERT INTO counters (key, count, reset_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_at = excluded.reset_at',
+      `INSERT INTO counters (key, count, reset_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_at = excluded.reset_at`,
     ),
     insertRequest: db.prepare('INSERT INTO requests (id, version, expires_at, data) VALUES (?, ?, ?, ?)'),
     getRequest: db.prepare('SELECT data FROM requests WHERE id = ?'),
@@ -262,7 +266,10 @@ export function openSqliteStore(path: string): Store {
   // process sharing the file wrote in between.
   const hitCounter = db.transaction((key: string, windowMs: number, now: number): CounterHit => {
     const row = q.getCounter.get(key) as { count: number; reset_at: number } | undefined;
-    const hit = row && row.reset_at > now ? { count: row.count + 1, resetAt: row.reset_at } : { count: 1, resetAt: now + windowMs };
+    const hit =
+      row && row.reset_at > now
+        ? { count: row.count + 1, resetAt: row.reset_at }
+        : { count: 1, resetAt: now + windowMs };
     q.putCounter.run(key, hit.count, hit.resetAt);
     return hit;
   });
@@ -301,7 +308,14 @@ export function openSqliteStore(path: string): Store {
   // one turn of the event loop are inserted in one transaction, and each caller's promise
   // resolves only after that commit (so durability is unchanged). Rows are inserted in arrival
   // order, so of two racing callers with the same nonce exactly the first gets true.
-  type PendingNonce = { partnerId: string; nonce: string; expiresAt: number; now: number; resolve(fresh: boolean): void; reject(error: unknown): void };
+  type PendingNonce = {
+    partnerId: string;
+    nonce: string;
+    expiresAt: number;
+    now: number;
+    resolve(fresh: boolean): void;
+    reject(error: unknown): void;
+  };
   let pendingNonces: PendingNonce[] = [];
   const insertNonces = db.transaction((batch: PendingNonce[]) =>
     batch.map((n) => q.insertNonce.run(n.partnerId, n.nonce, n.expiresAt, n.now).changes === 1),
@@ -360,7 +374,9 @@ export function openSqliteStore(path: string): Store {
       return getOrCreateSecret.immediate(name, value);
     },
     async listSecrets() {
-      return Object.fromEntries((q.listSecrets.all() as { name: string; value: string }[]).map((r) => [r.name, r.value]));
+      return Object.fromEntries(
+        (q.listSecrets.all() as { name: string; value: string }[]).map((r) => [r.name, r.value]),
+      );
     },
     async replaceSecret(name: string, value: string) {
       q.replaceSecret.run(value, name);

@@ -159,7 +159,11 @@ function sleep(ms: number): Promise<void> {
  * Defines the contract's tests for one store implementation. `openStore` must give a fresh,
  * empty store each time; every store it opens is closed after its test.
  */
-export function runStoreContract(name: string, openStore: () => Promise<Store>, options: StoreContractOptions = {}): void {
+export function runStoreContract(
+  name: string,
+  openStore: () => Promise<Store>,
+  options: StoreContractOptions = {},
+): void {
   describe(`store contract: ${name}`, () => {
     const opened: Store[] = [];
     afterEach(async () => {
@@ -182,7 +186,11 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
       it('stores a partner and reads every field back', async () => {
         const store = await fresh();
         const standard = partner();
-        const blind = partner({ rail: 'adult_blind', blindAppId: 'app_contract', allowedScopes: ['isAdult', 'isUnique'] });
+        const blind = partner({
+          rail: 'adult_blind',
+          blindAppId: 'app_contract',
+          allowedScopes: ['isAdult', 'isUnique'],
+        });
         await store.putPartner(standard);
         await store.putPartner(blind);
         expect(await store.getPartner(standard.id)).toEqual(standard);
@@ -194,18 +202,35 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const store = await fresh();
         const first = partner();
         await store.putPartner(first);
-        await store.putPartner({ ...first, secret: Buffer.alloc(32, 9).toString('base64'), domain: 'https://moved.example', allowedScopes: ['isAdult'] });
-        expect(await store.getPartner(first.id)).toMatchObject({ secret: Buffer.alloc(32, 9).toString('base64'), domain: 'https://moved.example', allowedScopes: ['isAdult'] });
+        await store.putPartner({
+          ...first,
+          secret: Buffer.alloc(32, 9).toString('base64'),
+          domain: 'https://moved.example',
+          allowedScopes: ['isAdult'],
+        });
+        expect(await store.getPartner(first.id)).toMatchObject({
+          secret: Buffer.alloc(32, 9).toString('base64'),
+          domain: 'https://moved.example',
+          allowedScopes: ['isAdult'],
+        });
         expect(await store.listPartners()).toHaveLength(1);
       });
 
-      it('keeps a rotated or disabled partner\'s lifecycle fields, and clears them when put without', async () => {
+      it("keeps a rotated or disabled partner's lifecycle fields, and clears them when put without", async () => {
         const store = await fresh();
-        const rotated = partner({ previousSecret: Buffer.alloc(32, 3).toString('base64'), previousSecretUntil: T0 + 86_400_000, disabledAt: T0 + 5 });
+        const rotated = partner({
+          previousSecret: Buffer.alloc(32, 3).toString('base64'),
+          previousSecretUntil: T0 + 86_400_000,
+          disabledAt: T0 + 5,
+        });
         await store.putPartner(rotated);
         expect(await store.getPartner(rotated.id)).toEqual(rotated);
         await store.putPartner({ ...rotated, previousSecret: null, previousSecretUntil: null, disabledAt: null });
-        expect(await store.getPartner(rotated.id)).toMatchObject({ previousSecret: null, previousSecretUntil: null, disabledAt: null });
+        expect(await store.getPartner(rotated.id)).toMatchObject({
+          previousSecret: null,
+          previousSecretUntil: null,
+          disabledAt: null,
+        });
       });
 
       it('lists every partner', async () => {
@@ -235,7 +260,9 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
 
       it('gives every racing writer the same winner', async () => {
         const store = await fresh();
-        const values = await Promise.all(Array.from({ length: 20 }, (_, i) => store.getOrCreateSecret('raced', `value-${i}`)));
+        const values = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.getOrCreateSecret('raced', `value-${i}`)),
+        );
         expect(new Set(values).size).toBe(1);
         expect(values[0]).toMatch(/^value-\d+$/);
       });
@@ -254,7 +281,9 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
 
       it('lets exactly one of many racing callers remember a nonce', async () => {
         const store = await fresh();
-        const results = await Promise.all(Array.from({ length: 50 }, () => store.rememberNonce('pk_a', 'raced-nonce-0001', T0 + MINUTE, T0)));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () => store.rememberNonce('pk_a', 'raced-nonce-0001', T0 + MINUTE, T0)),
+        );
         expect(results.filter(Boolean)).toHaveLength(1);
       });
     });
@@ -272,7 +301,10 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         await store.hitCounter('ip:1', MINUTE, T0);
         await store.hitCounter('ip:1', MINUTE, T0 + 1);
         expect(await store.hitCounter('ip:1', MINUTE, T0 + MINUTE)).toEqual({ count: 1, resetAt: T0 + 2 * MINUTE });
-        expect(await store.hitCounter('ip:1', MINUTE, T0 + 5 * MINUTE + 7)).toEqual({ count: 1, resetAt: T0 + 6 * MINUTE + 7 });
+        expect(await store.hitCounter('ip:1', MINUTE, T0 + 5 * MINUTE + 7)).toEqual({
+          count: 1,
+          resetAt: T0 + 6 * MINUTE + 7,
+        });
       });
 
       it('keeps keys apart', async () => {
@@ -294,7 +326,14 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
     describe('verification requests', () => {
       it('stores a request and reads every field back until it expires', async () => {
         const store = await fresh();
-        const record = request({ rail: 'adult_blind', partnerId: null, appId: 'app_x', originHash: 'hash', sessionJti: 'jti', audienceLabel: 'app_x' });
+        const record = request({
+          rail: 'adult_blind',
+          partnerId: null,
+          appId: 'app_x',
+          originHash: 'hash',
+          sessionJti: 'jti',
+          audienceLabel: 'app_x',
+        });
         await store.createRequest(record);
         expect(await store.getRequest(record.id, T0)).toEqual(record);
         expect(await store.getRequest(record.id, record.expiresAt - 1)).toEqual(record);
@@ -334,8 +373,19 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const updated = await store.updateRequest(record.id, 1, { status: 'in_progress', openedAt: T0 + 5 });
         expect(updated).toEqual({ ...record, status: 'in_progress', openedAt: T0 + 5, version: 2 });
         expect(await store.getRequest(record.id, T0)).toEqual(updated);
-        const completed = await store.updateRequest(record.id, 2, { status: 'completed', method: 'face_check', sealedResult: 'x1.box', expiresAt: T0 + 60 * MINUTE });
-        expect(completed).toMatchObject({ status: 'completed', method: 'face_check', sealedResult: 'x1.box', version: 3, openedAt: T0 + 5 });
+        const completed = await store.updateRequest(record.id, 2, {
+          status: 'completed',
+          method: 'face_check',
+          sealedResult: 'x1.box',
+          expiresAt: T0 + 60 * MINUTE,
+        });
+        expect(completed).toMatchObject({
+          status: 'completed',
+          method: 'face_check',
+          sealedResult: 'x1.box',
+          version: 3,
+          openedAt: T0 + 5,
+        });
         expect(await store.getRequest(record.id, T0 + 30 * MINUTE)).toEqual(completed);
       });
 
@@ -345,7 +395,11 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         await store.createRequest(record);
         await store.updateRequest(record.id, 1, { status: 'in_progress' });
         expect(await store.updateRequest(record.id, 1, { status: 'failed', reason: 'cancelled' })).toBeNull();
-        expect(await store.getRequest(record.id, T0)).toMatchObject({ status: 'in_progress', reason: null, version: 2 });
+        expect(await store.getRequest(record.id, T0)).toMatchObject({
+          status: 'in_progress',
+          reason: null,
+          version: 2,
+        });
         expect(await store.updateRequest('vr_unknown', 1, { status: 'failed' })).toBeNull();
       });
 
@@ -354,7 +408,9 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const record = request();
         await store.createRequest(record);
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => store.updateRequest(record.id, 1, { status: i % 2 ? 'completed' : 'failed', sealedResult: `box-${i}` })),
+          Array.from({ length: 20 }, (_, i) =>
+            store.updateRequest(record.id, 1, { status: i % 2 ? 'completed' : 'failed', sealedResult: `box-${i}` }),
+          ),
         );
         const winners = results.filter((r) => r !== null);
         expect(winners).toHaveLength(1);
@@ -477,7 +533,9 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const store = await fresh();
         const first = replay();
         expect(await store.putExchangeReplay(first, T0)).toEqual(first);
-        expect(await store.putExchangeReplay({ ...first, sealedResponse: 'v1.sealed.second', grantDigest: 'other' }, T0)).toEqual(first);
+        expect(
+          await store.putExchangeReplay({ ...first, sealedResponse: 'v1.sealed.second', grantDigest: 'other' }, T0),
+        ).toEqual(first);
         expect(await store.getExchangeReplay(first.partnerId, first.idempotencyKey, T0)).toEqual(first);
       });
 
@@ -488,7 +546,11 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         expect(await store.getExchangeReplay('pk_test_other', record.idempotencyKey, T0)).toBeNull();
         expect(await store.getExchangeReplay(record.partnerId, 'other-key', T0)).toBeNull();
         expect(await store.getExchangeReplay(record.partnerId, record.idempotencyKey, record.expiresAt)).toBeNull();
-        const other = replay({ partnerId: 'pk_test_other', idempotencyKey: record.idempotencyKey, sealedResponse: 'v1.sealed.other' });
+        const other = replay({
+          partnerId: 'pk_test_other',
+          idempotencyKey: record.idempotencyKey,
+          sealedResponse: 'v1.sealed.other',
+        });
         expect(await store.putExchangeReplay(other, T0)).toEqual(other);
       });
 
@@ -496,7 +558,12 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const store = await fresh();
         const old = replay();
         await store.putExchangeReplay(old, T0);
-        const renewed = { ...old, sealedResponse: 'v1.sealed.renewed', grantDigest: 'later', expiresAt: old.expiresAt + 60_000 };
+        const renewed = {
+          ...old,
+          sealedResponse: 'v1.sealed.renewed',
+          grantDigest: 'later',
+          expiresAt: old.expiresAt + 60_000,
+        };
         expect(await store.putExchangeReplay(renewed, old.expiresAt)).toEqual(renewed);
         expect(await store.getExchangeReplay(old.partnerId, old.idempotencyKey, old.expiresAt)).toEqual(renewed);
       });
@@ -504,7 +571,11 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
       it('gives every racing writer the same stored replay', async () => {
         const store = await fresh();
         const base = replay();
-        const stored = await Promise.all(Array.from({ length: 20 }, (_, i) => store.putExchangeReplay({ ...base, sealedResponse: `v1.sealed.${i}` }, T0)));
+        const stored = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.putExchangeReplay({ ...base, sealedResponse: `v1.sealed.${i}` }, T0),
+          ),
+        );
         expect(new Set(stored.map((r) => r.sealedResponse)).size).toBe(1);
       });
     });
@@ -546,7 +617,10 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const next = key({ state: 'next', createdAt: T0 + 1 });
         for (const k of [retiredLongAgo, current, next]) await store.putKey(k);
         await store.updateKeys({
-          put: [{ ...current, state: 'retired', dropAfter: T0 + MINUTE }, { ...next, state: 'current' }],
+          put: [
+            { ...current, state: 'retired', dropAfter: T0 + MINUTE },
+            { ...next, state: 'current' },
+          ],
           drop: [retiredLongAgo.kid],
         });
         expect(await store.listKeys('attestation')).toEqual([
@@ -564,8 +638,15 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
         const seen: number[] = [];
         for (let round = 1; round <= 10; round++) {
           const next = key({ createdAt: T0 + round });
-          const reads = Array.from({ length: 5 }, () => store.listKeys('attestation').then((keys) => seen.push(keys.filter((k) => k.state === 'current').length)));
-          const rotation = store.updateKeys({ put: [{ ...current, state: 'retired', dropAfter: T0 + round * MINUTE }, { ...next, state: 'current' }] });
+          const reads = Array.from({ length: 5 }, () =>
+            store.listKeys('attestation').then((keys) => seen.push(keys.filter((k) => k.state === 'current').length)),
+          );
+          const rotation = store.updateKeys({
+            put: [
+              { ...current, state: 'retired', dropAfter: T0 + round * MINUTE },
+              { ...next, state: 'current' },
+            ],
+          });
           await Promise.all([...reads, rotation]);
           current = next;
         }
@@ -643,7 +724,9 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
           const start = Date.now();
           const waiting = store.waitForRequestChange(record.id, 1, 10_000);
           await sleep(30);
-          expect(await peer.updateRequest(record.id, 1, { status: 'completed', sealedResult: 'x1.box' })).not.toBeNull();
+          expect(
+            await peer.updateRequest(record.id, 1, { status: 'completed', sealedResult: 'x1.box' }),
+          ).not.toBeNull();
           await waiting;
           expect(elapsedSince(start)).toBeLessThan(1_000);
         });
@@ -653,21 +736,35 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
           const peer = await peerOf(store);
           const g = grant();
           await store.putGrant(g);
-          const consumed = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? peer : store).consumeGrant(g.digest, T0)));
+          const consumed = await Promise.all(
+            Array.from({ length: 50 }, (_, i) => (i % 2 ? peer : store).consumeGrant(g.digest, T0)),
+          );
           expect(consumed.filter((r) => r !== null)).toHaveLength(1);
 
-          const nonces = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : store).rememberNonce('pk_a', 'shared-nonce-000001', T0 + MINUTE, T0)));
+          const nonces = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+              (i % 2 ? peer : store).rememberNonce('pk_a', 'shared-nonce-000001', T0 + MINUTE, T0),
+            ),
+          );
           expect(nonces.filter(Boolean)).toHaveLength(1);
 
-          const secrets = await Promise.all([store.getOrCreateSecret('shared', 'a'), peer.getOrCreateSecret('shared', 'b')]);
+          const secrets = await Promise.all([
+            store.getOrCreateSecret('shared', 'a'),
+            peer.getOrCreateSecret('shared', 'b'),
+          ]);
           expect(secrets[0]).toBe(secrets[1]);
 
           const r = request();
           await store.createRequest(r);
-          const updates = await Promise.all([store.updateRequest(r.id, 1, { status: 'failed' }), peer.updateRequest(r.id, 1, { status: 'completed' })]);
+          const updates = await Promise.all([
+            store.updateRequest(r.id, 1, { status: 'failed' }),
+            peer.updateRequest(r.id, 1, { status: 'completed' }),
+          ]);
           expect(updates.filter((u) => u !== null)).toHaveLength(1);
 
-          const hits = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : store).hitCounter('shared-counter', MINUTE, T0)));
+          const hits = await Promise.all(
+            Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : store).hitCounter('shared-counter', MINUTE, T0)),
+          );
           expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
         });
 
@@ -676,7 +773,9 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
           const peer = await peerOf(store);
           const g = grant();
           await peer.putGrant(g);
-          const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? store : peer).consumeGrant(g.digest, T0)));
+          const results = await Promise.all(
+            Array.from({ length: 50 }, (_, i) => (i % 2 ? store : peer).consumeGrant(g.digest, T0)),
+          );
           expect(results.filter((r) => r !== null)).toEqual([g]);
           expect(await store.consumeGrant(g.digest, T0)).toBeNull();
           expect(await peer.consumeGrant(g.digest, T0)).toBeNull();
@@ -733,7 +832,12 @@ export function runStoreContract(name: string, openStore: () => Promise<Store>, 
           const current = key({ createdAt: T0 });
           const next = key({ state: 'next', createdAt: T0 + 1 });
           await store.updateKeys({ put: [current, next] });
-          await peer.updateKeys({ put: [{ ...current, state: 'retired', dropAfter: T0 + MINUTE }, { ...next, state: 'current' }] });
+          await peer.updateKeys({
+            put: [
+              { ...current, state: 'retired', dropAfter: T0 + MINUTE },
+              { ...next, state: 'current' },
+            ],
+          });
           expect((await store.listKeys('attestation')).map((k) => k.state)).toEqual(['retired', 'current']);
         });
 

@@ -29,13 +29,20 @@ export interface BlindFlowResult {
   verifierAnswers: LightMyRequestResponse[];
 }
 
-export async function runBlindFlow(target: { app: FastifyInstance; clock: Clock }, input: BlindFlowInput): Promise<BlindFlowResult> {
+export async function runBlindFlow(
+  target: { app: FastifyInstance; clock: Clock },
+  input: BlindFlowInput,
+): Promise<BlindFlowResult> {
   const { app } = target;
   const fail = (step: string, res: LightMyRequestResponse): never => {
     throw new Error(`ADULT_BLIND flow: ${step} answered ${res.statusCode} ${res.body}`);
   };
   const billing = await app.inject(
-    signedInjectOptions(target.clock, { url: '/api/billing/session', partner: input.partner, body: { origin: input.origin, scopes: input.scopes ?? ['isAdult', 'isUnique'] } }),
+    signedInjectOptions(target.clock, {
+      url: '/api/billing/session',
+      partner: input.partner,
+      body: { origin: input.origin, scopes: input.scopes ?? ['isAdult', 'isUnique'] },
+    }),
   );
   if (billing.statusCode !== 201) fail('billing session', billing);
   const sessionToken = (billing.json() as { token: string }).token;
@@ -70,6 +77,12 @@ export async function runBlindFlow(target: { app: FastifyInstance; clock: Clock 
   const status = await app.inject({ url: `/api/w/verify-status/${request_id}?pt=${encodeURIComponent(poll_token)}` });
   verifierAnswers.push(status);
   const body = status.json() as VerifyStatus;
-  if (status.statusCode !== 200 || body.status !== 'completed' || !body.result || !('attestation' in body.result)) fail('verify-status', status);
-  return { sessionToken, attestation: (body.result as { attestation: string }).attestation, requestId: request_id, verifierAnswers };
+  if (status.statusCode !== 200 || body.status !== 'completed' || !body.result || !('attestation' in body.result))
+    fail('verify-status', status);
+  return {
+    sessionToken,
+    attestation: (body.result as { attestation: string }).attestation,
+    requestId: request_id,
+    verifierAnswers,
+  };
 }

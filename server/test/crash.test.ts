@@ -33,7 +33,15 @@ interface Service {
 async function startService(dataDir: string, port: number): Promise<Service> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, NODE_ENV: 'test', SVC_MODE: 'sandbox', SVC_PORT: String(port), SVC_HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      SVC_MODE: 'sandbox',
+      SVC_PORT: String(port),
+      SVC_HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const stderr: string[] = [];
@@ -69,14 +77,30 @@ async function obtainGrant(url: string): Promise<string> {
     body: JSON.stringify({ partner_id: PARTNERS.demo.id, scopes: ['isAdult'], client_proof_mode: false, locale: 'fr' }),
   });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
-  const { request_id, poll_token, deep_link } = (await created.json()) as { request_id: string; poll_token: string; deep_link: string };
+  const { request_id, poll_token, deep_link } = (await created.json()) as {
+    request_id: string;
+    poll_token: string;
+    deep_link: string;
+  };
   const h = new URL(deep_link).hash.replace(/^#h=/, '');
-  const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const opened = await post(`/api/m/requests/${request_id}/open`, { h });
   if (opened.status !== 200) throw new Error(`open: ${opened.status} ${await opened.text()}`);
-  const completed = await post(`/api/m/requests/${request_id}/complete`, { h, persona: 'fr-adult-m', method: 'face_check', outcome: 'approved' });
+  const completed = await post(`/api/m/requests/${request_id}/complete`, {
+    h,
+    persona: 'fr-adult-m',
+    method: 'face_check',
+    outcome: 'approved',
+  });
   if (completed.status !== 200) throw new Error(`complete: ${completed.status} ${await completed.text()}`);
-  const status = (await (await fetch(`${url}/api/w/verify-status/${request_id}?pt=${encodeURIComponent(poll_token)}`)).json()) as { status: string; result?: { grant_code?: string } };
+  const status = (await (
+    await fetch(`${url}/api/w/verify-status/${request_id}?pt=${encodeURIComponent(poll_token)}`)
+  ).json()) as { status: string; result?: { grant_code?: string } };
   if (status.status !== 'completed' || !status.result?.grant_code) throw new Error(`status: ${JSON.stringify(status)}`);
   return status.result.grant_code;
 }
@@ -89,7 +113,11 @@ describe('after kill -9 and a restart on the same data directory', () => {
   beforeAll(async () => {
     const port = await freePort();
     service = await startService(dir.path, port);
-    const client = createPartnerClient({ apiUrl: service.url, partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret });
+    const client = createPartnerClient({
+      apiUrl: service.url,
+      partnerId: PARTNERS.demo.id,
+      secret: PARTNERS.demo.secret,
+    });
     const passToken = (await client.exchange(await obtainGrant(service.url))).pass_token;
     const grantCode = await obtainGrant(service.url);
 
@@ -109,18 +137,34 @@ describe('after kill -9 and a restart on the same data directory', () => {
   });
 
   it('still introspects the pass token as active', async () => {
-    const client = createPartnerClient({ apiUrl: service!.url, partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret });
-    expect(await client.introspect(before.passToken)).toMatchObject({ active: true, scope: 'age_verification', attributes: { age_over_18: true } });
+    const client = createPartnerClient({
+      apiUrl: service!.url,
+      partnerId: PARTNERS.demo.id,
+      secret: PARTNERS.demo.secret,
+    });
+    expect(await client.introspect(before.passToken)).toMatchObject({
+      active: true,
+      scope: 'age_verification',
+      attributes: { age_over_18: true },
+    });
   });
 
   it('still exchanges the unexchanged grant, exactly once', async () => {
-    const client = createPartnerClient({ apiUrl: service!.url, partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret });
+    const client = createPartnerClient({
+      apiUrl: service!.url,
+      partnerId: PARTNERS.demo.id,
+      secret: PARTNERS.demo.secret,
+    });
     expect(await client.exchange(before.grantCode)).toMatchObject({ token_type: 'Bearer', age_over_18: true });
     await expect(client.exchange(before.grantCode)).rejects.toMatchObject({ status: 401, code: 'GRANT_INVALID' });
   });
 
   it('still refuses the used nonce with REPLAY_DETECTED', async () => {
-    const res = await fetch(`${service!.url}/v1/introspect`, { method: 'POST', headers: before.replay.headers, body: before.replay.body });
+    const res = await fetch(`${service!.url}/v1/introspect`, {
+      method: 'POST',
+      headers: before.replay.headers,
+      body: before.replay.body,
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'REPLAY_DETECTED' });
   });

@@ -24,7 +24,11 @@ describe('test helpers', () => {
     t = await makeTestApp();
     const code = await putTestGrant(t.deps, { scopes: ['isAdult', 'isFrench'] });
     const grant = await t.store.consumeGrant(digestToken(code), t.clock.now());
-    expect(grant).toMatchObject({ partnerId: 'pk_test_demo', scopes: ['isAdult', 'isFrench'], attributes: { age_over_18: true, is_french: true } });
+    expect(grant).toMatchObject({
+      partnerId: 'pk_test_demo',
+      scopes: ['isAdult', 'isFrench'],
+      attributes: { age_over_18: true, is_french: true },
+    });
     expect(grant!.expiresAt - t.clock.now()).toBe(5 * 60_000);
     expect(await t.store.consumeGrant(digestToken(code), t.clock.now())).toBeNull();
   });
@@ -34,7 +38,11 @@ describe('test helpers', () => {
     const get = signedInjectOptions(t.clock, { method: 'GET', url: '/x' });
     expect(get.payload).toBeUndefined();
     expect(Object.keys(get.headers!).map((h) => h.toLowerCase())).not.toContain('content-type');
-    const post = signedInjectOptions(t.clock, { url: '/x', body: { a: 1 }, headers: { 'x-partner-nonce': undefined, 'Idempotency-Key': 'k' } });
+    const post = signedInjectOptions(t.clock, {
+      url: '/x',
+      body: { a: 1 },
+      headers: { 'x-partner-nonce': undefined, 'Idempotency-Key': 'k' },
+    });
     expect(post.payload).toBe('{"a":1}');
     expect(post.headers).not.toHaveProperty('X-Partner-Nonce');
     expect(post.headers).toHaveProperty('Idempotency-Key', 'k');

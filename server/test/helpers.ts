@@ -84,7 +84,12 @@ export interface MakeTestDepsOptions {
 export async function makeTestDeps(options: MakeTestDepsOptions = {}): Promise<TestDeps> {
   const clock = options.clock ?? createFakeClock();
   const store = options.store ?? openSqliteStore(':memory:');
-  const env = { NODE_ENV: 'test', SVC_DATA_DIR: join(tmpdir(), 'svc-test-unused'), SVC_MASTER_KEY: TEST_MASTER_KEY, ...options.env };
+  const env = {
+    NODE_ENV: 'test',
+    SVC_DATA_DIR: join(tmpdir(), 'svc-test-unused'),
+    SVC_MASTER_KEY: TEST_MASTER_KEY,
+    ...options.env,
+  };
   const config = loadConfig(env, REPO_ROOT);
   const deps = await buildDeps(config, { store, clock });
   return { deps, clock, store: deps.store };
@@ -163,7 +168,8 @@ export function signedInjectOptions(clock: Clock, request: SignedRequest): Injec
   const headers: Record<string, string> = { ...signed };
   if (method === 'GET') delete (headers as Partial<typeof signed>)['Content-Type'];
   for (const [name, value] of Object.entries(request.headers ?? {})) {
-    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     if (value !== undefined) headers[name] = value;
   }
   const options: InjectOptions = { method, url: request.url, headers };
@@ -178,7 +184,10 @@ export function signedInjectOptions(clock: Clock, request: SignedRequest): Injec
  * const res = await signedInject(t, { url: '/v1/exchange', body: { grant_code }, headers: { 'Idempotency-Key': 'k1' } });
  * expect(res.statusCode).toBe(200);
  */
-export function signedInject(target: { app: FastifyInstance; clock: Clock }, request: SignedRequest): Promise<LightMyRequestResponse> {
+export function signedInject(
+  target: { app: FastifyInstance; clock: Clock },
+  request: SignedRequest,
+): Promise<LightMyRequestResponse> {
   return target.app.inject(signedInjectOptions(target.clock, request));
 }
 
@@ -198,7 +207,12 @@ export interface TestGrantInput {
   expiresAt?: number;
 }
 
-const DEFAULT_ATTRIBUTES: Required<Pick<Attributes, 'age_over_18' | 'is_male' | 'is_female' | 'is_french' | 'is_eu' | 'nationality' | 'birth_year' | 'nullifier'>> = {
+const DEFAULT_ATTRIBUTES: Required<
+  Pick<
+    Attributes,
+    'age_over_18' | 'is_male' | 'is_female' | 'is_french' | 'is_eu' | 'nationality' | 'birth_year' | 'nullifier'
+  >
+> = {
   age_over_18: true,
   is_male: true,
   is_female: false,
@@ -222,7 +236,10 @@ export function attributesFor(scopes: readonly Scope[]): Attributes {
  *
  * @example const grantCode = await putTestGrant(deps, { scopes: ['isAdult', 'isFrench'] });
  */
-export async function putTestGrant(deps: Pick<AppDeps, 'store' | 'clock'>, input: TestGrantInput = {}): Promise<string> {
+export async function putTestGrant(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  input: TestGrantInput = {},
+): Promise<string> {
   const now = deps.clock.now();
   const grantCode = newToken('grant');
   const scopes = input.scopes ?? ['isAdult'];

@@ -34,7 +34,10 @@ export function injectFetch(app: FastifyInstance, options: { remoteAddress?: str
       if (value === undefined) continue;
       for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, String(v));
     }
-    return new Response(res.statusCode === 204 ? null : res.rawPayload, { status: res.statusCode, headers: responseHeaders });
+    return new Response(res.statusCode === 204 ? null : res.rawPayload, {
+      status: res.statusCode,
+      headers: responseHeaders,
+    });
   };
   return Object.assign(fetchFn, { calls });
 }

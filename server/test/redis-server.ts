@@ -48,7 +48,9 @@ function findBinary(): string {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const path = found.stdout.trim();
   if (found.status !== 0 || path === '') {
-    throw new Error('redis-server not found on PATH: the Redis store tests need it (Debian/Ubuntu: apt-get install redis-server)');
+    throw new Error(
+      'redis-server not found on PATH: the Redis store tests need it (Debian/Ubuntu: apt-get install redis-server)',
+    );
   }
   return path;
 }
@@ -88,13 +90,20 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-redis-'));
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--save', '',
-    '--daemonize', 'no',
-    '--logfile', '',
-    '--loglevel', 'warning',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
+    '--loglevel',
+    'warning',
     ...(options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
     ...(options.args ?? []),
   ];
@@ -121,7 +130,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     const deadline = Date.now() + 10_000;
     while (!(await answersPing(port))) {
       if (gone) throw new Error(`redis-server exited at start: ${output.trim()}`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port} within 10 s: ${output.trim()}`);
+      if (Date.now() > deadline)
+        throw new Error(`redis-server did not answer on port ${port} within 10 s: ${output.trim()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -35,19 +35,33 @@ export function handoffOf(deepLink: string): string {
  *
  * @example const res = await postVerifyRequest(t, { partner_id: 'pk_test_demo' }, { origin: 'http://evil.example' })
  */
-export function postVerifyRequest(target: Target, body: unknown, headers: Record<string, string | undefined> = {}): Promise<LightMyRequestResponse> {
+export function postVerifyRequest(
+  target: Target,
+  body: unknown,
+  headers: Record<string, string | undefined> = {},
+): Promise<LightMyRequestResponse> {
   const merged: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_ORIGIN };
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) delete merged[name];
     else merged[name] = value;
   }
-  return target.app.inject({ method: 'POST', url: '/api/w/verify-request', headers: merged, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  return target.app.inject({
+    method: 'POST',
+    url: '/api/w/verify-request',
+    headers: merged,
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function toFlow(res: LightMyRequestResponse): Flow {
   if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
   const created = res.json() as VerifyRequestCreated;
-  return { requestId: created.request_id, pollToken: created.poll_token, handoff: handoffOf(created.deep_link), created };
+  return {
+    requestId: created.request_id,
+    pollToken: created.poll_token,
+    handoff: handoffOf(created.deep_link),
+    created,
+  };
 }
 
 /** A STANDARD request by the demo partner (or `body` overrides). */
@@ -75,11 +89,20 @@ export async function startBlindFlow(
 ): Promise<Flow> {
   const session_token = await issueTestSessionToken(t, options);
   const origin = options.origin ?? PARTNER_ORIGIN;
-  return toFlow(await postVerifyRequest(t, { session_token, client_proof_mode: options.clientProofMode ?? false }, { origin }));
+  return toFlow(
+    await postVerifyRequest(t, { session_token, client_proof_mode: options.clientProofMode ?? false }, { origin }),
+  );
 }
 
-export function openOnPhone(target: Target, flow: Pick<Flow, 'requestId' | 'handoff'>): Promise<LightMyRequestResponse> {
-  return target.app.inject({ method: 'POST', url: `/api/m/requests/${flow.requestId}/open`, payload: { h: flow.handoff } });
+export function openOnPhone(
+  target: Target,
+  flow: Pick<Flow, 'requestId' | 'handoff'>,
+): Promise<LightMyRequestResponse> {
+  return target.app.inject({
+    method: 'POST',
+    url: `/api/m/requests/${flow.requestId}/open`,
+    payload: { h: flow.handoff },
+  });
 }
 
 export function completeOnPhone(
@@ -102,12 +125,23 @@ export function getStatus(
   remoteAddress?: string,
 ): Promise<LightMyRequestResponse> {
   const search = new URLSearchParams(query).toString();
-  return target.app.inject({ method: 'GET', url: `/api/w/verify-status/${requestId}${search ? `?${search}` : ''}`, remoteAddress });
+  return target.app.inject({
+    method: 'GET',
+    url: `/api/w/verify-status/${requestId}${search ? `?${search}` : ''}`,
+    remoteAddress,
+  });
 }
 
 /** GET the status with the flow's poll token; throws unless 200. */
-export async function pollStatus(target: Target, flow: Pick<Flow, 'requestId' | 'pollToken'>, wait?: number): Promise<Record<string, unknown>> {
-  const res = await getStatus(target, flow.requestId, { pt: flow.pollToken, ...(wait === undefined ? {} : { wait: String(wait) }) });
+export async function pollStatus(
+  target: Target,
+  flow: Pick<Flow, 'requestId' | 'pollToken'>,
+  wait?: number,
+): Promise<Record<string, unknown>> {
+  const res = await getStatus(target, flow.requestId, {
+    pt: flow.pollToken,
+    ...(wait === undefined ? {} : { wait: String(wait) }),
+  });
   if (res.statusCode !== 200) throw new Error(`status failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }

@@ -19,18 +19,33 @@ function mount(gallery: GalleryModel = createGalleryModel()) {
 }
 
 const waitingWidgets = () =>
-  [...host.querySelectorAll('[data-testid="gallery-row-waiting"] [data-testid="svc-widget"]')].map((w) => w.shadowRoot!);
+  [...host.querySelectorAll('[data-testid="gallery-row-waiting"] [data-testid="svc-widget"]')].map(
+    (w) => w.shadowRoot!,
+  );
 const waitingTitles = () => waitingWidgets().map((root) => root.querySelector('h2')?.textContent);
 
 describe('designers’ demo page', () => {
   it('shows every widget state in both themes, in French to begin with', () => {
     mount();
-    const states = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
+    const states = [
+      'creating',
+      'waiting',
+      'scanned',
+      'completed',
+      'confirming',
+      'redirecting',
+      'failed',
+      'expired',
+      'error',
+    ];
     for (const state of states) {
       const row = host.querySelector(`[data-testid="gallery-row-${state}"]`)!;
       const widgets = [...row.querySelectorAll('[data-testid="svc-widget"]')];
       expect(widgets.map((w) => w.getAttribute('data-state'))).toEqual([state, state]);
-      expect([...row.querySelectorAll('figcaption')].map((f) => f.textContent)).toEqual(['Dark · français', 'Light · français']);
+      expect([...row.querySelectorAll('figcaption')].map((f) => f.textContent)).toEqual([
+        'Dark · français',
+        'Light · français',
+      ]);
     }
     expect(host.querySelectorAll('[data-testid="svc-widget"]')).toHaveLength(GALLERY_ROWS.length * THEMES.length);
     expect(waitingTitles()).toEqual([ALL_COPY.fr.waitingTitle, ALL_COPY.fr.waitingTitle]);
@@ -49,18 +64,27 @@ describe('designers’ demo page', () => {
 
   it('applies the picked accent to every preview, and the default again', () => {
     mount();
-    const accentSheets = () => [...host.querySelectorAll('[data-testid="svc-widget"]')].map((w) => w.shadowRoot!.adoptedStyleSheets.length);
+    const accentSheets = () =>
+      [...host.querySelectorAll('[data-testid="svc-widget"]')].map((w) => w.shadowRoot!.adoptedStyleSheets.length);
     expect(new Set(accentSheets())).toEqual(new Set([1]));
     act(() => host.querySelector<HTMLInputElement>('input[name="gallery-accent"][value="#0a7d4f"]')!.click());
     expect(new Set(accentSheets())).toEqual(new Set([2]));
-    expect(host.querySelector('[data-testid="gallery-row-waiting"] figcaption')?.textContent).toBe('Dark · français · #0a7d4f');
+    expect(host.querySelector('[data-testid="gallery-row-waiting"] figcaption')?.textContent).toBe(
+      'Dark · français · #0a7d4f',
+    );
     act(() => host.querySelector<HTMLInputElement>('input[name="gallery-accent"][value=""]')!.click());
     expect(new Set(accentSheets())).toEqual(new Set([1]));
   });
 
   it('starts from the locale and accent in the address, ignoring values it does not know', () => {
-    expect(createGalleryModel('?locale=it&accent=%23ffc72c')).toMatchObject({ locale: { value: 'it' }, accent: { value: '#ffc72c' } });
-    expect(createGalleryModel('?locale=xx&accent=red')).toMatchObject({ locale: { value: 'fr' }, accent: { value: null } });
+    expect(createGalleryModel('?locale=it&accent=%23ffc72c')).toMatchObject({
+      locale: { value: 'it' },
+      accent: { value: '#ffc72c' },
+    });
+    expect(createGalleryModel('?locale=xx&accent=red')).toMatchObject({
+      locale: { value: 'fr' },
+      accent: { value: null },
+    });
   });
 
   it('shows the waiting state in the mobile layout', () => {

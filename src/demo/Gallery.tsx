@@ -39,7 +39,13 @@ function Pickers({ model }: { model: GalleryModel }) {
       <fieldset class="control">
         <legend>Accent (data-accent)</legend>
         <label>
-          <input type="radio" name="gallery-accent" value="" checked={accent === null} onChange={() => (model.accent.value = null)} />
+          <input
+            type="radio"
+            name="gallery-accent"
+            value=""
+            checked={accent === null}
+            onChange={() => (model.accent.value = null)}
+          />
           <Swatch color={DEFAULT_ACCENT} /> Default
         </label>
         {ACCENTS.map(({ name, value }) => (
@@ -55,7 +61,13 @@ function Pickers({ model }: { model: GalleryModel }) {
           </label>
         ))}
         <label>
-          <input type="radio" name="gallery-accent" value="custom" checked={custom} onChange={() => (model.accent.value = '#0b6e99')} />
+          <input
+            type="radio"
+            name="gallery-accent"
+            value="custom"
+            checked={custom}
+            onChange={() => (model.accent.value = '#0b6e99')}
+          />
           Custom
           <input
             type="color"
@@ -65,7 +77,8 @@ function Pickers({ model }: { model: GalleryModel }) {
           />
         </label>
         <p class="hint">
-          The widget writes black or white on the button, whichever reads better, and adjusts links and focus rings to the card.
+          The widget writes black or white on the button, whichever reads better, and adjusts links and focus rings to
+          the card.
         </p>
       </fieldset>
     </form>
@@ -79,11 +92,19 @@ export function Gallery({ model }: { model: GalleryModel }) {
   return (
     <section aria-labelledby="gallery-title" class="gallery">
       <h2 id="gallery-title">Every state × theme</h2>
-      <p class="lede">Rendered with the real components and a frozen model (a fake QR payload, the countdown stopped at 4:32), so two screenshots of this page are identical.</p>
+      <p class="lede">
+        Rendered with the real components and a frozen model (a fake QR payload, the countdown stopped at 4:32), so two
+        screenshots of this page are identical.
+      </p>
       <Pickers model={model} />
       <div class="gallery-rows">
         {GALLERY_ROWS.map((row) => (
-          <section key={row.id} class="gallery-row" aria-labelledby={`row-${row.id}`} data-testid={`gallery-row-${row.id}`}>
+          <section
+            key={row.id}
+            class="gallery-row"
+            aria-labelledby={`row-${row.id}`}
+            data-testid={`gallery-row-${row.id}`}
+          >
             <h3 id={`row-${row.id}`}>
               <code>{row.title}</code>
             </h3>

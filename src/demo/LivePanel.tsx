@@ -4,7 +4,17 @@ import { SCOPES, type Scope } from '../protocol/scopes.ts';
 import { ACCENTS } from './gallery.ts';
 import { DEMO_PARTNER_ID, DEMO_PARTNER_ORIGIN, type LiveModel, type LiveSettings } from './live.ts';
 
-function Choice<K extends 'theme' | 'locale' | 'layout'>({ model, field, legend, values }: { model: LiveModel; field: K; legend: string; values: readonly LiveSettings[K][] }) {
+function Choice<K extends 'theme' | 'locale' | 'layout'>({
+  model,
+  field,
+  legend,
+  values,
+}: {
+  model: LiveModel;
+  field: K;
+  legend: string;
+  values: readonly LiveSettings[K][];
+}) {
   return (
     <fieldset class="control">
       <legend>{legend}</legend>
@@ -38,11 +48,13 @@ export function LivePanel({ model, partnerUrl }: { model: LiveModel; partnerUrl:
     <section aria-labelledby="live-title" class="live">
       <h2 id="live-title">Live flow</h2>
       <p class="lede">
-        A real verification request for the sandbox partner <code>{DEMO_PARTNER_ID}</code>, mounted with <code>window.SVC.render</code>. Approve it from the phone page, then watch the states go by.
+        A real verification request for the sandbox partner <code>{DEMO_PARTNER_ID}</code>, mounted with{' '}
+        <code>window.SVC.render</code>. Approve it from the phone page, then watch the states go by.
       </p>
       {wrongOrigin && (
         <p class="warning" role="note">
-          <code>{DEMO_PARTNER_ID}</code> is registered for {DEMO_PARTNER_ORIGIN}; from {location.origin} the service refuses the request (INIT_FAILED). Open this page at {DEMO_PARTNER_ORIGIN}/demo.
+          <code>{DEMO_PARTNER_ID}</code> is registered for {DEMO_PARTNER_ORIGIN}; from {location.origin} the service
+          refuses the request (INIT_FAILED). Open this page at {DEMO_PARTNER_ORIGIN}/demo.
         </p>
       )}
       <div class="live-grid">
@@ -58,7 +70,8 @@ export function LivePanel({ model, partnerUrl }: { model: LiveModel; partnerUrl:
               ADULT_BLIND (data-session-token)
             </label>
             <p id="blind-why" class="hint">
-              A session token is issued by a partner’s backend for that partner’s own origin, so this page cannot use one. Try the ADULT_BLIND rail on the <a href={partnerUrl}>example partner site</a>.
+              A session token is issued by a partner’s backend for that partner’s own origin, so this page cannot use
+              one. Try the ADULT_BLIND rail on the <a href={partnerUrl}>example partner site</a>.
             </p>
           </fieldset>
           <Choice model={model} field="theme" legend="Theme" values={['dark', 'light', 'auto']} />
@@ -83,7 +96,13 @@ export function LivePanel({ model, partnerUrl }: { model: LiveModel; partnerUrl:
             <legend>Scopes</legend>
             {SCOPES.map((scope) => (
               <label key={scope}>
-                <input type="checkbox" name="live-scopes" value={scope} checked={scopes.includes(scope)} onChange={() => toggleScope(scope)} />
+                <input
+                  type="checkbox"
+                  name="live-scopes"
+                  value={scope}
+                  checked={scopes.includes(scope)}
+                  onChange={() => toggleScope(scope)}
+                />
                 {scope}
               </label>
             ))}

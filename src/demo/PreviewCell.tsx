@@ -2,7 +2,15 @@ import { useEffect, useRef } from 'preact/hooks';
 import { renderPreview, type PreviewOptions } from '../widget/preview.ts';
 
 /** One rendered widget state, on the surface of its own theme, with its caption. */
-export function PreviewCell({ options, caption, mobile }: { options: PreviewOptions; caption: string; mobile: boolean }) {
+export function PreviewCell({
+  options,
+  caption,
+  mobile,
+}: {
+  options: PreviewOptions;
+  caption: string;
+  mobile: boolean;
+}) {
   const slot = useRef<HTMLDivElement>(null);
   const key = JSON.stringify(options);
   useEffect(() => renderPreview(slot.current!, options), [key]);

@@ -73,19 +73,39 @@ const STATE_NOTES: Record<WidgetState, string> = {
   error: 'INIT_FAILED: the widget could not start (configuration or network).',
 };
 
-const STATES: readonly WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
+const STATES: readonly WidgetState[] = [
+  'creating',
+  'waiting',
+  'scanned',
+  'completed',
+  'confirming',
+  'redirecting',
+  'failed',
+  'expired',
+  'error',
+];
 
 /** @example GALLERY_ROWS.length // 15: nine states, two variants, mobile waiting, three EUDI wallet states */
 export const GALLERY_ROWS: readonly GalleryRow[] = [
   ...STATES.map((state) => ({ id: state, title: state, note: STATE_NOTES[state], options: { state, sandbox: true } })),
-  { id: 'failed-cancelled', title: 'failed · cancelled', note: 'The visitor cancelled on the phone.', options: { state: 'failed', reason: 'cancelled', sandbox: true } },
+  {
+    id: 'failed-cancelled',
+    title: 'failed · cancelled',
+    note: 'The visitor cancelled on the phone.',
+    options: { state: 'failed', reason: 'cancelled', sandbox: true },
+  },
   {
     id: 'error-server-verify-timeout',
     title: 'error · SERVER_VERIFY_TIMEOUT',
     note: 'Server-verify: the partner’s backend did not confirm in time.',
     options: { state: 'error', errorCode: 'SERVER_VERIFY_TIMEOUT', sandbox: true },
   },
-  { id: 'waiting-mobile', title: 'waiting · mobile', note: 'On a phone: “open the app” first, the QR code on request.', options: { state: 'waiting', layout: 'mobile', sandbox: true } },
+  {
+    id: 'waiting-mobile',
+    title: 'waiting · mobile',
+    note: 'On a phone: “open the app” first, the QR code on request.',
+    options: { state: 'waiting', layout: 'mobile', sandbox: true },
+  },
   {
     id: 'waiting-wallet',
     title: 'waiting · EUDI wallet',

@@ -4,7 +4,16 @@
  */
 import { signal } from '@preact/signals';
 import type { Scope } from '../protocol/scopes.ts';
-import type { Layout, LocaleOption, SvcApi, SvcError, SvcResult, Theme, WidgetHandle, WidgetState } from '../shared/contract.ts';
+import type {
+  Layout,
+  LocaleOption,
+  SvcApi,
+  SvcError,
+  SvcResult,
+  Theme,
+  WidgetHandle,
+  WidgetState,
+} from '../shared/contract.ts';
 
 /**
  * The sandbox partner the live panel creates requests for: registered for this page's origin
@@ -70,7 +79,13 @@ export function loadLoader(doc: Document = document): Promise<SvcApi> {
  * await live.start(document.getElementById('live-widget')!);
  */
 export function createLiveModel() {
-  const settings = signal<LiveSettings>({ theme: 'dark', locale: 'fr', layout: 'auto', scopes: ['isAdult'], accent: null });
+  const settings = signal<LiveSettings>({
+    theme: 'dark',
+    locale: 'fr',
+    layout: 'auto',
+    scopes: ['isAdult'],
+    accent: null,
+  });
   const events = signal<LiveEvent[]>([]);
   const deepLink = signal<string | null>(null);
   const running = signal(false);
@@ -86,7 +101,9 @@ export function createLiveModel() {
   // The deep link sits in the widget's open shadow root as an <a href>; follow it as it renews.
   function watchDeepLink(host: HTMLElement): () => void {
     const read = () => {
-      const link = host.querySelector('[data-testid="svc-widget"]')?.shadowRoot?.querySelector<HTMLAnchorElement>('a[href*="/m/v/"]');
+      const link = host
+        .querySelector('[data-testid="svc-widget"]')
+        ?.shadowRoot?.querySelector<HTMLAnchorElement>('a[href*="/m/v/"]');
       deepLink.value = link?.href ?? null;
     };
     const observer = new MutationObserver(read);
@@ -101,7 +118,12 @@ export function createLiveModel() {
     const onError = (event: Event) => log('error', (event as CustomEvent<SvcError>).detail?.code ?? 'error');
     const onSuccess = (event: Event) => {
       const result = (event as CustomEvent<SvcResult>).detail;
-      log('success', 'grant_code' in result ? `grant code ${result.grant_code.slice(0, 8)}… received; a partner backend would exchange it now` : 'attestation received');
+      log(
+        'success',
+        'grant_code' in result
+          ? `grant code ${result.grant_code.slice(0, 8)}… received; a partner backend would exchange it now`
+          : 'attestation received',
+      );
     };
     host.addEventListener('svc:state', onState);
     host.addEventListener('svc:error', onError);
@@ -157,7 +179,11 @@ export function createLiveModel() {
     if (!handle) return;
     // Theme, locale and accent switch live; scopes and layout need a new request, and so does
     // going back to the default accent (update() takes colours only).
-    if (next.scopes || (next.layout && next.layout !== previous.layout) || (next.accent === null && previous.accent !== null)) {
+    if (
+      next.scopes ||
+      (next.layout && next.layout !== previous.layout) ||
+      (next.accent === null && previous.accent !== null)
+    ) {
       if (container) void start(container);
     } else {
       const { theme, locale, accent } = settings.value;

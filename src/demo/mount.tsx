@@ -10,9 +10,14 @@ import type { LiveModel } from './live.ts';
  *
  * @example const unmount = mountDemoPage(document.getElementById('app')!, { live, partnerUrl });
  */
-export function mountDemoPage(root: HTMLElement, props: { gallery?: GalleryModel; live: LiveModel; partnerUrl: string }): () => void {
+export function mountDemoPage(
+  root: HTMLElement,
+  props: { gallery?: GalleryModel; live: LiveModel; partnerUrl: string },
+): () => void {
   const gallery = props.gallery ?? createGalleryModel();
-  const dispose = effect(() => render(<DemoPage gallery={gallery} live={props.live} partnerUrl={props.partnerUrl} />, root));
+  const dispose = effect(() =>
+    render(<DemoPage gallery={gallery} live={props.live} partnerUrl={props.partnerUrl} />, root),
+  );
   return () => {
     dispose();
     render(null, root);

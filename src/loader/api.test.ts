@@ -4,7 +4,13 @@ import { createSvc } from './api.ts';
 import type { RawConfig } from './config.ts';
 
 const API = 'https://svc.example';
-const created = { request_id: 'vr_1', poll_token: 'pt_1', deep_link: `${API}/m/v/vr_1#h=h_1`, expires_at: 0, poll_after_ms: 1000 };
+const created = {
+  request_id: 'vr_1',
+  poll_token: 'pt_1',
+  deep_link: `${API}/m/v/vr_1#h=h_1`,
+  expires_at: 0,
+  poll_after_ms: 1000,
+};
 
 /** A stand-in for the UI bundle: records mounts and the calls made on them. */
 function fakeUi() {
@@ -154,7 +160,9 @@ describe('window.SVC', () => {
 
   it('fans states, errors and results out to subscribers, data-on-* globals and DOM events on the container', async () => {
     const fake = fakeUi();
-    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', onState: 'onAgeState' }, () => Promise.resolve(fake.mount));
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', onState: 'onAgeState' }, () =>
+      Promise.resolve(fake.mount),
+    );
     const seen: string[] = [];
     const globalState = vi.fn();
     vi.stubGlobal('onAgeState', globalState);
@@ -188,18 +196,27 @@ describe('window.SVC', () => {
     api.render(box('w1'));
     const late = vi.fn();
     api.onError(late);
-    expect(late).toHaveBeenCalledWith({ code: 'INIT_FAILED', message: 'data-partner-id missing', retryable: false }, expect.any(HTMLElement));
+    expect(late).toHaveBeenCalledWith(
+      { code: 'INIT_FAILED', message: 'data-partner-id missing', retryable: false },
+      expect.any(HTMLElement),
+    );
     expect(console.error).toHaveBeenCalledWith('[svc]', 'INIT_FAILED', 'data-partner-id missing');
     expect(fetchCalls).toEqual([]);
   });
 
   it('mounts a configuration error in the error state, so the page shows it', async () => {
     const fake = fakeUi();
-    const { api } = svc({ partnerId: 'pk_test_demo', successPath: 'https://evil.example/' }, () => Promise.resolve(fake.mount));
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: 'https://evil.example/' }, () =>
+      Promise.resolve(fake.mount),
+    );
     const handle = api.render(box('w1'));
     await flush();
     expect(handle.state).toBe('error');
-    expect(fake.mounts[0]!.options.error).toEqual({ code: 'INIT_FAILED', message: 'data-success-path not same-origin', retryable: false });
+    expect(fake.mounts[0]!.options.error).toEqual({
+      code: 'INIT_FAILED',
+      message: 'data-success-path not same-origin',
+      retryable: false,
+    });
   });
 
   it('reports INIT_FAILED when the UI bundle cannot be loaded', async () => {
@@ -208,7 +225,10 @@ describe('window.SVC', () => {
     api.onError(errors);
     const handle = api.render(box('w1'));
     await flush();
-    expect(errors).toHaveBeenCalledWith({ code: 'INIT_FAILED', message: 'ui load failed', retryable: true }, expect.any(HTMLElement));
+    expect(errors).toHaveBeenCalledWith(
+      { code: 'INIT_FAILED', message: 'ui load failed', retryable: true },
+      expect.any(HTMLElement),
+    );
     expect(handle.state).toBe('error');
   });
 
@@ -219,7 +239,10 @@ describe('window.SVC', () => {
     const handle = api.render('nowhere');
     expect(handle.state).toBe('error');
     expect(() => handle.remove()).not.toThrow();
-    expect(errors).toHaveBeenCalledWith({ code: 'INIT_FAILED', message: 'data-container missing', retryable: false }, undefined);
+    expect(errors).toHaveBeenCalledWith(
+      { code: 'INIT_FAILED', message: 'data-container missing', retryable: false },
+      undefined,
+    );
   });
 
   it('never lets a throwing partner callback break the widget', async () => {
@@ -267,7 +290,12 @@ describe('window.SVC', () => {
   });
 
   it('keeps the result found in the address at start for consumeResult()', () => {
-    const { api } = createSvc({ raw: {}, apiOrigin: API, loadUi: () => Promise.resolve(fakeUi().mount), result: { attestation: 'a.b.c' } });
+    const { api } = createSvc({
+      raw: {},
+      apiOrigin: API,
+      loadUi: () => Promise.resolve(fakeUi().mount),
+      result: { attestation: 'a.b.c' },
+    });
     expect(api.consumeResult()).toEqual({ attestation: 'a.b.c' });
     expect(api.consumeResult()).toBeNull();
   });
@@ -285,7 +313,9 @@ describe('autoRender', () => {
   it('mounts the script tag widget in its data-container', async () => {
     const fake = fakeUi();
     const el = box('age-box');
-    const { autoRender } = svc({ partnerId: 'pk_test_demo', successPath: '/done', container: 'age-box' }, () => Promise.resolve(fake.mount));
+    const { autoRender } = svc({ partnerId: 'pk_test_demo', successPath: '/done', container: 'age-box' }, () =>
+      Promise.resolve(fake.mount),
+    );
     autoRender(null);
     await flush();
     expect(fake.mounts[0]!.container).toBe(el);

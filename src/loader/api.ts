@@ -58,7 +58,12 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
   const ignore = (): void => undefined;
 
   /** Fans an event out: SVC.on* subscribers, the data-on-* global, the DOM event on the container. */
-  const dispatch = (type: EventType, value: SvcError | SvcResult | WidgetState, raw: RawConfig, container?: HTMLElement): void => {
+  const dispatch = (
+    type: EventType,
+    value: SvcError | SvcResult | WidgetState,
+    raw: RawConfig,
+    container?: HTMLElement,
+  ): void => {
     if (type === 'error') {
       lastError = [value as SvcError, container];
       console.error('[svc]', (value as SvcError).code, (value as SvcError).message);
@@ -74,14 +79,21 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
   function prepare(raw: RawConfig) {
     const { config, problem } = parseConfig(raw, env.apiOrigin);
     const abort = new AbortController();
-    const error: SvcError | undefined = problem && { code: 'INIT_FAILED', message: `${problem.attribute} ${problem.problem}`, retryable: false };
+    const error: SvcError | undefined = problem && {
+      code: 'INIT_FAILED',
+      message: `${problem.attribute} ${problem.problem}`,
+      retryable: false,
+    };
     const created = error ? undefined : createVerifyRequest(config, abort.signal);
     created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
     env.loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request
     return { raw, config, abort, error, created };
   }
 
-  function mount(container: HTMLElement, { raw, config, abort, error, created }: ReturnType<typeof prepare>): WidgetHandle {
+  function mount(
+    container: HTMLElement,
+    { raw, config, abort, error, created }: ReturnType<typeof prepare>,
+  ): WidgetHandle {
     let state: WidgetState = 'creating';
     let controller: WidgetController | undefined;
     let queue: Array<(c: WidgetController) => void> | undefined = [];
@@ -151,7 +163,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     },
     render(target, options) {
       const container = typeof target === 'string' ? document.getElementById(target) : target;
-      if (container instanceof HTMLElement) return widgets.get(container) ?? mount(container, prepare({ ...env.raw, ...optionsToRaw(options) }));
+      if (container instanceof HTMLElement)
+        return widgets.get(container) ?? mount(container, prepare({ ...env.raw, ...optionsToRaw(options) }));
       dispatch('error', { code: 'INIT_FAILED', message: 'data-container missing', retryable: false }, env.raw);
       return { reset: ignore, remove: ignore, update: ignore, state: 'error' };
     },
@@ -186,7 +199,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
       }
       mount(container, prepared);
     };
-    if (document.readyState === 'loading' && !document.getElementById(id)) document.addEventListener('DOMContentLoaded', place, { once: true });
+    if (document.readyState === 'loading' && !document.getElementById(id))
+      document.addEventListener('DOMContentLoaded', place, { once: true });
     else place();
   }
 

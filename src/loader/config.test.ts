@@ -71,7 +71,10 @@ describe('parseConfig', () => {
   });
 
   it('accepts an ADULT_BLIND tag with a session token and ignores data-scopes there', () => {
-    const { config, problem } = parseConfig({ sessionToken: 'aaa.bbb.ccc', successPath: '/done', scopes: 'isMale,isFemale' }, ORIGIN);
+    const { config, problem } = parseConfig(
+      { sessionToken: 'aaa.bbb.ccc', successPath: '/done', scopes: 'isMale,isFemale' },
+      ORIGIN,
+    );
     expect(problem).toBeUndefined();
     expect(config.sessionToken).toBe('aaa.bbb.ccc');
   });
@@ -109,23 +112,73 @@ describe('parseConfig', () => {
   });
 
   it.each<[string, RawConfig, string, string]>([
-    ['partner id and session token together', { ...base, sessionToken: 'a.b.c' }, 'data-session-token', 'with data-partner-id'],
+    [
+      'partner id and session token together',
+      { ...base, sessionToken: 'a.b.c' },
+      'data-session-token',
+      'with data-partner-id',
+    ],
     ['neither partner id nor session token', { successPath: '/done' }, 'data-partner-id', 'missing'],
     ['no success path', { partnerId: 'pk_test_demo' }, 'data-success-path', 'missing'],
     ['an unknown scope', { ...base, scopes: 'isAdult,isVampire' }, 'data-scopes', 'invalid'],
     ['a repeated scope', { ...base, scopes: 'isAdult,isAdult' }, 'data-scopes', 'invalid'],
     ['an empty scope list', { ...base, scopes: ' , ' }, 'data-scopes', 'invalid'],
     ['isMale with isFemale', { ...base, scopes: 'isMale,isFemale' }, 'data-scopes', 'isMale with isFemale'],
-    ['a wallet-incompatible scope in client-proof mode', { ...base, scopes: 'isAdult,revealBirthYear', clientProofMode: 'true' }, 'data-scopes', 'not with data-client-proof-mode'],
-    ['a success path with a scheme', { ...base, successPath: 'https://evil.example/done' }, 'data-success-path', 'not same-origin'],
-    ['a protocol-relative success path', { ...base, successPath: '//evil.example/done' }, 'data-success-path', 'not same-origin'],
-    ['a success path with a backslash', { ...base, successPath: '/\\evil.example' }, 'data-success-path', 'not same-origin'],
-    ['a success path without a leading slash', { ...base, successPath: 'done' }, 'data-success-path', 'not same-origin'],
-    ['a javascript: success path', { ...base, successPath: 'javascript:alert(1)' }, 'data-success-path', 'not same-origin'],
-    ['a success path hiding // behind a tab', { ...base, successPath: '/\t/evil.example' }, 'data-success-path', 'not same-origin'],
+    [
+      'a wallet-incompatible scope in client-proof mode',
+      { ...base, scopes: 'isAdult,revealBirthYear', clientProofMode: 'true' },
+      'data-scopes',
+      'not with data-client-proof-mode',
+    ],
+    [
+      'a success path with a scheme',
+      { ...base, successPath: 'https://evil.example/done' },
+      'data-success-path',
+      'not same-origin',
+    ],
+    [
+      'a protocol-relative success path',
+      { ...base, successPath: '//evil.example/done' },
+      'data-success-path',
+      'not same-origin',
+    ],
+    [
+      'a success path with a backslash',
+      { ...base, successPath: '/\\evil.example' },
+      'data-success-path',
+      'not same-origin',
+    ],
+    [
+      'a success path without a leading slash',
+      { ...base, successPath: 'done' },
+      'data-success-path',
+      'not same-origin',
+    ],
+    [
+      'a javascript: success path',
+      { ...base, successPath: 'javascript:alert(1)' },
+      'data-success-path',
+      'not same-origin',
+    ],
+    [
+      'a success path hiding // behind a tab',
+      { ...base, successPath: '/\t/evil.example' },
+      'data-success-path',
+      'not same-origin',
+    ],
     ['server-verify without an endpoint', { ...base, serverVerify: 'true' }, 'data-server-verify-endpoint', 'missing'],
-    ['a cross-origin server-verify endpoint', { ...base, serverVerify: 'true', serverVerifyEndpoint: 'https://evil.example/ok' }, 'data-server-verify-endpoint', 'not same-origin'],
-    ['a protocol-relative server-verify endpoint', { ...base, serverVerify: 'true', serverVerifyEndpoint: '//evil.example/ok' }, 'data-server-verify-endpoint', 'not same-origin'],
+    [
+      'a cross-origin server-verify endpoint',
+      { ...base, serverVerify: 'true', serverVerifyEndpoint: 'https://evil.example/ok' },
+      'data-server-verify-endpoint',
+      'not same-origin',
+    ],
+    [
+      'a protocol-relative server-verify endpoint',
+      { ...base, serverVerify: 'true', serverVerifyEndpoint: '//evil.example/ok' },
+      'data-server-verify-endpoint',
+      'not same-origin',
+    ],
     ['a non-numeric timeout', { ...base, serverVerifyTimeout: 'soon' }, 'data-server-verify-timeout', 'invalid'],
     ['a zero timeout', { ...base, serverVerifyTimeout: '0' }, 'data-server-verify-timeout', 'invalid'],
     ['a negative timeout', { ...base, serverVerifyTimeout: '-5' }, 'data-server-verify-timeout', 'invalid'],
@@ -144,7 +197,12 @@ describe('parseConfig', () => {
     ['an empty accent', { ...base, accent: '' }, 'data-accent', 'invalid'],
     ['an unknown layout', { ...base, layout: 'tablet' }, 'data-layout', 'invalid'],
     ['a boolean that is not true or false', { ...base, serverVerify: 'yes' }, 'data-server-verify', 'invalid'],
-    ['a client-proof-mode that is not true or false', { ...base, clientProofMode: '1' }, 'data-client-proof-mode', 'invalid'],
+    [
+      'a client-proof-mode that is not true or false',
+      { ...base, clientProofMode: '1' },
+      'data-client-proof-mode',
+      'invalid',
+    ],
   ])('fails with INIT_FAILED naming the attribute for %s', (_name, raw, attribute, problem) => {
     expect(problemOf(raw)).toEqual({ attribute, problem });
   });
@@ -162,14 +220,19 @@ describe('isSameOriginPath', () => {
     expect(isSameOriginPath('/a/b?c=d&e=%2F')).toBe(true);
   });
 
-  it.each(['//x.example', '/\\x.example', 'http://localhost:3000/', 'x', '', ' /a', '/a b', '/\n/x.example'])('refuses %j', (path) => {
-    expect(isSameOriginPath(path)).toBe(false);
-  });
+  it.each(['//x.example', '/\\x.example', 'http://localhost:3000/', 'x', '', ' /a', '/a b', '/\n/x.example'])(
+    'refuses %j',
+    (path) => {
+      expect(isSameOriginPath(path)).toBe(false);
+    },
+  );
 });
 
 describe('optionsToRaw', () => {
   it('turns render() options into attribute values', () => {
-    expect(optionsToRaw({ scopes: ['isAdult', 'isEU'], debug: true, serverVerifyTimeout: 10, state: undefined })).toEqual({
+    expect(
+      optionsToRaw({ scopes: ['isAdult', 'isEU'], debug: true, serverVerifyTimeout: 10, state: undefined }),
+    ).toEqual({
       scopes: 'isAdult,isEU',
       debug: 'true',
       serverVerifyTimeout: '10',

@@ -6,7 +6,14 @@
  */
 import { LOCALES as LANGUAGES } from '../protocol/api.ts';
 import { SCOPES, WALLET_SCOPES, type Scope } from '../protocol/scopes.ts';
-import { ACCENT_PATTERN, type Layout, type LocaleOption, type RenderOptions, type Theme, type WidgetConfig } from '../shared/contract.ts';
+import {
+  ACCENT_PATTERN,
+  type Layout,
+  type LocaleOption,
+  type RenderOptions,
+  type Theme,
+  type WidgetConfig,
+} from '../shared/contract.ts';
 
 /** Attribute values by camelCased name, as `HTMLElement.dataset` gives them. */
 export type RawConfig = Record<string, string | undefined>;
@@ -86,13 +93,18 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   else if (!isSameOriginPath(successPath)) report('successPath', 'not same-origin');
 
   const clientProofMode = flag('clientProofMode');
-  const scopes = (raw.scopes ?? 'isAdult').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = (raw.scopes ?? 'isAdult')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   // ADULT_BLIND: the session token carries the scopes, the attribute is not used. The rules are
   // protocol/scopes.ts findScopeProblem's, spelled out here because its codes cost loader bytes.
   if (sessionToken === undefined) {
-    if (!scopes.length || scopes.some((s, i) => !SCOPES.includes(s as Scope) || scopes.indexOf(s) < i)) report('scopes', 'invalid');
+    if (!scopes.length || scopes.some((s, i) => !SCOPES.includes(s as Scope) || scopes.indexOf(s) < i))
+      report('scopes', 'invalid');
     else if (scopes.includes('isMale') && scopes.includes('isFemale')) report('scopes', 'isMale with isFemale');
-    else if (clientProofMode && scopes.some((s) => !WALLET_SCOPES.includes(s as Scope))) report('scopes', 'not with data-client-proof-mode');
+    else if (clientProofMode && scopes.some((s) => !WALLET_SCOPES.includes(s as Scope)))
+      report('scopes', 'not with data-client-proof-mode');
   }
 
   const serverVerify = flag('serverVerify');

@@ -8,8 +8,21 @@ const API = 'https://svc.example';
 const seen: Array<{ contentType: string | null; credentials: string; body: unknown }> = [];
 const server = setupServer(
   http.post(`${API}/api/w/verify-request`, async ({ request }) => {
-    seen.push({ contentType: request.headers.get('content-type'), credentials: request.credentials, body: await request.json() });
-    return HttpResponse.json({ request_id: 'vr_1', poll_token: 'pt_1', deep_link: `${API}/m/v/vr_1#h=h_1`, expires_at: Date.now() + 300_000, poll_after_ms: 1000 }, { status: 201 });
+    seen.push({
+      contentType: request.headers.get('content-type'),
+      credentials: request.credentials,
+      body: await request.json(),
+    });
+    return HttpResponse.json(
+      {
+        request_id: 'vr_1',
+        poll_token: 'pt_1',
+        deep_link: `${API}/m/v/vr_1#h=h_1`,
+        expires_at: Date.now() + 300_000,
+        poll_after_ms: 1000,
+      },
+      { status: 201 },
+    );
   }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -17,7 +30,10 @@ afterAll(() => server.close());
 
 describe('createVerifyRequest', () => {
   it('sends a preflight-free text/plain JSON body without credentials', async () => {
-    const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/done', scopes: 'isAdult,isFrench', locale: 'en' }, API);
+    const { config } = parseConfig(
+      { partnerId: 'pk_test_demo', successPath: '/done', scopes: 'isAdult,isFrench', locale: 'en' },
+      API,
+    );
     const created = await createVerifyRequest(config, new AbortController().signal);
     expect(created.request_id).toBe('vr_1');
     expect(seen.at(-1)).toEqual({

@@ -10,7 +10,9 @@ let appended: HTMLScriptElement[];
 // The test plays the browser: scripts are captured instead of loaded, and load or fail on cue.
 beforeEach(() => {
   appended = [];
-  vi.spyOn(document.head, 'append').mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
+  vi.spyOn(document.head, 'append').mockImplementation(
+    (...nodes) => void appended.push(...(nodes as HTMLScriptElement[])),
+  );
 });
 
 afterEach(() => {
@@ -79,7 +81,9 @@ describe('createUiLoader', () => {
     const load = createUiLoader(URL_, 'n0nce');
     void load('de');
     const locales = appended.filter((s) => s.src !== URL_);
-    expect(locales.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([['https://svc.example/v4/ui.abc-de.js', 'n0nce', 'anonymous']]);
+    expect(locales.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([
+      ['https://svc.example/v4/ui.abc-de.js', 'n0nce', 'anonymous'],
+    ]);
     expect(injected()).toHaveLength(1);
     // a failed locale script leaves the page, so the bundle can add it again
     const removed = vi.spyOn(locales[0]!, 'remove');

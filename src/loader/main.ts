@@ -13,7 +13,8 @@ const host = window as Window & { SVC?: unknown };
 // A second copy of the loader on the page: the first one owns the UI and the widgets.
 if (!host.SVC) {
   try {
-    const script = (document.currentScript ?? document.querySelector('script[src*="/loader.min.js"]')) as HTMLScriptElement | null;
+    const script = (document.currentScript ??
+      document.querySelector('script[src*="/loader.min.js"]')) as HTMLScriptElement | null;
     const src = script?.src || location.href;
     const raw = { ...script?.dataset };
     const result = takeResultFromLocation();

@@ -2,7 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import type { PhoneCopy } from './copy/index.ts';
 
 /** m:ss until `expiresAt` (ms since epoch); shown, not announced (it would chatter). */
-export function Countdown({ copy, expiresAt, now = Date.now }: { copy: PhoneCopy; expiresAt: number; now?: () => number }) {
+export function Countdown({
+  copy,
+  expiresAt,
+  now = Date.now,
+}: {
+  copy: PhoneCopy;
+  expiresAt: number;
+  now?: () => number;
+}) {
   const [left, setLeft] = useState(() => expiresAt - now());
   useEffect(() => {
     const timer = setInterval(() => setLeft(expiresAt - now()), 1000);

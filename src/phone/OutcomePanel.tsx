@@ -1,7 +1,19 @@
 import { useEffect, useRef } from 'preact/hooks';
 
 /** A final (or blocking) state: a title that takes focus, one line of help, maybe an action. */
-export function OutcomePanel({ tone, title, help, testId, action }: { tone: 'good' | 'bad' | 'neutral'; title: string; help: string; testId: string; action?: { label: string; run: () => void } }) {
+export function OutcomePanel({
+  tone,
+  title,
+  help,
+  testId,
+  action,
+}: {
+  tone: 'good' | 'bad' | 'neutral';
+  title: string;
+  help: string;
+  testId: string;
+  action?: { label: string; run: () => void };
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [title]);
   const icon = tone === 'good' ? '✓' : tone === 'bad' ? '✕' : 'i';

@@ -2,7 +2,12 @@ import type { Signal } from '@preact/signals';
 import type { PersonaSummary } from '../protocol/api.ts';
 import type { PhoneCopy } from './copy/index.ts';
 
-export function PersonaPicker(props: { copy: PhoneCopy; personas: PersonaSummary[]; selected: Signal<string>; disabled: boolean }) {
+export function PersonaPicker(props: {
+  copy: PhoneCopy;
+  personas: PersonaSummary[];
+  selected: Signal<string>;
+  disabled: boolean;
+}) {
   const { copy, personas, selected, disabled } = props;
   return (
     <fieldset class="phone-choices" disabled={disabled}>

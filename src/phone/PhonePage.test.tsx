@@ -50,7 +50,9 @@ describe('phone page', () => {
 
   it('speaks the language it is given, every part of the page included', async () => {
     await mount('h_good', 'de');
-    expect(host.querySelector('[data-testid="audience"]')?.textContent).toBe('Demo Shop bittet Sie um folgenden Nachweis:');
+    expect(host.querySelector('[data-testid="audience"]')?.textContent).toBe(
+      'Demo Shop bittet Sie um folgenden Nachweis:',
+    );
     const facts = [...host.querySelectorAll('[data-testid="scopes"] li')].map((li) => li.textContent);
     expect(facts).toEqual(['Sie sind 18 Jahre oder älter', 'Sie haben die französische Staatsangehörigkeit']);
     expect(text()).toContain('Testperson');
@@ -78,7 +80,10 @@ describe('phone page', () => {
     const radios = [...host.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
     expect(radios.length).toBe(4);
     for (const radio of radios) expect(radio.closest('label')?.textContent?.trim()).not.toBe('');
-    expect([...host.querySelectorAll('legend')].map((l) => l.textContent)).toEqual(['Test persona', 'Verification method']);
+    expect([...host.querySelectorAll('legend')].map((l) => l.textContent)).toEqual([
+      'Test persona',
+      'Verification method',
+    ]);
     expect(host.querySelector<HTMLInputElement>('input[value="eudi_wallet"]')?.disabled).toBe(true);
     expect(host.querySelector<HTMLInputElement>('input[value="face_check"]')?.checked).toBe(true);
   });

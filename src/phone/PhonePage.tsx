@@ -46,7 +46,12 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
             }}
           >
             <RequestSummary copy={copy} request={view.request} />
-            <PersonaPicker copy={copy} personas={model.personas.value} selected={model.persona} disabled={view.sending !== null} />
+            <PersonaPicker
+              copy={copy}
+              personas={model.personas.value}
+              selected={model.persona}
+              disabled={view.sending !== null}
+            />
             <MethodPicker copy={copy} allowed={model.method.value} disabled={view.sending !== null} />
             {view.error && (
               <p class="phone-error" role="alert">
@@ -55,11 +60,28 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
             )}
             <div class="phone-actions">
               {/* data-outcome: a hook for test tools that holds in every language */}
-              <button type="submit" class="phone-button phone-button-primary" disabled={view.sending !== null} data-outcome="approved">
+              <button
+                type="submit"
+                class="phone-button phone-button-primary"
+                disabled={view.sending !== null}
+                data-outcome="approved"
+              >
                 {view.sending === 'approved' ? copy.sending : copy.approve}
               </button>
-              <OutcomeButton outcome="failed" label={copy.fail} sendingLabel={copy.sending} model={model} sending={view.sending} />
-              <OutcomeButton outcome="cancelled" label={copy.cancel} sendingLabel={copy.sending} model={model} sending={view.sending} />
+              <OutcomeButton
+                outcome="failed"
+                label={copy.fail}
+                sendingLabel={copy.sending}
+                model={model}
+                sending={view.sending}
+              />
+              <OutcomeButton
+                outcome="cancelled"
+                label={copy.cancel}
+                sendingLabel={copy.sending}
+                model={model}
+                sending={view.sending}
+              />
             </div>
           </form>
         )}
@@ -68,7 +90,13 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
   );
 }
 
-function OutcomeButton(props: { outcome: Outcome; label: string; sendingLabel: string; model: PhoneModel; sending: Outcome | null }) {
+function OutcomeButton(props: {
+  outcome: Outcome;
+  label: string;
+  sendingLabel: string;
+  model: PhoneModel;
+  sending: Outcome | null;
+}) {
   const { outcome, label, sendingLabel, model, sending } = props;
   return (
     <button

@@ -9,7 +9,10 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; 
 export interface PhoneApi {
   listPersonas(): Promise<ApiResult<PersonaSummary[]>>;
   open(requestId: string, h: string): Promise<ApiResult<PhoneOpened>>;
-  complete(requestId: string, body: { h: string; persona: string; method: Method; outcome: Outcome }): Promise<ApiResult<{ status: RequestStatus }>>;
+  complete(
+    requestId: string,
+    body: { h: string; persona: string; method: Method; outcome: Outcome },
+  ): Promise<ApiResult<{ status: RequestStatus }>>;
 }
 
 /**
@@ -34,7 +37,8 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
     }
     const payload = (await response.json().catch(() => null)) as (T & { error?: ErrorCode }) | null;
     if (response.ok && payload !== null) return { ok: true, data: payload };
-    const code = typeof payload?.error === 'string' ? payload.error : response.status === 404 ? 'NOT_FOUND' : 'INTERNAL_ERROR';
+    const code =
+      typeof payload?.error === 'string' ? payload.error : response.status === 404 ? 'NOT_FOUND' : 'INTERNAL_ERROR';
     return { ok: false, status: response.status, code };
   }
 

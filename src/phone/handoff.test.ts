@@ -12,7 +12,8 @@ describe('phone handoff', () => {
   });
 
   it('refuses paths that are not a phone link', () => {
-    for (const path of ['/m/v/', '/m/v/abc', '/m/v/vr_a/b', '/x/v/vr_a', '/m/v/vr_%3Cscript%3E']) expect(readHandoff(path, '#h=h_x'), path).toBeNull();
+    for (const path of ['/m/v/', '/m/v/abc', '/m/v/vr_a/b', '/x/v/vr_a', '/m/v/vr_%3Cscript%3E'])
+      expect(readHandoff(path, '#h=h_x'), path).toBeNull();
   });
 
   it('reports a link without h as missing its token', () => {
@@ -22,7 +23,10 @@ describe('phone handoff', () => {
 
   it('clears the fragment from the address bar, keeping path and query', () => {
     const calls: string[] = [];
-    const history = { state: null, replaceState: (_s: unknown, _t: string, url?: string | URL | null) => void calls.push(String(url)) };
+    const history = {
+      state: null,
+      replaceState: (_s: unknown, _t: string, url?: string | URL | null) => void calls.push(String(url)),
+    };
     takeHandoff({ pathname: '/m/v/vr_a', search: '?x=1', hash: '#h=h_1' }, history, memoryStorage());
     expect(calls).toEqual(['/m/v/vr_a?x=1']);
   });
@@ -36,7 +40,20 @@ describe('phone handoff', () => {
   });
 
   it('works when storage is unavailable', () => {
-    const throwing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
-    expect(takeHandoff({ pathname: '/m/v/vr_a', search: '', hash: '#h=h_1' }, { state: null, replaceState: () => {} }, throwing)?.h).toBe('h_1');
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
+    expect(
+      takeHandoff(
+        { pathname: '/m/v/vr_a', search: '', hash: '#h=h_1' },
+        { state: null, replaceState: () => {} },
+        throwing,
+      )?.h,
+    ).toBe('h_1');
   });
 });

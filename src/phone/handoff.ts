@@ -32,7 +32,11 @@ export function readHandoff(pathname: string, hash: string): Handoff | null {
  *
  * @example const handoff = takeHandoff(window.location, window.history, window.sessionStorage)
  */
-export function takeHandoff(location: Pick<Location, 'pathname' | 'search' | 'hash'>, history: Pick<History, 'replaceState' | 'state'>, storage: Pick<Storage, 'getItem' | 'setItem'> | null): Handoff | null {
+export function takeHandoff(
+  location: Pick<Location, 'pathname' | 'search' | 'hash'>,
+  history: Pick<History, 'replaceState' | 'state'>,
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null,
+): Handoff | null {
   const handoff = readHandoff(location.pathname, location.hash);
   if (location.hash) history.replaceState(history.state, '', location.pathname + location.search);
   if (!handoff) return null;

@@ -33,7 +33,9 @@ describe('phone model', () => {
     const model = await open();
     model.persona.value = 'fr-minor';
     await model.submit('approved');
-    expect(request.current.completions).toEqual([{ h: 'h_good', persona: 'fr-minor', method: 'face_check', outcome: 'approved' }]);
+    expect(request.current.completions).toEqual([
+      { h: 'h_good', persona: 'fr-minor', method: 'face_check', outcome: 'approved' },
+    ]);
     expect(model.view.value).toEqual({ kind: 'done', outcome: 'approved' });
   });
 
@@ -90,7 +92,10 @@ describe('phone model', () => {
   });
 
   it('reports an unreachable service as retryable', async () => {
-    const offline = createPhoneModel(createPhoneApi(() => Promise.reject(new TypeError('Failed to fetch'))), { requestId: 'vr_1', h: 'h_good' });
+    const offline = createPhoneModel(
+      createPhoneApi(() => Promise.reject(new TypeError('Failed to fetch'))),
+      { requestId: 'vr_1', h: 'h_good' },
+    );
     await offline.load();
     expect(offline.view.value).toEqual({ kind: 'problem', problem: 'NETWORK_ERROR', retryable: true });
   });

@@ -57,7 +57,11 @@ export function createPhoneModel(api: PhoneApi, handoff: Handoff | null): PhoneM
     view.value = { kind: 'loading' };
     const [opened, list] = await Promise.all([api.open(handoff.requestId, handoff.h), api.listPersonas()]);
     if (!opened.ok) {
-      view.value = { kind: 'problem', problem: problemOf(opened.code), retryable: opened.code === 'NETWORK_ERROR' || opened.status >= 500 };
+      view.value = {
+        kind: 'problem',
+        problem: problemOf(opened.code),
+        retryable: opened.code === 'NETWORK_ERROR' || opened.status >= 500,
+      };
       return;
     }
     if (!list.ok || list.data.length === 0) {
@@ -81,7 +85,12 @@ export function createPhoneModel(api: PhoneApi, handoff: Handoff | null): PhoneM
     const current = view.value;
     if (current.kind !== 'asking' || current.sending !== null || !handoff?.h) return;
     view.value = { ...current, sending: outcome, error: null };
-    const result = await api.complete(handoff.requestId, { h: handoff.h, persona: persona.value, method: method.value, outcome });
+    const result = await api.complete(handoff.requestId, {
+      h: handoff.h,
+      persona: persona.value,
+      method: method.value,
+      outcome,
+    });
     if (result.ok) {
       view.value = { kind: 'done', outcome };
       return;

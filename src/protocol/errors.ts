@@ -16,7 +16,11 @@ export const ERRORS = {
   // Signing and partner authentication (spec: Authentication → Server checks)
   MISSING_HEADERS: { status: 401, message: 'One or more required headers are missing or malformed.', retryable: false },
   INVALID_PARTNER: { status: 403, message: 'Partner ID not recognized.', retryable: false },
-  TIMESTAMP_SKEW: { status: 401, message: 'Timestamp differs from server time by more than 5 minutes.', retryable: false },
+  TIMESTAMP_SKEW: {
+    status: 401,
+    message: 'Timestamp differs from server time by more than 5 minutes.',
+    retryable: false,
+  },
   INVALID_SIGNATURE: { status: 401, message: 'HMAC signature does not match.', retryable: false },
   REPLAY_DETECTED: { status: 401, message: 'Nonce already used.', retryable: false },
   UNAUTHORIZED: { status: 401, message: 'Authentication failed.', retryable: false },
@@ -24,7 +28,11 @@ export const ERRORS = {
   // Exchange and introspection (spec: Errors → Exchange, Introspection)
   INVALID_REQUEST: { status: 400, message: 'Invalid request body.', retryable: false },
   INVALID_GRANT: { status: 400, message: 'Grant code format is invalid (must start with g_).', retryable: false },
-  GRANT_INVALID: { status: 401, message: 'Grant code does not exist, has expired or was already used.', retryable: false },
+  GRANT_INVALID: {
+    status: 401,
+    message: 'Grant code does not exist, has expired or was already used.',
+    retryable: false,
+  },
 
   // Billing session (spec: Errors → Billing session)
   FORBIDDEN_RAIL: { status: 403, message: 'Organization is not on the ADULT_BLIND rail.', retryable: false },
@@ -44,7 +52,11 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Too many status requests for this verification request.', retryable: true },
   INTERNAL_ERROR: { status: 500, message: 'Internal error; retry with exponential backoff.', retryable: true },
   // Added by DESIGN.md §10: the store (Redis) is unreachable; nothing is answered from memory
-  SERVICE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable; retry after Retry-After.', retryable: true },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'Service temporarily unavailable; retry after Retry-After.',
+    retryable: true,
+  },
 
   // Loader, delivered through onError (spec: Errors → Loader); never on the wire
   INIT_FAILED: { status: 0, message: 'Creating the verification request failed.', retryable: true },

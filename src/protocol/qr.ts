@@ -27,7 +27,8 @@ export function qrBitsOf(size: number, isDark: IsDark): QrModules {
 /** The module reader of a wire QR code, or null when it is malformed. */
 export function readQrBits(qr: unknown): { size: number; isDark: IsDark } | null {
   const { size, bits } = (qr ?? {}) as Partial<QrModules>;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 21 || size > 177 || typeof bits !== 'string') return null;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 21 || size > 177 || typeof bits !== 'string')
+    return null;
   let binary: string;
   try {
     binary = atob(bits);
@@ -46,7 +47,7 @@ export function readQrBits(qr: unknown): { size: number; isDark: IsDark } | null
 export function svgPathOf(size: number, isDark: IsDark): string {
   let path = '';
   for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; ) {
+    for (let x = 0; x < size;) {
       let run = 0;
       while (x + run < size && isDark(y, x + run)) run++;
       if (run) path += `M${x} ${y}h${run}v1h-${run}z`;

@@ -70,9 +70,7 @@ export interface WidgetConfig {
 
 /** What the UI tells the loader; the loader fans it out to callbacks and DOM events. */
 export type WidgetEvent =
-  | { type: 'state'; state: WidgetState }
-  | { type: 'error'; error: SvcError }
-  | { type: 'success'; result: SvcResult };
+  { type: 'state'; state: WidgetState } | { type: 'error'; error: SvcError } | { type: 'success'; result: SvcResult };
 
 /** Everything the UI bundle needs to run one widget. */
 export interface MountOptions {

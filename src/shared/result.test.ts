@@ -14,7 +14,8 @@ describe('parseResultFragment', () => {
   });
 
   it('returns null for fragments without a result', () => {
-    for (const hash of ['', '#', '#section-2', '#grant_code=', '#state=only']) expect(parseResultFragment(hash)).toBeNull();
+    for (const hash of ['', '#', '#section-2', '#grant_code=', '#state=only'])
+      expect(parseResultFragment(hash)).toBeNull();
   });
 });
 
@@ -37,7 +38,9 @@ describe('takeResultFromLocation', () => {
 describe('resultUrl', () => {
   it('puts the result and the state in the fragment of the success path', () => {
     expect(resultUrl('/done?x=1', { grant_code: 'g_a+b' })).toBe('/done?x=1#grant_code=g_a%2Bb');
-    expect(resultUrl('/done#old', { attestation: 'a.b.c', state: 'a&b=c' })).toBe('/done#attestation=a.b.c&state=a%26b%3Dc');
+    expect(resultUrl('/done#old', { attestation: 'a.b.c', state: 'a&b=c' })).toBe(
+      '/done#attestation=a.b.c&state=a%26b%3Dc',
+    );
   });
 
   it('round-trips through parseResultFragment', () => {

@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { BACKGROUNDS, MIN_CONTRAST, accentCss, contrast, linearChannel, luminance, readableOn, textOnLuminance } from './accent.ts';
+import {
+  BACKGROUNDS,
+  MIN_CONTRAST,
+  accentCss,
+  contrast,
+  linearChannel,
+  luminance,
+  readableOn,
+  textOnLuminance,
+} from './accent.ts';
 
-const hex = (r: number, g: number, b: number): string => '#' + [r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('');
+const hex = (r: number, g: number, b: number): string =>
+  '#' + [r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('');
 
 /** Every #rgb colour (4,096) and a deterministic spread of #rrggbb ones. */
 function* sweep(): Generator<string> {
   for (let r = 0; r < 16; r++) {
     for (let g = 0; g < 16; g++) for (let b = 0; b < 16; b++) yield '#' + [r, g, b].map((c) => c.toString(16)).join('');
   }
-  for (let r = 0; r < 256; r += 15) for (let g = 0; g < 256; g += 15) for (let b = 0; b < 256; b += 15) yield hex(r, g, b);
+  for (let r = 0; r < 256; r += 15)
+    for (let g = 0; g < 256; g += 15) for (let b = 0; b < 256; b += 15) yield hex(r, g, b);
 }
 
 describe('accent contrast', () => {
@@ -62,7 +73,8 @@ describe('accent contrast', () => {
       const onLight = contrast(luminance(light), luminance(BACKGROUNDS.light));
       expect(onDark, `${colour} on dark → ${dark}`).toBeGreaterThanOrEqual(MIN_CONTRAST);
       expect(onLight, `${colour} on light → ${light}`).toBeGreaterThanOrEqual(MIN_CONTRAST);
-      if (contrast(luminance(colour), luminance(BACKGROUNDS.light)) >= MIN_CONTRAST) expect(light).toBe(hex(...rgbOf(colour)));
+      if (contrast(luminance(colour), luminance(BACKGROUNDS.light)) >= MIN_CONTRAST)
+        expect(light).toBe(hex(...rgbOf(colour)));
     }
     expect(readableOn('#0a7d4f', BACKGROUNDS.light, '#000')).toBe('#0a7d4f');
     expect(readableOn('#0a7d4f', BACKGROUNDS.dark, '#fff')).not.toBe('#0a7d4f');
@@ -72,7 +84,9 @@ describe('accent contrast', () => {
     const css = accentCss('#0a7d4f');
     expect(css).toContain('.card{--a:#0a7d4f;--on:#fff}');
     expect(css).toMatch(/^[^<>"'\\]*$/);
-    expect(css).toMatch(/\.dark,\.auto\{--lk:#[\da-f]{6}\}\.light\{--lk:#0a7d4f\}@media\(prefers-color-scheme:light\)\{\.auto\{--lk:#0a7d4f\}\}$/);
+    expect(css).toMatch(
+      /\.dark,\.auto\{--lk:#[\da-f]{6}\}\.light\{--lk:#0a7d4f\}@media\(prefers-color-scheme:light\)\{\.auto\{--lk:#0a7d4f\}\}$/,
+    );
   });
 });
 

@@ -69,7 +69,15 @@ export function readableOn(accent: string, background: string, toward: '#fff' | 
   const bg = luminance(background);
   let mixed = accent;
   for (let step = 0; step <= 16; step++) {
-    mixed = '#' + from.map((c) => Math.round(c + ((to - c) * step) / 16).toString(16).padStart(2, '0')).join('');
+    mixed =
+      '#' +
+      from
+        .map((c) =>
+          Math.round(c + ((to - c) * step) / 16)
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join('');
     if (contrast(luminance(mixed), bg) >= MIN_CONTRAST) break;
   }
   return mixed;

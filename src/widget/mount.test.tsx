@@ -51,7 +51,9 @@ function captureScripts(): { scripts: HTMLScriptElement[]; settle(outcome: 'load
   ui.nonce = 'n0nce';
   locateCopy(ui);
   const scripts: HTMLScriptElement[] = [];
-  vi.spyOn(document.head, 'append').mockImplementation((...nodes) => void scripts.push(...(nodes as HTMLScriptElement[])));
+  vi.spyOn(document.head, 'append').mockImplementation(
+    (...nodes) => void scripts.push(...(nodes as HTMLScriptElement[])),
+  );
   return {
     scripts,
     settle(outcome) {
@@ -65,7 +67,9 @@ function captureScripts(): { scripts: HTMLScriptElement[]; settle(outcome: 'load
 
 /** Status calls hang until aborted, as a long poll does. */
 function hangingFetch(_url: unknown, init?: RequestInit): Promise<Response> {
-  return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+  return new Promise((_resolve, reject) =>
+    init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+  );
 }
 
 function mount(raw: RawConfig = {}, options: Partial<MountOptions> = {}): ShadowRoot {
@@ -123,7 +127,9 @@ describe('mountWidget', () => {
     const browser = captureScripts();
     const root = mount({ locale: 'de' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(browser.scripts.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([['https://svc.example/v4/ui.Ab12-de.js', 'n0nce', 'anonymous']]);
+    expect(browser.scripts.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([
+      ['https://svc.example/v4/ui.Ab12-de.js', 'n0nce', 'anonymous'],
+    ]);
     expect(root.querySelector('.card')).toBeNull();
     browser.settle('load');
     await vi.advanceTimersByTimeAsync(0);
@@ -172,7 +178,8 @@ describe('mountWidget', () => {
   it('applies a brand accent through a stylesheet of its own, switches it live and ignores a malformed one', async () => {
     const root = mount({ accent: '#0a7d4f' });
     await vi.advanceTimersByTimeAsync(0);
-    const css = () => [...(root.adoptedStyleSheets[1]?.cssRules ?? [])].map((rule) => rule.cssText.replace(/\s/g, '')).join('');
+    const css = () =>
+      [...(root.adoptedStyleSheets[1]?.cssRules ?? [])].map((rule) => rule.cssText.replace(/\s/g, '')).join('');
     expect(root.adoptedStyleSheets).toHaveLength(2);
     expect(css()).toContain('--a:#0a7d4f');
     expect(css()).toContain('--on:#fff');
@@ -187,16 +194,28 @@ describe('mountWidget', () => {
   });
 
   it('never puts an accent the loader refused into a stylesheet', async () => {
-    const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/done', accent: '#0a7d4f}*{display:none' }, 'https://svc.example');
+    const { config } = parseConfig(
+      { partnerId: 'pk_test_demo', successPath: '/done', accent: '#0a7d4f}*{display:none' },
+      'https://svc.example',
+    );
     vi.stubGlobal('fetch', hangingFetch);
     const noop = () => {};
-    widget = mountWidget(container, { config, create: () => new Promise(() => {}), emit: noop, keepResult: noop, navigate: noop });
+    widget = mountWidget(container, {
+      config,
+      create: () => new Promise(() => {}),
+      emit: noop,
+      keepResult: noop,
+      navigate: noop,
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(container.querySelector('[data-testid="svc-widget"]')!.shadowRoot!.adoptedStyleSheets).toHaveLength(1);
   });
 
   it('offers the link instead of a QR code when the service sent no modules', async () => {
-    const root = mount({}, { create: () => Promise.resolve({ ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }) });
+    const root = mount(
+      {},
+      { create: () => Promise.resolve({ ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }) },
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('[data-testid="svc-qr"]')).toBeNull();
     expect(root.querySelector('[data-testid="svc-open-app"]')?.getAttribute('href')).toBe(REQUEST.deep_link);

@@ -53,7 +53,11 @@ export const mountWidget: MountWidget = (container, options) => {
       };
       const here = copyOf(wanted);
       if (here) shown.value = [wanted, here];
-      else loadCopy(wanted).then((copy) => show(wanted, copy), () => shown.peek() || show('fr', copyOf('fr')!));
+      else
+        loadCopy(wanted).then(
+          (copy) => show(wanted, copy),
+          () => shown.peek() || show('fr', copyOf('fr')!),
+        );
     }),
     effect(() => {
       if (!legacyCss) adoptStyles(root, accent.value && accentCss(accent.value));

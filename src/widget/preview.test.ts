@@ -7,7 +7,17 @@ import { accentCss } from './accent.ts';
 import { ALL_COPY } from './copy/all.ts';
 import { PREVIEW_DEEP_LINK, PREVIEW_QR, PREVIEW_WALLET_LINK, PREVIEW_WALLET_QR, renderPreview } from './preview.ts';
 
-const STATES: WidgetState[] = ['creating', 'waiting', 'scanned', 'completed', 'confirming', 'redirecting', 'failed', 'expired', 'error'];
+const STATES: WidgetState[] = [
+  'creating',
+  'waiting',
+  'scanned',
+  'completed',
+  'confirming',
+  'redirecting',
+  'failed',
+  'expired',
+  'error',
+];
 
 function shadowOf(host: HTMLElement): ShadowRoot {
   const root = host.querySelector('[data-testid="svc-widget"]')?.shadowRoot;
@@ -60,12 +70,15 @@ describe('renderPreview', () => {
   it.each([
     ['deep link', PREVIEW_DEEP_LINK, PREVIEW_QR],
     ['wallet link', PREVIEW_WALLET_LINK, PREVIEW_WALLET_QR],
-  ])('draws the QR code of its %s as the service would encode it (no encoder in the preview)', (_name, link, modules) => {
-    const qr = qrcode(0, 'M');
-    qr.addData(link);
-    qr.make();
-    expect(modules).toEqual(qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x)));
-  });
+  ])(
+    'draws the QR code of its %s as the service would encode it (no encoder in the preview)',
+    (_name, link, modules) => {
+      const qr = qrcode(0, 'M');
+      qr.addData(link);
+      qr.make();
+      expect(modules).toEqual(qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x)));
+    },
+  );
 
   it.each(LOCALES)('renders every locale at once, here %s, with no script to load', (locale) => {
     renderPreview(host, { state: 'waiting', theme: 'dark', locale });

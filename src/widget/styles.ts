@@ -7,21 +7,26 @@
  * adds a sheet of the widget's own (accent.ts) that also keeps text on and around it readable.
  */
 // The backgrounds are accent.ts's BACKGROUNDS: the accent's link colour is computed against them.
-const DARK = '--bg:#17191f;--fg:#f2f3f5;--mut:#b4b9c3;--line:#343945;--lk:#a9bcff;--ok:#4fd69c;--bad:#ff8f87;--warn:#f5c04a';
-const LIGHT = '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
+const DARK =
+  '--bg:#17191f;--fg:#f2f3f5;--mut:#b4b9c3;--line:#343945;--lk:#a9bcff;--ok:#4fd69c;--bad:#ff8f87;--warn:#f5c04a';
+const LIGHT =
+  '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
 
 export const CSS =
   `:host{all:initial;display:block}` +
-  `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;display:flex;flex-direction:column;` +
+  `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;` +
+  `display:flex;flex-direction:column;` +
   `width:100%;max-width:400px;height:440px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
-  `background:var(--bg);color:var(--fg);font:15px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-align:center}` +
+  `background:var(--bg);color:var(--fg);` +
+  `font:15px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-align:center}` +
   `.dark,.auto{${DARK}}.light{${LIGHT}}@media(prefers-color-scheme:light){.auto{${LIGHT}}}` +
   `.head{display:flex;justify-content:space-between;align-items:center;min-height:24px;font-size:13px;color:var(--mut)}` +
   `.badge{padding:1px 8px;border:1px solid;border-radius:99px;color:var(--warn);font-weight:600}` +
   `.state{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:8px}` +
   `.title{margin:6px 0 0;font-size:17px;font-weight:600;line-height:1.3}.help{margin:0;color:var(--mut)}` +
   `.icon{width:56px;height:56px;fill:none;stroke:var(--lk);stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round}` +
-  `.icon circle{stroke:var(--line)}.spin circle{stroke:var(--lk);stroke-dasharray:18 48;transform-origin:center;animation:s 1s linear infinite}` +
+  `.icon circle{stroke:var(--line)}` +
+  `.spin circle{stroke:var(--lk);stroke-dasharray:18 48;transform-origin:center;animation:s 1s linear infinite}` +
   `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone circle{animation:p 1.6s ease-in-out infinite}` +
   `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{stroke:var(--lk)}}` +
   `.tile{padding:0;border-radius:10px;background:#fff;line-height:0}.qr{display:block;width:200px;height:200px}.qr path{fill:#000}` +

@@ -16,7 +16,12 @@
   }
 
   if (!match) {
-    show('missing', 'No attestation here', [], 'This page is where the widget sends you after a verification. Start from the shop page.');
+    show(
+      'missing',
+      'No attestation here',
+      [],
+      'This page is where the widget sends you after a verification. Start from the shop page.',
+    );
     return;
   }
 

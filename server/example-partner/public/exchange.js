@@ -56,8 +56,13 @@
   function showFailure(target, error, title) {
     var code = error && error.error ? error.error : 'NETWORK_ERROR';
     if (ALREADY_USED.indexOf(code) !== -1) {
-      show(target, 'used', 'This verification was already used', [['Error', code, 'error']],
-        'A verification result counts once, in the browser session that received it. Start again from the shop page.');
+      show(
+        target,
+        'used',
+        'This verification was already used',
+        [['Error', code, 'error']],
+        'A verification result counts once, in the browser session that received it. Start again from the shop page.',
+      );
     } else {
       show(target, 'failed', title, [['Error', code, 'error']], 'Start again from the shop page.');
     }
@@ -94,7 +99,7 @@
             rows,
             answer.source === 'remembered'
               ? 'This grant had already been exchanged by our server-verify endpoint in this session; ' +
-                'the answer comes from our backend\u2019s memory.'
+                  'the answer comes from our backend\u2019s memory.'
               : 'Our backend exchanged the grant code with the service just now.',
           );
         })
@@ -103,7 +108,13 @@
         });
     },
     showMissing: function (target) {
-      show(target, 'missing', 'No verification result here', [], 'This page is where the widget sends you after a verification. Start from the shop page.');
+      show(
+        target,
+        'missing',
+        'No verification result here',
+        [],
+        'This page is where the widget sends you after a verification. Start from the shop page.',
+      );
     },
   };
 })();

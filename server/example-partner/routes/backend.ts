@@ -34,7 +34,9 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
   // nothing to the copier, while the visitor's own second request (server-verify, then the
   // success page) still gets the answer.
   const exchange = (grantCode: string, request: FastifyRequest, reply: FastifyReply) =>
-    context.exchanges.exchangeOnce(grantCode, context.sessions.idOf(request, reply), (code) => exchangeAndIntrospect(code));
+    context.exchanges.exchangeOnce(grantCode, context.sessions.idOf(request, reply), (code) =>
+      exchangeAndIntrospect(code),
+    );
 
   // The page also shows how the visitor was verified (face_check or eudi_wallet), which only
   // introspection tells (spec: the exchange response has no verification_method).
@@ -42,7 +44,10 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
     const response = await context.client.exchange(code);
     const introspected = await context.client.introspect(response.pass_token);
     if (!introspected.active) return response;
-    return { ...response, attributes: { ...response.attributes, verification_method: introspected.attributes.verification_method } };
+    return {
+      ...response,
+      attributes: { ...response.attributes, verification_method: introspected.attributes.verification_method },
+    };
   }
 
   app.post('/api/exchange', async (request, reply) => {
@@ -76,7 +81,8 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
     if (request.query.never !== undefined) return { verified: false };
     if (typeof grantCode !== 'string' || !grantCode.startsWith(GRANT_CODE_PREFIX)) return { verified: false };
     try {
-      if ((await exchange(grantCode, request, reply)).status === 'used') return reply.code(409).send(GRANT_ALREADY_USED);
+      if ((await exchange(grantCode, request, reply)).status === 'used')
+        return reply.code(409).send(GRANT_ALREADY_USED);
       return { verified: true };
     } catch (error) {
       request.log.info({ code: errorCode(error) }, 'grant did not check out');
@@ -97,5 +103,7 @@ function sendServiceError(reply: FastifyReply, error: unknown): FastifyReply {
     return reply.code(status).send({ verified: false, error: errorCode(error), message: (error as Error).message });
   }
   reply.log.error({ err: error }, 'exchange failed');
-  return reply.code(502).send({ verified: false, error: 'INTERNAL_ERROR', message: 'The verification service could not be reached.' });
+  return reply
+    .code(502)
+    .send({ verified: false, error: 'INTERNAL_ERROR', message: 'The verification service could not be reached.' });
 }

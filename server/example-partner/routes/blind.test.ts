@@ -19,14 +19,21 @@ let service: TestApp;
 let partner: FastifyInstance;
 let serviceFetch: InjectFetch;
 
-async function buildPartner(credentials: { id: string; secret: string } = PARTNERS.blindShop): Promise<FastifyInstance> {
+async function buildPartner(
+  credentials: { id: string; secret: string } = PARTNERS.blindShop,
+): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   const context: PartnerContext = {
     origin: ORIGIN,
     serviceUrl: SERVICE_URL,
     apiUrl: SERVICE_URL,
     partner: PARTNERS.demo,
-    client: createPartnerClient({ apiUrl: SERVICE_URL, partnerId: PARTNERS.demo.id, secret: PARTNERS.demo.secret, fetch: serviceFetch }),
+    client: createPartnerClient({
+      apiUrl: SERVICE_URL,
+      partnerId: PARTNERS.demo.id,
+      secret: PARTNERS.demo.secret,
+      fetch: serviceFetch,
+    }),
     exchanges: createExchangeMemory({ now: () => service.clock.now() }),
     sessions: createSessionCookies({ secret: 'the blind pages test cookie secret' }),
     pages: createPageRenderer({ serviceOrigin: SERVICE_URL }),
@@ -60,7 +67,9 @@ function sessionTokenIn(html: string): string {
   return /data-session-token="([^"]+)"/.exec(html)![1]!;
 }
 
-async function attestation(input: { partner?: TestPartner; origin?: string; persona?: string; scopes?: string[] } = {}): Promise<string> {
+async function attestation(
+  input: { partner?: TestPartner; origin?: string; persona?: string; scopes?: string[] } = {},
+): Promise<string> {
   const flow = await runBlindFlow(service, {
     partner: input.partner ?? PARTNERS.blindShop,
     origin: input.origin ?? ORIGIN,
@@ -71,7 +80,12 @@ async function attestation(input: { partner?: TestPartner; origin?: string; pers
 }
 
 const verify = (body: unknown, cookie?: string) =>
-  partner.inject({ method: 'POST', url: '/api/blind/verify', payload: body as object, headers: cookie ? { cookie } : {} });
+  partner.inject({
+    method: 'POST',
+    url: '/api/blind/verify',
+    payload: body as object,
+    headers: cookie ? { cookie } : {},
+  });
 /** The `name=value` of the session cookie a response set. */
 const sessionCookie = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0]!;
 
@@ -136,7 +150,16 @@ describe('POST /api/blind/verify', () => {
     const before = serviceFetch.calls.length;
     const res = await verify({ attestation: jws });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ verified: true, source: 'verified', adult: true, french: true, eu: false, unique: true, nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/), exp: expect.any(Number) });
+    expect(res.json()).toEqual({
+      verified: true,
+      source: 'verified',
+      adult: true,
+      french: true,
+      eu: false,
+      unique: true,
+      nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      exp: expect.any(Number),
+    });
     // Offline: the only call is for the public keys, and it does not carry the attestation.
     const calls = serviceFetch.calls.slice(before);
     expect(calls.map((c) => c.path)).toEqual(['/api/billing/attestation-keys']);
@@ -147,7 +170,10 @@ describe('POST /api/blind/verify', () => {
     const jws = await attestation();
     const first = await verify({ attestation: jws });
     expect(first.json()).toMatchObject({ source: 'verified' });
-    expect((await verify({ attestation: jws }, sessionCookie(first))).json()).toMatchObject({ source: 'remembered', adult: true });
+    expect((await verify({ attestation: jws }, sessionCookie(first))).json()).toMatchObject({
+      source: 'remembered',
+      adult: true,
+    });
   });
 
   it('refuses the same attestation from another session with 409 ATTESTATION_ALREADY_USED', async () => {
@@ -167,7 +193,9 @@ describe('POST /api/blind/verify', () => {
     const club = await attestation({ partner: PARTNERS.blindClub, origin: 'http://127.0.0.1:8788' });
     expect((await verify({ attestation: club })).json()).toMatchObject({ verified: false, error: 'WRONG_APP' });
     const [h, p, s] = (await attestation()).split('.') as [string, string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), scope_mask: 15 })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), scope_mask: 15 }),
+    ).toString('base64url');
     const tampered = await verify({ attestation: `${h}.${forged}.${s}` });
     expect(tampered.statusCode).toBe(401);
     expect(tampered.json()).toMatchObject({ error: 'BAD_SIGNATURE' });
@@ -183,7 +211,8 @@ describe('POST /api/blind/verify', () => {
 });
 
 describe('GET /api/blind/confirm', () => {
-  const confirm = (value?: string) => partner.inject({ url: '/api/blind/confirm', headers: value === undefined ? {} : { 'X-SVC-Attestation': value } });
+  const confirm = (value?: string) =>
+    partner.inject({ url: '/api/blind/confirm', headers: value === undefined ? {} : { 'X-SVC-Attestation': value } });
 
   it('confirms a valid attestation from the X-SVC-Attestation header', async () => {
     const res = await confirm(await attestation());
@@ -194,14 +223,19 @@ describe('GET /api/blind/confirm', () => {
   it('does not confirm a missing, malformed or foreign attestation', async () => {
     expect((await confirm()).json()).toEqual({ verified: false });
     expect((await confirm('a.b.c')).json()).toEqual({ verified: false });
-    expect((await confirm(await attestation({ partner: PARTNERS.blindClub, origin: 'http://127.0.0.1:8788' }))).json()).toEqual({ verified: false });
+    expect(
+      (await confirm(await attestation({ partner: PARTNERS.blindClub, origin: 'http://127.0.0.1:8788' }))).json(),
+    ).toEqual({ verified: false });
   });
 
   it('lets the success page of the same session show the result after server-verify confirmed it', async () => {
     const jws = await attestation();
     const confirmed = await confirm(jws);
     expect(confirmed.json()).toEqual({ verified: true });
-    expect((await verify({ attestation: jws }, sessionCookie(confirmed))).json()).toMatchObject({ verified: true, source: 'remembered' });
+    expect((await verify({ attestation: jws }, sessionCookie(confirmed))).json()).toMatchObject({
+      verified: true,
+      source: 'remembered',
+    });
   });
 
   it('does not confirm an attestation another session presented first', async () => {

@@ -132,7 +132,11 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
     };
   }
 
-  async function sendWidgetPage(page: 'blind' | 'blind-server-verify', query: Record<string, string | undefined>, reply: FastifyReply): Promise<FastifyReply> {
+  async function sendWidgetPage(
+    page: 'blind' | 'blind-server-verify',
+    query: Record<string, string | undefined>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
     const { theme, locale, clientProofMode } = readWidgetOptions(query);
     const scopes = readBlindScopes(query.scopes);
     try {
@@ -142,18 +146,33 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
         { origin: context.origin, scopes },
         { ...options.sessionOptions, retry: { maxAttempts: 2, maxRetryAfterMs: 2_000 } },
       );
-      return context.pages.send(reply, page, { serviceUrl: context.serviceUrl, sessionToken: session.token, scopes: scopes.join(', '), theme, locale, clientProofMode });
+      return context.pages.send(reply, page, {
+        serviceUrl: context.serviceUrl,
+        sessionToken: session.token,
+        scopes: scopes.join(', '),
+        theme,
+        locale,
+        clientProofMode,
+      });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       reply.log.warn({ code, cid: (error as { cid?: unknown }).cid }, 'billing session refused');
       reply.code(503);
-      return context.pages.send(reply, 'blind-unavailable', { code: typeof code === 'string' ? code : 'INTERNAL_ERROR' });
+      return context.pages.send(reply, 'blind-unavailable', {
+        code: typeof code === 'string' ? code : 'INTERNAL_ERROR',
+      });
     }
   }
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/blind', (request, reply) => sendWidgetPage('blind', request.query, reply));
-  app.get<{ Querystring: Record<string, string | undefined> }>('/blind-server-verify', (request, reply) => sendWidgetPage('blind-server-verify', request.query, reply));
-  app.get('/blind/success', async (_request, reply) => context.pages.send(reply, 'blind-success', { appId: options.appId }));
+  app.get<{ Querystring: Record<string, string | undefined> }>('/blind', (request, reply) =>
+    sendWidgetPage('blind', request.query, reply),
+  );
+  app.get<{ Querystring: Record<string, string | undefined> }>('/blind-server-verify', (request, reply) =>
+    sendWidgetPage('blind-server-verify', request.query, reply),
+  );
+  app.get('/blind/success', async (_request, reply) =>
+    context.pages.send(reply, 'blind-success', { appId: options.appId }),
+  );
 
   app.post('/api/blind/verify', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -192,7 +211,10 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
         request.log.info({ code: error.code }, 'attestation refused');
         return reply.code(error.status).send({ verified: false, error: error.code });
       }
-      request.log.info({ code: error instanceof AttestationError ? error.code : 'INTERNAL_ERROR' }, 'attestation did not check out');
+      request.log.info(
+        { code: error instanceof AttestationError ? error.code : 'INTERNAL_ERROR' },
+        'attestation did not check out',
+      );
       return { verified: false };
     }
   });

@@ -37,7 +37,9 @@ export function readWidgetOptions(query: WidgetQuery): WidgetOptions {
     clientProofMode: String(proof),
     scopes: scopes.length > 0 && findScopeProblem(scopes, proof) === null ? scopes.join(',') : 'isAdult',
     theme: ['dark', 'light', 'auto'].includes(query.theme ?? '') ? (query.theme as string) : 'dark',
-    locale: ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt', 'auto'].includes(query.locale ?? '') ? (query.locale as string) : 'fr',
+    locale: ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt', 'auto'].includes(query.locale ?? '')
+      ? (query.locale as string)
+      : 'fr',
   };
 }
 

@@ -38,13 +38,16 @@ describe('phone page copy', () => {
       expect(value, `${locale}.${path}`).toBe(value.trim());
     }
     const copy = PHONE_COPY[locale];
-    for (const text of [copy.askedBy('⟨X⟩'), copy.blindNote('⟨X⟩'), copy.expiresIn('⟨X⟩')]) expect(text).toContain('⟨X⟩');
+    for (const text of [copy.askedBy('⟨X⟩'), copy.blindNote('⟨X⟩'), copy.expiresIn('⟨X⟩')])
+      expect(text).toContain('⟨X⟩');
   });
 
   it.each(LOCALES.filter((l) => l !== 'en'))('leaves no sentence of %s in English', (locale) => {
     const english = new Map(strings(en));
     // proper names and labels that read the same in both may match; sentences may not
-    const same = strings(PHONE_COPY[locale]).filter(([path, value]) => value === english.get(path) && value.includes(' '));
+    const same = strings(PHONE_COPY[locale]).filter(
+      ([path, value]) => value === english.get(path) && value.includes(' '),
+    );
     expect(same.filter(([path]) => path !== 'methods.eudi_wallet')).toEqual([]);
   });
 });

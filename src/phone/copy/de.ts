@@ -44,7 +44,10 @@ export const de: PhoneCopy = {
       title: 'Diese Prüfanfrage ist abgelaufen',
       help: 'Kehren Sie zur Website zurück: Dort erscheint ein neuer QR-Code.',
     },
-    NETWORK_ERROR: { title: 'Der Dienst ist nicht erreichbar', help: 'Prüfen Sie die Verbindung und versuchen Sie es erneut.' },
+    NETWORK_ERROR: {
+      title: 'Der Dienst ist nicht erreichbar',
+      help: 'Prüfen Sie die Verbindung und versuchen Sie es erneut.',
+    },
     OTHER: {
       title: 'Etwas ist schiefgelaufen',
       help: 'Versuchen Sie es erneut. Wenn es wieder passiert, beginnen Sie auf der Website neu.',

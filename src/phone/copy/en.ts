@@ -4,11 +4,13 @@ import type { PhoneCopy } from './index.ts';
 export const en: PhoneCopy = {
   title: 'Sandbox phone',
   sandboxMark: 'Test mode',
-  sandboxNote: 'This page stands in for the mobile app. No real identity is checked: pick a test persona and decide the outcome.',
+  sandboxNote:
+    'This page stands in for the mobile app. No real identity is checked: pick a test persona and decide the outcome.',
   loading: 'Opening the verification request…',
   askedBy: (audience) => `${audience} asks you to prove:`,
   askedByBlind: 'An anonymous site asks you to prove:',
-  blindNote: (app) => `The verification service is not told which site this is. The proof is issued for the app “${app}” only.`,
+  blindNote: (app) =>
+    `The verification service is not told which site this is. The proof is issued for the app “${app}” only.`,
   minimalNote: 'Only these answers leave the phone, nothing else about you.',
   expiresIn: (text) => `Request expires in ${text}`,
   personaLegend: 'Test persona',
@@ -29,9 +31,18 @@ export const en: PhoneCopy = {
       title: 'This link is incomplete',
       help: 'Scan the QR code again, or use the “open on this device” link from the site.',
     },
-    NOT_FOUND: { title: 'This verification link is not valid', help: 'It may be mistyped or no longer exist. Start again from the site.' },
-    ALREADY_FINISHED: { title: 'This verification is already finished', help: 'Nothing more to do here. Go back to the site.' },
-    REQUEST_EXPIRED: { title: 'This verification request has expired', help: 'Go back to the site: it shows a new QR code to scan.' },
+    NOT_FOUND: {
+      title: 'This verification link is not valid',
+      help: 'It may be mistyped or no longer exist. Start again from the site.',
+    },
+    ALREADY_FINISHED: {
+      title: 'This verification is already finished',
+      help: 'Nothing more to do here. Go back to the site.',
+    },
+    REQUEST_EXPIRED: {
+      title: 'This verification request has expired',
+      help: 'Go back to the site: it shows a new QR code to scan.',
+    },
     NETWORK_ERROR: { title: 'The service cannot be reached', help: 'Check the connection and try again.' },
     OTHER: { title: 'Something went wrong', help: 'Try again. If it keeps happening, start again from the site.' },
   },

@@ -9,7 +9,8 @@ export const es: PhoneCopy = {
   loading: 'Abriendo la solicitud de verificación…',
   askedBy: (audience) => `${audience} le pide que demuestre:`,
   askedByBlind: 'Un sitio web anónimo le pide que demuestre:',
-  blindNote: (app) => `El servicio de verificación no sabe de qué sitio web se trata. La prueba se emite solo para la aplicación «${app}».`,
+  blindNote: (app) =>
+    `El servicio de verificación no sabe de qué sitio web se trata. La prueba se emite solo para la aplicación «${app}».`,
   minimalNote: 'Solo estas respuestas salen del móvil; nada más sobre usted.',
   expiresIn: (text) => `La solicitud caduca en ${text}`,
   personaLegend: 'Perfil de prueba',
@@ -34,13 +35,22 @@ export const es: PhoneCopy = {
       title: 'Este enlace de verificación no es válido',
       help: 'Puede estar mal copiado o haber dejado de existir. Vuelva a empezar desde el sitio web.',
     },
-    ALREADY_FINISHED: { title: 'Esta verificación ya ha terminado', help: 'No hay nada más que hacer aquí. Vuelva al sitio web.' },
+    ALREADY_FINISHED: {
+      title: 'Esta verificación ya ha terminado',
+      help: 'No hay nada más que hacer aquí. Vuelva al sitio web.',
+    },
     REQUEST_EXPIRED: {
       title: 'Esta solicitud de verificación ha caducado',
       help: 'Vuelva al sitio web: mostrará un nuevo código QR para escanear.',
     },
-    NETWORK_ERROR: { title: 'No se puede conectar con el servicio', help: 'Compruebe la conexión y vuelva a intentarlo.' },
-    OTHER: { title: 'Algo ha salido mal', help: 'Vuelva a intentarlo. Si sigue ocurriendo, empiece de nuevo desde el sitio web.' },
+    NETWORK_ERROR: {
+      title: 'No se puede conectar con el servicio',
+      help: 'Compruebe la conexión y vuelva a intentarlo.',
+    },
+    OTHER: {
+      title: 'Algo ha salido mal',
+      help: 'Vuelva a intentarlo. Si sigue ocurriendo, empiece de nuevo desde el sitio web.',
+    },
   },
   retry: 'Volver a intentarlo',
   scopes: {

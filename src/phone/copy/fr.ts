@@ -24,7 +24,10 @@ export const fr: PhoneCopy = {
   cancel: 'Annuler',
   sending: 'Envoi…',
   outcomes: {
-    approved: { title: 'Vérification approuvée', help: 'Vous pouvez revenir sur le site\u00a0: il continue tout seul.' },
+    approved: {
+      title: 'Vérification approuvée',
+      help: 'Vous pouvez revenir sur le site\u00a0: il continue tout seul.',
+    },
     failed: { title: 'Vérification échouée', help: 'Le site indique que la vérification n’a pas abouti.' },
     cancelled: { title: 'Vérification annulée', help: 'Le site indique que vous avez annulé.' },
   },
@@ -37,13 +40,19 @@ export const fr: PhoneCopy = {
       title: 'Ce lien de vérification n’est pas valide',
       help: 'Il est peut-être mal recopié ou n’existe plus. Recommencez depuis le site.',
     },
-    ALREADY_FINISHED: { title: 'Cette vérification est déjà terminée', help: 'Plus rien à faire ici. Revenez sur le site.' },
+    ALREADY_FINISHED: {
+      title: 'Cette vérification est déjà terminée',
+      help: 'Plus rien à faire ici. Revenez sur le site.',
+    },
     REQUEST_EXPIRED: {
       title: 'Cette demande de vérification a expiré',
       help: 'Revenez sur le site\u00a0: il affiche un nouveau QR code à scanner.',
     },
     NETWORK_ERROR: { title: 'Le service est injoignable', help: 'Vérifiez la connexion et réessayez.' },
-    OTHER: { title: 'Une erreur s’est produite', help: 'Réessayez. Si le problème persiste, recommencez depuis le site.' },
+    OTHER: {
+      title: 'Une erreur s’est produite',
+      help: 'Réessayez. Si le problème persiste, recommencez depuis le site.',
+    },
   },
   retry: 'Réessayer',
   scopes: {
@@ -52,7 +61,8 @@ export const fr: PhoneCopy = {
     isEU: 'Vous avez la nationalité d’un pays de l’UE',
     isMale: 'Votre sexe est masculin',
     isFemale: 'Votre sexe est féminin',
-    isUnique: 'Vous êtes une seule et même personne pour ce site (il reçoit un identifiant valable chez lui uniquement)',
+    isUnique:
+      'Vous êtes une seule et même personne pour ce site (il reçoit un identifiant valable chez lui uniquement)',
     revealNationality: 'Votre nationalité (le site la reçoit)',
     revealBirthYear: 'Votre année de naissance (le site la reçoit)',
   },

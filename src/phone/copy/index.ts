@@ -14,7 +14,8 @@ import { nl } from './nl.ts';
 import { pt } from './pt.ts';
 
 /** What can stop the page before or while answering (model.ts picks one). */
-export type ProblemKey = 'MISSING_LINK' | 'NOT_FOUND' | 'ALREADY_FINISHED' | 'REQUEST_EXPIRED' | 'NETWORK_ERROR' | 'OTHER';
+export type ProblemKey =
+  'MISSING_LINK' | 'NOT_FOUND' | 'ALREADY_FINISHED' | 'REQUEST_EXPIRED' | 'NETWORK_ERROR' | 'OTHER';
 
 /** A title and one line of help. */
 export interface Panel {

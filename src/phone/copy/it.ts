@@ -9,7 +9,8 @@ export const it: PhoneCopy = {
   loading: 'Apertura della richiesta di verifica…',
   askedBy: (audience) => `${audience} le chiede di dimostrare:`,
   askedByBlind: 'Un sito anonimo le chiede di dimostrare:',
-  blindNote: (app) => `Il servizio di verifica non sa di quale sito si tratti. La prova viene emessa solo per l’app «${app}».`,
+  blindNote: (app) =>
+    `Il servizio di verifica non sa di quale sito si tratti. La prova viene emessa solo per l’app «${app}».`,
   minimalNote: 'Solo queste risposte lasciano il telefono, nient’altro su di lei.',
   expiresIn: (text) => `La richiesta scade tra ${text}`,
   personaLegend: 'Profilo di prova',
@@ -35,7 +36,10 @@ export const it: PhoneCopy = {
       help: 'Potrebbe essere stato copiato male o non esistere più. Ricominci dal sito.',
     },
     ALREADY_FINISHED: { title: 'Questa verifica è già conclusa', help: 'Qui non c’è altro da fare. Torni al sito.' },
-    REQUEST_EXPIRED: { title: 'Questa richiesta di verifica è scaduta', help: 'Torni al sito: mostrerà un nuovo codice QR da inquadrare.' },
+    REQUEST_EXPIRED: {
+      title: 'Questa richiesta di verifica è scaduta',
+      help: 'Torni al sito: mostrerà un nuovo codice QR da inquadrare.',
+    },
     NETWORK_ERROR: { title: 'Il servizio non è raggiungibile', help: 'Controlli la connessione e riprovi.' },
     OTHER: { title: 'Qualcosa è andato storto', help: 'Riprovi. Se succede ancora, ricominci dal sito.' },
   },

@@ -9,7 +9,8 @@ export const nl: PhoneCopy = {
   loading: 'Verificatieverzoek wordt geopend…',
   askedBy: (audience) => `${audience} vraagt u aan te tonen:`,
   askedByBlind: 'Een anonieme website vraagt u aan te tonen:',
-  blindNote: (app) => `De verificatiedienst weet niet om welke website het gaat. Het bewijs wordt alleen uitgegeven voor de app ‘${app}’.`,
+  blindNote: (app) =>
+    `De verificatiedienst weet niet om welke website het gaat. Het bewijs wordt alleen uitgegeven voor de app ‘${app}’.`,
   minimalNote: 'Alleen deze antwoorden verlaten de telefoon, verder niets over u.',
   expiresIn: (text) => `Verzoek verloopt over ${text}`,
   personaLegend: 'Testpersoon',
@@ -34,10 +35,19 @@ export const nl: PhoneCopy = {
       title: 'Deze verificatielink is ongeldig',
       help: 'Misschien is hij verkeerd overgenomen of bestaat hij niet meer. Begin opnieuw op de website.',
     },
-    ALREADY_FINISHED: { title: 'Deze verificatie is al afgerond', help: 'Hier hoeft u niets meer te doen. Ga terug naar de website.' },
-    REQUEST_EXPIRED: { title: 'Dit verificatieverzoek is verlopen', help: 'Ga terug naar de website: daar verschijnt een nieuwe QR-code.' },
+    ALREADY_FINISHED: {
+      title: 'Deze verificatie is al afgerond',
+      help: 'Hier hoeft u niets meer te doen. Ga terug naar de website.',
+    },
+    REQUEST_EXPIRED: {
+      title: 'Dit verificatieverzoek is verlopen',
+      help: 'Ga terug naar de website: daar verschijnt een nieuwe QR-code.',
+    },
     NETWORK_ERROR: { title: 'De dienst is niet bereikbaar', help: 'Controleer de verbinding en probeer het opnieuw.' },
-    OTHER: { title: 'Er is iets misgegaan', help: 'Probeer het opnieuw. Blijft het gebeuren, begin dan opnieuw op de website.' },
+    OTHER: {
+      title: 'Er is iets misgegaan',
+      help: 'Probeer het opnieuw. Blijft het gebeuren, begin dan opnieuw op de website.',
+    },
   },
   retry: 'Opnieuw proberen',
   scopes: {

@@ -9,7 +9,8 @@ export const pt: PhoneCopy = {
   loading: 'A abrir o pedido de verificação…',
   askedBy: (audience) => `${audience} pede-lhe que comprove:`,
   askedByBlind: 'Um site anónimo pede-lhe que comprove:',
-  blindNote: (app) => `O serviço de verificação não sabe de que site se trata. A prova é emitida apenas para a aplicação «${app}».`,
+  blindNote: (app) =>
+    `O serviço de verificação não sabe de que site se trata. A prova é emitida apenas para a aplicação «${app}».`,
   minimalNote: 'Só estas respostas saem do telemóvel, nada mais sobre si.',
   expiresIn: (text) => `O pedido expira dentro de ${text}`,
   personaLegend: 'Perfil de teste',
@@ -35,7 +36,10 @@ export const pt: PhoneCopy = {
       help: 'Pode ter sido mal copiada ou já não existir. Recomece a partir do site.',
     },
     ALREADY_FINISHED: { title: 'Esta verificação já terminou', help: 'Não há mais nada a fazer aqui. Volte ao site.' },
-    REQUEST_EXPIRED: { title: 'Este pedido de verificação expirou', help: 'Volte ao site: será apresentado um novo código QR para ler.' },
+    REQUEST_EXPIRED: {
+      title: 'Este pedido de verificação expirou',
+      help: 'Volte ao site: será apresentado um novo código QR para ler.',
+    },
     NETWORK_ERROR: { title: 'Não é possível contactar o serviço', help: 'Verifique a ligação e tente novamente.' },
     OTHER: { title: 'Algo correu mal', help: 'Tente novamente. Se continuar a acontecer, recomece a partir do site.' },
   },

@@ -43,7 +43,9 @@ describe('copy', () => {
 
   it.each(LOCALES)('leaves no string of %s in English', (locale) => {
     if (locale === 'en') return;
-    const same = Object.entries(ALL_COPY[locale]).filter(([key, value]) => value === ALL_COPY.en[key as keyof typeof fr]);
+    const same = Object.entries(ALL_COPY[locale]).filter(
+      ([key, value]) => value === ALL_COPY.en[key as keyof typeof fr],
+    );
     expect(same, 'strings left in English').toEqual([]);
   });
 

@@ -47,7 +47,9 @@ const server = setupServer(
     if (next) return next();
     const wait = Number(new URL(request.url).searchParams.get('wait'));
     // a long poll with nothing new: the answer leaves after `wait` seconds
-    return new Promise<Response>((resolve) => setTimeout(() => resolve(HttpResponse.json({ status: 'pending', expires_at: Date.now() })), wait * 1000));
+    return new Promise<Response>((resolve) =>
+      setTimeout(() => resolve(HttpResponse.json({ status: 'pending', expires_at: Date.now() })), wait * 1000),
+    );
   }),
   http.get(`${PAGE}/api/age/confirm`, ({ request }) => {
     confirmCalls.push({ at: Date.now(), grant: request.headers.get('x-svc-grant-code') });
@@ -155,7 +157,14 @@ describe('creating the request', () => {
   it('uses the request the loader already started instead of creating another', async () => {
     const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/shop/done' }, API);
     const early = created();
-    flow = createFlow({ config, create: () => Promise.reject(new Error('unused')), created: Promise.resolve(early), emit: (e) => events.push(e), keepResult: () => {}, navigate: () => {} });
+    flow = createFlow({
+      config,
+      create: () => Promise.reject(new Error('unused')),
+      created: Promise.resolve(early),
+      emit: (e) => events.push(e),
+      keepResult: () => {},
+      navigate: () => {},
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(flow.request.value).toEqual(early);
     expect(createCalls).toBe(0);
@@ -164,7 +173,14 @@ describe('creating the request', () => {
   it('starts in the error state without any request when mounted with a configuration error', async () => {
     const { config } = parseConfig({}, API);
     const error = { code: 'INIT_FAILED' as const, message: 'data-partner-id missing', retryable: false };
-    flow = createFlow({ config, create: (s) => createVerifyRequest(config, s), error, emit: (e) => events.push(e), keepResult: () => {}, navigate: () => {} });
+    flow = createFlow({
+      config,
+      create: (s) => createVerifyRequest(config, s),
+      error,
+      emit: (e) => events.push(e),
+      keepResult: () => {},
+      navigate: () => {},
+    });
     await vi.advanceTimersByTimeAsync(5000);
     expect(flow.state.value).toBe('error');
     expect(createCalls).toBe(0);
@@ -176,7 +192,11 @@ describe('creating the request', () => {
 
 describe('waiting for the phone', () => {
   it('moves through scanned and completed, then hands the result over before redirecting', async () => {
-    statusScript.push(status({ status: 'pending' }), status({ status: 'in_progress' }), status({ status: 'completed', result: { grant_code: 'g_1' } }));
+    statusScript.push(
+      status({ status: 'pending' }),
+      status({ status: 'in_progress' }),
+      status({ status: 'completed', result: { grant_code: 'g_1' } }),
+    );
     const f = start({ state: 'cart 42' });
     await vi.advanceTimersByTimeAsync(0); // the first poll leaves as soon as the request exists
     expect(f.state.value).toBe('waiting');
@@ -235,7 +255,12 @@ describe('waiting for the phone', () => {
   });
 
   it('backs off 1 s, 2 s, 4 s after network errors, then polls normally again', async () => {
-    statusScript.push(() => HttpResponse.error(), () => HttpResponse.error(), () => HttpResponse.error(), status({ status: 'in_progress' }));
+    statusScript.push(
+      () => HttpResponse.error(),
+      () => HttpResponse.error(),
+      () => HttpResponse.error(),
+      status({ status: 'in_progress' }),
+    );
     const f = start();
     await vi.advanceTimersByTimeAsync(1000 + 1000 + 2000 + 4000);
     expect(gaps(statusCalls.slice(0, 4))).toEqual([1000, 2000, 4000]);
@@ -250,7 +275,11 @@ describe('waiting for the phone', () => {
   });
 
   it('honours Retry-After on 429 before polling again', async () => {
-    statusScript.push(() => HttpResponse.json({ error: 'RATE_LIMITED', message: 'x' }, { status: 429, headers: { 'Retry-After': '7' } }), status({ status: 'pending' }));
+    statusScript.push(
+      () =>
+        HttpResponse.json({ error: 'RATE_LIMITED', message: 'x' }, { status: 429, headers: { 'Retry-After': '7' } }),
+      status({ status: 'pending' }),
+    );
     start();
     await vi.advanceTimersByTimeAsync(1000 + 7000);
     expect(gaps(statusCalls.slice(0, 2))).toEqual([7000]);
@@ -372,7 +401,8 @@ describe('server-verify mode', () => {
 
   it('counts a failing partner endpoint as not verified yet', async () => {
     let calls = 0;
-    confirmAnswer = () => (++calls < 3 ? new HttpResponse('oops', { status: 500 }) : HttpResponse.json({ verified: true }));
+    confirmAnswer = () =>
+      ++calls < 3 ? new HttpResponse('oops', { status: 500 }) : HttpResponse.json({ verified: true });
     statusScript.push(status({ status: 'completed', result: { grant_code: 'g_7' } }));
     start(serverVerify);
     await vi.advanceTimersByTimeAsync(1000 + 3000);

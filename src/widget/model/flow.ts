@@ -148,9 +148,15 @@ export function createFlow(deps: MountOptions): Flow {
   async function deliver(delivered: SvcResult, signal: AbortSignal): Promise<void> {
     if (config.serverVerify && config.serverVerifyEndpoint) {
       state.value = 'confirming';
-      const confirmed = await confirmWithPartner(config.serverVerifyEndpoint, delivered, config.serverVerifyTimeoutSeconds, signal);
+      const confirmed = await confirmWithPartner(
+        config.serverVerifyEndpoint,
+        delivered,
+        config.serverVerifyTimeoutSeconds,
+        signal,
+      );
       if (signal.aborted) return;
-      if (!confirmed) return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
+      if (!confirmed)
+        return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
     }
     deps.emit({ type: 'success', result: delivered });
     if (isCurrentPage(config.successPath)) {
@@ -192,7 +198,12 @@ export function createFlow(deps: MountOptions): Flow {
     qrShown,
     retry() {
       const pending = result;
-      if (state.peek() === 'error' && error.peek()?.code === 'SERVER_VERIFY_TIMEOUT' && pending && Date.now() - resultAt < LIMITS.grantTtlMs) {
+      if (
+        state.peek() === 'error' &&
+        error.peek()?.code === 'SERVER_VERIFY_TIMEOUT' &&
+        pending &&
+        Date.now() - resultAt < LIMITS.grantTtlMs
+      ) {
         const signal = begin();
         error.value = null;
         void deliver(pending, signal);

@@ -22,7 +22,12 @@ export async function confirmWithPartner(
     const startedAt = Date.now();
     const timed = withTimeout(signal, deadline - startedAt);
     try {
-      const response = await fetch(new URL(endpoint, location.href), { headers, credentials: 'same-origin', cache: 'no-store', signal: timed.signal });
+      const response = await fetch(new URL(endpoint, location.href), {
+        headers,
+        credentials: 'same-origin',
+        cache: 'no-store',
+        signal: timed.signal,
+      });
       if (response.ok && ((await response.json()) as { verified?: unknown }).verified === true) return true;
     } catch {
       // not yet: a slow or failing partner backend is what the timeout is for

@@ -1,4 +1,9 @@
-import { MAX_WAIT_SECONDS, type RequestStatus, type VerifyRequestCreated, type VerifyStatus } from '../../protocol/api.ts';
+import {
+  MAX_WAIT_SECONDS,
+  type RequestStatus,
+  type VerifyRequestCreated,
+  type VerifyStatus,
+} from '../../protocol/api.ts';
 import { withTimeout } from '../../shared/timeout.ts';
 
 /** What one status call tells the poll loop. */

@@ -54,7 +54,9 @@ export function App(p: ViewProps) {
   const link = p.walletLink ?? p.deepLink;
   if ((state === 'waiting' || state === 'scanned') && p.walletFailed) {
     title = copy.walletFailedTitle;
-    body = <Status icon="cross" title={title} help={copy.walletFailedHelp} action={copy.backToQr} onAction={p.onBackToQr} />;
+    body = (
+      <Status icon="cross" title={title} help={copy.walletFailedHelp} action={copy.backToQr} onAction={p.onBackToQr} />
+    );
   } else if (state === 'waiting' && link) {
     const drawing = qrDrawing(p.qr);
     // Without modules from the service there is no QR code to show: the link is the way in.
@@ -74,10 +76,19 @@ export function App(p: ViewProps) {
   } else {
     let [icon, titleKey, helpKey] = STATUS[state === 'waiting' ? 'creating' : state];
     if (state === 'failed' && p.reason === 'cancelled') [titleKey, helpKey] = ['cancelledTitle', 'cancelledHelp'];
-    if (state === 'error' && p.error?.code === 'SERVER_VERIFY_TIMEOUT') [titleKey, helpKey] = ['timeoutTitle', 'timeoutHelp'];
+    if (state === 'error' && p.error?.code === 'SERVER_VERIFY_TIMEOUT')
+      [titleKey, helpKey] = ['timeoutTitle', 'timeoutHelp'];
     const canRetry = state === 'failed' || (state === 'error' && p.error?.retryable !== false);
     title = copy[titleKey];
-    body = <Status icon={icon} title={title} help={copy[helpKey]} action={canRetry ? copy.retry : undefined} onAction={p.onRetry} />;
+    body = (
+      <Status
+        icon={icon}
+        title={title}
+        help={copy[helpKey]}
+        action={canRetry ? copy.retry : undefined}
+        onAction={p.onRetry}
+      />
+    );
   }
   return (
     <section class={'card ' + p.theme} lang={p.lang} aria-label={copy.brand} data-testid="svc-card">

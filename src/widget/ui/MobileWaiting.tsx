@@ -6,7 +6,13 @@ import { Icon } from './Icon.tsx';
  * one). With the EUDI wallet path the button opens the wallet link, and `onWallet` offers the
  * Digital Credentials API.
  */
-export function MobileWaiting(p: { copy: Copy; deepLink: string; wallet: boolean; onShowQr?: () => void; onWallet?: () => void }) {
+export function MobileWaiting(p: {
+  copy: Copy;
+  deepLink: string;
+  wallet: boolean;
+  onShowQr?: () => void;
+  onWallet?: () => void;
+}) {
   const { copy, deepLink, onShowQr } = p;
   return (
     <div class="state">

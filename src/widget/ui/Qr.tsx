@@ -28,7 +28,14 @@ export function qrDrawing(qr: unknown): QrDrawing | null {
  */
 export function Qr({ drawing: { path, size }, label }: { drawing: QrDrawing; label: string }) {
   return (
-    <svg class="qr" viewBox={`-4 -4 ${size + 8} ${size + 8}`} role="img" aria-label={label} data-testid="svc-qr" shape-rendering="crispEdges">
+    <svg
+      class="qr"
+      viewBox={`-4 -4 ${size + 8} ${size + 8}`}
+      role="img"
+      aria-label={label}
+      data-testid="svc-qr"
+      shape-rendering="crispEdges"
+    >
       <path d={path} />
     </svg>
   );

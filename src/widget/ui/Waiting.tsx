@@ -6,7 +6,13 @@ import { Qr, type QrDrawing } from './Qr.tsx';
  * the EUDI wallet path (DESIGN §11) `deepLink` is the wallet link (the service's QR modules encode
  * it), and `onWallet` (where the Digital Credentials API exists) offers a wallet on this device.
  */
-export function Waiting(props: { copy: Copy; deepLink: string; drawing: QrDrawing; secondsLeft: number; onWallet?: () => void }) {
+export function Waiting(props: {
+  copy: Copy;
+  deepLink: string;
+  drawing: QrDrawing;
+  secondsLeft: number;
+  onWallet?: () => void;
+}) {
   const { copy, deepLink, drawing, secondsLeft, onWallet } = props;
   const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   return (
