@@ -89,7 +89,10 @@ export async function buildDeps(
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
   const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey });
   const blind = await createBlindCrypto(store, clock, config);
-  const longPolls = createLongPollGate({ perAddress: config.longPollPerAddress, total: config.longPollMax });
+  const longPolls = createLongPollGate(
+    { perAddress: config.longPollPerAddress, total: config.longPollMax },
+    { store, clock },
+  );
   const personas = config.mode === 'sandbox' ? loadPersonas() : [];
   const wallet = {
     trust: loadWalletTrust({ mode: config.mode, trustPath: config.walletTrustPath ?? undefined }),

@@ -45,12 +45,13 @@ afterEach(async () => {
 /** Two instances (A and B) on `server` under one fresh prefix, sharing a clock as real hosts share time. */
 async function twoInstances(
   server: RedisServer = redis,
+  env: Record<string, string> = {},
 ): Promise<{ a: TestApp; b: TestApp; clock: FakeClock; prefix: string }> {
   const prefix = `cluster-${++prefixes}:`;
   const clock = createFakeClock();
   const instance = async () => {
     const store = await openRedisStore({ url: server.url, prefix, notice: () => {} });
-    const t = await makeTestApp({ store, clock });
+    const t = await makeTestApp({ store, clock, env });
     open.push(t);
     return t;
   };
@@ -167,6 +168,33 @@ describe('two instances on one Redis', () => {
       remoteAddress: '203.0.113.5',
     });
     expect(billing.statusCode).toBe(429);
+  });
+
+  it('counts the long polls one address holds on either instance against one cap, and frees them as they end', async () => {
+    const { a, b } = await twoInstances(redis, { SVC_LONG_POLL_PER_ADDRESS: '4' });
+    const flow = await startStandardFlow(a);
+    const poll = (t: TestApp, address = '192.0.2.44') =>
+      getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '20' }, address);
+    const held = [poll(a), poll(b), poll(a), poll(b)];
+    await expect.poll(() => a.deps.longPolls.waiting + b.deps.longPolls.waiting).toBe(4);
+    for (const t of [a, b]) {
+      const started = Date.now();
+      const capped = await poll(t);
+      expect(capped.statusCode).toBe(200);
+      expect(capped.json().status).toBe('pending');
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    const other = poll(b, '192.0.2.45'); // another address waits on either instance
+    await expect.poll(() => b.deps.longPolls.waiting).toBe(3);
+
+    expect((await openOnPhone(b, flow)).statusCode).toBe(200); // every waiter is answered, on both instances
+    expect((await Promise.all([...held, other])).map((res) => res.json().status)).toEqual(Array(5).fill('in_progress'));
+    await expect.poll(() => a.deps.longPolls.waiting + b.deps.longPolls.waiting).toBe(0);
+    // their slots went back with them: the address may wait again, on either instance
+    const again = poll(b);
+    await expect.poll(() => b.deps.longPolls.waiting).toBe(1);
+    expect((await completeOnPhone(a, flow)).statusCode).toBe(200);
+    expect((await again).json().status).toBe('completed');
   });
 
   it('counts the partner verify-request and verify-status limits as one budget', async () => {

@@ -41,7 +41,7 @@ export interface AppDeps {
   /** what opens the results of partner-created requests (crypto/result-reader.ts) */
   resultReader: ResultReaderKeys;
   blind: BlindCrypto;
-  /** caps on concurrent long polls, per address and per instance (limits/long-polls.ts) */
+  /** caps on concurrent long polls, per address (shared through the store) and per instance (limits/long-polls.ts) */
   longPolls: LongPollGate;
   /** the EUDI wallet path (DESIGN §11, domain/wallet.ts) */
   wallet: WalletDeps;

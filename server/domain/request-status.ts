@@ -87,7 +87,8 @@ async function awaitChange(
   const now = deps.clock.now();
   if (poll.waitSeconds === 0 || !isAwaitingPhone(record, now)) return record;
   if (poll.known !== null && poll.known !== effectiveStatus(record, now)) return record;
-  const release = deps.longPolls.tryEnter(client);
+  const waitMs = Math.min(poll.waitSeconds * 1000, record.deadlineAt - now);
+  const release = await deps.longPolls.enter(client, waitMs);
   if (!release) return record;
   // The client going away or the instance stopping (SIGTERM) ends the wait.
   const waiting = new AbortController();
@@ -96,12 +97,7 @@ async function awaitChange(
   deps.longPolls.stopping.addEventListener('abort', stop, { once: true });
   if (signal.aborted || deps.longPolls.stopping.aborted) stop();
   try {
-    await deps.store.waitForRequestChange(
-      record.id,
-      record.version,
-      Math.min(poll.waitSeconds * 1000, record.deadlineAt - now),
-      waiting.signal,
-    );
+    await deps.store.waitForRequestChange(record.id, record.version, waitMs, waiting.signal);
   } finally {
     signal.removeEventListener('abort', stop);
     deps.longPolls.stopping.removeEventListener('abort', stop);

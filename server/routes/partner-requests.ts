@@ -17,7 +17,7 @@
  * GET /api/partner/verify-status/:requestId?wait=&known=: the same limit (its own counter) and
  * HMAC checks; `wait` or `known` malformed → 400 INVALID_REQUEST (as on /api/w/); a request that
  * is not this partner's own, made through this variant → 404 NOT_FOUND. A long poll past its caps
- * (per address, per instance) is answered at once, as wait=0.
+ * (per address across instances, per instance) is answered at once, as wait=0.
  *
  * Every answer here is Cache-Control: no-store; no CORS (server to server).
  */

@@ -8,6 +8,7 @@
  *   secrets                hash name → value             keys        hash kid → JSON
  *   nonce:<partner>:<n>    its expiresAt    SET NX PX (a Lua script renews one expired early by the caller's clock)
  *   counter:<key>          hash c, r        one Lua script per hit
+ *   slots:<key>            sorted set       slot id → its expiresAt; taken in Lua, given back by ZREM
  *   request:<id>           hash field → JSON value; created and compare-and-set in Lua, which publishes
  *                          "<id> <version>" on <prefix>request-changes
  *   grant:<digest>         JSON             GETDEL: handed out once, never GET then DEL
@@ -85,6 +86,16 @@ const SCRIPTS = {
     redis.call('HSET', KEYS[1], 'c', 1, 'r', ARGV[2])
     redis.call('PEXPIRE', KEYS[1], ARGV[3])
     return {1, ARGV[2]}`,
+  /**
+   * ARGV: now, cap, slot id, its expiresAt, TTL → 1 if taken, 0 when `cap` live slots are held.
+   * Slots expired at `now` are dropped first; the key lives as long as its longest slot.
+   */
+  holdSlot: `
+    redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+    if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+    redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+    if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+    return 1`,
   /** ARGV: TTL, channel, message, field, value, … → 1, or 0 when the id exists */
   createRequest: `
     if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -294,6 +305,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     keys: `${prefix}keys`,
     nonce: (partnerId: string, nonce: string) => `${prefix}nonce:${encodeURIComponent(partnerId)}:${nonce}`,
     counter: (key: string) => `${prefix}counter:${key}`,
+    slots: (key: string) => `${prefix}slots:${key}`,
     request: (id: string) => `${prefix}request:${id}`,
     grant: (digest: string) => `${prefix}grant:${digest}`,
     replay: (partnerId: string, key: string) => `${prefix}replay:${encodeURIComponent(partnerId)}:${key}`,
@@ -435,6 +447,14 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         script('hitCounter', [k.counter(key)], [now, now + windowMs, ttl(windowMs)]),
       )) as [number, string];
       return { count, resetAt: Number(resetAt) };
+    },
+
+    async holdSlot(key: string, slotId: string, cap: number, expiresAt: number, now: number) {
+      const args = [now, cap, slotId, expiresAt, ttl(expiresAt - now)];
+      return (await call('holdSlot', () => script('holdSlot', [k.slots(key)], args))) === 1;
+    },
+    async releaseSlot(key: string, slotId: string) {
+      await call('releaseSlot', () => client.zrem(k.slots(key), slotId));
     },
 
     async createRequest(record: VerifyRequestRecord) {

@@ -69,6 +69,8 @@ export function sealedStore(inner: Store, keyring: Keyring): Store {
     replaceSecret: (name, value) => inner.replaceSecret(name, sealSecret(name, value)),
     rememberNonce: (...args) => inner.rememberNonce(...args),
     hitCounter: (...args) => inner.hitCounter(...args),
+    holdSlot: (...args) => inner.holdSlot(...args),
+    releaseSlot: (...args) => inner.releaseSlot(...args),
     createRequest: (...args) => inner.createRequest(...args),
     getRequest: (...args) => inner.getRequest(...args),
     updateRequest: (...args) => inner.updateRequest(...args),

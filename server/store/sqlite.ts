@@ -48,6 +48,9 @@ CREATE TABLE IF NOT EXISTS exchange_replays (
 CREATE TABLE IF NOT EXISTS pass_tokens (
   digest TEXT PRIMARY KEY, expires_at INTEGER NOT NULL, data TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS slots (
+  key TEXT NOT NULL, slot TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, slot)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS signing_keys (
   kid TEXT PRIMARY KEY, purpose TEXT NOT NULL, created_at INTEGER NOT NULL, data TEXT NOT NULL
 );
@@ -57,6 +60,7 @@ CREATE INDEX IF NOT EXISTS requests_expiry ON requests (expires_at);
 CREATE INDEX IF NOT EXISTS grants_expiry ON grants (expires_at);
 CREATE INDEX IF NOT EXISTS replays_expiry ON exchange_replays (expires_at);
 CREATE INDEX IF NOT EXISTS pass_tokens_expiry ON pass_tokens (expires_at);
+CREATE INDEX IF NOT EXISTS slots_expiry ON slots (expires_at);
 `;
 
 /**
@@ -225,6 +229,12 @@ export function openSqliteStore(path: string): Store {
       `INSERT INTO counters (key, count, reset_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_at = excluded.reset_at`,
     ),
+    countSlots: db.prepare('SELECT count(*) FROM slots WHERE key = ? AND expires_at > ?').pluck(),
+    insertSlot: db.prepare(
+      `INSERT INTO slots (key, slot, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key, slot) DO UPDATE SET expires_at = excluded.expires_at`,
+    ),
+    deleteSlot: db.prepare('DELETE FROM slots WHERE key = ? AND slot = ?'),
     insertRequest: db.prepare('INSERT INTO requests (id, version, expires_at, data) VALUES (?, ?, ?, ?)'),
     getRequest: db.prepare('SELECT data FROM requests WHERE id = ?'),
     getRequestVersion: db.prepare('SELECT version FROM requests WHERE id = ?'),
@@ -258,6 +268,7 @@ export function openSqliteStore(path: string): Store {
       db.prepare('DELETE FROM grants WHERE expires_at <= ?'),
       db.prepare('DELETE FROM exchange_replays WHERE expires_at <= ?'),
       db.prepare('DELETE FROM pass_tokens WHERE expires_at <= ?'),
+      db.prepare('DELETE FROM slots WHERE expires_at <= ?'),
     ],
   };
 
@@ -272,6 +283,12 @@ export function openSqliteStore(path: string): Store {
         : { count: 1, resetAt: now + windowMs };
     q.putCounter.run(key, hit.count, hit.resetAt);
     return hit;
+  });
+
+  const holdSlot = db.transaction((key: string, slotId: string, cap: number, expiresAt: number, now: number) => {
+    if ((q.countSlots.get(key, now) as number) >= cap) return false;
+    q.insertSlot.run(key, slotId, expiresAt);
+    return true;
   });
 
   const getOrCreateSecret = db.transaction((name: string, value: string): string => {
@@ -392,6 +409,13 @@ export function openSqliteStore(path: string): Store {
 
     async hitCounter(key: string, windowMs: number, now: number) {
       return hitCounter.immediate(key, windowMs, now);
+    },
+
+    async holdSlot(key: string, slotId: string, cap: number, expiresAt: number, now: number) {
+      return holdSlot.immediate(key, slotId, cap, expiresAt, now);
+    },
+    async releaseSlot(key: string, slotId: string) {
+      q.deleteSlot.run(key, slotId);
     },
 
     async createRequest(record: VerifyRequestRecord) {

@@ -323,6 +323,39 @@ export function runStoreContract(
       });
     });
 
+    describe('slots', () => {
+      it('holds at most cap slots of a key, and frees one on release', async () => {
+        const store = await fresh();
+        const until = T0 + MINUTE;
+        expect(await store.holdSlot('ip:1', 's1', 2, until, T0)).toBe(true);
+        expect(await store.holdSlot('ip:1', 's2', 2, until, T0)).toBe(true);
+        expect(await store.holdSlot('ip:1', 's3', 2, until, T0)).toBe(false);
+        expect(await store.holdSlot('ip:2', 's3', 2, until, T0)).toBe(true);
+        await store.releaseSlot('ip:1', 's1');
+        await store.releaseSlot('ip:1', 's1');
+        await store.releaseSlot('ip:1', 'never-held');
+        expect(await store.holdSlot('ip:1', 's4', 2, until, T0)).toBe(true);
+        expect(await store.holdSlot('ip:1', 's5', 2, until, T0)).toBe(false);
+      });
+
+      it('stops counting a slot at its expiry, by the clock of the caller', async () => {
+        const store = await fresh();
+        expect(await store.holdSlot('ip:1', 'short', 2, T0 + 10_000, T0)).toBe(true);
+        expect(await store.holdSlot('ip:1', 'long', 2, T0 + 30_000, T0)).toBe(true);
+        expect(await store.holdSlot('ip:1', 'early', 2, T0 + 40_000, T0 + 9_999)).toBe(false);
+        expect(await store.holdSlot('ip:1', 'later', 2, T0 + 40_000, T0 + 10_000)).toBe(true);
+        expect(await store.holdSlot('ip:1', 'again', 2, T0 + 40_000, T0 + 29_999)).toBe(false);
+      });
+
+      it('gives exactly cap of 50 racing holders a slot', async () => {
+        const store = await fresh();
+        const held = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => store.holdSlot('raced', `s${i}`, 7, T0 + MINUTE, T0)),
+        );
+        expect(held.filter(Boolean)).toHaveLength(7);
+      });
+    });
+
     describe('verification requests', () => {
       it('stores a request and reads every field back until it expires', async () => {
         const store = await fresh();
@@ -675,12 +708,14 @@ export function runStoreContract(
         const [deadPass, livePass] = [passToken({ expiresAt: soon }), passToken({ expiresAt: later })];
         await store.putPassToken(deadPass);
         await store.putPassToken(livePass);
+        await store.holdSlot('expired-slots', 'dead', 1, soon, T0);
+        await store.holdSlot('live-slots', 'live', 1, later, T0);
         const keeper = partner();
         await store.putPartner(keeper);
         await store.getOrCreateSecret('kept', 'value');
 
         const now = T0 + 2_000;
-        expect(await store.sweep(now)).toBe(options.expiresByItself ? 0 : 6);
+        expect(await store.sweep(now)).toBe(options.expiresByItself ? 0 : 7);
         expect(await store.sweep(now)).toBe(0);
 
         expect(await store.getRequest(liveRequest.id, now)).toEqual(liveRequest);
@@ -691,6 +726,7 @@ export function runStoreContract(
         expect((await store.hitCounter('live-counter', 60 * MINUTE, now)).count).toBe(2);
         expect(await store.getPartner(keeper.id)).toEqual(keeper);
         expect(await store.getOrCreateSecret('kept', 'other')).toBe('value');
+        expect(await store.holdSlot('live-slots', 'other', 1, later, now)).toBe(false);
 
         // Swept rows are gone even for a reader whose clock is behind; rows that expire by themselves read as absent.
         const readAt = options.expiresByItself ? now : T0;
@@ -700,6 +736,7 @@ export function runStoreContract(
         expect(await store.getExchangeReplay(deadReplay.partnerId, deadReplay.idempotencyKey, readAt)).toBeNull();
         expect(await store.rememberNonce('pk_a', 'expired-nonce-00001', later, now)).toBe(true);
         expect((await store.hitCounter('expired-counter', 1_000, now)).count).toBe(1);
+        expect(await store.holdSlot('expired-slots', 'next', 1, later, readAt)).toBe(true);
       });
     });
 
@@ -788,6 +825,21 @@ export function runStoreContract(
           expect(await peer.rememberNonce('pk_a', 'crossed-nonce-0001', T0 + MINUTE, T0 + 1)).toBe(false);
           expect(await store.rememberNonce('pk_a', 'crossed-nonce-0001', T0 + MINUTE, T0 + 2)).toBe(false);
           expect(await peer.rememberNonce('pk_b', 'crossed-nonce-0001', T0 + MINUTE, T0 + 2)).toBe(true);
+        });
+
+        it('counts slots held on either instance against one cap, 50 racing holders over both', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const held = await Promise.all(
+            Array.from({ length: 50 }, (_, i) =>
+              (i % 2 === 0 ? store : peer).holdSlot('ip:shared', `s${i}`, 10, T0 + MINUTE, T0),
+            ),
+          );
+          expect(held.filter(Boolean)).toHaveLength(10);
+          const holder = held.indexOf(true);
+          await (holder % 2 === 0 ? peer : store).releaseSlot('ip:shared', `s${holder}`);
+          expect(await store.holdSlot('ip:shared', 'next', 10, T0 + MINUTE, T0)).toBe(true);
+          expect(await peer.holdSlot('ip:shared', 'over', 10, T0 + MINUTE, T0)).toBe(false);
         });
 
         it('counts hits on either instance in one budget', async () => {

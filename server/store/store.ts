@@ -182,6 +182,18 @@ export interface Store {
   // Rate-limit counters, fixed windows
   hitCounter(key: string, windowMs: number, now: number): Promise<CounterHit>;
 
+  // Slots: at most `cap` holders of one key at a time, across every handle on the same data
+  // (the per-address cap on waiting long polls, limits/long-polls.ts)
+  /**
+   * Takes slot `slotId` under `key` until `expiresAt` or its release, unless `cap` slots are
+   * already live at `now`: then false, and nothing is taken. Of many racing callers exactly as
+   * many as there are free slots get true. A holder that never releases (a crashed instance)
+   * stops counting at its `expiresAt`.
+   */
+  holdSlot(key: string, slotId: string, cap: number, expiresAt: number, now: number): Promise<boolean>;
+  /** Gives a slot back before its expiry; a slot that is unknown, released or expired is no error. */
+  releaseSlot(key: string, slotId: string): Promise<void>;
+
   // Verification requests
   createRequest(record: VerifyRequestRecord): Promise<void>;
   /** null when unknown or when expiresAt <= now */
