@@ -69,6 +69,7 @@ export async function createApp(
   });
 
   app.decorateRequest('partner', null);
+  app.decorateRequest('readAhead', null);
   registerBodyReading(app);
   // Shutting down (DESIGN §10): a request that arrives on a kept-alive connection is sent to retry
   // elsewhere; those already in flight finish.

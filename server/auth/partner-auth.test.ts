@@ -297,6 +297,80 @@ describe('replays across routes', () => {
   });
 });
 
+describe('introspection reads its pass token beside the nonce write', () => {
+  /** Counts the store's pass-token reads and nonce writes, in the order they start. */
+  function spyOnStore() {
+    const started: string[] = [];
+    const { getPassToken, rememberNonce } = t.deps.store;
+    t.deps.store.getPassToken = (...args) => (started.push('read'), getPassToken(...args));
+    t.deps.store.rememberNonce = (...args) => (started.push('nonce'), rememberNonce(...args));
+    return started;
+  }
+
+  async function exchangedPassToken(): Promise<string> {
+    const grantCode = await putTestGrant(t.deps);
+    return (await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } })).json().pass_token;
+  }
+
+  it('starts both before either answers, and reads the token once', async () => {
+    const passToken = await exchangedPassToken();
+    const started = spyOnStore();
+    let nonceAnswered = false;
+    const { rememberNonce } = t.deps.store;
+    t.deps.store.rememberNonce = async (...args) => {
+      const fresh = await rememberNonce(...args);
+      expect(started).toContain('read'); // the read went out before the nonce's answer came back
+      nonceAnswered = true;
+      return fresh;
+    };
+    const res = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken } });
+    expect(res.json()).toMatchObject({ active: true, scope: 'age_verification' });
+    expect(nonceAnswered).toBe(true);
+    expect(started.filter((s) => s === 'read')).toHaveLength(1);
+  });
+
+  it('still answers a replayed nonce with 401 REPLAY_DETECTED, and nothing of the token', async () => {
+    const passToken = await exchangedPassToken();
+    const nonce = newNonce();
+    expect((await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken }, nonce })).statusCode).toBe(
+      200,
+    );
+    const again = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken }, nonce });
+    expect(again.statusCode).toBe(401);
+    expect(again.json()).toEqual({ error: 'REPLAY_DETECTED', message: expect.any(String) });
+  });
+
+  it('reads nothing for a request whose signature failed', async () => {
+    const passToken = await exchangedPassToken();
+    const started = spyOnStore();
+    const forged = signedInjectOptions(t.clock, { url: '/v1/introspect', body: { pass_token: passToken } });
+    (forged.headers as Record<string, string>)['X-Partner-Signature'] = 'A'.repeat(43);
+    expect((await t.app.inject(forged)).json().error).toBe('INVALID_SIGNATURE');
+    expect(started).toEqual([]);
+  });
+
+  it('leaves body validation to the route: a body with the token and an extra field is 400 INVALID_REQUEST', async () => {
+    const passToken = await exchangedPassToken();
+    const res = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken, extra: 1 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('INVALID_REQUEST');
+  });
+
+  it.each([
+    ['a body that is not an object', '"p_x"', 400],
+    ['a token that is not a string', '{"pass_token":42}', 400],
+    ['a token not in the p_ shape', '{"pass_token":"g_abc"}', 200],
+  ])('reads no token for %s, and answers as before', async (_, body, status) => {
+    const started = spyOnStore();
+    const res = await signedInject(t, { url: '/v1/introspect', body });
+    expect(started).toEqual(['nonce']);
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual(
+      status === 200 ? { active: false } : expect.objectContaining({ error: 'INVALID_REQUEST' }),
+    );
+  });
+});
+
 describe('body size', () => {
   it.each(['/v1/exchange', '/v1/introspect'])(
     'rejects a body over 16 KiB on %s with 413 PAYLOAD_TOO_LARGE before anything else',

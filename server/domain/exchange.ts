@@ -7,7 +7,7 @@ import { PREFIX, type ExchangeResponse, type IntrospectResponse } from '../../sr
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import type { PartnerRecord } from '../store/store.ts';
+import type { PartnerRecord, PassTokenRecord } from '../store/store.ts';
 import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
 import { digestToken, isTokenShaped } from './tokens.ts';
 
@@ -86,10 +86,33 @@ async function findReplay(
   return JSON.parse(plaintext) as ExchangeResponse;
 }
 
+/** A pass token's record read before the body was validated (`readPassTokenAhead`). */
+export interface PassTokenRead {
+  passToken: string;
+  record: PassTokenRecord | null;
+}
+
+/**
+ * Reads the record of the pass token an introspection body names, before the body is validated
+ * (the partner-auth hook's `readAhead`, beside the nonce's write); null for a body that names
+ * none, or not in a pass token's shape. Only reads.
+ *
+ * @example partnerAuthHook(deps, { requireContentType: true, readAhead: (request, now) => readPassTokenAhead(deps, request.body, now) })
+ */
+export async function readPassTokenAhead(
+  deps: Pick<AppDeps, 'store'>,
+  body: unknown,
+  now: number,
+): Promise<PassTokenRead | null> {
+  const passToken = typeof body === 'object' && body !== null ? (body as { pass_token?: unknown }).pass_token : null;
+  if (typeof passToken !== 'string' || !isTokenShaped(passToken, 'pass')) return null;
+  return { passToken, record: await deps.store.getPassToken(digestToken(passToken), now) };
+}
+
 /**
  * The state of a pass token (RFC 7662): `{active: false}` and nothing else for a malformed,
  * unknown or expired token, or another partner's (DESIGN §5), which answers exactly like an
- * unknown one.
+ * unknown one. `readAhead`, when it read this same token, saves reading it again.
  *
  * @example await introspectPassToken(deps, partner, 'p_…') // { active: true, scope: 'age_verification', … }
  */
@@ -97,9 +120,13 @@ export async function introspectPassToken(
   deps: PartnerApiDeps,
   partner: PartnerRecord,
   passToken: string,
+  readAhead: PassTokenRead | null = null,
 ): Promise<IntrospectResponse> {
   if (!isTokenShaped(passToken, 'pass')) return INACTIVE;
-  const record = await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
+  const record =
+    readAhead?.passToken === passToken
+      ? readAhead.record
+      : await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
   if (!record || record.partnerId !== partner.id) return INACTIVE;
   return introspectionOf(record);
 }

@@ -12,7 +12,7 @@ import { HEADERS } from '../../src/protocol/api.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
-import { exchangeGrant, introspectPassToken } from '../domain/exchange.ts';
+import { exchangeGrant, introspectPassToken, readPassTokenAhead, type PassTokenRead } from '../domain/exchange.ts';
 import { ServiceError } from '../errors.ts';
 import { readSoleStringField, requireJsonContentType } from '../http/body.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
@@ -161,6 +161,10 @@ const documentOnly = () => () => true;
  */
 export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): void {
   const auth = partnerAuthHook(deps, { requireContentType: true });
+  const introspectAuth = partnerAuthHook(deps, {
+    requireContentType: true,
+    readAhead: (request, now) => readPassTokenAhead(deps, request.body, now),
+  });
 
   app.post(
     '/v1/exchange',
@@ -175,10 +179,11 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
 
   app.post(
     '/v1/introspect',
-    { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: auth },
+    { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: introspectAuth },
     async (request) => {
       requireJsonContentType(request);
-      return introspectPassToken(deps, request.partner!, readSoleStringField(request, 'pass_token'));
+      const passToken = readSoleStringField(request, 'pass_token');
+      return introspectPassToken(deps, request.partner!, passToken, request.readAhead as PassTokenRead | null);
     },
   );
 }
