@@ -268,6 +268,32 @@ describe('two instances when Redis goes away', () => {
         ['status', (t) => getStatus(t, flow.requestId, { pt: flow.pollToken })],
         ['long poll', (t) => getStatus(t, flow.requestId, { pt: flow.pollToken, wait: '25' })],
         ['phone open', (t) => openOnPhone(t, flow)],
+        ['phone complete', (t) => completeOnPhone(t, flow)],
+        ['partner create', (t) => signedInject(t, { url: '/api/partner/verify-request', body: {} })],
+        [
+          'partner status',
+          (t) => signedInject(t, { url: `/api/partner/verify-status/${flow.requestId}`, method: 'GET' }),
+        ],
+        [
+          'wallet direct_post',
+          (t) =>
+            t.app.inject({
+              method: 'POST',
+              url: `/oid4vp/response/${flow.requestId}`,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: 'state=x&vp_token=y',
+            }),
+        ],
+        [
+          'wallet DC API',
+          (t) =>
+            t.app.inject({
+              method: 'POST',
+              url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+              headers: { 'content-type': 'text/plain' },
+              payload: JSON.stringify({ protocol: 'org-iso-mdoc', data: { response: 'x' } }),
+            }),
+        ],
         ['exchange', (t) => signedInject(t, { url: '/v1/exchange', body: { grant_code: `g_${'A'.repeat(43)}` } })],
         ['introspect', (t) => signedInject(t, { url: '/v1/introspect', body: { pass_token: `p_${'A'.repeat(43)}` } })],
         [
