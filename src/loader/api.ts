@@ -86,11 +86,9 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
   function prepare(raw: RawConfig) {
     const { config, problem } = parseConfig(raw, env.apiOrigin);
     const abort = new AbortController();
-    const error: SvcError | undefined = problem && {
-      code: 'INIT_FAILED',
-      message: `${problem.attribute} ${problem.problem}`,
-      retryable: false,
-    };
+    const error: SvcError | undefined = problem
+      ? { code: 'INIT_FAILED', message: problem, retryable: false }
+      : undefined;
     const created = error ? undefined : createVerifyRequest(config, abort.signal);
     created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
     env.loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request

@@ -18,17 +18,14 @@ import {
 /** Attribute values by camelCased name, as `HTMLElement.dataset` gives them. */
 export type RawConfig = Record<string, string | undefined>;
 
-/** The first attribute that is wrong, and a short reason (a word or a scope problem code). */
-export interface ConfigProblem {
-  /** e.g. `data-success-path` */
-  attribute: string;
-  problem: string;
-}
-
 export interface ParsedConfig {
   /** always usable for showing the error state: invalid values fall back to their defaults */
   config: WidgetConfig;
-  problem?: ConfigProblem;
+  /**
+   * The first attribute that is wrong and a short reason, as INIT_FAILED's message says it:
+   * `data-success-path not same-origin`.
+   */
+  problem?: string;
 }
 
 export const THEMES: readonly Theme[] = ['dark', 'light', 'auto'];
@@ -67,12 +64,12 @@ export function isSameOriginPath(path: string): boolean {
  *
  * @example
  * const { config, problem } = parseConfig({ ...script.dataset }, 'https://widget.example');
- * if (problem) console.error('[svc] INIT_FAILED', problem.attribute, problem.problem);
+ * if (problem) console.error('[svc] INIT_FAILED', problem); // 'data-success-path missing'
  */
 export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
-  let problem: ConfigProblem | undefined;
+  let problem: string | undefined;
   const report = (name: string, why: string): void => {
-    problem ??= { attribute: 'data-' + name.replace(/[A-Z]/g, '-$&').toLowerCase(), problem: why };
+    problem ??= 'data-' + name.replace(/[A-Z]/g, '-$&').toLowerCase() + ' ' + why;
   };
   const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const value = raw[name] as T | undefined;
