@@ -174,6 +174,12 @@ describe('parseConfig', () => {
       'not same-origin',
     ],
     [
+      'a cross-origin endpoint even without server-verify',
+      { ...base, serverVerifyEndpoint: 'https://evil.example/ok' },
+      'data-server-verify-endpoint',
+      'not same-origin',
+    ],
+    [
       'a protocol-relative server-verify endpoint',
       { ...base, serverVerify: 'true', serverVerifyEndpoint: '//evil.example/ok' },
       'data-server-verify-endpoint',

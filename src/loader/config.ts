@@ -80,14 +80,19 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   };
   // `<script data-debug>` means true
   const flag = (name: string): boolean => oneOf(name, ['true', 'false', ''], 'false') !== 'false';
+  const checkPath = (name: string, required: boolean): void => {
+    const path = raw[name];
+    if (path === undefined) {
+      if (required) report(name, 'missing');
+    } else if (!isSameOriginPath(path)) report(name, 'not same-origin');
+  };
 
-  const { partnerId, sessionToken, successPath, serverVerifyEndpoint: endpoint } = raw;
+  const { partnerId, sessionToken, successPath } = raw;
   // Their format is the service's to judge: INVALID_PARTNER or SESSION_INVALID come back as INIT_FAILED.
   if (partnerId !== undefined && sessionToken !== undefined) report('sessionToken', 'with data-partner-id');
   else if (partnerId === undefined && sessionToken === undefined) report('partnerId', 'missing');
 
-  if (successPath === undefined) report('successPath', 'missing');
-  else if (!isSameOriginPath(successPath)) report('successPath', 'not same-origin');
+  checkPath('successPath', true);
 
   const clientProofMode = flag('clientProofMode');
   const scopes = (raw.scopes ?? 'isAdult')
@@ -105,8 +110,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   }
 
   const serverVerify = flag('serverVerify');
-  if (serverVerify && endpoint === undefined) report('serverVerifyEndpoint', 'missing');
-  else if (endpoint !== undefined && !isSameOriginPath(endpoint)) report('serverVerifyEndpoint', 'not same-origin');
+  checkPath('serverVerifyEndpoint', serverVerify);
 
   const timeoutRaw = raw.serverVerifyTimeout ?? '30';
   let timeout = /^\d+(\.\d+)?$/.test(timeoutRaw) ? +timeoutRaw : 0;
