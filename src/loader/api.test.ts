@@ -191,6 +191,43 @@ describe('window.SVC', () => {
     expect(globalState).toHaveBeenCalledWith('waiting', el);
   });
 
+  it.each([
+    ['true', true],
+    ['', true],
+    ['false', false],
+    ['yes', false],
+    [undefined, false],
+  ])('prints states but never results in debug mode (data-debug=%j: %s)', async (debug, prints) => {
+    const fake = fakeUi();
+    const debugLog = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', debug }, () => Promise.resolve(fake.mount));
+    api.render(box('w1'));
+    await flush();
+    fake.mounts[0]!.options.emit({ type: 'success', result: { grant_code: 'g_1' } });
+    expect(debugLog.mock.calls).toEqual(
+      prints
+        ? [
+            ['[svc]', 'state', 'creating'],
+            ['[svc]', 'success', ''],
+          ]
+        : [],
+    );
+  });
+
+  it('calls the data-on-error global of the script tag for a container that does not exist', () => {
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', onError: 'onAgeError', debug: 'true' });
+    const globalError = vi.fn();
+    vi.stubGlobal('onAgeError', globalError);
+    const debugLog = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    api.render('nowhere');
+    expect(globalError).toHaveBeenCalledWith(
+      { code: 'INIT_FAILED', message: 'data-container missing', retryable: false },
+      undefined,
+    );
+    expect(console.error).toHaveBeenCalledWith('[svc]', 'INIT_FAILED', 'data-container missing');
+    expect(debugLog).not.toHaveBeenCalled();
+  });
+
   it('hands an error that happened before subscribing to a late onError', () => {
     const { api } = svc({ successPath: '/done' });
     api.render(box('w1'));

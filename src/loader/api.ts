@@ -10,6 +10,7 @@ import type {
   SvcApi,
   SvcError,
   SvcResult,
+  WidgetConfig,
   WidgetController,
   WidgetHandle,
   WidgetState,
@@ -32,6 +33,8 @@ export interface SvcEnvironment {
 }
 
 type EventType = 'error' | 'success' | 'state';
+/** The attributes naming a partner's global function per event: `data-on-error` is `onError`. */
+type HandlerName = `on${Capitalize<EventType>}`;
 
 /**
  * Builds `window.SVC` and the function that starts the script tag's own widget. `main.ts`
@@ -57,11 +60,15 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
   };
   const ignore = (): void => undefined;
 
-  /** Fans an event out: SVC.on* subscribers, the data-on-* global, the DOM event on the container. */
+  /**
+   * Fans an event out: SVC.on* subscribers, the data-on-* global, the DOM event on the container.
+   * `config` is the widget's validated one (its `debug` is data-debug read as a flag), or for a
+   * container that was not found, just the script tag's data-on-error.
+   */
   const dispatch = (
     type: EventType,
     value: SvcError | SvcResult | WidgetState,
-    raw: RawConfig,
+    config: Pick<Partial<WidgetConfig>, 'debug' | HandlerName>,
     container?: HTMLElement,
   ): void => {
     if (type === 'error') {
@@ -69,8 +76,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
       console.error('[svc]', (value as SvcError).code, (value as SvcError).message);
     }
     // a result is a credential: never printed, not even in debug mode
-    else if (raw.debug === '' || raw.debug === 'true') console.debug('[svc]', type, type === 'state' ? value : '');
-    const named = window[raw['on' + type[0]!.toUpperCase() + type.slice(1)] as keyof Window];
+    else if (config.debug) console.debug('[svc]', type, type === 'state' ? value : '');
+    const named = window[config[('on' + type[0]!.toUpperCase() + type.slice(1)) as HandlerName] as keyof Window];
     for (const fn of [...listeners[type], named]) if (typeof fn === 'function') safely(() => fn(value, container));
     container?.dispatchEvent(new CustomEvent('svc:' + type, { detail: value, bubbles: true }));
   };
@@ -79,21 +86,16 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
   function prepare(raw: RawConfig) {
     const { config, problem } = parseConfig(raw, env.apiOrigin);
     const abort = new AbortController();
-    const error: SvcError | undefined = problem && {
-      code: 'INIT_FAILED',
-      message: `${problem.attribute} ${problem.problem}`,
-      retryable: false,
-    };
+    const error: SvcError | undefined = problem
+      ? { code: 'INIT_FAILED', message: problem, retryable: false }
+      : undefined;
     const created = error ? undefined : createVerifyRequest(config, abort.signal);
     created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
     env.loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request
-    return { raw, config, abort, error, created };
+    return { config, abort, error, created };
   }
 
-  function mount(
-    container: HTMLElement,
-    { raw, config, abort, error, created }: ReturnType<typeof prepare>,
-  ): WidgetHandle {
+  function mount(container: HTMLElement, { config, abort, error, created }: ReturnType<typeof prepare>): WidgetHandle {
     let state: WidgetState = 'creating';
     let controller: WidgetController | undefined;
     let queue: Array<(c: WidgetController) => void> | undefined = [];
@@ -102,10 +104,10 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
       else queue?.push(fn);
     };
     const setState = (next: WidgetState): void => {
-      if (queue && next !== state) dispatch('state', (state = next), raw, container);
+      if (queue && next !== state) dispatch('state', (state = next), config, container);
     };
     const fail = (failure: SvcError): void => {
-      dispatch('error', failure, raw, container);
+      dispatch('error', failure, config, container);
       setState('error');
     };
     const handle: WidgetHandle = {
@@ -124,7 +126,7 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     widgets.set(container, handle);
 
     if (error) fail(error);
-    else dispatch('state', state, raw, container);
+    else dispatch('state', state, config, container);
     env.loadUi().then(
       (mountWidget) => {
         if (!queue) return;
@@ -136,7 +138,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
             error,
             emit(event) {
               if (event.type === 'state') setState(event.state);
-              else if (queue) dispatch(event.type, event.type === 'error' ? event.error : event.result, raw, container);
+              else if (queue)
+                dispatch(event.type, event.type === 'error' ? event.error : event.result, config, container);
             },
             keepResult: (kept) => (result = kept),
             navigate: (url) => location.assign(url),
@@ -165,7 +168,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
       const container = typeof target === 'string' ? document.getElementById(target) : target;
       if (container instanceof HTMLElement)
         return widgets.get(container) ?? mount(container, prepare({ ...env.raw, ...optionsToRaw(options) }));
-      dispatch('error', { code: 'INIT_FAILED', message: 'data-container missing', retryable: false }, env.raw);
+      const failure: SvcError = { code: 'INIT_FAILED', message: 'data-container missing', retryable: false };
+      dispatch('error', failure, { onError: env.raw.onError });
       return { reset: ignore, remove: ignore, update: ignore, state: 'error' };
     },
     onError(fn) {

@@ -94,7 +94,7 @@ describe('parseConfig', () => {
   it('takes the accent from render() options under the same rules', () => {
     expect(parseConfig({ ...base, ...optionsToRaw({ accent: '#0a7d4f' }) }, ORIGIN).problem).toBeUndefined();
     const { problem } = parseConfig({ ...base, ...optionsToRaw({ accent: 'teal' }) }, ORIGIN);
-    expect(problem).toEqual({ attribute: 'data-accent', problem: 'invalid' });
+    expect(problem).toBe('data-accent invalid');
   });
 
   it('treats a bare boolean attribute (data-debug) as true', () => {
@@ -174,6 +174,12 @@ describe('parseConfig', () => {
       'not same-origin',
     ],
     [
+      'a cross-origin endpoint even without server-verify',
+      { ...base, serverVerifyEndpoint: 'https://evil.example/ok' },
+      'data-server-verify-endpoint',
+      'not same-origin',
+    ],
+    [
       'a protocol-relative server-verify endpoint',
       { ...base, serverVerify: 'true', serverVerifyEndpoint: '//evil.example/ok' },
       'data-server-verify-endpoint',
@@ -204,12 +210,12 @@ describe('parseConfig', () => {
       'invalid',
     ],
   ])('fails with INIT_FAILED naming the attribute for %s', (_name, raw, attribute, problem) => {
-    expect(problemOf(raw)).toEqual({ attribute, problem });
+    expect(problemOf(raw)).toBe(`${attribute} ${problem}`);
   });
 
   it('still returns a usable config beside a problem, so the error state can render', () => {
     const { config, problem } = parseConfig({ theme: 'light', locale: 'en' }, ORIGIN);
-    expect(problem?.attribute).toBe('data-partner-id');
+    expect(problem).toBe('data-partner-id missing');
     expect(config).toMatchObject({ theme: 'light', locale: 'en', successPath: '/', serverVerifyTimeoutSeconds: 30 });
   });
 });

@@ -18,17 +18,14 @@ import {
 /** Attribute values by camelCased name, as `HTMLElement.dataset` gives them. */
 export type RawConfig = Record<string, string | undefined>;
 
-/** The first attribute that is wrong, and a short reason (a word or a scope problem code). */
-export interface ConfigProblem {
-  /** e.g. `data-success-path` */
-  attribute: string;
-  problem: string;
-}
-
 export interface ParsedConfig {
   /** always usable for showing the error state: invalid values fall back to their defaults */
   config: WidgetConfig;
-  problem?: ConfigProblem;
+  /**
+   * The first attribute that is wrong and a short reason, as INIT_FAILED's message says it:
+   * `data-success-path not same-origin`.
+   */
+  problem?: string;
 }
 
 export const THEMES: readonly Theme[] = ['dark', 'light', 'auto'];
@@ -67,12 +64,12 @@ export function isSameOriginPath(path: string): boolean {
  *
  * @example
  * const { config, problem } = parseConfig({ ...script.dataset }, 'https://widget.example');
- * if (problem) console.error('[svc] INIT_FAILED', problem.attribute, problem.problem);
+ * if (problem) console.error('[svc] INIT_FAILED', problem); // 'data-success-path missing'
  */
 export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
-  let problem: ConfigProblem | undefined;
+  let problem: string | undefined;
   const report = (name: string, why: string): void => {
-    problem ??= { attribute: 'data-' + name.replace(/[A-Z]/g, '-$&').toLowerCase(), problem: why };
+    problem ??= 'data-' + name.replace(/[A-Z]/g, '-$&').toLowerCase() + ' ' + why;
   };
   const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const value = raw[name] as T | undefined;
@@ -83,14 +80,19 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   };
   // `<script data-debug>` means true
   const flag = (name: string): boolean => oneOf(name, ['true', 'false', ''], 'false') !== 'false';
+  const checkPath = (name: string, required: boolean): void => {
+    const path = raw[name];
+    if (path === undefined) {
+      if (required) report(name, 'missing');
+    } else if (!isSameOriginPath(path)) report(name, 'not same-origin');
+  };
 
-  const { partnerId, sessionToken, successPath, serverVerifyEndpoint: endpoint } = raw;
+  const { partnerId, sessionToken, successPath } = raw;
   // Their format is the service's to judge: INVALID_PARTNER or SESSION_INVALID come back as INIT_FAILED.
   if (partnerId !== undefined && sessionToken !== undefined) report('sessionToken', 'with data-partner-id');
   else if (partnerId === undefined && sessionToken === undefined) report('partnerId', 'missing');
 
-  if (successPath === undefined) report('successPath', 'missing');
-  else if (!isSameOriginPath(successPath)) report('successPath', 'not same-origin');
+  checkPath('successPath', true);
 
   const clientProofMode = flag('clientProofMode');
   const scopes = (raw.scopes ?? 'isAdult')
@@ -108,8 +110,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   }
 
   const serverVerify = flag('serverVerify');
-  if (serverVerify && endpoint === undefined) report('serverVerifyEndpoint', 'missing');
-  else if (endpoint !== undefined && !isSameOriginPath(endpoint)) report('serverVerifyEndpoint', 'not same-origin');
+  checkPath('serverVerifyEndpoint', serverVerify);
 
   const timeoutRaw = raw.serverVerifyTimeout ?? '30';
   let timeout = /^\d+(\.\d+)?$/.test(timeoutRaw) ? +timeoutRaw : 0;

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
 import { createVerifyRequest } from './create.ts';
 
@@ -26,7 +26,10 @@ const server = setupServer(
   }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
+
+const STANDARD = { partnerId: 'pk_test_demo', successPath: '/done' };
 
 describe('createVerifyRequest', () => {
   it('sends a preflight-free text/plain JSON body without credentials', async () => {
@@ -40,6 +43,35 @@ describe('createVerifyRequest', () => {
       contentType: 'text/plain;charset=UTF-8',
       credentials: 'omit',
       body: { partner_id: 'pk_test_demo', scopes: ['isAdult', 'isFrench'], client_proof_mode: false, locale: 'en' },
+    });
+  });
+
+  it.each([
+    [
+      'the catalogue code the service sent',
+      HttpResponse.json({ error: 'INVALID_PARTNER' }, { status: 403 }),
+      'INVALID_PARTNER',
+      false,
+    ],
+    ['the status for a body that is not JSON', new HttpResponse('Bad gateway', { status: 502 }), 'HTTP_502', true],
+    ['the status for JSON without an error code', HttpResponse.json(null, { status: 400 }), 'HTTP_400', false],
+    ['the status for a JSON error that is not an object', HttpResponse.json('no', { status: 404 }), 'HTTP_404', false],
+    ['a rate limit as retryable', HttpResponse.json({ error: 'RATE_LIMITED' }, { status: 429 }), 'RATE_LIMITED', true],
+  ])('rejects with %s', async (_name, response, code, retryable) => {
+    server.use(http.post(`${API}/api/w/verify-request`, () => response));
+    const { config } = parseConfig(STANDARD, API);
+    await expect(createVerifyRequest(config, new AbortController().signal)).rejects.toMatchObject({
+      message: code,
+      retryable,
+    });
+  });
+
+  it('rejects with a retryable NETWORK error when the request cannot be sent', async () => {
+    server.use(http.post(`${API}/api/w/verify-request`, () => HttpResponse.error()));
+    const { config } = parseConfig(STANDARD, API);
+    await expect(createVerifyRequest(config, new AbortController().signal)).rejects.toMatchObject({
+      message: 'NETWORK',
+      retryable: true,
     });
   });
 });

@@ -35,13 +35,12 @@ export async function createVerifyRequest(config: WidgetConfig, signal: AbortSig
     timed.clear();
   }
   if (response.status === 201 || response.status === 200) return (await response.json()) as VerifyRequestCreated;
-  let code = 'HTTP_' + response.status;
-  try {
-    code = ((await response.json()) as { error?: string }).error ?? code;
-  } catch {
-    // a body that is not JSON still has a status worth reporting
-  }
-  throw createError(code, response.status === 429 || response.status >= 500);
+  // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting
+  const code = await response.json().then(
+    (body: { error?: string } | null) => body?.error,
+    () => undefined,
+  );
+  throw createError(code ?? 'HTTP_' + response.status, response.status === 429 || response.status >= 500);
 }
 
 function createError(code: string, retryable: boolean): CreateError {

@@ -99,7 +99,7 @@ afterEach(() => {
 
 function start(extra: RawConfig = {}): Flow {
   const { config, problem } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/shop/done', ...extra }, API);
-  if (problem) throw new Error(`bad test config: ${problem.attribute}`);
+  if (problem) throw new Error(`bad test config: ${problem}`);
   flow = createFlow({
     config,
     create: (signal) => createVerifyRequest(config, signal),
