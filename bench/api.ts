@@ -20,8 +20,8 @@
  * comparison is therefore made in rounds: bare and service back to back, in alternating order
  * (ABBA), and the figure quoted is the median of the rounds' ratios, with their range.
  *
- *   BENCH_SECONDS (5)   length of each run
- *   BENCH_ROUNDS (3)    rounds per comparison
+ *   BENCH_SECONDS (4)   length of each run
+ *   BENCH_ROUNDS (5)    rounds per comparison
  *   BENCH_CONNECTIONS (10)
  *   BENCH_WAKEUPS (200) wake-ups measured
  *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
@@ -41,8 +41,8 @@ import { startRedisServer, type RedisServer } from '../server/test/redis-server.
 import { completeOnPhone, getStatus, handoffOf, openOnPhone, PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
 import type { LoadJob, LoadResult } from './load-worker.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const WAKEUPS = Number(process.env.BENCH_WAKEUPS ?? 200);
 /** Redis's appendfsync: always (the default here, nothing acknowledged is lost) or everysec, for comparison. */
 const FSYNC = process.env.BENCH_REDIS_FSYNC ?? 'always';
