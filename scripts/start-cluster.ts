@@ -19,7 +19,7 @@ import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { newMasterKey } from '../server/crypto/master-key.ts';
-import { ensureBuilt, superviseChildren, type ChildSpec } from './start.ts';
+import { devLogFormatter, ensureBuilt, superviseChildren, type ChildSpec } from './start.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -213,21 +213,26 @@ async function main(): Promise<void> {
     },
     healthUrl: `http://127.0.0.1:${port}/healthz`,
   }));
-  const rest = superviseChildren([
-    ...instances,
-    {
-      name: 'nginx',
-      command: nginxBin!,
-      // No health URL: polled before the instances listen, nginx would log every refused connection.
-      args: ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-e', 'stderr'],
-    },
-    {
-      name: 'partner',
-      ...tsx('server/example-partner/main.ts'),
-      env: { PARTNER_PORT: String(options.partnerPort), SVC_PUBLIC_URL: serviceUrl },
-      healthUrl: `http://127.0.0.1:${options.partnerPort}/healthz`,
-    },
-  ]);
+  // The instances' and the partner's log lines as `npm start` shows them (SVC_LOG_FORMAT=json keeps JSON).
+  const formatLine = await devLogFormatter(process.env, { colorize: Boolean(process.stdout.isTTY) });
+  const rest = superviseChildren(
+    [
+      ...instances,
+      {
+        name: 'nginx',
+        command: nginxBin!,
+        // No health URL: polled before the instances listen, nginx would log every refused connection.
+        args: ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-e', 'stderr'],
+      },
+      {
+        name: 'partner',
+        ...tsx('server/example-partner/main.ts'),
+        env: { PARTNER_PORT: String(options.partnerPort), SVC_PUBLIC_URL: serviceUrl },
+        healthUrl: `http://127.0.0.1:${options.partnerPort}/healthz`,
+      },
+    ],
+    formatLine ? { formatLine } : {},
+  );
 
   let stopping = false;
   const stopAll = (signal: NodeJS.Signals) => {
