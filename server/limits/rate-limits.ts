@@ -20,6 +20,12 @@ export const RATE_LIMITS = {
   verifyStatusMiss: { name: 'verify-status-miss', max: 60, windowMs: MINUTE },
   /** per client address (DESIGN §3, not in the spec); every per-address rule keys by `addressKey` */
   widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
+  /**
+   * per client address, both wallet routes together (not in the spec or DESIGN §11): a wallet
+   * answers once per verification, so this only stops one address from making the service read
+   * and verify presentations without end; as many as widget creates, for carrier-grade NAT
+   */
+  walletResponse: { name: 'wallet-response', max: 120, windowMs: MINUTE },
   /** per client address */
   partnerVerifyRequest: { name: 'partner-verify-request', max: 60, windowMs: MINUTE },
   partnerVerifyStatus: { name: 'partner-verify-status', max: 60, windowMs: MINUTE },

@@ -277,6 +277,43 @@ describe('POST /oid4vp/response/:requestId', () => {
   });
 });
 
+describe('wallet posts from one address', () => {
+  it('answer 429 Too many requests with Retry-After past 120 a minute over both routes, and again after the minute', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const post = (route: 'direct' | 'dc', remoteAddress = '198.51.100.20') =>
+      t.app.inject(
+        route === 'direct'
+          ? {
+              method: 'POST',
+              url: `/oid4vp/response/${flow.requestId}`,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: 'state=wrong&vp_token=x',
+              remoteAddress,
+            }
+          : {
+              method: 'POST',
+              url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+              headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
+              payload: '{"protocol":"org-iso-mdoc","data":{"response":"x"}}',
+              remoteAddress,
+            },
+      );
+    for (let i = 0; i < 120; i++) expect((await post(i % 2 === 0 ? 'direct' : 'dc')).statusCode).toBe(400);
+    for (const route of ['direct', 'dc'] as const) {
+      const limited = await post(route);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ error: 'Too many requests', message: expect.any(String) });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // another address is not limited by this one, and the wallet's real answer still goes through from it
+    expect((await post('direct', '198.51.100.21')).statusCode).toBe(400);
+    expect((await present(t, flow)).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await post('direct')).statusCode).toBe(400);
+  });
+});
+
 describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () => {
   async function dcPost(t: TestApp, flow: Flow, credential: unknown, origin = PARTNER_ORIGIN, pt = flow.pollToken) {
     return t.app.inject({

@@ -10,12 +10,18 @@
  * Both answer 200 `{}` when the request completed (or failed: not adult, or cancelled by the
  * wallet's `error=access_denied`), and 400 `{"error":"invalid_request","error_description":…}`
  * when the answer is refused; the request then stays waiting. The log line names the check that
- * failed, never the credential.
+ * failed, never the credential. Before anything else, more than 120 posts to either route in 60 s
+ * from one client address answer the spec's 429 "Too many requests" with Retry-After (one budget
+ * across instances, counted in the store).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WalletResponseError } from '../../src/protocol/api.ts';
+import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { answerDcApiResponse, answerDirectPost, type WalletOutcome } from '../domain/wallet-response.ts';
+import { addressKey } from '../limits/client-address.ts';
+import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
+import { errorResponses } from './docs.ts';
 
 export const OID4VP_RESPONSE_PATH = '/oid4vp/response/:requestId';
 export const DC_API_RESPONSE_PATH = '/api/w/wallet-response/:requestId';
@@ -63,6 +69,7 @@ const walletAnswers = {
       error_description: { type: 'string', description: 'the check that failed' },
     },
   },
+  ...errorResponses([TOO_MANY_REQUESTS]),
 } as const;
 
 const directPostSchema = {
@@ -116,6 +123,10 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
     wallet.addHook('onRequest', (_request, reply, done) => {
       reply.header('Cache-Control', 'no-store');
       done();
+    });
+    wallet.addHook('preHandler', async (request) => {
+      if (request.method !== 'POST') return;
+      await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
     });
 
     wallet.post<WithId>(
