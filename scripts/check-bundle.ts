@@ -9,8 +9,8 @@ import { gzipSync } from 'node:zlib';
 
 /**
  * Bytes after `gzip -9`, measured both ways {@link bundleSize} says. The UI's budget holds for
- * what a visitor downloads in any of the seven locales: the bundle (with fr and en) plus, for the
- * others, that locale's script (issue 11).
+ * what a visitor downloads in any of the seven locales: the bundle (with fr) plus, for the
+ * others (English included), that locale's script (issue 11).
  */
 export const BUDGETS = { loader: 3072, ui: 14336 } as const;
 export type BundleName = keyof typeof BUDGETS;
