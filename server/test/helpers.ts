@@ -21,7 +21,9 @@ import type { Attributes, Method } from '../../src/protocol/api.ts';
 import { LIMITS } from '../../src/protocol/api.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { createApp } from '../app.ts';
-import { buildDeps } from '../boot.ts';
+import { buildDeps, openServiceStore } from '../boot.ts';
+import { ensureCurrentKey } from '../crypto/keys.ts';
+import { loadPartnerFixtures } from '../domain/partners.ts';
 import { createFakeClock, type Clock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -266,4 +268,41 @@ export async function putTestGrant(
 export function makeTempDir(prefix = 'svc-test-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** The nullifier key production test deps use (SVC_NULLIFIER_KEY). */
+export const TEST_NULLIFIER_KEY = Buffer.alloc(32, 0x09).toString('base64');
+
+/** A fixture partner's ID as production knows it: `pk_test_demo` → `pk_live_demo`. */
+export function liveIdOf(id: string): string {
+  return id.replace(/^pk_test_/, 'pk_live_');
+}
+
+/**
+ * Real deps in production mode, as an operator would have set the store up with the CLI: the
+ * fixture partners under `pk_live_` IDs (`svc partners add`; same secrets and domains) and
+ * current signing keys (`svc keys rotate`), then boot. The service itself loads no fixtures.
+ *
+ * @example const { deps } = await makeProductionTestDeps({ env: { SVC_WALLET_TRUST: bundlePath } });
+ */
+export async function makeProductionTestDeps(options: MakeTestDepsOptions = {}): Promise<TestDeps> {
+  const clock = options.clock ?? createFakeClock();
+  const raw = options.store ?? openSqliteStore(':memory:');
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      SVC_MODE: 'production',
+      SVC_DATA_DIR: join(tmpdir(), 'svc-test-unused'),
+      SVC_MASTER_KEY: TEST_MASTER_KEY,
+      SVC_NULLIFIER_KEY: TEST_NULLIFIER_KEY,
+      ...options.env,
+    },
+    REPO_ROOT,
+  );
+  const { store } = await openServiceStore(config, { store: raw });
+  for (const partner of loadPartnerFixtures(join(REPO_ROOT, 'fixtures', 'partners.json'), clock.now()))
+    await store.putPartner({ ...partner, id: liveIdOf(partner.id) });
+  for (const purpose of ['attestation', 'session'] as const) await ensureCurrentKey(store, purpose, clock.now());
+  const deps = await buildDeps(config, { store: raw, clock });
+  return { deps, clock, store: deps.store };
 }

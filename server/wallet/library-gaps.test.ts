@@ -24,6 +24,7 @@ import { createIssuerCertificates } from './sandbox-issuer.ts';
 import { createDeviceResponse, type WalletTamper } from './sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
+import { verifyDeviceResponseBytes } from './verify.ts';
 import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 
 const now = new Date(NOW);
@@ -204,5 +205,33 @@ describe('gap 7: P-384 and P-521 keys', () => {
     expect(
       await mdocContext.cose.sign1.verify({ key: mdoc.CoseKey.fromEncodedStructure(key.encodedStructure), sign1 }),
     ).toBe(true);
+  });
+});
+
+describe('gap 8: device authentication over an embedded payload', () => {
+  const vector = JSON.parse(readFileSync(join(DEFAULT_WALLET_FIXTURES, 'replay-vector.json'), 'utf8')) as {
+    made_at: string;
+    device_response: string;
+  };
+
+  it('@owf/mdoc 0.6.0 verifies the committed exploit for any transcript; verifyDeviceResponseBytes refuses it', async () => {
+    const ours = await createOid4VpSessionTranscript({
+      responseUri: 'https://svc.example/oid4vp/response/b',
+      nonce: 'b',
+    });
+    const bytes = Buffer.from(vector.device_response, 'base64url');
+    const at = new Date(vector.made_at);
+    const trustedCertificates = sandboxTrust.anchors.map((a) => a.der);
+    await expect(
+      mdoc.Verifier.verifyDeviceResponse(
+        { deviceResponse: bytes, sessionTranscript: ours, trustedCertificates, now: at },
+        mdocContext,
+      ),
+    ).resolves.toBeUndefined();
+    expect(await verifyDeviceResponseBytes(bytes, ours, sandboxTrust, at.getTime())).toMatchObject({
+      status: 'refused',
+      check: 'device_auth',
+      detail: 'the device signature carries an embedded payload (it must be detached)',
+    });
   });
 });

@@ -25,6 +25,16 @@
  * 7. `CoseKey.fromJwk` / `CoseKey.jwk` spell P-384 and P-521 as "p-384" / "p-521", so keys on
  *    those curves (allowed for DS and device keys) fail either way → `ecJwkToCoseKey` and
  *    `coseKeyToEcJwk` map curves by their COSE numbers.
+ * 8. Device authentication is verified over `payload ?? detachedPayload` (Sign1.toBeSigned,
+ *    Mac0.toBeAuthenticated): a `deviceSignature` that brings its own payload is verified over
+ *    *that*, and the SessionTranscript the caller passed is never looked at. One presentation
+ *    captured for any request or verifier then completes every request (issue 16, critical). ISO/IEC
+ *    18013-5 §9.1.3 makes the DeviceAuthenticationBytes detached → device-auth.ts refuses a
+ *    non-nil payload and a `deviceMac` before the library runs, and verifies the signature itself
+ *    over the bytes it computes from its own transcript after. Upstream, `DeviceAuth.verify`
+ *    should refuse a non-nil payload (CosePayloadMustBeNullError exists and is unused there) and
+ *    verify over the detached bytes only; `Sign1.verify` should take the payload to verify as an
+ *    argument rather than prefer the embedded one.
  */
 import {
   cborDecode,

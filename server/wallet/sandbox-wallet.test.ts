@@ -30,6 +30,7 @@ const EXPECTED: Record<WalletTamper, WalletCheck> = {
   expired: 'mso_validity',
   'not-yet-valid': 'mso_validity',
   'untrusted-issuer': 'trust_chain',
+  'embedded-payload': 'device_auth',
 };
 
 const DC_ONLY: readonly WalletTamper[] = ['origin'];

@@ -52,6 +52,7 @@ export const WALLET_TAMPERS = {
   expired: 'MSO validUntil in the past',
   'not-yet-valid': 'MSO validFrom an hour ahead',
   'untrusted-issuer': 'issued under an IACA nobody registered',
+  'embedded-payload': 'device signature with its payload embedded, made for another verifier (the replay of issue 16)',
 } as const;
 
 export type WalletTamper = keyof typeof WALLET_TAMPERS;
@@ -76,6 +77,11 @@ export interface PresentOptions {
   encoding?: 'json' | 'brackets';
   /** Wrap issuerAuth in COSE tag 18, as some issuers do (valid, and must be accepted). */
   tagIssuerAuth?: boolean;
+  /**
+   * Embed the DeviceAuthenticationBytes in the device signature instead of leaving the payload
+   * nil (ISO/IEC 18013-5 §9.1.3 detaches them): what a replayed presentation looks like.
+   */
+  embedPayload?: boolean;
 }
 
 /** The public half of a key, as the MSO's DeviceKey. */
@@ -168,6 +174,7 @@ export async function presentIssuerSigned(options: {
   sessionTranscript: SessionTranscript;
   docType?: string;
   tagIssuerAuth?: boolean;
+  embedPayload?: boolean;
 }): Promise<Uint8Array> {
   const docType = options.docType ?? AV_DOCTYPE;
   const deviceNamespaces = DeviceNamespaces.create({ deviceNamespaces: new Map() });
@@ -176,13 +183,14 @@ export async function presentIssuerSigned(options: {
     docType,
     deviceNamespaces,
   });
+  const signedBytes = deviceAuthentication.encode({ asDataItem: true });
   const deviceSignature = await DeviceSignature.create(
     {
       protectedHeaders: ProtectedHeaders.create({
         protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]),
       }),
       unprotectedHeaders: UnprotectedHeaders.create({}),
-      detachedPayload: deviceAuthentication.encode({ asDataItem: true }),
+      ...(options.embedPayload ? { payload: signedBytes } : { detachedPayload: signedBytes }),
       signingKey: ecJwkToCoseKey(options.signingKey),
     },
     mdocContext,
@@ -218,6 +226,7 @@ export async function createDeviceResponse(
     sessionTranscript: options.sessionTranscript,
     docType: options.tamper === 'doctype' ? OTHER_DOCTYPE : AV_DOCTYPE,
     tagIssuerAuth: options.tagIssuerAuth ?? false,
+    embedPayload: options.embedPayload === true || options.tamper === 'embedded-payload',
   });
 }
 
@@ -233,9 +242,10 @@ export async function createDirectPost(
 ): Promise<{ responseUri: string; body: string }> {
   if (options.tamper === 'origin') throw new Error('tamper "origin" applies to the Digital Credentials API only');
   const request = parseWalletLink(options.link);
+  const elsewhere = options.tamper === 'embedded-payload';
   const sessionTranscript = await createOid4VpSessionTranscript({
-    responseUri: options.tamper === 'response-uri' ? ATTACKER_URI : request.response_uri,
-    clientId: options.tamper === 'client-id' ? `redirect_uri:${ATTACKER_URI}` : request.client_id,
+    responseUri: options.tamper === 'response-uri' || elsewhere ? ATTACKER_URI : request.response_uri,
+    clientId: options.tamper === 'client-id' || elsewhere ? `redirect_uri:${ATTACKER_URI}` : request.client_id,
     nonce: options.tamper === 'nonce' ? randomBytes(32).toString('base64url') : request.nonce,
   });
   const presentation = encodeBase64Url(await createDeviceResponse({ ...options, sessionTranscript }));
@@ -264,7 +274,8 @@ export async function createDcApiCredential(
     throw new Error(`tamper "${options.tamper}" applies to OpenID4VP links only`);
   }
   const { encryptionInfo } = options.dcRequest.data;
-  const signedOrigin = options.tamper === 'origin' ? 'https://attacker.example' : options.origin;
+  const signedOrigin =
+    options.tamper === 'origin' || options.tamper === 'embedded-payload' ? 'https://attacker.example' : options.origin;
   const sessionTranscript = createDcapiSessionTranscript(encryptionInfo, signedOrigin);
   const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript });
   return {

@@ -2,8 +2,9 @@
  * Checks a wallet's answer (DESIGN §11), each failure named by the check that refused it:
  *
  *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token →
- *   device_response → doctype → trust_chain, certificate_validity → issuer_signature,
- *   mso_validity, digests, device_auth (by @owf/mdoc) → age_over_18
+ *   device_response → doctype → trust_chain, certificate_validity → device_auth (ours: a
+ *   detached device signature, device-auth.ts) → issuer_signature, mso_validity, digests,
+ *   device_auth (by @owf/mdoc) → device_auth (ours: over this request's transcript) → age_over_18
  *
  * The DC API answer skips state and vp_token and starts with dc_response (HPKE).
  * Nothing here logs or returns credential contents: `detail` names a check, never a value.
@@ -14,6 +15,7 @@ import { type Openid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse
 import { type Document, type SessionTranscript, type VerificationAssessment, Verifier } from '@owf/mdoc';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { openDcResponse, readDcResponseField } from './dc-api.ts';
+import { checkDeviceAuthShape, verifyDeviceSignature } from './device-auth.ts';
 import { decodeBase64Url } from './keys.ts';
 import { checkDocTypes, createDcapiSessionTranscript, decodeDeviceResponse } from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
@@ -200,6 +202,10 @@ export async function verifyDeviceResponseBytes(
   const chain = evaluateIssuerChain(document.issuerSigned.issuerAuth.certificateChain, anchors, new Date(now));
   if (!chain.ok) return refuse(chain.check, chain.detail);
 
+  // Before the library: it would verify an embedded payload instead of this transcript.
+  const deviceAuthShape = checkDeviceAuthShape(document);
+  if (deviceAuthShape) return refuse('device_auth', deviceAuthShape);
+
   const failures: VerificationAssessment[] = [];
   try {
     await Verifier.verifyDeviceResponse(
@@ -224,6 +230,9 @@ export async function verifyDeviceResponseBytes(
       .sort((a, b) => CHECK_ORDER.indexOf(a.check) - CHECK_ORDER.indexOf(b.check));
     return refuse(first!.check, first!.assessment.check);
   }
+  // And whatever the library did: the signature must cover the bytes we compute.
+  const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, AV_DOCTYPE);
+  if (deviceSignatureProblem) return refuse('device_auth', deviceSignatureProblem);
 
   const ageOver18 = readAgeClaim(document);
   if (ageOver18 === null) return refuse('age_over_18', 'no single boolean age_over_18 in the issuer-signed namespace');
