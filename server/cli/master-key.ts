@@ -1,6 +1,7 @@
 /**
- * `svc master-key status|rotate`: the master key that seals partner secrets, signing keys and
- * service secrets at rest (crypto/master-key.ts).
+ * `svc master-key status|rotate`: the master key that seals partner secrets, signing keys,
+ * service secrets and identity providers' credentials at rest (crypto/master-key.ts). Login
+ * states (minutes long) are sealed too but not counted or re-sealed: they lapse.
  *
  * Production, several instances: give every instance SVC_MASTER_KEY=<new> and
  * SVC_MASTER_KEY_PREVIOUS=<old> and restart them (they open both, seal with the new one), then run

@@ -144,6 +144,30 @@ describe('Redis store', () => {
         },
         T0,
       );
+      await store.putProvider({
+        id: 'idp_ttl',
+        issuer: 'https://id.example',
+        clientId: 'c',
+        clientAuth: 'client_secret_basic',
+        credential: 's',
+        name: 'n',
+        method: 'face_check',
+        proves: ['isAdult'],
+        enabled: true,
+        createdAt: T0,
+      });
+      // A login state lives until the request's deadline, measured from the caller's now.
+      await store.putLoginState(
+        {
+          digest: 'l-ttl',
+          requestId: 'vr_ttl',
+          providerId: 'idp_ttl',
+          codeVerifier: 'v',
+          nonce: 'n',
+          expiresAt: T0 + 4 * MINUTE,
+        },
+        T0 + MINUTE,
+      );
 
       const lifetimes: Record<string, number | null> = {
         'partner:pk_ttl': null,
@@ -156,6 +180,8 @@ describe('Redis store', () => {
         'grant:g-ttl': 5 * MINUTE,
         'pass:p-ttl': 240 * MINUTE,
         'replay:pk_ttl:idem': 5 * MINUTE,
+        providers: null,
+        'login:l-ttl': 3 * MINUTE,
       };
       expect((await raw.keys(`${prefix}*`)).sort()).toEqual(
         Object.keys(lifetimes)

@@ -14,10 +14,12 @@
  *   grant:<digest>         JSON             GETDEL: handed out once, never GET then DEL
  *   replay:<partner>:<k>   hash e, d        first live writer wins in Lua
  *   pass:<digest>          JSON
+ *   providers              hash id → JSON
+ *   login:<digest>         JSON             GETDEL, as grants: taken once
  *
  * Expiry: the caller's `now` decides (reads compare `expiresAt`, as on SQLite); Redis TTLs only
  * collect, so nothing needs a sweep. A TTL is the record's lifetime plus TTL_MARGIN_MS, measured
- * from the record's own start (createdAt, verifiedAt, issuedAt, now), never from an absolute time
+ * from the record's own start (createdAt, verifiedAt, issuedAt, the caller's now), never from an absolute time
  * compared with Redis's clock.
  *
  * Failure: fail closed. No offline queue, no retry of a command whose answer was lost, a command
@@ -32,8 +34,10 @@ import {
   type ExchangeReplayRecord,
   type GrantRecord,
   type KeyPurpose,
+  type LoginStateRecord,
   type PartnerRecord,
   type PassTokenRecord,
+  type ProviderRecord,
   type SigningKeyRecord,
   type Store,
   type VerifyRequestPatch,
@@ -310,6 +314,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     grant: (digest: string) => `${prefix}grant:${digest}`,
     replay: (partnerId: string, key: string) => `${prefix}replay:${encodeURIComponent(partnerId)}:${key}`,
     pass: (digest: string) => `${prefix}pass:${digest}`,
+    providers: `${prefix}providers`,
+    login: (digest: string) => `${prefix}login:${digest}`,
   };
 
   const client = new Redis(options.url, CLIENT_OPTIONS);
@@ -421,6 +427,23 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         .filter((json): json is string => json !== null)
         .map(toPartner)
         .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    async putProvider(provider: ProviderRecord) {
+      await call('putProvider', () => client.hset(k.providers, provider.id, JSON.stringify(provider)));
+    },
+    async getProvider(id: string) {
+      const json = await call('getProvider', () => client.hget(k.providers, id));
+      return json === null ? null : (JSON.parse(json) as ProviderRecord);
+    },
+    async listProviders() {
+      const all = await call('listProviders', () => client.hvals(k.providers));
+      return all
+        .map((json) => JSON.parse(json) as ProviderRecord)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+    async removeProvider(id: string) {
+      return (await call('removeProvider', () => client.hdel(k.providers, id))) === 1;
     },
 
     async getOrCreateSecret(name: string, value: string) {
@@ -543,6 +566,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       if (json === null) return null;
       const token = JSON.parse(json) as PassTokenRecord;
       return token.expiresAt > now ? token : null;
+    },
+
+    async putLoginState(state: LoginStateRecord, now: number) {
+      const px = ttl(state.expiresAt - now);
+      await call('putLoginState', () => client.set(k.login(state.digest), JSON.stringify(state), 'PX', px));
+    },
+    async takeLoginState(digest: string, now: number) {
+      const json = await call('takeLoginState', () => client.getdel(k.login(digest)));
+      if (json === null) return null;
+      const state = JSON.parse(json) as LoginStateRecord;
+      return state.expiresAt > now ? state : null;
     },
 
     async listKeys(purpose: KeyPurpose) {

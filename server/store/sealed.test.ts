@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createKeyring, isSealed, parseMasterKey, SealError } from '../crypto/master-key.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './sealed.ts';
 import { openSqliteStore } from './sqlite.ts';
-import type { PartnerRecord } from './store.ts';
+import type { PartnerRecord, ProviderRecord } from './store.ts';
 
 const keyOne = Buffer.alloc(32, 1);
 const keyTwo = Buffer.alloc(32, 2);
@@ -23,6 +23,19 @@ const partner = (id: string, secret = Buffer.alloc(32, 7).toString('base64')): P
   previousSecret: null,
   previousSecretUntil: null,
   disabledAt: null,
+});
+
+const provider = (id: string, credential = 'client-secret'): ProviderRecord => ({
+  id,
+  issuer: 'https://id.example',
+  clientId: 'svc',
+  clientAuth: 'client_secret_basic',
+  credential,
+  name: 'Example ID',
+  method: 'face_check',
+  proves: ['isAdult'],
+  enabled: true,
+  createdAt: 0,
 });
 
 describe('the keyring', () => {
@@ -79,23 +92,48 @@ describe('the sealing store', () => {
     await store.close();
   });
 
+  it("binds a provider's credential and a login state's values to their record: moved, they do not open", async () => {
+    const raw = openSqliteStore(':memory:');
+    const store = sealedStore(raw, createKeyring([keyOne]));
+    await store.putProvider(provider('idp_a', 'secret-a'));
+    await store.putProvider(provider('idp_b', 'secret-b'));
+    const a = await raw.getProvider('idp_a');
+    await raw.putProvider({ ...(await raw.getProvider('idp_b'))!, credential: a!.credential });
+    await expect(store.getProvider('idp_b')).rejects.toThrow(SealError);
+
+    const state = {
+      digest: 'd1',
+      requestId: 'vr_1',
+      providerId: 'idp_a',
+      codeVerifier: 'v',
+      nonce: 'n',
+      expiresAt: 10,
+    };
+    await store.putLoginState(state, 0);
+    const sealed = (await raw.takeLoginState('d1', 0))!;
+    await raw.putLoginState({ ...sealed, digest: 'd2', nonce: sealed.codeVerifier }, 0);
+    await expect(store.takeLoginState('d2', 0)).rejects.toThrow(SealError);
+    await store.close();
+  });
+
   it('seals the plain values of a store made before sealing, and re-seals old-key values on rotation', async () => {
     const raw = openSqliteStore(':memory:');
     await raw.putPartner(partner('pk_plain'));
     await raw.getOrCreateSecret('nullifier_key', 'cGxhaW4=');
-    expect(await sealedKeyIds(raw)).toEqual({ plain: 2 });
+    await raw.putProvider(provider('idp_plain'));
+    expect(await sealedKeyIds(raw)).toEqual({ plain: 3 });
 
     const one = createKeyring([keyOne]);
-    expect(await resealStore(raw, one, { plainOnly: true })).toEqual({ resealed: 2, current: 0 });
-    expect(await sealedKeyIds(raw)).toEqual({ [one.currentId]: 2 });
+    expect(await resealStore(raw, one, { plainOnly: true })).toEqual({ resealed: 3, current: 0 });
+    expect(await sealedKeyIds(raw)).toEqual({ [one.currentId]: 3 });
 
     const two = createKeyring([keyTwo, keyOne]);
-    expect(await resealStore(raw, two, { plainOnly: true })).toEqual({ resealed: 0, current: 2 });
-    expect(await resealStore(raw, two)).toEqual({ resealed: 2, current: 0 });
-    expect(await sealedKeyIds(raw)).toEqual({ [two.currentId]: 2 });
-    expect((await sealedStore(raw, createKeyring([keyTwo])).getPartner('pk_plain'))!.secret).toBe(
-      partner('pk_plain').secret,
-    );
+    expect(await resealStore(raw, two, { plainOnly: true })).toEqual({ resealed: 0, current: 3 });
+    expect(await resealStore(raw, two)).toEqual({ resealed: 3, current: 0 });
+    expect(await sealedKeyIds(raw)).toEqual({ [two.currentId]: 3 });
+    const reopened = sealedStore(raw, createKeyring([keyTwo]));
+    expect((await reopened.getPartner('pk_plain'))!.secret).toBe(partner('pk_plain').secret);
+    expect(await reopened.getProvider('idp_plain')).toEqual(provider('idp_plain'));
     await raw.close();
   });
 });

@@ -1,14 +1,19 @@
 /**
  * A Store that seals secrets on the way in and opens them on the way out (crypto/master-key.ts),
  * over any other Store: the SQLite file or the Redis keys hold partner secrets, private signing
- * keys and service secrets only as ciphertext. Everything else passes through untouched.
+ * keys, service secrets, identity providers' credentials and the PKCE verifier and nonce of
+ * login states only as ciphertext. Everything else passes through untouched.
  *
- * Each sealed value is bound to its field (partner id, key id, secret name), so a value copied
- * from one record to another does not open.
+ * Each sealed value is bound to its field (partner id, key id, secret name, provider id, login
+ * state digest), so a value copied from one record to another does not open.
+ *
+ * Login states live minutes and are not listed, so `resealStore` and `sealedKeyIds` do not see
+ * them: one sealed under a master key that was dropped within its life fails to open (the flow
+ * fails; the visitor starts again).
  */
 import type { Keyring } from '../crypto/master-key.ts';
 import { isSealed, sealedKeyId } from '../crypto/master-key.ts';
-import type { PartnerRecord, SigningKeyRecord, Store } from './store.ts';
+import type { LoginStateRecord, PartnerRecord, ProviderRecord, SigningKeyRecord, Store } from './store.ts';
 
 /** Service secrets that are not secret and must be readable before the keyring is known. */
 const PLAIN_SECRETS = new Set(['store_mode']);
@@ -16,6 +21,8 @@ const PLAIN_SECRETS = new Set(['store_mode']);
 const partnerContext = (id: string, field: 'secret' | 'previous') => `partner/${id}/${field}`;
 const keyContext = (kid: string) => `signing-key/${kid}`;
 const secretContext = (name: string) => `secret/${name}`;
+const providerContext = (id: string) => `provider/${id}/credential`;
+const loginContext = (digest: string, field: 'code_verifier' | 'nonce') => `login-state/${digest}/${field}`;
 
 function sealPartner(keyring: Keyring, partner: PartnerRecord): PartnerRecord {
   const previous = partner.previousSecret;
@@ -44,6 +51,26 @@ const openKey = (keyring: Keyring, key: SigningKeyRecord): SigningKeyRecord => (
   privateJwk: keyring.open(keyContext(key.kid), key.privateJwk),
 });
 
+const sealProvider = (keyring: Keyring, provider: ProviderRecord): ProviderRecord => ({
+  ...provider,
+  credential: keyring.seal(providerContext(provider.id), provider.credential),
+});
+const openProvider = (keyring: Keyring, provider: ProviderRecord): ProviderRecord => ({
+  ...provider,
+  credential: keyring.open(providerContext(provider.id), provider.credential),
+});
+
+const sealLoginState = (keyring: Keyring, state: LoginStateRecord): LoginStateRecord => ({
+  ...state,
+  codeVerifier: keyring.seal(loginContext(state.digest, 'code_verifier'), state.codeVerifier),
+  nonce: keyring.seal(loginContext(state.digest, 'nonce'), state.nonce),
+});
+const openLoginState = (keyring: Keyring, state: LoginStateRecord): LoginStateRecord => ({
+  ...state,
+  codeVerifier: keyring.open(loginContext(state.digest, 'code_verifier'), state.codeVerifier),
+  nonce: keyring.open(loginContext(state.digest, 'nonce'), state.nonce),
+});
+
 /**
  * @example const store = sealedStore(openSqliteStore(path), loadKeyring(config))
  */
@@ -60,6 +87,13 @@ export function sealedStore(inner: Store, keyring: Keyring): Store {
       return partner && openPartner(keyring, partner);
     },
     listPartners: async () => (await inner.listPartners()).map((p) => openPartner(keyring, p)),
+    putProvider: (provider) => inner.putProvider(sealProvider(keyring, provider)),
+    getProvider: async (id) => {
+      const provider = await inner.getProvider(id);
+      return provider && openProvider(keyring, provider);
+    },
+    listProviders: async () => (await inner.listProviders()).map((p) => openProvider(keyring, p)),
+    removeProvider: (id) => inner.removeProvider(id),
     getOrCreateSecret: async (name, value) =>
       openSecret(name, await inner.getOrCreateSecret(name, sealSecret(name, value))),
     listSecrets: async () =>
@@ -81,6 +115,11 @@ export function sealedStore(inner: Store, keyring: Keyring): Store {
     getExchangeReplay: (...args) => inner.getExchangeReplay(...args),
     putPassToken: (...args) => inner.putPassToken(...args),
     getPassToken: (...args) => inner.getPassToken(...args),
+    putLoginState: (state, now) => inner.putLoginState(sealLoginState(keyring, state), now),
+    takeLoginState: async (digest, now) => {
+      const state = await inner.takeLoginState(digest, now);
+      return state && openLoginState(keyring, state);
+    },
     listKeys: async (purpose) => (await inner.listKeys(purpose)).map((k) => openKey(keyring, k)),
     putKey: (key) => inner.putKey(sealKey(keyring, key)),
     updateKeys: ({ put, drop }) => inner.updateKeys({ put: put?.map((k) => sealKey(keyring, k)), drop }),
@@ -133,6 +172,11 @@ export async function resealStore(
     };
     await inner.putPartner(sealPartner(keyring, partner));
   }
+  for (const raw of await inner.listProviders()) {
+    if (!stale(raw.credential)) continue;
+    const credential = plainOr(raw.credential, () => keyring.open(providerContext(raw.id), raw.credential));
+    await inner.putProvider(sealProvider(keyring, { ...raw, credential }));
+  }
   for (const purpose of ['attestation', 'session'] as const) {
     const put = (await inner.listKeys(purpose))
       .filter((key) => stale(key.privateJwk))
@@ -164,6 +208,7 @@ export async function sealedKeyIds(inner: Store): Promise<Record<string, number>
     count(partner.secret);
     count(partner.previousSecret);
   }
+  for (const provider of await inner.listProviders()) count(provider.credential);
   for (const purpose of ['attestation', 'session'] as const)
     for (const key of await inner.listKeys(purpose)) count(key.privateJwk);
   for (const [name, value] of Object.entries(await inner.listSecrets())) if (!PLAIN_SECRETS.has(name)) count(value);

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -161,6 +162,52 @@ describe('SQLite durability', () => {
       expect(await store.consumeGrant('survivor', 2)).toMatchObject({ requestId: 'vr_x' });
       expect(await store.getOrCreateSecret('nullifier_key', 'other')).toBe('kept');
       expect((await store.hitCounter('c', 60_000, 1)).count).toBe(51);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SQLite data folders made by an older release', () => {
+  it('gains the providers and login_states tables on open, keeping what it held', async () => {
+    const path = join(dir.path, 'old.sqlite');
+    // The first release's partners table, and nothing else.
+    const old = new Database(path);
+    old.exec(`CREATE TABLE partners (
+      id TEXT PRIMARY KEY, secret TEXT NOT NULL, name TEXT NOT NULL, domain TEXT NOT NULL,
+      rail TEXT NOT NULL, blind_app_id TEXT, allowed_scopes TEXT, created_at INTEGER NOT NULL)`);
+    old
+      .prepare('INSERT INTO partners VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)')
+      .run('pk_test_old', 's', 'Old', 'https://old.example', 'standard', 1);
+    old.close();
+
+    const store = openSqliteStore(path);
+    try {
+      expect(await store.getPartner('pk_test_old')).toMatchObject({ name: 'Old', disabledAt: null });
+      const provider = {
+        id: 'idp_old',
+        issuer: 'https://id.example',
+        clientId: 'svc',
+        clientAuth: 'client_secret_basic' as const,
+        credential: 'c',
+        name: 'ID',
+        method: 'face_check',
+        proves: ['isAdult' as const],
+        enabled: true,
+        createdAt: 1,
+      };
+      await store.putProvider(provider);
+      expect(await store.listProviders()).toEqual([provider]);
+      const state = {
+        digest: 'd',
+        requestId: 'vr_1',
+        providerId: 'idp_old',
+        codeVerifier: 'v',
+        nonce: 'n',
+        expiresAt: 9,
+      };
+      await store.putLoginState(state, 1);
+      expect(await store.takeLoginState('d', 2)).toEqual(state);
     } finally {
       await store.close();
     }

@@ -14,8 +14,10 @@ import type {
   ExchangeReplayRecord,
   GrantRecord,
   KeyPurpose,
+  LoginStateRecord,
   PartnerRecord,
   PassTokenRecord,
+  ProviderRecord,
   SigningKeyRecord,
   Store,
   VerifyRequestPatch,
@@ -54,6 +56,12 @@ CREATE TABLE IF NOT EXISTS slots (
 CREATE TABLE IF NOT EXISTS signing_keys (
   kid TEXT PRIMARY KEY, purpose TEXT NOT NULL, created_at INTEGER NOT NULL, data TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS providers (
+  id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS login_states (
+  digest TEXT PRIMARY KEY, expires_at INTEGER NOT NULL, data TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS nonces_expiry ON nonces (expires_at);
 CREATE INDEX IF NOT EXISTS counters_expiry ON counters (reset_at);
 CREATE INDEX IF NOT EXISTS requests_expiry ON requests (expires_at);
@@ -61,6 +69,7 @@ CREATE INDEX IF NOT EXISTS grants_expiry ON grants (expires_at);
 CREATE INDEX IF NOT EXISTS replays_expiry ON exchange_replays (expires_at);
 CREATE INDEX IF NOT EXISTS pass_tokens_expiry ON pass_tokens (expires_at);
 CREATE INDEX IF NOT EXISTS slots_expiry ON slots (expires_at);
+CREATE INDEX IF NOT EXISTS login_states_expiry ON login_states (expires_at);
 `;
 
 /**
@@ -215,6 +224,13 @@ export function openSqliteStore(path: string): Store {
     ),
     getPartner: db.prepare('SELECT * FROM partners WHERE id = ?'),
     listPartners: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
+    putProvider: db.prepare(
+      `INSERT INTO providers (id, created_at, data) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, data = excluded.data`,
+    ),
+    getProvider: db.prepare('SELECT data FROM providers WHERE id = ?'),
+    listProviders: db.prepare('SELECT data FROM providers ORDER BY created_at, id'),
+    removeProvider: db.prepare('DELETE FROM providers WHERE id = ?'),
     insertSecret: db.prepare('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
     getSecret: db.prepare('SELECT value FROM secrets WHERE name = ?'),
     listSecrets: db.prepare('SELECT name, value FROM secrets ORDER BY name'),
@@ -255,6 +271,9 @@ export function openSqliteStore(path: string): Store {
     ),
     insertPassToken: db.prepare('INSERT INTO pass_tokens (digest, expires_at, data) VALUES (?, ?, ?)'),
     getPassToken: db.prepare('SELECT data FROM pass_tokens WHERE digest = ? AND expires_at > ?'),
+    insertLoginState: db.prepare('INSERT INTO login_states (digest, expires_at, data) VALUES (?, ?, ?)'),
+    // One statement: the row is read and deleted together, so two takers never both get it.
+    takeLoginState: db.prepare('DELETE FROM login_states WHERE digest = ? RETURNING expires_at, data'),
     listKeys: db.prepare('SELECT data FROM signing_keys WHERE purpose = ? ORDER BY created_at, kid'),
     putKey: db.prepare(
       `INSERT INTO signing_keys (kid, purpose, created_at, data) VALUES (?, ?, ?, ?)
@@ -269,6 +288,7 @@ export function openSqliteStore(path: string): Store {
       db.prepare('DELETE FROM exchange_replays WHERE expires_at <= ?'),
       db.prepare('DELETE FROM pass_tokens WHERE expires_at <= ?'),
       db.prepare('DELETE FROM slots WHERE expires_at <= ?'),
+      db.prepare('DELETE FROM login_states WHERE expires_at <= ?'),
     ],
   };
 
@@ -387,6 +407,20 @@ export function openSqliteStore(path: string): Store {
       return (q.listPartners.all() as PartnerRow[]).map(toPartner);
     },
 
+    async putProvider(provider: ProviderRecord) {
+      q.putProvider.run(provider.id, provider.createdAt, JSON.stringify(provider));
+    },
+    async getProvider(id: string) {
+      const row = q.getProvider.get(id) as { data: string } | undefined;
+      return row ? (JSON.parse(row.data) as ProviderRecord) : null;
+    },
+    async listProviders() {
+      return (q.listProviders.all() as { data: string }[]).map((r) => JSON.parse(r.data) as ProviderRecord);
+    },
+    async removeProvider(id: string) {
+      return q.removeProvider.run(id).changes === 1;
+    },
+
     async getOrCreateSecret(name: string, value: string) {
       return getOrCreateSecret.immediate(name, value);
     },
@@ -472,6 +506,14 @@ export function openSqliteStore(path: string): Store {
     async getPassToken(digest: string, now: number) {
       const row = q.getPassToken.get(digest, now) as { data: string } | undefined;
       return row ? (JSON.parse(row.data) as PassTokenRecord) : null;
+    },
+
+    async putLoginState(state: LoginStateRecord) {
+      q.insertLoginState.run(state.digest, state.expiresAt, JSON.stringify(state));
+    },
+    async takeLoginState(digest: string, now: number) {
+      const row = q.takeLoginState.get(digest) as { expires_at: number; data: string } | undefined;
+      return row && row.expires_at > now ? (JSON.parse(row.data) as LoginStateRecord) : null;
     },
 
     async listKeys(purpose: KeyPurpose) {

@@ -13,11 +13,15 @@
  * runStoreContract('Redis', openOnFreshPrefix, { openPeer: samePrefix, expiresByItself: true });
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { createKeyring, isSealed } from '../crypto/master-key.ts';
+import { sealedStore } from './sealed.ts';
 import type {
   ExchangeReplayRecord,
   GrantRecord,
+  LoginStateRecord,
   PartnerRecord,
   PassTokenRecord,
+  ProviderRecord,
   SigningKeyRecord,
   Store,
   VerifyRequestRecord,
@@ -147,6 +151,34 @@ function key(overrides: Partial<SigningKeyRecord> = {}): SigningKeyRecord {
   };
 }
 
+function provider(overrides: Partial<ProviderRecord> = {}): ProviderRecord {
+  return {
+    id: unique('idp_contract'),
+    issuer: 'https://id.example',
+    clientId: 'svc-client',
+    clientAuth: 'client_secret_basic',
+    credential: 'contract-client-secret',
+    name: 'Example ID',
+    method: 'face_check',
+    proves: ['isAdult', 'isFrench'],
+    enabled: true,
+    createdAt: T0,
+    ...overrides,
+  };
+}
+
+function loginState(overrides: Partial<LoginStateRecord> = {}): LoginStateRecord {
+  return {
+    digest: unique('state-digest-'),
+    requestId: unique('vr_'),
+    providerId: 'idp_example',
+    codeVerifier: unique('contract-code-verifier-'),
+    nonce: unique('contract-nonce-'),
+    expiresAt: T0 + 5 * MINUTE,
+    ...overrides,
+  };
+}
+
 function elapsedSince(start: number): number {
   return Date.now() - start;
 }
@@ -238,6 +270,56 @@ export function runStoreContract(
         const all = [partner(), partner({ createdAt: T0 + 1 }), partner({ createdAt: T0 + 2 })];
         for (const p of all) await store.putPartner(p);
         expect((await store.listPartners()).map((p) => p.id).sort()).toEqual(all.map((p) => p.id).sort());
+      });
+    });
+
+    describe('identity providers', () => {
+      it('stores a provider and reads every field back', async () => {
+        const store = await fresh();
+        const withSecret = provider();
+        const withKey = provider({
+          clientAuth: 'private_key_jwt',
+          credential: '{"kty":"EC","crv":"P-256","d":"private","x":"x","y":"y"}',
+          issuer: 'http://127.0.0.1:8789',
+          proves: ['isAdult'],
+          enabled: false,
+        });
+        await store.putProvider(withSecret);
+        await store.putProvider(withKey);
+        expect(await store.getProvider(withSecret.id)).toEqual(withSecret);
+        expect(await store.getProvider(withKey.id)).toEqual(withKey);
+        expect(await store.getProvider('idp_nobody')).toBeNull();
+      });
+
+      it('replaces a provider put again under the same id', async () => {
+        const store = await fresh();
+        const first = provider();
+        await store.putProvider(first);
+        await store.putProvider({ ...first, enabled: false, credential: 'rotated-secret' });
+        expect(await store.getProvider(first.id)).toEqual({ ...first, enabled: false, credential: 'rotated-secret' });
+        expect(await store.listProviders()).toHaveLength(1);
+      });
+
+      it('lists every provider, oldest first', async () => {
+        const store = await fresh();
+        const [old, middle, recent] = [
+          provider({ createdAt: T0 }),
+          provider({ createdAt: T0 + 1 }),
+          provider({ createdAt: T0 + 2 }),
+        ];
+        for (const p of [recent, old, middle]) await store.putProvider(p);
+        expect(await store.listProviders()).toEqual([old, middle, recent]);
+      });
+
+      it('removes a provider once: true the first time, false after', async () => {
+        const store = await fresh();
+        const [gone, kept] = [provider(), provider()];
+        await store.putProvider(gone);
+        await store.putProvider(kept);
+        expect(await store.removeProvider(gone.id)).toBe(true);
+        expect(await store.removeProvider(gone.id)).toBe(false);
+        expect(await store.getProvider(gone.id)).toBeNull();
+        expect(await store.listProviders()).toEqual([kept]);
       });
     });
 
@@ -561,6 +643,59 @@ export function runStoreContract(
       });
     });
 
+    describe('login states', () => {
+      it('hands a login state out exactly once', async () => {
+        const store = await fresh();
+        const state = loginState();
+        await store.putLoginState(state, T0);
+        expect(await store.takeLoginState(state.digest, T0 + 1)).toEqual(state);
+        expect(await store.takeLoginState(state.digest, T0 + 2)).toBeNull();
+      });
+
+      it("refuses an unknown login state, or one expired by the caller's clock", async () => {
+        const store = await fresh();
+        const state = loginState();
+        await store.putLoginState(state, T0);
+        expect(await store.takeLoginState('unknown-digest', T0)).toBeNull();
+        expect(await store.takeLoginState(state.digest, state.expiresAt)).toBeNull();
+        const live = loginState();
+        await store.putLoginState(live, T0);
+        expect(await store.takeLoginState(live.digest, live.expiresAt - 1)).toEqual(live);
+      });
+
+      it('gives a login state to exactly one of 50 concurrent takers', async () => {
+        const store = await fresh();
+        const state = loginState();
+        await store.putLoginState(state, T0);
+        const results = await Promise.all(Array.from({ length: 50 }, () => store.takeLoginState(state.digest, T0)));
+        expect(results.filter((r) => r !== null)).toEqual([state]);
+      });
+    });
+
+    describe('sealed at rest (sealed.ts over this store)', () => {
+      it("holds a provider's credential and a login state's verifier and nonce only sealed, and reads them back plain", async () => {
+        const raw = await fresh();
+        const store = sealedStore(raw, createKeyring([Buffer.alloc(32, 5)]));
+        const p = provider({ credential: 'the-client-secret' });
+        const state = loginState({ codeVerifier: 'the-code-verifier', nonce: 'the-nonce' });
+        await store.putProvider(p);
+        await store.putLoginState(state, T0);
+
+        const stored = await raw.getProvider(p.id);
+        expect(isSealed(stored!.credential)).toBe(true);
+        expect(JSON.stringify(await raw.listProviders())).not.toContain('the-client-secret');
+        expect(await store.getProvider(p.id)).toEqual(p);
+        expect(await store.listProviders()).toEqual([p]);
+
+        // Taken through the raw store the values are sealed; put back, the sealing store opens them.
+        const sealedState = await raw.takeLoginState(state.digest, T0);
+        expect(isSealed(sealedState!.codeVerifier) && isSealed(sealedState!.nonce)).toBe(true);
+        expect(JSON.stringify(sealedState)).not.toMatch(/the-code-verifier|the-nonce/);
+        await raw.putLoginState(sealedState!, T0);
+        expect(await store.takeLoginState(state.digest, T0)).toEqual(state);
+      });
+    });
+
     describe('exchange replays', () => {
       it('keeps the first replay stored for a partner and key, and returns it to later writers', async () => {
         const store = await fresh();
@@ -710,12 +845,17 @@ export function runStoreContract(
         await store.putPassToken(livePass);
         await store.holdSlot('expired-slots', 'dead', 1, soon, T0);
         await store.holdSlot('live-slots', 'live', 1, later, T0);
+        const [deadState, liveState] = [loginState({ expiresAt: soon }), loginState({ expiresAt: later })];
+        await store.putLoginState(deadState, T0);
+        await store.putLoginState(liveState, T0);
+        const keptProvider = provider();
+        await store.putProvider(keptProvider);
         const keeper = partner();
         await store.putPartner(keeper);
         await store.getOrCreateSecret('kept', 'value');
 
         const now = T0 + 2_000;
-        expect(await store.sweep(now)).toBe(options.expiresByItself ? 0 : 7);
+        expect(await store.sweep(now)).toBe(options.expiresByItself ? 0 : 8);
         expect(await store.sweep(now)).toBe(0);
 
         expect(await store.getRequest(liveRequest.id, now)).toEqual(liveRequest);
@@ -727,6 +867,8 @@ export function runStoreContract(
         expect(await store.getPartner(keeper.id)).toEqual(keeper);
         expect(await store.getOrCreateSecret('kept', 'other')).toBe('value');
         expect(await store.holdSlot('live-slots', 'other', 1, later, now)).toBe(false);
+        expect(await store.getProvider(keptProvider.id)).toEqual(keptProvider);
+        expect(await store.takeLoginState(liveState.digest, now)).toEqual(liveState);
 
         // Swept rows are gone even for a reader whose clock is behind; rows that expire by themselves read as absent.
         const readAt = options.expiresByItself ? now : T0;
@@ -737,6 +879,7 @@ export function runStoreContract(
         expect(await store.rememberNonce('pk_a', 'expired-nonce-00001', later, now)).toBe(true);
         expect((await store.hitCounter('expired-counter', 1_000, now)).count).toBe(1);
         expect(await store.holdSlot('expired-slots', 'next', 1, later, readAt)).toBe(true);
+        expect(await store.takeLoginState(deadState.digest, readAt)).toBeNull();
       });
     });
 
@@ -816,6 +959,31 @@ export function runStoreContract(
           expect(results.filter((r) => r !== null)).toEqual([g]);
           expect(await store.consumeGrant(g.digest, T0)).toBeNull();
           expect(await peer.consumeGrant(g.digest, T0)).toBeNull();
+        });
+
+        it('gives a login state to exactly one of 50 concurrent takers spread over both instances', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const state = loginState();
+          await store.putLoginState(state, T0);
+          const results = await Promise.all(
+            Array.from({ length: 50 }, (_, i) => (i % 2 ? store : peer).takeLoginState(state.digest, T0)),
+          );
+          expect(results.filter((r) => r !== null)).toEqual([state]);
+          expect(await store.takeLoginState(state.digest, T0)).toBeNull();
+          expect(await peer.takeLoginState(state.digest, T0)).toBeNull();
+        });
+
+        it('shows one instance the providers the other added, changed and removed', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const [kept, removed] = [provider(), provider({ createdAt: T0 + 1 })];
+          await store.putProvider(kept);
+          await store.putProvider(removed);
+          await peer.putProvider({ ...kept, enabled: false });
+          expect(await peer.removeProvider(removed.id)).toBe(true);
+          expect(await store.listProviders()).toEqual([{ ...kept, enabled: false }]);
+          expect(await store.removeProvider(removed.id)).toBe(false);
         });
 
         it('treats a nonce used on one instance as a replay on the other', async () => {

@@ -7,8 +7,8 @@
  * Contract, in prose:
  * - Every method is async and every method is atomic on its own: a caller never sees half a
  *   write, and two callers racing on the same key see one winner.
- * - Tokens are never stored: grants, pass tokens, poll and handoff tokens are keyed by their
- *   SHA-256 digest (`digestToken`). A verification result is stored sealed to a per-request
+ * - Tokens are never stored: grants, pass tokens, poll and handoff tokens and login states are
+ *   keyed by their SHA-256 digest (`digestToken`). A verification result is stored sealed to a per-request
  *   X25519 key whose private half only the reader's secret opens (`domain/result-box.ts`); an
  *   exchange replay, sealed with its grant code (`crypto/seal.ts`). The store holds neither secret.
  * - Times are ms since the Unix epoch, given by the caller (from its Clock): the store never
@@ -149,6 +149,46 @@ export interface SigningKeyRecord {
   dropAfter: number | null;
 }
 
+export type ProviderClientAuth = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+
+/** An identity provider the service is an OpenID Connect relying party of (DESIGN §12). */
+export interface ProviderRecord {
+  /** `idp_` + 16 random bytes, base64url (the sandbox fixture is `idp_example`) */
+  id: string;
+  /** exactly as the provider's discovery document spells it: https, or http on a loopback host */
+  issuer: string;
+  clientId: string;
+  clientAuth: ProviderClientAuth;
+  /** the client secret, or for private_key_jwt the private key as JWK JSON text; sealed at rest */
+  credential: string;
+  /** shown to the visitor */
+  name: string;
+  /** the verification_method it yields, e.g. `face_check` */
+  method: string;
+  /** the scopes it can prove */
+  proves: Scope[];
+  /** `svc providers disable` sets it false: no longer offered, its flows refused */
+  enabled: boolean;
+  createdAt: number;
+}
+
+/**
+ * One authorization code flow in flight (DESIGN §12): kept with the request, the provider and
+ * the PKCE verifier, taken once by the callback, until the request's deadline.
+ */
+export interface LoginStateRecord {
+  /** SHA-256 digest of the `state` value (`digestToken`): the state itself is never stored */
+  digest: string;
+  requestId: string;
+  providerId: string;
+  /** the PKCE code_verifier; sealed at rest */
+  codeVerifier: string;
+  /** the OpenID Connect nonce; sealed at rest */
+  nonce: string;
+  /** the request's deadline */
+  expiresAt: number;
+}
+
 export interface CounterHit {
   /** hits in the current window, this one included */
   count: number;
@@ -163,6 +203,15 @@ export interface Store {
   putPartner(partner: PartnerRecord): Promise<void>;
   getPartner(id: string): Promise<PartnerRecord | null>;
   listPartners(): Promise<PartnerRecord[]>;
+
+  // Identity providers (DESIGN §12)
+  /** Stores a provider, replacing one with the same id. */
+  putProvider(provider: ProviderRecord): Promise<void>;
+  getProvider(id: string): Promise<ProviderRecord | null>;
+  /** Every provider, oldest first (by createdAt, then id), enabled or not. */
+  listProviders(): Promise<ProviderRecord[]>;
+  /** Deletes a provider; false when there was none. */
+  removeProvider(id: string): Promise<boolean>;
 
   // Service secrets and records (the nullifier key, result_reader_key, the store's mode), created once and then stable
   /** Returns the stored value for `name`, storing `value` first if there is none (first writer wins). */
@@ -221,6 +270,15 @@ export interface Store {
    */
   putExchangeReplay(record: ExchangeReplayRecord, now: number): Promise<ExchangeReplayRecord>;
   getExchangeReplay(partnerId: string, idempotencyKey: string, now: number): Promise<ExchangeReplayRecord | null>;
+
+  // Login states of the authorization code flow: single use, atomically
+  /** Stores a login state; `now` (the caller's clock) only sizes how long a store that expires rows by itself keeps it. */
+  putLoginState(state: LoginStateRecord, now: number): Promise<void>;
+  /**
+   * Returns the login state and deletes it in one atomic step: of several racing takers (on any
+   * instance) exactly one gets it. null when unknown, already taken or expired at `now`.
+   */
+  takeLoginState(digest: string, now: number): Promise<LoginStateRecord | null>;
 
   // Pass tokens
   putPassToken(token: PassTokenRecord): Promise<void>;
