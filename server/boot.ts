@@ -14,6 +14,7 @@ import { loadKeyring, type Keyring } from './crypto/master-key.ts';
 import { loadResultReaderKeys } from './crypto/result-reader.ts';
 import type { AppDeps } from './deps.ts';
 import { loadPartnerFixtures } from './domain/partners.ts';
+import { loadProviderFixtures } from './domain/provider-registry.ts';
 import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -81,6 +82,8 @@ export async function buildDeps(
   const { config, store } = await openServiceStore(requested, options);
   if (config.mode === 'sandbox') {
     for (const partner of loadPartnerFixtures(config.fixturesPath, clock.now())) await store.putPartner(partner);
+    for (const provider of loadProviderFixtures(config.providerFixturesPath, clock.now()))
+      await store.putProvider(provider);
   } else if ((await store.listPartners()).length === 0) {
     throw new ConfigError('SVC_MODE=production found no partners in the store; add one with `svc partners add` first');
   }

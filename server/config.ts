@@ -31,6 +31,8 @@ export interface Config {
   readonly redisPrefix: string;
   /** partner fixtures loaded in sandbox mode */
   readonly fixturesPath: string;
+  /** SVC_PROVIDER_FIXTURES: identity providers loaded in sandbox mode (DESIGN §12), never in production */
+  readonly providerFixturesPath: string;
   readonly partnerPort: number;
   /** life of a pending verification request; 300 s (DESIGN §3), shorter only for e2e renewal tests */
   readonly requestTtlMs: number;
@@ -196,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: readRedisUrl(env.SVC_REDIS_URL),
     redisPrefix: readRedisPrefix(env.SVC_REDIS_PREFIX),
     fixturesPath: resolve(cwd, env.SVC_FIXTURES || 'fixtures/partners.json'),
+    providerFixturesPath: resolve(cwd, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json'),
     partnerPort: port(env, 'PARTNER_PORT', 8788),
     requestTtlMs,
     nullifierKey,
