@@ -6,16 +6,21 @@ import { runCli, type CliCommand } from './cli/dispatch.ts';
 import { runKeysCommand } from './cli/keys.ts';
 import { runMasterKeyCommand } from './cli/master-key.ts';
 import { runPartnersCommand } from './cli/partners.ts';
+import { runProvidersCommand } from './cli/providers.ts';
 import { runStoreCommand } from './cli/store.ts';
 import { runWalletCommand } from './cli/wallet.ts';
 
 const COMMANDS: Record<string, CliCommand> = {
   serve: { summary: 'run the service, as server/main.ts does', start: async () => void (await import('./main.ts')) },
   partners: { summary: 'add, list, rotate-secret, disable or enable partners', run: runPartnersCommand },
+  providers: {
+    summary: 'add, list, disable, enable or remove identity providers (OpenID Connect)',
+    run: runProvidersCommand,
+  },
   keys: { summary: 'list or rotate the ADULT_BLIND signing keys', run: runKeysCommand },
   'master-key': { summary: 'show or rotate the master key that seals secrets at rest', run: runMasterKeyCommand },
   store: {
-    summary: 'copy partners, keys and secrets into another store (SQLite → Redis)',
+    summary: 'copy partners, providers, keys and secrets into another store (SQLite → Redis)',
     run: (args, context) => runStoreCommand(args, context),
   },
   wallet: {

@@ -167,7 +167,7 @@ export interface ProviderRecord {
   method: string;
   /** the scopes it can prove */
   proves: Scope[];
-  /** `svc providers disable` sets it false: no longer offered, its flows refused */
+  /** `svc providers disable` sets it false: no longer offered, and a flow can no longer start with it */
   enabled: boolean;
   createdAt: number;
 }
