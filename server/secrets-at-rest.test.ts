@@ -1,9 +1,11 @@
 /**
- * Secrets sealed at rest (issue 8), on real data folders: nothing in the folder gives away a
- * partner secret, a private key or a service secret; the folder and its files are private; the
- * master key rotates without losing a partner.
+ * Secrets sealed at rest (issue 8, issue 17), on real data folders: nothing in the folder gives
+ * away a partner secret, a private key, a service secret, an identity provider's client secret or
+ * private key, or a login state's PKCE verifier or nonce; the folder and its files are private;
+ * the master key rotates without losing a partner or a provider.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
@@ -12,6 +14,7 @@ import { runCli } from './cli/dispatch.ts';
 import { runKeysCommand } from './cli/keys.ts';
 import { runMasterKeyCommand } from './cli/master-key.ts';
 import { runPartnersCommand } from './cli/partners.ts';
+import { runProvidersCommand } from './cli/providers.ts';
 import { createFakeClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { MASTER_KEY_FILE, newMasterKey } from './crypto/master-key.ts';
@@ -35,6 +38,7 @@ async function svc(args: string[], extra: Record<string, string> = {}) {
   const err: string[] = [];
   const commands = {
     partners: { summary: '', run: runPartnersCommand },
+    providers: { summary: '', run: runProvidersCommand },
     keys: { summary: '', run: runKeysCommand },
     'master-key': { summary: '', run: runMasterKeyCommand },
   };
@@ -98,6 +102,52 @@ describe('a sandbox data folder', () => {
     expectNowhereInFolder(nullifierKey);
   });
 
+  it("holds identity providers' secrets and keys and a login state's verifier and nonce only sealed", async () => {
+    const running = await boot();
+    const fixtureSecret = (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'providers.json'), 'utf8')) as { client_secret: string }[]
+    )[0]!.client_secret;
+    expect((await running.deps.store.getProvider('idp_example'))!.credential).toBe(fixtureSecret);
+
+    const clientSecret = randomBytes(24).toString('base64url');
+    const secretFile = join(dir.path, 'client-secret');
+    writeFileSync(secretFile, `${clientSecret}\n`);
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const keyFile = join(dir.path, 'client-key.pem');
+    writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const common = ['--issuer', 'https://id.example', '--client-id', 'svc', '--name', 'ID', '--method', 'face_check'];
+    for (const credential of [
+      ['--client-secret-file', secretFile],
+      ['--private-key-file', keyFile],
+    ])
+      expect((await svc(['providers', 'add', ...common, ...credential, '--proves', 'isAdult'])).code).toBe(0);
+
+    const codeVerifier = randomBytes(32).toString('base64url');
+    const nonce = randomBytes(32).toString('base64url');
+    await running.deps.store.putLoginState(
+      {
+        digest: 'state-digest',
+        requestId: 'vr_1',
+        providerId: 'idp_example',
+        codeVerifier,
+        nonce,
+        expiresAt: clock.now() + 300_000,
+      },
+      clock.now(),
+    );
+    const stored = (await running.deps.store.listProviders()).find((p) => p.clientAuth === 'private_key_jwt');
+    await running.close();
+
+    expect(JSON.parse(stored!.credential).d).toBe((privateKey.export({ format: 'jwk' }) as { d: string }).d);
+    expectNowhereInFolder(Buffer.from(fixtureSecret));
+    expectNowhereInFolder(Buffer.from(clientSecret));
+    expectNowhereInFolder(Buffer.from(JSON.parse(stored!.credential).d as string, 'base64url'));
+    for (const value of [codeVerifier, nonce]) {
+      expectNowhereInFolder(Buffer.from(value));
+      expectNowhereInFolder(Buffer.from(value, 'base64url'));
+    }
+  });
+
   it('is private to the service: the folder 0700, every file in it 0600', async () => {
     const running = await boot();
     await svc(['partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard']);
@@ -156,7 +206,28 @@ describe('a production data folder', () => {
       );
       partners.push(JSON.parse(added.out) as { id: string; secret: string });
     }
+    writeFileSync(join(dir.path, 'client-secret'), 'provider-secret\n');
+    const provider = await svc(
+      [
+        'providers',
+        'add',
+        ...['--issuer', 'https://id.example', '--client-id', 'svc', '--name', 'ID', '--method', 'face_check'],
+        ...['--client-secret-file', join(dir.path, 'client-secret'), '--proves', 'isAdult'],
+      ],
+      production(keyOne),
+    );
+    expect(provider.code).toBe(0);
     return partners;
+  }
+
+  /** The providers' secrets, opened as a process with these keys opens them. */
+  async function providerSecrets(extra: Record<string, string>): Promise<string[]> {
+    const running = await boot(extra);
+    try {
+      return (await running.deps.store.listProviders()).map((p) => p.credential);
+    } finally {
+      await running.close();
+    }
   }
 
   async function exchangeAs(extra: Record<string, string>, partner: { id: string; secret: string }): Promise<number> {
@@ -194,6 +265,7 @@ describe('a production data folder', () => {
 
     // The old key can go: the new key alone opens everything; the old alone opens nothing.
     for (const partner of partners) expect(await exchangeAs(production(keyTwo), partner)).toBe(200);
+    expect(await providerSecrets(production(keyTwo))).toEqual(['provider-secret']);
     await expect(boot(production(keyOne))).rejects.toThrow(ConfigError);
     await expect(boot(production(keyOne))).rejects.toThrow(
       /sealed with master key [0-9a-f]{16}, which this process cannot open/,

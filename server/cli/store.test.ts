@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../boot.ts';
 import { loadConfig } from '../config.ts';
+import { createKeyring } from '../crypto/master-key.ts';
 import { openRedisStore } from '../store/redis.ts';
+import { sealedStore } from '../store/sealed.ts';
 import { makeTempDir, makeTestApp, PARTNERS, REPO_ROOT, signedInject, TEST_MASTER_KEY } from '../test/helpers.ts';
 import { startRedisServer } from '../test/redis-server.ts';
 import { runCli } from './dispatch.ts';
@@ -28,10 +30,10 @@ async function svc(args: string[], env: Record<string, string>) {
 }
 
 describe('svc store copy', () => {
-  it('moves a SQLite deployment to Redis: partners, keys and secrets, sealed as they were', async () => {
+  it('moves a SQLite deployment to Redis: partners, providers, keys and secrets, sealed as they were', async () => {
     const dir = makeTempDir();
     try {
-      // The SQLite deployment: a service ran once on it (fixture partners, keys, the nullifier key).
+      // The SQLite deployment: a service ran once on it (fixture partners and provider, keys, the nullifier key).
       const config = loadConfig(
         { NODE_ENV: 'test', SVC_DATA_DIR: dir.path, SVC_MASTER_KEY: TEST_MASTER_KEY },
         REPO_ROOT,
@@ -39,6 +41,20 @@ describe('svc store copy', () => {
       const before = await buildDeps(config);
       const jwks = await before.blind.jwks();
       const sealedPartner = (await before.store.listPartners()).length;
+      const providers = await before.store.listProviders();
+      expect(providers.map((p) => p.id)).toEqual(['idp_example']);
+      // A login state in flight is not carried: it lapses with its request.
+      await before.store.putLoginState(
+        {
+          digest: 'd',
+          requestId: 'vr_x',
+          providerId: 'idp_example',
+          codeVerifier: 'v',
+          nonce: 'n',
+          expiresAt: Date.now() + 60_000,
+        },
+        Date.now(),
+      );
       await before.store.close();
 
       const copied = await svc(['store', 'copy', '--to-redis-url', redis.url, '--to-redis-prefix', 'moved:'], {
@@ -46,13 +62,20 @@ describe('svc store copy', () => {
       });
       expect(copied.code, copied.text).toBe(0);
       expect(copied.text).toMatch(
-        new RegExp(`^copied ${sealedPartner} partners, \\d+ signing keys and \\d+ service secrets`, 'm'),
+        new RegExp(
+          `^copied ${sealedPartner} partners, 1 identity provider, \\d+ signing keys and \\d+ service secrets`,
+          'm',
+        ),
       );
 
       // Values stay sealed in Redis: no partner secret in the clear.
       const raw = await openRedisStore({ url: redis.url, prefix: 'moved:', notice: () => {} });
       const demo = await raw.getPartner(PARTNERS.demo.id);
       expect(demo?.secret).toMatch(/^sealed:v1:/);
+      expect((await raw.getProvider('idp_example'))?.credential).toMatch(/^sealed:v1:/);
+      const keyring = createKeyring([Buffer.from(TEST_MASTER_KEY, 'base64')]);
+      expect(await sealedStore(raw, keyring).listProviders()).toEqual(providers);
+      expect(await raw.takeLoginState('d', Date.now())).toBeNull();
       await raw.close();
 
       // A service on Redis with the same master key: same partners, same published keys, same nullifier key.

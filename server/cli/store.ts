@@ -1,10 +1,11 @@
 /**
  * `svc store copy`: moves a deployment from one store to another (SQLite → Redis, DESIGN §10).
  * The source is the store the environment names, as for every command; the destination is given
- * by flags. What is copied: partners, ADULT_BLIND signing keys and service secrets (the nullifier
- * key, the result-reader key, the store's mode), each exactly as stored, sealed under the master
- * key, so the destination needs the same SVC_MASTER_KEY. Requests, grants, pass tokens, nonces and
- * counters are not copied: they live minutes, so stop the old service and let them lapse
+ * by flags. What is copied: partners, identity providers, ADULT_BLIND signing keys and service
+ * secrets (the nullifier key, the result-reader key, the store's mode), each exactly as stored,
+ * sealed under the master key, so the destination needs the same SVC_MASTER_KEY. Requests,
+ * grants, pass tokens, login states, nonces and counters are not copied: they live minutes, so
+ * stop the old service and let them lapse
  * (docs/operations.md, "Moving a SQLite deployment to Redis").
  *
  * A destination that already holds a different secret (another deployment's nullifier key, its
@@ -20,7 +21,7 @@ export const STORE_USAGE = `Usage:
   svc store copy --to-redis-url URL [--to-redis-prefix P]   copy into Redis (prefix default "svc:")
   svc store copy --to-data-dir DIR                           copy into the SQLite store in DIR
 
-Copies partners, signing keys and service secrets, sealed as they are, from the store the
+Copies partners, identity providers, signing keys and service secrets, sealed as they are, from the store the
 environment names (SVC_DATA_DIR, or SVC_REDIS_URL) into the destination. Run it with the old
 service stopped; start the new instances with the same SVC_MASTER_KEY.`;
 
@@ -81,7 +82,7 @@ export interface Destination {
   dataDir: string;
 }
 
-/** Copies partners, keys and secrets from `source` to `destination` as stored (sealed). */
+/** Copies partners, providers, keys and secrets from `source` to `destination` as stored (sealed). */
 async function copyStore(
   source: Store,
   destination: Store,
@@ -102,6 +103,8 @@ async function copyStore(
   for (const [name, value] of Object.entries(secrets)) await destination.getOrCreateSecret(name, value);
   const partners = await source.listPartners();
   for (const partner of partners) await destination.putPartner(partner);
+  const providers = await source.listProviders();
+  for (const provider of providers) await destination.putProvider(provider);
   let keys = 0;
   for (const purpose of PURPOSES) {
     const list = await source.listKeys(purpose);
@@ -113,7 +116,8 @@ async function copyStore(
     keys += list.length;
   }
   context.out(
-    `copied ${partners.length} partner${partners.length === 1 ? '' : 's'}, ${keys} signing key${keys === 1 ? '' : 's'} ` +
+    `copied ${partners.length} partner${partners.length === 1 ? '' : 's'}, ` +
+      `${providers.length} identity provider${providers.length === 1 ? '' : 's'}, ${keys} signing key${keys === 1 ? '' : 's'} ` +
       `and ${Object.keys(secrets).length} service secret${Object.keys(secrets).length === 1 ? '' : 's'} (sealed as they were)`,
   );
   return 0;
