@@ -35,6 +35,11 @@
  *    should refuse a non-nil payload (CosePayloadMustBeNullError exists and is unused there) and
  *    verify over the detached bytes only; `Sign1.verify` should take the payload to verify as an
  *    argument rather than prefer the embedded one.
+ * 9. The MSO's validityInfo is checked as `validFrom - skew ≤ now ≤ validUntil + skew` and `signed`
+ *    within the DS certificate's validity widened by the skew: an inverted window (validFrom after
+ *    validUntil) with both ends within the skew of now passes, and so does a `signed` in the
+ *    future → mso-validity.ts checks the order, `signed ≤ now + skew`, and `signed` within the DS
+ *    certificate's own dates (issue 16, finding 7).
  */
 import {
   cborDecode,

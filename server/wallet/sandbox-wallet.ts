@@ -82,6 +82,8 @@ export interface PresentOptions {
    * nil (ISO/IEC 18013-5 §9.1.3 detaches them): what a replayed presentation looks like.
    */
   embedPayload?: boolean;
+  /** The MSO's validityInfo as given (its edge cases); default signed and valid from `now` for 30 days. */
+  validity?: { signed: Date; validFrom: Date; validUntil: Date };
 }
 
 /** The public half of a key, as the MSO's DeviceKey. */
@@ -125,7 +127,7 @@ export async function issueAgeCredential(options: PresentOptions & { deviceKey: 
       signingKey: ecJwkToCoseKey(issuer.dsKey),
       algorithm: SignatureAlgorithm.ES256,
       digestAlgorithm: 'SHA-256',
-      validityInfo: validityFor(options.now, options.tamper),
+      validityInfo: options.validity ?? validityFor(options.now, options.tamper),
       deviceKeyInfo: { deviceKey: asDeviceKey(options.deviceKey) },
       certificates: issuer.x5chain,
     });

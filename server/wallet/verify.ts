@@ -2,9 +2,11 @@
  * Checks a wallet's answer (DESIGN §11), each failure named by the check that refused it:
  *
  *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token →
- *   device_response → doctype → trust_chain, certificate_validity → device_auth (ours: a
- *   detached device signature, device-auth.ts) → issuer_signature, mso_validity, digests,
- *   device_auth (by @owf/mdoc) → device_auth (ours: over this request's transcript) → age_over_18
+ *   device_response → doctype → trust_chain, certificate_validity (the path and the DS profile,
+ *   trust-chain.ts) → device_auth (ours: a detached device signature, device-auth.ts) →
+ *   issuer_signature, mso_validity, digests, device_auth (by @owf/mdoc) → mso_validity (ours: the
+ *   window's order and the signing date, mso-validity.ts) → device_auth (ours: over this request's
+ *   transcript) → age_over_18
  *
  * The DC API answer skips state and vp_token and starts with dc_response (HPKE).
  * Nothing here logs or returns credential contents: `detail` names a check, never a value.
@@ -19,6 +21,7 @@ import { checkDeviceAuthShape, verifyDeviceSignature } from './device-auth.ts';
 import { decodeBase64Url } from './keys.ts';
 import { checkDocTypes, createDcapiSessionTranscript, decodeDeviceResponse } from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
+import { checkMsoValidity } from './mso-validity.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, MSO_SKEW_SECONDS } from './profile.ts';
 import { authorizationRequestOf, createOid4VpSessionTranscript, type WalletRequestMaterial } from './request.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
@@ -230,6 +233,13 @@ export async function verifyDeviceResponseBytes(
       .sort((a, b) => CHECK_ORDER.indexOf(a.check) - CHECK_ORDER.indexOf(b.check));
     return refuse(first!.check, first!.assessment.check);
   }
+  const msoProblem = checkMsoValidity(
+    document.issuerSigned.issuerAuth.mobileSecurityObject.validityInfo,
+    chain.path[0]!.certificate,
+    now,
+    MSO_SKEW_SECONDS,
+  );
+  if (msoProblem) return refuse('mso_validity', msoProblem);
   // And whatever the library did: the signature must cover the bytes we compute.
   const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, AV_DOCTYPE);
   if (deviceSignatureProblem) return refuse('device_auth', deviceSignatureProblem);
