@@ -21,7 +21,7 @@ import { mdocContext } from './mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
 import { createIssuerCertificates } from './sandbox-issuer.ts';
-import { createDeviceResponse, type PresentOptions, type WalletTamper } from './sandbox-wallet.ts';
+import { ATTACKER_TEXT, createDeviceResponse, type PresentOptions, type WalletTamper } from './sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 import { verifyDeviceResponseBytes } from './verify.ts';
@@ -269,6 +269,20 @@ describe('gap 9: the MSO validity window', () => {
         status: 'refused',
         check: 'mso_validity',
       });
+    }
+  });
+});
+
+describe('gap 10: assessment texts quote the credential', () => {
+  it('@owf/mdoc 0.6.0 puts an unsigned element name in its check text; our detail does not', async () => {
+    for (const tamper of ['unsigned-element', 'unsigned-namespace'] as const) {
+      const { bytes, sessionTranscript } = await responseBytes({ tamper });
+      const failed = await libraryFailures(bytes, sessionTranscript);
+      expect(failed.some((assessment) => assessment.check.includes(ATTACKER_TEXT))).toBe(true);
+      const verdict = await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW);
+      expect(verdict).toMatchObject({ status: 'refused', check: 'digests' });
+      expect(JSON.stringify(verdict)).not.toContain('family_name');
+      expect(JSON.stringify(verdict).length).toBeLessThan(300);
     }
   });
 });

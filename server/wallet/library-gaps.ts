@@ -40,6 +40,11 @@
  *    validUntil) with both ends within the skew of now passes, and so does a `signed` in the
  *    future → mso-validity.ts checks the order, `signed ≤ now + skew`, and `signed` within the DS
  *    certificate's own dates (issue 16, finding 7).
+ * 10. The `check` texts of the verification assessments quote the credential's namespace and
+ *    element names verbatim (`The calculated digest for <ns>/<element> attribute …`, `Issuer Auth
+ *    must include digests for namespace: <ns>`): logged, an attacker's 6 KB element name is a 6 KB
+ *    log line → verify.ts never passes library text on; it maps each failure to a fixed phrase,
+ *    naming only the element it asked for (issue 16, finding 6).
  */
 import {
   cborDecode,

@@ -130,6 +130,20 @@ describe('verifyWalletResponse: one refusal per check (DESIGN §11)', () => {
     refusedBy(await tampered('digest'), 'digests');
   });
 
+  it('names age_over_18 in a digest refusal, and an element or namespace it did not ask for only as unexpected_*', async () => {
+    expect(await tampered('digest')).toMatchObject({
+      detail: 'a disclosed value does not match its digest: eu.europa.ec.av.1/age_over_18',
+    });
+    expect(await tampered('unsigned-element')).toMatchObject({
+      check: 'digests',
+      detail: 'a disclosed value does not match its digest: unexpected_element',
+    });
+    expect(await tampered('unsigned-namespace')).toMatchObject({
+      check: 'digests',
+      detail: 'the MSO has no digests for unexpected_namespace',
+    });
+  });
+
   it('refuses a document whose docType is not eu.europa.ec.av.1: doctype', async () => {
     refusedBy(await tampered('doctype'), 'doctype');
   });
