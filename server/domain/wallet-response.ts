@@ -21,6 +21,7 @@ import {
   verifyDcApiResponse,
   verifyWalletResponse,
   WALLET_CHECKS,
+  type RefusalDetail,
   type RequestView,
   type WalletCheck,
   type WalletRequestMaterial,
@@ -38,10 +39,22 @@ import {
 
 type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'>;
 
-/** What the route answers and logs: never a credential, a token or a value from the presentation. */
+/**
+ * What the route answers and logs: never a credential, a token or a value from the presentation;
+ * `detail` is one of a closed set of our phrases (RefusalDetail and the three below).
+ */
 export type WalletOutcome =
   | { status: 'completed' | 'failed' | 'cancelled'; requestId: string }
-  | { status: 'refused'; check: WalletCheck | 'unknown_request' | 'origin'; description: string; detail: string };
+  | {
+      status: 'refused';
+      check: WalletCheck | 'unknown_request' | 'origin';
+      description: string;
+      detail:
+        | RefusalDetail
+        | 'unknown request id, or no wallet request bound to it'
+        | 'lost the compare-and-set'
+        | 'Origin header';
+    };
 
 const UNKNOWN_REQUEST: WalletOutcome = {
   status: 'refused',

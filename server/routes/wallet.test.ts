@@ -5,15 +5,18 @@
  * The verifier's own checks have their negative tests in server/wallet/.
  */
 import type { FastifyInstance } from 'fastify';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VerifyRequestCreated } from '../../src/protocol/api.ts';
 import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
 import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
-import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { createDcApiCredential, createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
+import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../wallet/sandbox-issuer.ts';
+import { ATTACKER_TEXT, createDcApiCredential, createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
 
 const issuer = loadSandboxIssuer();
 // A date inside the committed sandbox issuer's validity.
@@ -76,11 +79,11 @@ function postDirect(
 async function present(
   t: TestApp,
   flow: Flow,
-  options: { persona?: string; tamper?: WalletTamper; encoding?: 'json' | 'brackets' } = {},
+  options: { persona?: string; tamper?: WalletTamper; encoding?: 'json' | 'brackets'; issuer?: SandboxIssuer } = {},
 ) {
   const { responseUri, body } = await createDirectPost({
     link: flow.created.wallet_link!,
-    issuer,
+    issuer: options.issuer ?? issuer,
     persona: personaOf(t, options.persona ?? 'fr-adult-m'),
     now: t.clock.now(),
     ...(options.tamper ? { tamper: options.tamper } : {}),
@@ -187,6 +190,50 @@ describe('POST /oid4vp/response/:requestId', () => {
       expect((await present(t, flow)).statusCode).toBe(200);
     },
   );
+
+  it.each([
+    ['unsigned-element', 'a disclosed value does not match its digest: unexpected_element'],
+    ['unsigned-namespace', 'the MSO has no digests for unexpected_namespace'],
+  ] as const)(
+    'refuses a credential with a 6 KB name (%s) with a log line under 512 bytes that quotes none of it',
+    async (tamper, detail) => {
+      t = await walletApp();
+      const flow = await proofFlow(t);
+      const res = await present(t, flow, { tamper });
+      expect(res.statusCode).toBe(400);
+      expect((await pollStatus(t, flow)).status).toBe('pending');
+      const line = logLines.find((l) => (JSON.parse(l) as { msg: string }).msg === 'wallet response refused')!;
+      expect(JSON.parse(line)).toMatchObject({ requestId: flow.requestId, check: 'digests', detail });
+      expect(Buffer.byteLength(line)).toBeLessThan(512);
+      expect(ATTACKER_TEXT.length).toBeGreaterThanOrEqual(6144);
+      expect(logLines.join('\n')).not.toMatch(/family_name|Doe/);
+    },
+  );
+
+  it('refuses a DS certificate without the mdlDS EKU under an SVC_WALLET_TRUST IACA: 400 trust_chain, request waiting', async () => {
+    const DAY_MS = 86_400_000;
+    const now = Date.now();
+    const profiled = {
+      name: 'Route Test',
+      country: 'FR',
+      notBefore: new Date(now - DAY_MS),
+      notAfter: new Date(now + 365 * DAY_MS),
+    };
+    const bad = await createIssuerCertificates({ ...profiled, signer: { extendedKeyUsage: ['1.3.6.1.5.5.7.3.1'] } });
+    const trustPath = join(mkdtempSync(join(tmpdir(), 'svc-wallet-')), 'roots.pem');
+    writeFileSync(trustPath, bad.iaca.toString('pem'));
+    t = await walletApp({ SVC_WALLET_TRUST: trustPath });
+    const flow = await proofFlow(t);
+    const res = await present(t, flow, { issuer: bad });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'invalid_request', error_description: 'the credential issuer is not trusted' });
+    const refused = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'wallet response refused');
+    expect(refused).toMatchObject({
+      check: 'trust_chain',
+      detail: 'the DS certificate extendedKeyUsage is not exactly mdlDS',
+    });
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+  });
 
   it('accepts one answer only: a second valid post is refused (request_not_waiting)', async () => {
     t = await walletApp();

@@ -15,6 +15,15 @@ import { DeviceAuthentication, type Document, Header, type SessionTranscript, Si
 import { type EcdsaAlgorithm, verifyEcdsa } from './keys.ts';
 import { coseKeyToEcJwk } from './library-gaps.ts';
 
+/** What the checks below can say (a closed set: refusal details never carry credential text). */
+export type DeviceAuthProblem =
+  | 'a device MAC is not accepted (no reader key agreement)'
+  | 'there is no device signature'
+  | 'the device signature carries an embedded payload (it must be detached)'
+  | 'the device signature has no supported algorithm in its protected header'
+  | 'the MSO device key is not an EC key on P-256, P-384 or P-521'
+  | 'the device signature does not verify over this request’s transcript';
+
 /** COSE algorithm numbers (RFC 9053 §2.1) of the device signatures this path accepts. */
 const DEVICE_ALGORITHMS: Partial<Record<number, EcdsaAlgorithm>> = { [-7]: 'ES256', [-35]: 'ES384', [-36]: 'ES512' };
 
@@ -42,7 +51,7 @@ export function deviceAuthenticationBytes(
  *
  * @example const problem = checkDeviceAuthShape(document) // 'the device signature carries an embedded payload …'
  */
-export function checkDeviceAuthShape(document: Document): string | null {
+export function checkDeviceAuthShape(document: Document): DeviceAuthProblem | null {
   const { deviceAuth } = document.deviceSigned;
   if (deviceAuth.deviceMac !== undefined) return 'a device MAC is not accepted (no reader key agreement)';
   const signature = deviceAuth.deviceSignature;
@@ -74,7 +83,7 @@ export async function verifyDeviceSignature(
   document: Document,
   sessionTranscript: SessionTranscript,
   docType: string,
-): Promise<string | null> {
+): Promise<DeviceAuthProblem | null> {
   const shape = checkDeviceAuthShape(document);
   if (shape) return shape;
   const signature = document.deviceSigned.deviceAuth.deviceSignature!;

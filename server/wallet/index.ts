@@ -7,7 +7,8 @@
  * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures).
  *
  * Verdicts are `verified` (with age_over_18), `refused` (the check that failed, a wire-safe
- * description, a log-safe detail) or `cancelled` (the wallet's `error`, e.g. access_denied).
+ * description, a log-safe detail from a closed set of our phrases) or `cancelled` (the wallet's
+ * `error`, e.g. access_denied).
  * The sandbox wallet lives in sandbox-wallet.ts and is not exported here: routes import it only
  * behind the sandbox-mode gate.
  */
@@ -18,6 +19,7 @@ export {
   verifyWalletResponse,
   WALLET_CHECKS,
   type FormBody,
+  type RefusalDetail,
   type RequestView,
   type WalletCheck,
   type WalletVerdict,

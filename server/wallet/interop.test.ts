@@ -9,6 +9,7 @@ import * as mdoc from '@owf/mdoc';
 import {
   AuthorityKeyIdentifierExtension,
   BasicConstraintsExtension,
+  ExtendedKeyUsageExtension,
   KeyUsageFlags,
   KeyUsagesExtension,
   X509CertificateGenerator,
@@ -88,6 +89,8 @@ async function createOtherIssuer(): Promise<{ iacaPem: string; dsKey: EcJwk; x5c
       signingAlgorithm: { name: 'ECDSA', hash: 'SHA-384' },
       extensions: [
         new KeyUsagesExtension(KeyUsageFlags.digitalSignature, true),
+        // ISO/IEC 18013-5 Annex B's id-mdl-kp-mdlDS, written out: this issuer uses nothing of ours
+        new ExtendedKeyUsageExtension(['1.0.18013.5.1.2'], true),
         await AuthorityKeyIdentifierExtension.create(iaca, false, crypto),
       ],
       ...validity,

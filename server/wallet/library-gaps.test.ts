@@ -21,7 +21,7 @@ import { mdocContext } from './mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
 import { createIssuerCertificates } from './sandbox-issuer.ts';
-import { createDeviceResponse, type WalletTamper } from './sandbox-wallet.ts';
+import { ATTACKER_TEXT, createDeviceResponse, type PresentOptions, type WalletTamper } from './sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 import { verifyDeviceResponseBytes } from './verify.ts';
@@ -29,7 +29,9 @@ import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } f
 
 const now = new Date(NOW);
 
-async function responseBytes(options: { tamper?: WalletTamper; tagIssuerAuth?: boolean } = {}) {
+async function responseBytes(
+  options: { tamper?: WalletTamper; tagIssuerAuth?: boolean; validity?: PresentOptions['validity'] } = {},
+) {
   const sessionTranscript = await createOid4VpSessionTranscript({
     responseUri: 'https://svc.example/oid4vp/response/x',
     nonce: 'n',
@@ -233,5 +235,54 @@ describe('gap 8: device authentication over an embedded payload', () => {
       check: 'device_auth',
       detail: 'the device signature carries an embedded payload (it must be detached)',
     });
+  });
+});
+
+/** What @owf/mdoc's Verifier reports as failed for these bytes (nothing: it would accept them). */
+async function libraryFailures(bytes: Uint8Array, sessionTranscript: mdoc.SessionTranscript) {
+  const failed: mdoc.VerificationAssessment[] = [];
+  await mdoc.Verifier.verifyDeviceResponse(
+    {
+      deviceResponse: bytes,
+      sessionTranscript,
+      trustedCertificates: sandboxTrust.anchors.map((a) => a.der),
+      now,
+      skewSeconds: 300,
+      onCheck: (assessment) => void (assessment.status === 'FAILED' && failed.push(assessment)),
+    },
+    mdocContext,
+  );
+  return failed;
+}
+
+describe('gap 9: the MSO validity window', () => {
+  const minutes = (n: number) => new Date(NOW + n * 60_000);
+
+  it('@owf/mdoc 0.6.0 accepts an inverted window inside the skew and a signing date in the future; we refuse both', async () => {
+    for (const validity of [
+      { signed: minutes(-1), validFrom: minutes(2), validUntil: minutes(-2) },
+      { signed: minutes(4 * 60), validFrom: minutes(-60), validUntil: minutes(60) },
+    ]) {
+      const { bytes, sessionTranscript } = await responseBytes({ validity });
+      expect(await libraryFailures(bytes, sessionTranscript)).toEqual([]);
+      expect(await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW)).toMatchObject({
+        status: 'refused',
+        check: 'mso_validity',
+      });
+    }
+  });
+});
+
+describe('gap 10: assessment texts quote the credential', () => {
+  it('@owf/mdoc 0.6.0 puts an unsigned element name in its check text; our detail does not', async () => {
+    for (const tamper of ['unsigned-element', 'unsigned-namespace'] as const) {
+      const { bytes, sessionTranscript } = await responseBytes({ tamper });
+      const failed = await libraryFailures(bytes, sessionTranscript);
+      expect(failed.some((assessment) => assessment.check.includes(ATTACKER_TEXT))).toBe(true);
+      const verdict = await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW);
+      expect(verdict).toMatchObject({ status: 'refused', check: 'digests' });
+      expect(JSON.stringify(verdict)).not.toContain('family_name');
+      expect(JSON.stringify(verdict).length).toBeLessThan(300);
+    }
   });
 });

@@ -35,6 +35,16 @@
  *    should refuse a non-nil payload (CosePayloadMustBeNullError exists and is unused there) and
  *    verify over the detached bytes only; `Sign1.verify` should take the payload to verify as an
  *    argument rather than prefer the embedded one.
+ * 9. The MSO's validityInfo is checked as `validFrom - skew ≤ now ≤ validUntil + skew` and `signed`
+ *    within the DS certificate's validity widened by the skew: an inverted window (validFrom after
+ *    validUntil) with both ends within the skew of now passes, and so does a `signed` in the
+ *    future → mso-validity.ts checks the order, `signed ≤ now + skew`, and `signed` within the DS
+ *    certificate's own dates (issue 16, finding 7).
+ * 10. The `check` texts of the verification assessments quote the credential's namespace and
+ *    element names verbatim (`The calculated digest for <ns>/<element> attribute …`, `Issuer Auth
+ *    must include digests for namespace: <ns>`): logged, an attacker's 6 KB element name is a 6 KB
+ *    log line → verify.ts never passes library text on; it maps each failure to a fixed phrase,
+ *    naming only the element it asked for (issue 16, finding 6).
  */
 import {
   cborDecode,
@@ -78,13 +88,17 @@ export function decodeDeviceResponse(bytes: Uint8Array): DeviceResponse {
   return DeviceResponse.fromEncodedStructure(raw);
 }
 
+/** What checkDocTypes can say (a closed set: refusal details never carry credential text). */
+export type DocTypeProblem =
+  'the document docType is not the requested one' | 'the docType signed in the MSO is not the requested one';
+
 /**
  * Gap 2: the docType must be the expected one both in the document and in the MSO the issuer
  * signed. Returns what differs (no credential values), or null.
  *
  * @example checkDocTypes(document, 'eu.europa.ec.av.1') // null
  */
-export function checkDocTypes(document: Document, expected: string): string | null {
+export function checkDocTypes(document: Document, expected: string): DocTypeProblem | null {
   if (document.docType !== expected) return 'the document docType is not the requested one';
   const msoDocType = document.issuerSigned.issuerAuth.mobileSecurityObject.docType;
   if (msoDocType !== expected) return 'the docType signed in the MSO is not the requested one';
@@ -97,13 +111,16 @@ export interface PathCertificate {
   certificate: X509Certificate;
 }
 
+/** What checkCertificateDates can say. */
+export type CertificateDateProblem = `the ${PathCertificate['role']} certificate ${'is not valid yet' | 'has expired'}`;
+
 /**
  * Gap 3: every certificate on the path, the IACA included, must be valid at `now` (RFC 5280
  * §6.1.3 (a)(2)). Returns which one is not, or null.
  *
  * @example checkCertificateDates(path, new Date(clock.now()))
  */
-export function checkCertificateDates(path: readonly PathCertificate[], now: Date): string | null {
+export function checkCertificateDates(path: readonly PathCertificate[], now: Date): CertificateDateProblem | null {
   const t = now.getTime();
   for (const { role, certificate } of path) {
     const { notBefore, notAfter } = validityOf(certificate);

@@ -1,7 +1,8 @@
 /**
  * Sandbox issuer (test support): an IACA root and a document signer (DS) certificate per
  * ISO/IEC 18013-5 Annex B, made with @peculiar/x509. `scripts/make-wallet-fixtures.ts` uses it to
- * write the committed sandbox issuer under fixtures/wallet/; tests use it for unrelated issuers.
+ * write the committed sandbox issuer under fixtures/wallet/; tests use it for unrelated issuers,
+ * and for ones that break the DS profile on purpose (`signer`, `intermediates`, `iacaPathLength`).
  * The verifier trusts the sandbox root in sandbox mode only.
  */
 import {
@@ -19,15 +20,13 @@ import { randomBytes, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from './keys.ts';
+import { MDL_DS_EKU } from './trust-chain.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
-
-/** ISO/IEC 18013-5 Annex B: extended key usage of a document signer certificate. */
-export const MDL_DS_EKU = '1.0.18013.5.1.2';
 
 /** What signs mdocs: the DS private key and the x5chain that goes into `issuerAuth`. */
 export interface SandboxIssuer {
   dsKey: EcJwk;
-  /** DER, DS certificate first */
+  /** DER, DS certificate first, then any intermediate CA (nearest the DS first) */
   x5chain: Uint8Array[];
 }
 
@@ -38,8 +37,25 @@ export interface IssuerCertificates extends SandboxIssuer {
   ds: X509Certificate;
 }
 
+/**
+ * How the DS certificate departs from ISO/IEC 18013-5 Annex B, for the verifier's negative tests;
+ * every field left out keeps the profile.
+ */
+export interface SignerProfileOptions {
+  /** keyUsage flags (KeyUsageFlags); null: no keyUsage extension. Default digitalSignature */
+  keyUsage?: number | null;
+  /** true: basicConstraints CA:TRUE on the DS certificate */
+  ca?: boolean;
+  /** extendedKeyUsage OIDs; null: no extendedKeyUsage extension. Default [MDL_DS_EKU] */
+  extendedKeyUsage?: string[] | null;
+  /** the DS subject's country (C). Default the IACA's */
+  country?: string;
+}
+
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
+// @peculiar/x509 types its provider as the DOM Crypto; node's webcrypto is that object.
+const CRYPTO = webcrypto as unknown as Parameters<typeof X509CertificateGenerator.create>[1];
 
 async function importPair(jwk: EcJwk): Promise<webcrypto.CryptoKeyPair> {
   const subtle = webcrypto.subtle;
@@ -54,10 +70,18 @@ function serial(): string {
   return bytes.toString('hex');
 }
 
+/** A CA's basicConstraints: `pathLength` null for no pathLenConstraint. */
+function caConstraints(pathLength: number | null): BasicConstraintsExtension {
+  return new BasicConstraintsExtension(true, pathLength ?? undefined, true);
+}
+
 /**
- * A fresh IACA root and DS certificate, both ECDSA P-256.
+ * A fresh IACA root and DS certificate, both ECDSA P-256, the DS profile as Annex B has it unless
+ * `signer` says otherwise. `intermediates` puts CA certificates between them (top first), which go
+ * into x5chain after the DS certificate.
  *
  * @example const issuer = await createIssuerCertificates({ name: 'Test', country: 'XX', notBefore, notAfter })
+ * @example const noEku = await createIssuerCertificates({ ...input, signer: { extendedKeyUsage: null } })
  */
 export async function createIssuerCertificates(input: {
   name: string;
@@ -67,50 +91,85 @@ export async function createIssuerCertificates(input: {
   /** DS validity; defaults to the IACA's */
   dsNotBefore?: Date;
   dsNotAfter?: Date;
+  signer?: SignerProfileOptions;
+  /** the IACA's pathLenConstraint, null for none. Default 0 (Annex B) */
+  iacaPathLength?: number | null;
+  /** intermediate CAs, the one the IACA issues first, each with its pathLenConstraint (null: none) */
+  intermediates?: readonly { pathLength: number | null }[];
 }): Promise<IssuerCertificates> {
-  // @peculiar/x509 types its provider as the DOM Crypto; node's webcrypto is that object.
-  const crypto = webcrypto as unknown as Parameters<typeof X509CertificateGenerator.create>[1];
   const iacaKey = createEcJwk();
   const dsKey = createEcJwk();
   const iacaPair = await importPair(iacaKey);
   const dsPair = await importPair(dsKey);
-  const iacaName = `CN=${input.name} IACA, O=${input.name}, C=${input.country}`;
   const iaca = await X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: serial(),
-      name: iacaName,
+      name: `CN=${input.name} IACA, O=${input.name}, C=${input.country}`,
       notBefore: input.notBefore,
       notAfter: input.notAfter,
       keys: iacaPair,
       signingAlgorithm: SIGNING,
       extensions: [
-        new BasicConstraintsExtension(true, 0, true),
+        caConstraints(input.iacaPathLength === undefined ? 0 : input.iacaPathLength),
         new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign, true),
-        await SubjectKeyIdentifierExtension.create(iacaPair.publicKey, false, crypto),
+        await SubjectKeyIdentifierExtension.create(iacaPair.publicKey, false, CRYPTO),
       ],
     },
-    crypto,
+    CRYPTO,
   );
+
+  let issuer = { certificate: iaca, keys: iacaPair };
+  const intermediates: X509Certificate[] = [];
+  for (const [index, { pathLength }] of (input.intermediates ?? []).entries()) {
+    const keys = await importPair(createEcJwk());
+    const certificate = await X509CertificateGenerator.create(
+      {
+        serialNumber: serial(),
+        subject: `CN=${input.name} Intermediate ${index + 1}, O=${input.name}, C=${input.country}`,
+        issuer: issuer.certificate.subject,
+        notBefore: input.notBefore,
+        notAfter: input.notAfter,
+        publicKey: keys.publicKey,
+        signingKey: issuer.keys.privateKey,
+        signingAlgorithm: SIGNING,
+        extensions: [
+          caConstraints(pathLength),
+          new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign, true),
+          await AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey, false, CRYPTO),
+          await SubjectKeyIdentifierExtension.create(keys.publicKey, false, CRYPTO),
+        ],
+      },
+      CRYPTO,
+    );
+    intermediates.unshift(certificate);
+    issuer = { certificate, keys };
+  }
+
+  const signer = input.signer ?? {};
+  const keyUsage = signer.keyUsage === undefined ? KeyUsageFlags.digitalSignature : signer.keyUsage;
+  const extendedKeyUsage = signer.extendedKeyUsage === undefined ? [MDL_DS_EKU] : signer.extendedKeyUsage;
   const ds = await X509CertificateGenerator.create(
     {
       serialNumber: serial(),
-      subject: `CN=${input.name} DS, O=${input.name}, C=${input.country}`,
-      issuer: iaca.subject,
+      subject: `CN=${input.name} DS, O=${input.name}, C=${signer.country ?? input.country}`,
+      issuer: issuer.certificate.subject,
       notBefore: input.dsNotBefore ?? input.notBefore,
       notAfter: input.dsNotAfter ?? input.notAfter,
       publicKey: dsPair.publicKey,
-      signingKey: iacaPair.privateKey,
+      signingKey: issuer.keys.privateKey,
       signingAlgorithm: SIGNING,
       extensions: [
-        new KeyUsagesExtension(KeyUsageFlags.digitalSignature, true),
-        new ExtendedKeyUsageExtension([MDL_DS_EKU], true),
-        await AuthorityKeyIdentifierExtension.create(iacaPair.publicKey, false, crypto),
-        await SubjectKeyIdentifierExtension.create(dsPair.publicKey, false, crypto),
+        ...(keyUsage === null ? [] : [new KeyUsagesExtension(keyUsage, true)]),
+        ...(signer.ca ? [caConstraints(null)] : []),
+        ...(extendedKeyUsage === null ? [] : [new ExtendedKeyUsageExtension(extendedKeyUsage, true)]),
+        await AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey, false, CRYPTO),
+        await SubjectKeyIdentifierExtension.create(dsPair.publicKey, false, CRYPTO),
       ],
     },
-    crypto,
+    CRYPTO,
   );
-  return { iacaKey, iaca, dsKey, ds, x5chain: [new Uint8Array(ds.rawData)] };
+  const x5chain = [ds, ...intermediates].map((certificate) => new Uint8Array(certificate.rawData));
+  return { iacaKey, iaca, dsKey, ds, x5chain };
 }
 
 /** Files of the committed sandbox issuer in fixtures/wallet/. */

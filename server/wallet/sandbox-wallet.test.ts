@@ -31,6 +31,8 @@ const EXPECTED: Record<WalletTamper, WalletCheck> = {
   'not-yet-valid': 'mso_validity',
   'untrusted-issuer': 'trust_chain',
   'embedded-payload': 'device_auth',
+  'unsigned-element': 'digests',
+  'unsigned-namespace': 'digests',
 };
 
 const DC_ONLY: readonly WalletTamper[] = ['origin'];

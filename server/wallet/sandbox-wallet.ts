@@ -19,6 +19,7 @@ import {
   IssuerAuth,
   Issuer,
   IssuerSigned,
+  IssuerSignedItem,
   MobileSecurityObject,
   ProtectedHeaders,
   cborEncode,
@@ -53,6 +54,8 @@ export const WALLET_TAMPERS = {
   'not-yet-valid': 'MSO validFrom an hour ahead',
   'untrusted-issuer': 'issued under an IACA nobody registered',
   'embedded-payload': 'device signature with its payload embedded, made for another verifier (the replay of issue 16)',
+  'unsigned-element': 'an element the issuer never signed, its name 6 KB of text (what the log must not echo)',
+  'unsigned-namespace': 'a namespace the issuer never signed, its name 6 KB of text (what the log must not echo)',
 } as const;
 
 export type WalletTamper = keyof typeof WALLET_TAMPERS;
@@ -62,6 +65,8 @@ export function isWalletTamper(value: unknown): value is WalletTamper {
 }
 
 const OTHER_DOCTYPE = 'org.iso.18013.5.1.mDL';
+/** 6 KB of text that reads like a claim: the name of an unsigned element or namespace. */
+export const ATTACKER_TEXT = 'family_name=Doe;'.repeat(384);
 const ATTACKER_URI = 'https://attacker.example/oid4vp/response/x';
 const DAY_MS = 86_400_000;
 /** Life of a sandbox credential: the EU reference issuer's are about three months. */
@@ -82,6 +87,8 @@ export interface PresentOptions {
    * nil (ISO/IEC 18013-5 §9.1.3 detaches them): what a replayed presentation looks like.
    */
   embedPayload?: boolean;
+  /** The MSO's validityInfo as given (its edge cases); default signed and valid from `now` for 30 days. */
+  validity?: { signed: Date; validFrom: Date; validUntil: Date };
 }
 
 /** The public half of a key, as the MSO's DeviceKey. */
@@ -125,7 +132,7 @@ export async function issueAgeCredential(options: PresentOptions & { deviceKey: 
       signingKey: ecJwkToCoseKey(issuer.dsKey),
       algorithm: SignatureAlgorithm.ES256,
       digestAlgorithm: 'SHA-256',
-      validityInfo: validityFor(options.now, options.tamper),
+      validityInfo: options.validity ?? validityFor(options.now, options.tamper),
       deviceKeyInfo: { deviceKey: asDeviceKey(options.deviceKey) },
       certificates: issuer.x5chain,
     });
@@ -144,6 +151,20 @@ function swapDeviceKey(issuerSigned: IssuerSigned, deviceKey: EcJwk): IssuerSign
   });
   const issuerAuth = new IssuerAuth({ ...original.decodedStructure, payload: forged.encode({ asDataItem: true }) });
   return IssuerSigned.create({ issuerNamespaces: issuerSigned.issuerNamespaces, issuerAuth });
+}
+
+/** Adds an item the issuer never signed: to our namespace, or under a namespace of its own. */
+function addUnsignedItem(issuerSigned: IssuerSigned, where: 'element' | 'namespace'): void {
+  const item = IssuerSignedItem.fromOptions({
+    digestId: 4242,
+    random: new Uint8Array(randomBytes(32)),
+    elementIdentifier: where === 'element' ? ATTACKER_TEXT : 'family_name',
+    elementValue: 'Doe',
+  });
+  const namespaces = issuerSigned.issuerNamespaces;
+  if (where === 'element')
+    namespaces.setIssuerNamespace(AV_NAMESPACE, [...(namespaces.getIssuerNamespace(AV_NAMESPACE) ?? []), item]);
+  else namespaces.setIssuerNamespace(ATTACKER_TEXT, [item]);
 }
 
 function flipAgeClaim(issuerSigned: IssuerSigned): void {
@@ -220,6 +241,8 @@ export async function createDeviceResponse(
   }
   if (options.tamper === 'device-key') signingKey = createEcJwk();
   if (options.tamper === 'digest') flipAgeClaim(issuerSigned);
+  if (options.tamper === 'unsigned-element') addUnsignedItem(issuerSigned, 'element');
+  if (options.tamper === 'unsigned-namespace') addUnsignedItem(issuerSigned, 'namespace');
   return presentIssuerSigned({
     issuerSigned,
     signingKey,

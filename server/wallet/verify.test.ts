@@ -130,6 +130,20 @@ describe('verifyWalletResponse: one refusal per check (DESIGN §11)', () => {
     refusedBy(await tampered('digest'), 'digests');
   });
 
+  it('names age_over_18 in a digest refusal, and an element or namespace it did not ask for only as unexpected_*', async () => {
+    expect(await tampered('digest')).toMatchObject({
+      detail: 'a disclosed value does not match its digest: eu.europa.ec.av.1/age_over_18',
+    });
+    expect(await tampered('unsigned-element')).toMatchObject({
+      check: 'digests',
+      detail: 'a disclosed value does not match its digest: unexpected_element',
+    });
+    expect(await tampered('unsigned-namespace')).toMatchObject({
+      check: 'digests',
+      detail: 'the MSO has no digests for unexpected_namespace',
+    });
+  });
+
   it('refuses a document whose docType is not eu.europa.ec.av.1: doctype', async () => {
     refusedBy(await tampered('doctype'), 'doctype');
   });
@@ -205,6 +219,71 @@ describe('verifyWalletResponse: one refusal per check (DESIGN §11)', () => {
       check: 'certificate_validity',
       detail: 'the IACA certificate has expired',
     });
+  });
+});
+
+describe('verifyWalletResponse: the MSO validity window (ISO/IEC 18013-5 §9.3.1)', () => {
+  const DAY_MS = 86_400_000;
+  const at = (offsetMs: number) => new Date(NOW + offsetMs);
+
+  async function withValidity(
+    validity: PresentOptions['validity'],
+    issuer?: Awaited<ReturnType<typeof createIssuerCertificates>>,
+  ): Promise<WalletVerdict> {
+    const request = await newRequest();
+    const body = await present(request, { validity, ...(issuer ? { issuer } : {}) });
+    return verify(request, body, issuer ? { trust: trustOf(issuer.iaca.toString('pem')) } : {});
+  }
+
+  function refusedAs(verdict: WalletVerdict, detail: string): void {
+    expect(verdict).toEqual({
+      status: 'refused',
+      check: 'mso_validity',
+      description: WALLET_CHECKS.mso_validity,
+      detail,
+    });
+  }
+
+  /** An issuer whose DS certificate is valid from `dsNotBefore` to `dsNotAfter` only. */
+  async function issuerWithDs(dsNotBefore: Date, dsNotAfter: Date) {
+    return createIssuerCertificates({
+      name: 'Short DS',
+      country: 'XX',
+      notBefore: at(-400 * DAY_MS),
+      notAfter: at(400 * DAY_MS),
+      dsNotBefore,
+      dsNotAfter,
+    });
+  }
+
+  it('refuses a validity window that ends before it starts, even with both ends inside the skew: mso_validity', async () => {
+    const inverted = { signed: at(-MINUTE_MS), validFrom: at(2 * MINUTE_MS), validUntil: at(-2 * MINUTE_MS) };
+    refusedAs(await withValidity(inverted), 'the MSO validity window ends before it starts');
+  });
+
+  it('accepts a window of one instant (validFrom = validUntil = now)', async () => {
+    expect(await withValidity({ signed: at(0), validFrom: at(0), validUntil: at(0) })).toMatchObject({
+      status: 'verified',
+    });
+  });
+
+  it('refuses an MSO signed over five minutes after the verifier clock, accepts one signed four after: mso_validity', async () => {
+    const window = { validFrom: at(-DAY_MS), validUntil: at(30 * DAY_MS) };
+    refusedAs(await withValidity({ ...window, signed: at(6 * MINUTE_MS) }), 'the MSO is signed in the future');
+    expect(await withValidity({ ...window, signed: at(4 * MINUTE_MS) })).toMatchObject({ status: 'verified' });
+  });
+
+  it('refuses an MSO signed a minute before its DS certificate was valid (inside the library skew): mso_validity', async () => {
+    const issuer = await issuerWithDs(at(-DAY_MS), at(365 * DAY_MS));
+    const validity = { signed: at(-DAY_MS - MINUTE_MS), validFrom: at(-DAY_MS), validUntil: at(30 * DAY_MS) };
+    refusedAs(await withValidity(validity, issuer), 'the MSO was signed outside the DS certificate validity');
+    expect(await withValidity({ ...validity, signed: at(-DAY_MS) }, issuer)).toMatchObject({ status: 'verified' });
+  });
+
+  it('refuses an MSO signed after its DS certificate expired (the DS still valid now): mso_validity', async () => {
+    const issuer = await issuerWithDs(at(-DAY_MS), at(MINUTE_MS));
+    const validity = { signed: at(2 * MINUTE_MS), validFrom: at(-DAY_MS), validUntil: at(30 * DAY_MS) };
+    refusedAs(await withValidity(validity, issuer), 'the MSO was signed outside the DS certificate validity');
   });
 });
 

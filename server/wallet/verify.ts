@@ -2,12 +2,16 @@
  * Checks a wallet's answer (DESIGN §11), each failure named by the check that refused it:
  *
  *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token →
- *   device_response → doctype → trust_chain, certificate_validity → device_auth (ours: a
- *   detached device signature, device-auth.ts) → issuer_signature, mso_validity, digests,
- *   device_auth (by @owf/mdoc) → device_auth (ours: over this request's transcript) → age_over_18
+ *   device_response → doctype → trust_chain, certificate_validity (the path and the DS profile,
+ *   trust-chain.ts) → device_auth (ours: a detached device signature, device-auth.ts) →
+ *   issuer_signature, mso_validity, digests, device_auth (by @owf/mdoc) → mso_validity (ours: the
+ *   window's order and the signing date, mso-validity.ts) → device_auth (ours: over this request's
+ *   transcript) → age_over_18
  *
  * The DC API answer skips state and vp_token and starts with dc_response (HPKE).
- * Nothing here logs or returns credential contents: `detail` names a check, never a value.
+ * Nothing here logs or returns credential contents: `detail` is a phrase of ours from a closed set
+ * (`RefusalDetail`), never a value and never a library's text, which can quote the credential's
+ * namespace and element names (issue 16, finding 6).
  * Single use is the store's: the route completes the request with a compare-and-set, so a second
  * post finds it no longer waiting.
  */
@@ -15,13 +19,20 @@ import { type Openid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse
 import { type Document, type SessionTranscript, type VerificationAssessment, Verifier } from '@owf/mdoc';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { openDcResponse, readDcResponseField } from './dc-api.ts';
-import { checkDeviceAuthShape, verifyDeviceSignature } from './device-auth.ts';
+import { checkDeviceAuthShape, type DeviceAuthProblem, verifyDeviceSignature } from './device-auth.ts';
 import { decodeBase64Url } from './keys.ts';
-import { checkDocTypes, createDcapiSessionTranscript, decodeDeviceResponse } from './library-gaps.ts';
+import {
+  type CertificateDateProblem,
+  checkDocTypes,
+  createDcapiSessionTranscript,
+  decodeDeviceResponse,
+  type DocTypeProblem,
+} from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
+import { checkMsoValidity, type MsoValidityProblem } from './mso-validity.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, MSO_SKEW_SECONDS } from './profile.ts';
 import { authorizationRequestOf, createOid4VpSessionTranscript, type WalletRequestMaterial } from './request.ts';
-import { evaluateIssuerChain } from './trust-chain.ts';
+import { type ChainProblem, evaluateIssuerChain } from './trust-chain.ts';
 import type { WalletTrust } from './trust.ts';
 
 /** Wire-safe sentence per check: the `error_description` of the 400 answer. */
@@ -44,9 +55,45 @@ export const WALLET_CHECKS = {
 
 export type WalletCheck = keyof typeof WALLET_CHECKS;
 
+/** A failed @owf/mdoc check in our words (describeLibraryFailure). */
+type LibraryProblem =
+  | 'the DS certificate has no country name'
+  | 'the issuer signature does not verify'
+  | 'the MSO was signed outside the DS certificate validity'
+  | 'the MSO is not valid now'
+  | 'the MSO has no supported digestAlgorithm'
+  | `the MSO has no digests for ${typeof AV_NAMESPACE | 'unexpected_namespace'}`
+  | `a disclosed value does not match its digest: ${`${typeof AV_NAMESPACE}/${typeof AV_CLAIM}` | 'unexpected_element'}`
+  | 'the device signature does not verify'
+  | `the library's ${WalletCheck} check failed`;
+
+/**
+ * What a refusal's `detail` may say, for the log: a closed set of our own phrases, each at most a
+ * line long, so no credential or library text can reach a log line through it.
+ */
+export type RefusalDetail =
+  | 'now is past the request expiry'
+  | 'the request was already answered or ended'
+  | 'state is missing, repeated or different'
+  | 'an error response must carry no vp_token'
+  | 'vp_token is missing, mixed, or not one proof_of_age presentation'
+  | 'the presentation is not base64url'
+  | 'not an org-iso-mdoc response'
+  | 'the HPKE envelope does not open for this request and origin'
+  | 'expected status 0 and exactly one document'
+  | 'the DeviceResponse does not decode'
+  | 'the library could not evaluate the DeviceResponse'
+  | 'no single boolean age_over_18 in the issuer-signed namespace'
+  | DocTypeProblem
+  | ChainProblem
+  | CertificateDateProblem
+  | DeviceAuthProblem
+  | MsoValidityProblem
+  | LibraryProblem;
+
 export type WalletVerdict =
   | { status: 'verified'; ageOver18: boolean }
-  | { status: 'refused'; check: WalletCheck; description: string; detail: string }
+  | { status: 'refused'; check: WalletCheck; description: string; detail: RefusalDetail }
   | { status: 'cancelled'; error: string };
 
 /** What the route knows about the verification request this answer is for. */
@@ -67,7 +114,7 @@ interface CommonInput {
 
 export type FormBody = string | URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-function refuse(check: WalletCheck, detail: string): WalletVerdict {
+function refuse(check: WalletCheck, detail: RefusalDetail): WalletVerdict {
   return { status: 'refused', check, description: WALLET_CHECKS[check], detail };
 }
 
@@ -163,6 +210,39 @@ function classify(assessment: VerificationAssessment): WalletCheck {
   }
 }
 
+// The library's texts that name no credential value, in our words.
+const LIBRARY_PHRASES: Readonly<Record<string, LibraryProblem>> = {
+  "Country name (C) must be present in the issuer certificate's subject distinguished name":
+    'the DS certificate has no country name',
+  'Issuer auth signature is invalid': 'the issuer signature does not verify',
+  'The MSO signed date must be within the validity period of the certificate':
+    'the MSO was signed outside the DS certificate validity',
+  'The MSO must be valid at the time of verification': 'the MSO is not valid now',
+  'Issuer Auth must include a supported digestAlgorithm element': 'the MSO has no supported digestAlgorithm',
+  'Device signature must be valid': 'the device signature does not verify',
+};
+
+const NAMESPACE_DIGESTS = 'Issuer Auth must include digests for namespace: ';
+const ELEMENT_DIGEST = 'The calculated digest for ';
+const OUR_ELEMENT_DIGEST = `${ELEMENT_DIGEST}${AV_NAMESPACE}/${AV_CLAIM} attribute must match the digest in the issuerAuth element`;
+
+/**
+ * A failed library check in our words. The library's texts quote the credential's namespace and
+ * element names verbatim (a 6 KB element name would make a 6 KB log line), so none of its text is
+ * passed on: a known text becomes a fixed phrase, a name is kept only when it is the one we asked
+ * for, and anything else says which of our checks failed.
+ */
+function describeLibraryFailure(assessment: VerificationAssessment, check: WalletCheck): LibraryProblem {
+  const text = assessment.check;
+  const known = Object.hasOwn(LIBRARY_PHRASES, text) ? LIBRARY_PHRASES[text] : undefined;
+  if (known) return known;
+  if (text === `${NAMESPACE_DIGESTS}${AV_NAMESPACE}`) return `the MSO has no digests for ${AV_NAMESPACE}`;
+  if (text.startsWith(NAMESPACE_DIGESTS)) return 'the MSO has no digests for unexpected_namespace';
+  if (text === OUR_ELEMENT_DIGEST) return `a disclosed value does not match its digest: ${AV_NAMESPACE}/${AV_CLAIM}`;
+  if (text.startsWith(ELEMENT_DIGEST)) return 'a disclosed value does not match its digest: unexpected_element';
+  return `the library's ${check} check failed`;
+}
+
 function readAgeClaim(document: Document): boolean | null {
   const items = (document.issuerSigned.getIssuerNamespace(AV_NAMESPACE) ?? []).filter(
     (item) => item.elementIdentifier === AV_CLAIM,
@@ -228,8 +308,15 @@ export async function verifyDeviceResponseBytes(
     const [first] = failures
       .map((assessment) => ({ assessment, check: classify(assessment) }))
       .sort((a, b) => CHECK_ORDER.indexOf(a.check) - CHECK_ORDER.indexOf(b.check));
-    return refuse(first!.check, first!.assessment.check);
+    return refuse(first!.check, describeLibraryFailure(first!.assessment, first!.check));
   }
+  const msoProblem = checkMsoValidity(
+    document.issuerSigned.issuerAuth.mobileSecurityObject.validityInfo,
+    chain.path[0]!.certificate,
+    now,
+    MSO_SKEW_SECONDS,
+  );
+  if (msoProblem) return refuse('mso_validity', msoProblem);
   // And whatever the library did: the signature must cover the bytes we compute.
   const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, AV_DOCTYPE);
   if (deviceSignatureProblem) return refuse('device_auth', deviceSignatureProblem);
