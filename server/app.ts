@@ -40,6 +40,15 @@ export const REDACTED_PATHS = [
   'vp_token',
 ];
 
+/** Longest path a log line carries; longer ones end in `…`. */
+export const LOGGED_PATH_MAX = 200;
+
+/** The path of a URL as a log line carries it: no query, at most LOGGED_PATH_MAX characters. */
+export function loggedPath(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.length > LOGGED_PATH_MAX ? `${path.slice(0, LOGGED_PATH_MAX)}…` : path;
+}
+
 export async function createApp(
   deps: AppDeps,
   options: { logger?: FastifyServerOptions['logger'] } = {},
@@ -48,11 +57,12 @@ export async function createApp(
     level: deps.config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
-      // The URL is logged without its query: `pt` (the poll token) travels there. The address is
+      // The URL is logged without its query: `pt` (the poll token) travels there, and cut to a few
+      // hundred characters: the path is the caller's text (issue 16, finding 6). The address is
       // cut to its /24 or /48, so no line links a full address to a request id (DESIGN §8).
       req: (req: FastifyRequest) => ({
         method: req.method,
-        url: req.url.split('?')[0],
+        url: loggedPath(req.url),
         remoteAddress: truncateAddress(req.ip),
       }),
     },

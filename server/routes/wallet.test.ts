@@ -210,6 +210,16 @@ describe('POST /oid4vp/response/:requestId', () => {
     },
   );
 
+  it('logs a 6 KB request path cut to 200 characters, the query never', async () => {
+    t = await walletApp();
+    const path = `/oid4vp/response/${'family_name'.repeat(600)}`;
+    const res = await t.app.inject({ method: 'POST', url: `${path}?pt=secret-ish`, payload: 'state=x' });
+    expect(res.statusCode).toBe(404);
+    const urls = logLines.map((l) => (JSON.parse(l) as { req?: { url: string } }).req?.url).filter(Boolean);
+    expect(urls).toEqual([`${path.slice(0, 200)}…`]);
+    expect(logLines.every((line) => Buffer.byteLength(line) < 1024 && !line.includes('secret-ish'))).toBe(true);
+  });
+
   it('refuses a DS certificate without the mdlDS EKU under an SVC_WALLET_TRUST IACA: 400 trust_chain, request waiting', async () => {
     const DAY_MS = 86_400_000;
     const now = Date.now();
