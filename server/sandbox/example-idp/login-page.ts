@@ -14,6 +14,7 @@ const COPY = {
     title: 'Example ID',
     tag: 'Sandbox identity provider — test identities only',
     asks: (client: string) => `${client} asks Example ID to confirm:`,
+    someClient: 'The age verification service',
     onlyId: 'only that you are one person (a pseudonymous identifier)',
     claims: {
       birthdate: 'your date of birth',
@@ -30,6 +31,7 @@ const COPY = {
     title: 'Example ID',
     tag: 'Fournisseur d’identité de test — identités fictives uniquement',
     asks: (client: string) => `${client} demande à Example ID de confirmer :`,
+    someClient: 'Le service de vérification d’âge',
     onlyId: 'seulement que vous êtes une personne unique (un identifiant pseudonyme)',
     claims: {
       birthdate: 'votre date de naissance',
@@ -113,8 +115,8 @@ ${body}
 
 export interface LoginPageInput {
   locale: LoginLocale;
-  /** the relying party, as registered */
-  clientName: string;
+  /** the relying party, as registered; null: a default name in the page's language */
+  clientName: string | null;
   /** the claims the relying party asked for */
   claims: readonly string[];
   personas: readonly PersonaSummary[];
@@ -141,7 +143,7 @@ export function renderLoginPage(input: LoginPageInput): string {
     .join('\n');
   return page(
     input.locale,
-    `<p>${escapeHtml(copy.asks(input.clientName))}</p>
+    `<p>${escapeHtml(copy.asks(input.clientName ?? copy.someClient))}</p>
 <ul>${items}</ul>
 ${input.missingPersona ? `<p class="error" role="alert">${escapeHtml(copy.noPersona)}</p>` : ''}
 <form method="post" action="${escapeHtml(input.action)}">

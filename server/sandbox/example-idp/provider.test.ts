@@ -107,6 +107,7 @@ describe('example identity provider', () => {
       redirectUri: REDIRECT_URI,
     });
     expect(loginPage.html).toContain('<html lang="en">');
+    expect(loginPage.html).toContain('The age verification service asks Example ID to confirm:');
     expect(loginPage.html).toContain('your date of birth');
     expect(loginPage.html).toContain('your nationalities');
     expect(loginPage.html).not.toContain('your gender');
@@ -180,7 +181,6 @@ describe('example identity provider: setup for npm start', () => {
       issuer: 'http://localhost:8789',
       client: {
         client_id: 'svc-sandbox',
-        client_name: 'the age verification service',
         client_secret: SECRET,
         redirect_uris: ['http://localhost:8787/m/callback'],
         token_endpoint_auth_method: 'client_secret_basic',

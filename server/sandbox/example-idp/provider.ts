@@ -26,7 +26,7 @@ export const EXAMPLE_CLAIMS = ['birthdate', 'gender', 'nationalities'] as const;
 
 export interface ExampleClient {
   client_id: string;
-  /** shown on the login page; client_id otherwise */
+  /** shown on the login page; a default name in the page's language otherwise */
   client_name?: string;
   /** client_secret_basic and client_secret_post */
   client_secret?: string;
@@ -171,8 +171,8 @@ export async function startExampleProvider(options: ExampleProviderOptions): Pro
   });
 
   const oidcHandler = provider.callback();
-  const clientName = (clientId: unknown): string =>
-    options.clients.find((c) => c.client_id === clientId)?.client_name ?? String(clientId);
+  const clientName = (clientId: unknown): string | null =>
+    options.clients.find((c) => c.client_id === clientId)?.client_name ?? null;
 
   async function interaction(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     let details: InteractionDetails;

@@ -60,7 +60,6 @@ export function readExampleSetup(env: NodeJS.ProcessEnv, cwd = PROJECT_ROOT): Ex
     issuer: fixture.issuer,
     client: {
       client_id: fixture.client_id,
-      client_name: 'the age verification service',
       client_secret: fixture.client_secret,
       redirect_uris: [`${appUrl}/m/callback`],
       token_endpoint_auth_method: auth,
