@@ -6,7 +6,9 @@
  *   http/, from store/ only the interface (store.ts);
  * - http/ is the edge: nothing from routes/ or store/;
  * - outside store/, nothing names a store implementation (store/open.ts chooses one; the sealing
- *   wrapper, store/sealed.ts, works over any), so a second store needs no change elsewhere.
+ *   wrapper, store/sealed.ts, works over any), so a second store needs no change elsewhere;
+ * - sandbox/ is what production never runs (issue 17: the example identity provider): nothing
+ *   outside it imports it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
@@ -74,6 +76,8 @@ function findLayerViolations(files: readonly SourceFile[]): string[] {
       if (!under(file.path, 'store') && under(target, 'store') && !STORE_AGNOSTIC.includes(target)) {
         say(`imports the store implementation ${target} (open stores through store/open.ts)`);
       }
+      if (!under(file.path, 'sandbox') && under(target, 'sandbox'))
+        say(`imports ${target} (sandbox/ is never run in production)`);
     }
     if (under(file.path, 'routes') && STORE_CALL.test(file.source))
       say('a route calls the store itself (move it into a domain/ use case)');
@@ -95,14 +99,14 @@ function readSources(dir: string): SourceFile[] {
 }
 
 describe('server layers', () => {
-  it('routes parse and answer, domain/ holds the use cases over the Store interface, and only store/ knows a store', () => {
+  it('routes parse and answer, domain/ holds the use cases over the Store, only store/ knows a store, sandbox/ stays apart', () => {
     const files = readSources(SERVER_DIR).filter((f) => !under(f.path, 'test'));
     expect(files.filter((f) => under(f.path, 'routes')).length).toBeGreaterThan(5);
     expect(files.filter((f) => under(f.path, 'domain')).length).toBeGreaterThan(5);
     expect(findLayerViolations(files)).toEqual([]);
   });
 
-  it('names each breach: a route importing store internals or calling the store, domain/ importing Fastify or a route', () => {
+  it('names each breach: a route importing store internals or calling the store, domain/ importing Fastify, sandbox/ imported', () => {
     const violations = findLayerViolations([
       { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
       {
@@ -128,6 +132,8 @@ describe('server layers', () => {
           "import { openConfiguredStore } from './store/open.ts';\nimport { sealedStore } from './store/sealed.ts';",
       },
       { path: 'cli/e.ts', source: "export { openSqliteStore } from '../store/sqlite.ts';" },
+      { path: 'providers/f.ts', source: "import { startExampleProvider } from '../sandbox/example-idp/provider.ts';" },
+      { path: 'sandbox/example-idp/g.ts', source: "import { personaClaims } from '../../domain/personas.ts';" },
     ]);
     expect(violations).toEqual([
       'routes/a.ts: a route imports store/sqlite.ts (only types from store/store.ts)',
@@ -139,6 +145,7 @@ describe('server layers', () => {
       'domain/d.ts: domain/ imports store/open.ts (only store/store.ts)',
       'domain/d.ts: domain/ imports http/body.ts',
       'cli/e.ts: imports the store implementation store/sqlite.ts (open stores through store/open.ts)',
+      'providers/f.ts: imports sandbox/example-idp/provider.ts (sandbox/ is never run in production)',
     ]);
   });
 });

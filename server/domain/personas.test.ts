@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Persona } from '../../src/protocol/api.ts';
 import { loadPersonas } from '../boot.ts';
-import {
-  attributesOf,
-  birthDateOf,
-  EU_MEMBER_STATES,
-  findPersona,
-  personaFacts,
-  summarizePersonas,
-} from './personas.ts';
+import { attributesOf, EU_MEMBER_STATES } from './facts.ts';
+import { birthDateOf, findPersona, personaClaims, personaFacts, summarizePersonas } from './personas.ts';
 
 const personas = loadPersonas();
 const persona = (id: string): Persona => findPersona(personas, id)!;
@@ -52,6 +46,28 @@ describe('personas', () => {
       isFrench: false,
       isEU: false,
       nationality: 'USA',
+    });
+  });
+
+  it('proves every fact through the one facts rule, from the claims an identity provider would send', () => {
+    expect(personaClaims(persona('fr-adult-m'), JAN_1)).toEqual({
+      birthdate: '1992-03-14',
+      nationalities: ['FRA'],
+      gender: 'male',
+    });
+    expect(personaClaims(persona('turns-18-tomorrow'), JAN_1)).toMatchObject({
+      birthdate: '2008-01-02',
+      gender: 'female',
+    });
+    expect(personaFacts(persona('fr-adult-m'), JAN_1)).toEqual({
+      ageYears: 33,
+      isAdult: true,
+      birthYear: 1992,
+      isFrench: true,
+      isEU: true,
+      nationality: 'FRA',
+      isMale: true,
+      isFemale: false,
     });
   });
 

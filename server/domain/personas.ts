@@ -4,77 +4,21 @@
  *
  * Dates are civil dates in UTC: a persona turns 18 at 00:00 UTC on their birthday.
  */
-import type { Attributes, Persona, PersonaSummary } from '../../src/protocol/api.ts';
-import type { Scope } from '../../src/protocol/scopes.ts';
+import type { Persona, PersonaSummary } from '../../src/protocol/api.ts';
+import {
+  ageOn,
+  civilDateOf,
+  daysInMonth,
+  factsFromClaims,
+  formatCivilDate,
+  parseCivilDate,
+  type CivilDate,
+  type IdentityClaims,
+  type ProvenFacts,
+} from './facts.ts';
 
-/** The 27 EU member states, ISO 3166-1 alpha-3. */
-export const EU_MEMBER_STATES: ReadonlySet<string> = new Set([
-  'AUT',
-  'BEL',
-  'BGR',
-  'HRV',
-  'CYP',
-  'CZE',
-  'DNK',
-  'EST',
-  'FIN',
-  'FRA',
-  'DEU',
-  'GRC',
-  'HUN',
-  'IRL',
-  'ITA',
-  'LVA',
-  'LTU',
-  'LUX',
-  'MLT',
-  'NLD',
-  'POL',
-  'PRT',
-  'ROU',
-  'SVK',
-  'SVN',
-  'ESP',
-  'SWE',
-]);
-
-export const ADULT_AGE = 18;
-
-export interface CivilDate {
-  year: number;
-  /** 1–12 */
-  month: number;
-  day: number;
-}
-
-/** What a persona can prove, at one moment. */
-export interface PersonaFacts {
-  ageYears: number;
-  birthYear: number;
-  isAdult: boolean;
-  isFrench: boolean;
-  isEU: boolean;
-  isMale: boolean;
-  isFemale: boolean;
-  nationality: string;
-}
-
-function civilDateOf(ms: number): CivilDate {
-  const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-function parseIsoDate(value: string): CivilDate | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return { year, month, day };
-}
+/** What a persona can prove, at one moment: every fact, and its age. */
+export type PersonaFacts = Required<ProvenFacts> & { ageYears: number };
 
 /**
  * The persona's birth date: `birth_date`, or `age_years` before today shifted by
@@ -84,7 +28,7 @@ function parseIsoDate(value: string): CivilDate | null {
  */
 export function birthDateOf(persona: Persona, now: number): CivilDate {
   if (persona.birth_date !== undefined) {
-    const parsed = parseIsoDate(persona.birth_date);
+    const parsed = parseCivilDate(persona.birth_date);
     if (!parsed) throw new Error(`persona ${persona.id}: birth_date must be YYYY-MM-DD`);
     return parsed;
   }
@@ -95,82 +39,35 @@ export function birthDateOf(persona: Persona, now: number): CivilDate {
   return civilDateOf(anniversary + (persona.birthday_offset_days ?? 0) * 86_400_000);
 }
 
-/** Completed years between a birth date and the civil date of `now` (UTC). */
-export function ageOn(birth: CivilDate, now: number): number {
-  const today = civilDateOf(now);
-  const hadBirthday = today.month > birth.month || (today.month === birth.month && today.day >= birth.day);
-  return today.year - birth.year - (hadBirthday ? 0 : 1);
-}
-
 /**
- * Everything a persona proves at `now`.
+ * What a persona says about themselves at `now`, as an identity provider would say it: the same
+ * claims the example provider serves, read by the same rule (domain/facts.ts).
  *
- * @example personaFacts(persona, deps.clock.now()).isAdult
+ * @example personaClaims(persona, now) // { birthdate: '1992-03-14', nationalities: ['FRA'], gender: 'male' }
  */
-export function personaFacts(persona: Persona, now: number): PersonaFacts {
-  const birth = birthDateOf(persona, now);
-  const ageYears = ageOn(birth, now);
+export function personaClaims(persona: Persona, now: number): Required<Omit<IdentityClaims, 'age_over_18'>> {
   return {
-    ageYears,
-    birthYear: birth.year,
-    isAdult: ageYears >= ADULT_AGE,
-    isFrench: persona.nationality === 'FRA',
-    isEU: EU_MEMBER_STATES.has(persona.nationality),
-    isMale: persona.sex === 'M',
-    isFemale: persona.sex === 'F',
-    nationality: persona.nationality,
+    birthdate: formatCivilDate(birthDateOf(persona, now)),
+    nationalities: [persona.nationality],
+    gender: persona.sex === 'M' ? 'male' : 'female',
   };
 }
 
 /**
- * What an approval proved: a persona proves every fact, an EUDI wallet of the age-verification
- * profile only isAdult (it is offered only for scopes exactly [isAdult], DESIGN §11).
+ * Everything a persona proves at `now`, through the one facts rule.
+ *
+ * @example personaFacts(persona, deps.clock.now()).isAdult
  */
-export type ProvenFacts = Pick<PersonaFacts, 'isAdult'> & Partial<PersonaFacts>;
-
-function known<T>(value: T | undefined, scope: Scope): T {
-  if (value === undefined) throw new Error(`${scope} requested but not proven`);
-  return value;
+export function personaFacts(persona: Persona, now: number): PersonaFacts {
+  const facts = factsFromClaims(personaClaims(persona, now), now);
+  if (!provesEverything(facts)) throw new Error(`persona ${persona.id}: the facts rule left a fact unproven`);
+  return { ...facts, ageYears: ageOn(birthDateOf(persona, now), now) };
 }
 
-/**
- * The attributes of the requested scopes only (minimal disclosure, DESIGN §5). The nullifier is
- * computed by the caller, and only when isUnique was requested.
- *
- * @example attributesOf(facts, ['isAdult', 'isUnique'], nullifier) // { age_over_18: true, nullifier: '0x…' }
- */
-export function attributesOf(facts: ProvenFacts, scopes: readonly Scope[], nullifier: string | null): Attributes {
-  const attributes: Attributes = {};
-  for (const scope of scopes) {
-    switch (scope) {
-      case 'isAdult':
-        attributes.age_over_18 = facts.isAdult;
-        break;
-      case 'isFrench':
-        attributes.is_french = known(facts.isFrench, scope);
-        break;
-      case 'isEU':
-        attributes.is_eu = known(facts.isEU, scope);
-        break;
-      case 'isMale':
-        attributes.is_male = known(facts.isMale, scope);
-        break;
-      case 'isFemale':
-        attributes.is_female = known(facts.isFemale, scope);
-        break;
-      case 'revealNationality':
-        attributes.nationality = known(facts.nationality, scope);
-        break;
-      case 'revealBirthYear':
-        attributes.birth_year = known(facts.birthYear, scope);
-        break;
-      case 'isUnique':
-        if (nullifier === null) throw new Error('isUnique requested without a nullifier');
-        attributes.nullifier = nullifier;
-        break;
-    }
-  }
-  return attributes;
+const EVERY_FACT = ['isAdult', 'birthYear', 'isFrench', 'isEU', 'nationality', 'isMale', 'isFemale'] as const;
+
+function provesEverything(facts: ProvenFacts): facts is Required<ProvenFacts> {
+  return EVERY_FACT.every((fact) => facts[fact] !== undefined);
 }
 
 /** @example findPersona(deps.personas, 'fr-minor')?.label */

@@ -24,8 +24,9 @@ import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scope
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
+import { attributesOf, type ProvenFacts } from './facts.ts';
 import { computeNullifier } from './nullifier.ts';
-import { attributesOf, findPersona, personaFacts, type ProvenFacts } from './personas.ts';
+import { findPersona, personaFacts } from './personas.ts';
 import { createResultLock, lockResult, openResult } from './result-box.ts';
 import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
 import { offerWallet, type WalletOffer } from './wallet-offer.ts';
@@ -315,7 +316,10 @@ export interface Completion {
 /** What an approval proved, as the grant or attestation records it. */
 export interface Approval {
   method: Method;
-  /** who was verified, for the nullifier (isUnique): the persona id; null when no nullifier can be asked for */
+  /**
+   * who was verified, for the nullifier (isUnique): the persona id, or a provider's user
+   * (facts.ts providerSubject); null when no nullifier can be asked for
+   */
   subject: string | null;
   /** the facts at the time of approval */
   facts: ProvenFacts;
@@ -426,7 +430,7 @@ async function issueGrant(
 }
 
 const PROVEN: Record<BlindScope, (facts: ProvenFacts) => boolean> = {
-  isAdult: (f) => f.isAdult,
+  isAdult: (f) => f.isAdult === true,
   isFrench: (f) => f.isFrench === true,
   isEU: (f) => f.isEU === true,
   // Uniqueness is a value, not a claim: always delivered when asked for.

@@ -1,0 +1,281 @@
+/**
+ * Hostile and broken callbacks (issue 17): each is sent for real, against a real provider, and
+ * must come back `refused` with a log-safe code, so the route leaves the request untouched; and
+ * nothing is logged on the way.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { Scope } from '../../src/protocol/scopes.ts';
+import { providerSubject } from '../domain/facts.ts';
+import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
+import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';
+import { createEcJwk } from '../wallet/keys.ts';
+import { createRelyingParty, type LoginStart, type ProviderClient, type RelyingParty } from './relying-party.ts';
+import {
+  clientsOf,
+  clock,
+  REDIRECT_URI,
+  startHandMadeProvider,
+  startProvider,
+  type HandMadeProvider,
+} from '../test/providers.ts';
+
+const SCOPES: Scope[] = ['isAdult'];
+const HOUR_MS = 3_600_000;
+
+let idp: ExampleProvider;
+let other: ExampleProvider;
+let hand: HandMadeProvider;
+let provider: ProviderClient;
+let rp: RelyingParty;
+let logSpies: MockInstance[] = [];
+
+beforeAll(async () => {
+  [idp, other, hand] = await Promise.all([startProvider(), startProvider(), startHandMadeProvider()]);
+  provider = clientsOf(idp.issuer).client_secret_basic;
+});
+afterAll(() => Promise.all([idp.close(), other.close(), hand.close()]));
+
+beforeEach(() => {
+  rp = createRelyingParty();
+  logSpies = [
+    ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((name) => vi.spyOn(console, name)),
+    vi.spyOn(process.stdout, 'write'),
+    vi.spyOn(process.stderr, 'write'),
+  ];
+});
+afterEach(() => {
+  // nothing on the way logs a code, state, nonce, token or claim: nothing logs at all
+  for (const spy of logSpies) expect(spy).not.toHaveBeenCalled();
+  vi.restoreAllMocks();
+});
+
+/** A started login at `target` and the callback the provider sent back for it. */
+async function approvedCallback(target: ProviderClient): Promise<{ start: LoginStart; callbackUrl: URL }> {
+  const start = await rp.startLogin(target, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+  const { callbackUrl } = await signInAtExampleProvider(start.authorizationUrl, {
+    persona: 'fr-adult-m',
+    decision: 'approve',
+    redirectUri: REDIRECT_URI,
+  });
+  return { start, callbackUrl };
+}
+
+function finish(
+  target: ProviderClient,
+  callbackUrl: URL,
+  expected: LoginStart,
+  now = clock.now(),
+): ReturnType<RelyingParty['finishLogin']> {
+  return rp.finishLogin(target, { callbackUrl, redirectUri: REDIRECT_URI, expected, scopes: SCOPES, now });
+}
+
+function withParams(url: URL, changes: Record<string, string | null>): URL {
+  const changed = new URL(url);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) changed.searchParams.delete(name);
+    else changed.searchParams.set(name, value);
+  }
+  return changed;
+}
+
+const approved = { outcome: 'approved', subject: expect.any(String), facts: { isAdult: true } };
+
+describe('relying party: hostile callbacks at the example provider', () => {
+  it('refuses a callback whose state is not the one expected, and leaves its code unspent', async () => {
+    const { start, callbackUrl } = await approvedCallback(provider);
+    const stranger = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    expect(await finish(provider, callbackUrl, stranger)).toEqual({ outcome: 'refused', code: 'state_mismatch' });
+    expect(await finish(provider, withParams(callbackUrl, { state: null }), start)).toEqual({
+      outcome: 'refused',
+      code: 'state_mismatch',
+    });
+    // the code was never sent: the real callback still completes
+    expect(await finish(provider, callbackUrl, start)).toEqual(approved);
+  });
+
+  it("refuses another provider's code sent to this login (mix-up: iss names the other issuer)", async () => {
+    const victim = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    const { callbackUrl: otherCallback } = await approvedCallback(clientsOf(other.issuer).client_secret_basic);
+    const mixed = withParams(otherCallback, { state: victim.state });
+    expect(mixed.searchParams.get('iss')).toBe(other.issuer);
+    expect(await finish(provider, mixed, victim)).toEqual({ outcome: 'refused', code: 'iss_mismatch' });
+  });
+
+  it('refuses a callback without iss from a provider that announces RFC 9207, and leaves its code unspent', async () => {
+    const { start, callbackUrl } = await approvedCallback(provider);
+    expect(await finish(provider, withParams(callbackUrl, { iss: null }), start)).toEqual({
+      outcome: 'refused',
+      code: 'iss_missing',
+    });
+    expect(await finish(provider, callbackUrl, start)).toEqual(approved);
+  });
+
+  it('refuses a forged cancellation: error=access_denied naming another issuer or another state', async () => {
+    const start = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    const cancel = new URL(
+      `${REDIRECT_URI}?error=access_denied&state=${start.state}&iss=${encodeURIComponent(other.issuer)}`,
+    );
+    expect(await finish(provider, cancel, start)).toEqual({ outcome: 'refused', code: 'iss_mismatch' });
+    expect(await finish(provider, withParams(cancel, { iss: idp.issuer, state: 'x'.repeat(43) }), start)).toEqual({
+      outcome: 'refused',
+      code: 'state_mismatch',
+    });
+    expect(await finish(provider, withParams(cancel, { iss: idp.issuer }), start)).toEqual({
+      outcome: 'failed',
+      reason: 'cancelled',
+      code: 'access_denied',
+    });
+  });
+
+  it('fails with provider_error naming a standard authorization error, never a value the provider made up', async () => {
+    const start = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    const error = (code: string): URL =>
+      new URL(`${REDIRECT_URI}?error=${code}&state=${start.state}&iss=${encodeURIComponent(idp.issuer)}`);
+    expect(await finish(provider, error('temporarily_unavailable'), start)).toEqual({
+      outcome: 'failed',
+      reason: 'provider_error',
+      code: 'temporarily_unavailable',
+    });
+    expect(await finish(provider, error('%3Cscript%3Ealert(1)%3C%2Fscript%3E'), start)).toEqual({
+      outcome: 'failed',
+      reason: 'provider_error',
+      code: 'authorization_error',
+    });
+  });
+
+  it('refuses an ID token whose nonce is not the one sent', async () => {
+    const { start, callbackUrl } = await approvedCallback(provider);
+    const outcome = await finish(provider, callbackUrl, { ...start, nonce: 'n'.repeat(43) });
+    expect(outcome).toEqual({ outcome: 'refused', code: 'id_token_nonce' });
+  });
+
+  it('refuses an ID token that has expired by the service clock', async () => {
+    const { start, callbackUrl } = await approvedCallback(provider);
+    // the example provider's ID tokens live 10 minutes
+    expect(await finish(provider, callbackUrl, start, clock.now() + HOUR_MS)).toEqual({
+      outcome: 'refused',
+      code: 'id_token_exp',
+    });
+  });
+
+  it('refuses a code presented twice: the provider rejects it the second time', async () => {
+    const { start, callbackUrl } = await approvedCallback(provider);
+    expect(await finish(provider, callbackUrl, start)).toEqual(approved);
+    expect(await finish(provider, callbackUrl, start)).toEqual({ outcome: 'refused', code: 'code_rejected' });
+  });
+
+  it('refuses a PKCE verifier that is not the one of the challenge', async () => {
+    const { start, callbackUrl } = await approvedCallback(provider);
+    expect(await finish(provider, callbackUrl, { ...start, codeVerifier: 'v'.repeat(43) })).toEqual({
+      outcome: 'refused',
+      code: 'code_rejected',
+    });
+  });
+});
+
+describe('relying party: ID tokens no honest provider sends', () => {
+  async function handMadeLogin(
+    idToken: (start: LoginStart) => Promise<string>,
+  ): ReturnType<RelyingParty['finishLogin']> {
+    const start = await rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    hand.tokenAnswer = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ access_token: 'at', token_type: 'Bearer', id_token: await idToken(start) }),
+    };
+    const callbackUrl = new URL(
+      `${REDIRECT_URI}?code=c0de&state=${start.state}&iss=${encodeURIComponent(hand.issuer)}`,
+    );
+    return finish(hand.client, callbackUrl, start);
+  }
+
+  const claims = (start: LoginStart, changes: Record<string, unknown> = {}): Record<string, unknown> => {
+    const now = Math.floor(clock.now() / 1000);
+    return {
+      iss: hand.issuer,
+      aud: hand.client.clientId,
+      sub: 'person-1',
+      nonce: start.nonce,
+      iat: now,
+      exp: now + 300,
+      age_over_18: true,
+      ...changes,
+    };
+  };
+
+  it('accepts a well-made ID token answering age_over_18 in place of a birthdate (the control)', async () => {
+    expect(await handMadeLogin((start) => hand.sign(claims(start)))).toEqual({
+      outcome: 'approved',
+      subject: providerSubject(hand.issuer, 'person-1'),
+      facts: { isAdult: true },
+    });
+  });
+
+  it("refuses an ID token signed by a key that is not in the provider's JWKS", async () => {
+    const stranger = createEcJwk('ES256');
+    expect(await handMadeLogin((start) => hand.sign(claims(start), { key: stranger, kid: 'unknown-key' }))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_key_unknown',
+    });
+    // the same, claiming the published key's id
+    expect(await handMadeLogin((start) => hand.sign(claims(start), { key: stranger }))).toEqual({
+      outcome: 'refused',
+      code: 'answer_invalid',
+    });
+  });
+
+  it('refuses an ID token issued by another issuer, or for another client', async () => {
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iss: other.issuer })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_iss',
+    });
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { aud: 'someone-else' })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_aud',
+    });
+  });
+
+  it('refuses an ID token past its exp', async () => {
+    const past = Math.floor(clock.now() / 1000) - 3600;
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iat: past - 60, exp: past })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_exp',
+    });
+  });
+
+  it('fails with provider_error when the token endpoint answers an error or something that is not OAuth', async () => {
+    const start = await rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    const callbackUrl = new URL(
+      `${REDIRECT_URI}?code=c0de&state=${start.state}&iss=${encodeURIComponent(hand.issuer)}`,
+    );
+    hand.tokenAnswer = { status: 401, contentType: 'application/json', body: '{"error":"invalid_client"}' };
+    expect(await finish(hand.client, callbackUrl, start)).toEqual({
+      outcome: 'failed',
+      reason: 'provider_error',
+      code: 'endpoint_error',
+    });
+    hand.tokenAnswer = { status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' };
+    expect(await finish(hand.client, callbackUrl, start)).toEqual({
+      outcome: 'failed',
+      reason: 'provider_error',
+      code: 'answer_malformed',
+    });
+  });
+
+  it('fails with provider_error when the token endpoint does not answer in time', async () => {
+    const impatient = createRelyingParty({ timeoutSeconds: 1 });
+    const start = await impatient.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+    const callbackUrl = new URL(
+      `${REDIRECT_URI}?code=c0de&state=${start.state}&iss=${encodeURIComponent(hand.issuer)}`,
+    );
+    hand.tokenAnswer = { status: 200, contentType: 'application/json', body: '{}', hang: true };
+    const outcome = await impatient.finishLogin(hand.client, {
+      callbackUrl,
+      redirectUri: REDIRECT_URI,
+      expected: start,
+      scopes: SCOPES,
+      now: clock.now(),
+    });
+    expect(outcome).toEqual({ outcome: 'failed', reason: 'provider_error', code: 'unreachable' });
+  });
+});

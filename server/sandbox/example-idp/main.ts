@@ -1,0 +1,35 @@
+/**
+ * The example identity provider as a process (`npm start` runs it beside the service in sandbox,
+ * DESIGN §12): the sandbox personas as accounts, the fixture provider idp_example as its one client.
+ * The only file here with side effects.
+ *
+ *   npx tsx server/sandbox/example-idp/main.ts
+ */
+import { loadPersonas } from '../../boot.ts';
+import { startExampleProvider } from './provider.ts';
+import { readExampleSetup } from './setup.ts';
+
+async function main(): Promise<void> {
+  const setup = readExampleSetup(process.env);
+  const provider = await startExampleProvider({
+    port: setup.port,
+    host: setup.host,
+    issuer: setup.issuer,
+    clients: [setup.client],
+    personas: loadPersonas(),
+  });
+  console.log(`example identity provider: issuer ${provider.issuer}, listening on ${provider.url}`);
+  const stop = (): void => {
+    provider.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`example identity provider: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
