@@ -2,7 +2,8 @@
  * Prototype keys in bodies (issue 16): every route that reads a form or JSON from a caller
  * answers a body naming `__proto__`, `constructor` or `prototype` with its documented 400, never
  * a 500, and leaves what the body aimed at untouched; the same body without the hostile key is
- * served, so the key alone is what is refused.
+ * served, so the key alone is what is refused. Tokens carrying JSON (session tokens,
+ * attestations) whose values `String()` cannot print are refused with their own codes too.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,22 @@ describe('JSON bodies with a prototype key', () => {
   });
 });
 
+describe('tokens whose JSON holds a value String() cannot print', () => {
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const token = `${b64({ alg: { toString: 1 }, typ: 'x' })}.${b64({})}.${'A'.repeat(86)}`;
+
+  it('answers such a session token on POST /api/w/verify-request 401 SESSION_INVALID', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/w/verify-request',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_ORIGIN },
+      payload: JSON.stringify({ session_token: token }),
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'SESSION_INVALID', message: expect.any(String) });
+  });
+});
+
 describe('POST /oid4vp/response/:id with a prototype key in vp_token (form)', () => {
   const HOSTILE_FORM_KEYS = [
     'vp_token[__proto__]',
@@ -237,6 +254,17 @@ describe('the example partner’s JSON routes', () => {
     await partner.ready();
   });
   afterAll(() => partner.close());
+
+  it('answers an attestation whose header holds a typ String() cannot print 401 MALFORMED', async () => {
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const res = await partner.inject({
+      method: 'POST',
+      url: '/api/blind/verify',
+      payload: { attestation: `${b64({ alg: 'EdDSA', typ: { toString: 1 } })}.${b64({})}.${'A'.repeat(86)}` },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ verified: false, error: 'MALFORMED' });
+  });
 
   const ROUTES = [
     ['/api/exchange', '"grant_code":"g_x"'],
