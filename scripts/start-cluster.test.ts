@@ -1,5 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { missingPackagesLine, nginxConfig } from './start-cluster.ts';
+
+/** The edge's directives (issue 16): timeouts, per-address limits, their keys and their 429. */
+const EDGE_DIRECTIVE =
+  /^\s*(?:client_\w+_timeout|client_max_body_size|limit_(?:conn|req)|keepalive_timeout|error_page|map |"~\^POST|default |return 429|add_header|proxy_(?:read|send)_timeout)/;
+
+function edgeLines(conf: string): string[] {
+  return conf
+    .split('\n')
+    .filter((line) => EDGE_DIRECTIVE.test(line))
+    .map((line) => line.trim())
+    .sort();
+}
 
 describe('npm run start:cluster', () => {
   it('names the OS packages it needs when one is missing', () => {
@@ -19,9 +32,24 @@ describe('npm run start:cluster', () => {
       /upstream svc \{\s+server 127\.0\.0\.1:8791 max_fails=0;\s+server 127\.0\.0\.1:8792 max_fails=0;/,
     );
     expect(conf).not.toMatch(/least_conn|ip_hash|hash /);
+    // a long poll's 25 s plus the instance's 5 s slot margin
     for (const [, seconds] of conf.matchAll(/proxy_(?:read|send)_timeout (\d+)s;/g))
-      expect(Number(seconds)).toBeGreaterThan(25);
+      expect(Number(seconds)).toBeGreaterThan(30);
     expect(conf).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
     expect(conf).toContain('pid /tmp/x/nginx.pid;');
+  });
+
+  it('stops slow clients and floods with the same directives as deploy/nginx.conf', () => {
+    const cluster = edgeLines(nginxConfig({ servicePort: 8787, instancePorts: [8791, 8792] }, '/tmp/x'));
+    const deploy = edgeLines(readFileSync(new URL('../deploy/nginx.conf', import.meta.url), 'utf8'));
+    expect(cluster).toEqual(deploy);
+    expect(cluster).toEqual(
+      expect.arrayContaining([
+        'client_body_timeout 10s;',
+        'limit_conn per_address 200;',
+        'limit_req zone=browser_writes burst=60 nodelay;',
+        'limit_req zone=partner_writes burst=400 nodelay;',
+      ]),
+    );
   });
 });

@@ -2,7 +2,8 @@
  * `npm run start:cluster`: the several-instance topology (DESIGN §10) on one machine, at the same
  * URLs as `npm start`: a local redis-server (AOF, appendfsync always, noeviction), two service
  * instances on it, nginx in front on :8787 (round robin, long-poll timeouts above 25 s,
- * X-Forwarded-For set, the instances trusting it through SVC_TRUST_PROXY), and the example
+ * X-Forwarded-For set, the instances trusting it through SVC_TRUST_PROXY, slow clients and
+ * floods stopped as deploy/nginx.conf does), and the example
  * partner on :8788. Needs redis-server and nginx from the OS packages (Debian: redis-server,
  * nginx-light) and says so when one is missing.
  *
@@ -58,14 +59,37 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
+  # Slow clients, connections per address and writes per address: as deploy/nginx.conf, which
+  # says why for each (issue 16).
+  client_header_timeout 10s;
+  client_body_timeout 10s;
+  limit_conn_zone $binary_remote_addr zone=per_address:10m;
+  map "$request_method:$uri" $browser_write {
+    "~^POST:/(v1|api/partner|api/billing)/" "";
+    "~^POST:" $binary_remote_addr;
+    default "";
+  }
+  map "$request_method:$uri" $partner_write {
+    "~^POST:/(v1|api/partner|api/billing)/" $binary_remote_addr;
+    default "";
+  }
+  limit_req_zone $browser_write zone=browser_writes:10m rate=10r/s;
+  limit_req_zone $partner_write zone=partner_writes:10m rate=200r/s;
+  limit_req_status 429;
+  limit_conn_status 429;
   upstream svc {
 ${upstreams}
     keepalive 64;
+    keepalive_timeout 60s;
   }
   server {
     listen 127.0.0.1:${options.servicePort};
     client_max_body_size 32k;
+    limit_conn per_address 200;
+    error_page 429 = @too_many_requests;
     location / {
+      limit_req zone=browser_writes burst=60 nodelay;
+      limit_req zone=partner_writes burst=400 nodelay;
       proxy_pass http://svc;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
@@ -78,6 +102,12 @@ ${upstreams}
       proxy_buffering off;
       # An instance shutting down answers 503: a GET is tried on the other; a POST never twice.
       proxy_next_upstream error timeout http_503;
+    }
+    location @too_many_requests {
+      default_type application/json;
+      add_header Retry-After 1 always;
+      add_header Access-Control-Allow-Origin * always;
+      return 429 '{"error":"Too many requests"}';
     }
   }
 }

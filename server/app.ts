@@ -1,7 +1,8 @@
 /**
  * createApp(deps) builds the Fastify instance; tests use it through `app.inject()` without a
  * port. Cross-cutting concerns live here: correlation ids, log redaction, and the HTTP edge from
- * `http/` (body reading with raw-body capture for HMAC, the one error handler, the 404 handler).
+ * `http/` (timeouts, body reading with raw-body capture for HMAC, the one error handler, the 404
+ * handler).
  * Each surface registers its own routes.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -11,6 +12,7 @@ import type { AppDeps } from './deps.ts';
 import './auth/partner-auth.ts';
 import { registerBodyReading } from './http/body.ts';
 import { answerFrameworkError, registerErrorHandling, UNAVAILABLE_RETRY_AFTER_SECONDS } from './http/error-handler.ts';
+import { edgeTimeouts } from './http/timeouts.ts';
 import { errorBody } from './errors.ts';
 import { truncateAddress } from './limits/client-address.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
@@ -71,6 +73,8 @@ export async function createApp(
     // A caller's logger options (tests: a stream, a level) never drop the redaction or the serializers.
     logger: typeof options.logger === 'object' ? { ...logger, ...options.logger } : (options.logger ?? logger),
     bodyLimit: LIMITS.bodyLimitBytes,
+    // A request trickling in is cut; a received one (a long poll) may wait for its answer.
+    ...edgeTimeouts(deps.config),
     genReqId: createCorrelationIds(),
     trustProxy: deps.config.trustProxy,
     // While closing, the hook below answers with the catalogue's 503 instead of Fastify's own body.

@@ -31,6 +31,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SVC_REDIS_URL: 'redis://x', SVC_REDIS_PREFIX: 'has space' })).toThrow(/SVC_REDIS_PREFIX/);
   });
 
+  it('reads the edge timeouts: 30 s for a whole request, 10 s for its headers, 72 s for an idle kept-alive connection', () => {
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+    });
+    expect(
+      loadConfig({
+        SVC_REQUEST_TIMEOUT_MS: '5000',
+        SVC_HEADERS_TIMEOUT_MS: '2000',
+        SVC_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      }),
+    ).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 2_000, keepAliveTimeoutMs: 65_000 });
+    // a request timeout under 10 s brings the headers' default down with it
+    expect(loadConfig({ SVC_REQUEST_TIMEOUT_MS: '4000' }).headersTimeoutMs).toBe(4_000);
+  });
+
   it('derives the three base URLs from SVC_PUBLIC_URL unless each is set', () => {
     const config = loadConfig({ SVC_PUBLIC_URL: 'https://svc.example/', SVC_API_URL: 'https://api.svc.example' });
     expect(config.publicUrl).toBe('https://svc.example');
@@ -66,6 +83,19 @@ describe('loadConfig', () => {
     [{ SVC_LONG_POLL_PER_ADDRESS: '-1' }, /SVC_LONG_POLL_PER_ADDRESS must be a whole number/],
     [{ SVC_LONG_POLL_MAX: '1e3' }, /SVC_LONG_POLL_MAX must be a whole number/],
     [{ SVC_MASTER_KEY: 'c2hvcnQ=' }, /SVC_MASTER_KEY must be base64 of exactly 32/],
+    [
+      { SVC_REQUEST_TIMEOUT_MS: '0' },
+      /SVC_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 600000/,
+    ],
+    [{ SVC_REQUEST_TIMEOUT_MS: '30s' }, /SVC_REQUEST_TIMEOUT_MS must be a whole number/],
+    [{ SVC_REQUEST_TIMEOUT_MS: '600001' }, /SVC_REQUEST_TIMEOUT_MS/],
+    [{ SVC_HEADERS_TIMEOUT_MS: '1e4' }, /SVC_HEADERS_TIMEOUT_MS must be a whole number/],
+    [{ SVC_HEADERS_TIMEOUT_MS: '999' }, /SVC_HEADERS_TIMEOUT_MS/],
+    [
+      { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_HEADERS_TIMEOUT_MS: '6000' },
+      /SVC_HEADERS_TIMEOUT_MS \(6000\) must not exceed SVC_REQUEST_TIMEOUT_MS \(5000\)/,
+    ],
+    [{ SVC_KEEP_ALIVE_TIMEOUT_MS: '-5' }, /SVC_KEEP_ALIVE_TIMEOUT_MS must be a whole number/],
     [{ SVC_MASTER_KEY_PREVIOUS: 'c2hvcnQ=' }, /SVC_MASTER_KEY_PREVIOUS/],
   ])('fails at boot with one clear line for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(ConfigError);

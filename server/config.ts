@@ -59,6 +59,16 @@ export interface Config {
   readonly longPollMax: number;
   /** SVC_WALLET_TRUST: PEM bundle of trusted IACA roots (DESIGN §11); in production the wallet path needs it */
   readonly walletTrustPath: string | null;
+  /**
+   * SVC_REQUEST_TIMEOUT_MS: time a client has to send a whole request, headers and body, from its
+   * first byte; past it the connection is cut (408). It ends when the request is received, so a
+   * long poll's wait for its answer is not counted (issue 16).
+   */
+  readonly requestTimeoutMs: number;
+  /** SVC_HEADERS_TIMEOUT_MS: time to send the request line and headers (and to start a request on a new connection) */
+  readonly headersTimeoutMs: number;
+  /** SVC_KEEP_ALIVE_TIMEOUT_MS: how long an idle kept-alive connection stays open between two requests */
+  readonly keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -89,7 +99,6 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** One SVC_TRUST_PROXY entry: a keyword, an address, or a CIDR narrower than /0; null when it is none of these. */
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -99,6 +108,41 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number, max: numb
   return n;
 }
 
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+/**
+ * The HTTP edge's timeouts (issue 16; server/http/timeouts.ts applies them). Headers come first,
+ * so their limit cannot exceed the whole request's.
+ */
+function readTimeouts(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = milliseconds(env, 'SVC_REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000);
+  const headersTimeoutMs = milliseconds(
+    env,
+    'SVC_HEADERS_TIMEOUT_MS',
+    Math.min(10_000, requestTimeoutMs),
+    1_000,
+    600_000,
+  );
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `SVC_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed SVC_REQUEST_TIMEOUT_MS (${requestTimeoutMs}): ` +
+        'the headers are part of the request',
+    );
+  }
+  const keepAliveTimeoutMs = milliseconds(env, 'SVC_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 600_000);
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
+}
+
+/** One SVC_TRUST_PROXY entry: a keyword, an address, or a CIDR narrower than /0; null when it is none of these. */
 function readProxyEntry(entry: string): string | null {
   if (PROXY_KEYWORDS.has(entry)) return entry;
   const [address = '', bits, ...rest] = entry.split('/');
@@ -210,5 +254,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     longPollPerAddress: count(env, 'SVC_LONG_POLL_PER_ADDRESS', 100, 1_000_000),
     longPollMax: count(env, 'SVC_LONG_POLL_MAX', 20_000, 1_000_000),
     walletTrustPath: env.SVC_WALLET_TRUST ? resolve(cwd, env.SVC_WALLET_TRUST) : null,
+    ...readTimeouts(env),
   });
 }

@@ -5,7 +5,9 @@
  *
  * Part of the generated requests are correctly signed (so that body handling behind the
  * HMAC check is reached), and part reuse a real verification request's id, poll token and
- * handoff (so that the phone and status routes get past their lookups).
+ * handoff (so that the phone and status routes get past their lookups). The two wallet routes get
+ * their own cases on a live wallet request with its real state and poll token (issue 16), so that
+ * hostile forms and JSON reach the verifier's readers.
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -341,5 +343,143 @@ describe('every route, any input', () => {
     );
     const health = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
+  });
+});
+
+describe('the wallet routes, on a live wallet request, any form or JSON', () => {
+  let caseNumber = 0;
+  let live: { requestId: string; pollToken: string; state: string } | null = null;
+
+  /**
+   * A client-proof request, fresh every fourth case (a case may settle it with error=… and the
+   * right state), and a client address of the case's own, so that no rate limit is reached.
+   */
+  async function liveWalletRequest(): Promise<{ requestId: string; pollToken: string; state: string; client: string }> {
+    caseNumber++;
+    const client = `10.${(caseNumber >> 8) & 255}.${caseNumber & 255}.7`;
+    if (live === null || caseNumber % 4 === 0) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/w/verify-request',
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'http://localhost:8788' },
+        payload: JSON.stringify({ partner_id: PARTNERS.demo.id, scopes: ['isAdult'], client_proof_mode: true }),
+        remoteAddress: client,
+      });
+      expect(res.statusCode).toBe(201);
+      const created = res.json() as { request_id: string; poll_token: string; wallet_link: string };
+      const link = new URLSearchParams(created.wallet_link.slice(created.wallet_link.indexOf('?') + 1));
+      live = { requestId: created.request_id, pollToken: created.poll_token, state: link.get('state')! };
+    }
+    return { ...live, client };
+  }
+
+  function expectWalletAnswer(res: { statusCode: number; body: string }): void {
+    expect(res.statusCode).toBeLessThan(500);
+    // 413: a body past the 16 KiB limit, refused by the framework before the route, in the catalogue's shape
+    expect([200, 400, 413, 429]).toContain(res.statusCode);
+    const parsed = JSON.parse(res.body) as Record<string, unknown>;
+    if (res.statusCode === 413) expect(parsed.error).toBe('PAYLOAD_TOO_LARGE');
+    if (res.statusCode === 200) expect(parsed).toEqual({});
+    if (res.statusCode === 400)
+      expect(parsed).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  }
+
+  const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+  const formKey = fc.oneof(
+    fc.constantFrom(
+      'state',
+      'vp_token',
+      'error',
+      'vp_token[proof_of_age]',
+      'vp_token[proof_of_age][0]',
+      'vp_token[proof_of_age][]',
+      'vp_token[',
+      'vp_token[]',
+      'state[]',
+      ...PROTOTYPE_KEYS,
+      ...PROTOTYPE_KEYS.flatMap((key) => [`vp_token[${key}]`, `vp_token[${key}][0]`, `vp_token[${key}][]`]),
+    ),
+    fc.string({ maxLength: 20 }).map((s) => `vp_token[${s}]`),
+    fc.string({ unit: 'binary', maxLength: 30 }),
+  );
+  const formValue = fc.oneof(
+    { arbitrary: fc.constant('LIVE_STATE'), weight: 2 },
+    hostileStrings,
+    jsonValue.map((v) => JSON.stringify(v)),
+    fc.constantFrom(
+      '{"proof_of_age":["AAAA"]}',
+      '{"__proto__":["AAAA"]}',
+      '{"constructor":{"prototype":[]}}',
+      'access_denied',
+    ),
+  );
+  const form = fc.record({
+    // mostly the right state first, so that the vp_token readers are reached
+    withState: fc.boolean(),
+    pairs: fc.array(fc.tuple(formKey, formValue), { maxLength: 8 }),
+    contentType: fc.option(fc.constantFrom('application/x-www-form-urlencoded; charset=utf-8', 'text/plain'), {
+      nil: undefined,
+      freq: 4,
+    }),
+  });
+
+  it("POST /oid4vp/response/:id never answers 5xx, and answers OpenID4VP's shape", async () => {
+    await fc.assert(
+      fc.asyncProperty(form, async (c) => {
+        const live = await liveWalletRequest();
+        const body = new URLSearchParams(c.withState ? [['state', live.state]] : []);
+        for (const [key, value] of c.pairs) body.append(key, value === 'LIVE_STATE' ? live.state : value);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/oid4vp/response/${live.requestId}`,
+          headers: { 'content-type': c.contentType ?? 'application/x-www-form-urlencoded' },
+          payload: body.toString(),
+          remoteAddress: live.client,
+        });
+        expectWalletAnswer(res);
+      }),
+      { numRuns: Math.ceil(Number(process.env.FUZZ_RUNS ?? 600) / 3) },
+    );
+  });
+
+  const spliced = fc
+    .tuple(fc.constantFrom(...PROTOTYPE_KEYS, '\\u005f_proto__'), jsonValue, fc.constantFrom('top', 'data'))
+    .map(([key, value, where]) =>
+      where === 'top'
+        ? `{"${key}":${JSON.stringify(value)},"protocol":"org-iso-mdoc","data":{"response":"AAAA"}}`
+        : `{"protocol":"org-iso-mdoc","data":{"${key}":${JSON.stringify(value)},"response":"AAAA"}}`,
+    );
+  const dcBody = fc.oneof(
+    jsonValue.map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          protocol: fc.oneof(fc.constant('org-iso-mdoc'), jsonValue),
+          data: fc.oneof(fc.record({ response: fc.oneof(hostileStrings, jsonValue) }, { requiredKeys: [] }), jsonValue),
+        },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
+    { arbitrary: spliced, weight: 2 },
+    fc.string({ unit: 'binary', maxLength: 300 }),
+  );
+
+  it("POST /api/w/wallet-response/:id never answers 5xx, and answers OpenID4VP's shape", async () => {
+    await fc.assert(
+      fc.asyncProperty(dcBody, fc.boolean(), async (payload, rightToken) => {
+        const live = await liveWalletRequest();
+        const pt = rightToken ? live.pollToken : 'pt_wrong';
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/w/wallet-response/${live.requestId}?pt=${encodeURIComponent(pt)}`,
+          headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'http://localhost:8788' },
+          payload,
+          remoteAddress: live.client,
+        });
+        expectWalletAnswer(res);
+      }),
+      { numRuns: Math.ceil(Number(process.env.FUZZ_RUNS ?? 600) / 3) },
+    );
   });
 });

@@ -80,6 +80,21 @@ describe('session tokens', () => {
     expect(error).toMatchObject({ code: 'SESSION_INVALID', status: 401 });
   });
 
+  it.each([
+    ['an alg', { alg: { toString: 1 }, typ: 'x' }],
+    ['a typ', { alg: 'EdDSA', typ: { toString: 1, valueOf: 1 } }],
+  ])(
+    'refuses a token whose header holds %s that cannot be printed with SESSION_INVALID, never a TypeError',
+    async (_name, header) => {
+      const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const error = await blind
+        .verifySessionToken(`${b64(header)}.${b64({})}.${'A'.repeat(86)}`)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceError);
+      expect(error).toMatchObject({ code: 'SESSION_INVALID', cause: expect.stringMatching(/an object$/) });
+    },
+  );
+
   it('refuses a token whose payload was changed', async () => {
     const { token } = await blind.issueSessionToken({ appId: 'app_a', origin: ORIGIN, scopeMask: 1 });
     const [h, p, s] = token.split('.') as [string, string, string];

@@ -63,6 +63,16 @@ function signCompact(key: LoadedKey, typ: string, payload: object): string {
   return `${signingInput}.${sign(null, Buffer.from(signingInput, 'ascii'), key.privateKey).toString('base64url')}`;
 }
 
+/**
+ * A decoded token value, for the refusal's cause: never throws (`String()` does on JSON such as
+ * `{"toString":1}`, which would turn a bad token into a 500), objects named by kind, strings cut.
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value.slice(0, 64);
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
+}
+
 function isPositiveInt(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
@@ -159,8 +169,8 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
     }
     if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object' || Array.isArray(claims))
       throw invalid('header or payload is not an object');
-    if (header.alg !== 'EdDSA') throw invalid(`alg ${String(header.alg)}`);
-    if (header.typ !== SESSION_TYP) throw invalid(`typ ${String(header.typ)}`);
+    if (header.alg !== 'EdDSA') throw invalid(`alg ${shown(header.alg)}`);
+    if (header.typ !== SESSION_TYP) throw invalid(`typ ${shown(header.typ)}`);
     if ('crit' in header) throw invalid('crit header not understood');
     if (typeof header.kid !== 'string') throw invalid('kid missing');
 
@@ -177,8 +187,8 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
       throw invalid('signature does not verify');
     }
 
-    if (claims.aud !== SESSION_AUDIENCE) throw invalid(`aud ${String(claims.aud)}`);
-    if (claims.iss !== config.appUrl) throw invalid(`iss ${String(claims.iss)}`);
+    if (claims.aud !== SESSION_AUDIENCE) throw invalid(`aud ${shown(claims.aud)}`);
+    if (claims.iss !== config.appUrl) throw invalid(`iss ${shown(claims.iss)}`);
     const { iat, exp, scope_mask, app_id, origin_hash, jti, iss } = claims;
     if (!isPositiveInt(iat) || !isPositiveInt(exp) || !isPositiveInt(scope_mask))
       throw invalid('iat, exp or scope_mask not an integer');

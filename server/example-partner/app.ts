@@ -6,7 +6,7 @@
  * context.ts) plus its HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
 import { randomBytes } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createPartnerClient, type PartnerClientOptions } from '../sdk/index.ts';
 import type { PartnerContext, PartnerRoutes } from './context.ts';
 import { createPageRenderer } from './pages.ts';
@@ -89,6 +89,18 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
   for (const register of PAGE_ROUTES) register(app, context);
   if (options.blind) createBlindPages(options.blind)(app, context);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' }));
+  // A body Fastify's JSON parser refuses (malformed, or a `__proto__` key or a `constructor` with a
+  // `prototype`, which its secure-json-parse rejects by default) is the caller's mistake: 400 in the
+  // routes' own shape (issue 16). Anything else goes on to Fastify's default handler.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply
+        .code(status)
+        .send({ verified: false, error: 'INVALID_REQUEST', message: 'The request body is invalid.' });
+    }
+    return reply.send(error);
+  });
 
   return app;
 }

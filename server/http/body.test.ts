@@ -5,10 +5,12 @@ import { ServiceError } from '../errors.ts';
 import {
   INVALID_REQUEST_BODY,
   isJsonContentType,
+  parseJsonBody,
   readJsonObject,
   readOneOf,
   readOptionalBoolean,
   readSoleStringField,
+  readString,
 } from './body.ts';
 
 function requestWith(body: unknown, bodyIsInvalidJson = false): FastifyRequest {
@@ -43,6 +45,28 @@ describe('isJsonContentType', () => {
   );
 });
 
+describe('parseJsonBody', () => {
+  it.each([
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '{"constructor":"x"}',
+    '{"a":[1,{"b":{"prototype":null}}]}',
+    '{"\\u005f_proto__":{}}',
+    '[{"__proto__":[]}]',
+  ])('refuses %s: a prototype key at any depth, escaped or not', (text) => {
+    expect(parseJsonBody(text)).toEqual({ invalid: 'prototype key' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps JSON whose values, not keys, name a prototype property, and tells text that does not parse', () => {
+    expect(parseJsonBody('{"grant_code":"__proto__","note":"constructor prototype \\u0041"}')).toEqual({
+      value: { grant_code: '__proto__', note: 'constructor prototype A' },
+    });
+    expect(parseJsonBody('["__proto__"]')).toEqual({ value: ['__proto__'] });
+    expect(parseJsonBody('{"a":')).toEqual({ invalid: 'not JSON' });
+  });
+});
+
 describe('readJsonObject', () => {
   it('returns a JSON object body as it is', () => {
     expect(readJsonObject(requestWith({ a: 1 }), INVALID_REQUEST_BODY)).toEqual({ a: 1 });
@@ -68,6 +92,13 @@ describe('readJsonObject', () => {
 });
 
 describe('field readers', () => {
+  it('reads own fields only, never what the prototype holds under a name', () => {
+    const inherited = Object.create({ h: 'from the prototype', client_proof_mode: true }) as Record<string, unknown>;
+    expect(errorOf(() => readString(inherited, 'h')).code).toBe('INVALID_REQUEST');
+    expect(readOptionalBoolean(inherited, 'client_proof_mode', false)).toBe(false);
+    expect(errorOf(() => readString({}, 'toString')).code).toBe('INVALID_REQUEST');
+  });
+
   it('reads an optional boolean, its default when absent, and refuses anything else', () => {
     expect(readOptionalBoolean({}, 'flag', false)).toBe(false);
     expect(readOptionalBoolean({ flag: true }, 'flag', false)).toBe(true);

@@ -4,6 +4,11 @@
  * type, so the loader's preflight-free text/plain body reads like application/json. Each route
  * then says, through the functions below, which content type it takes and which catalogue code a
  * bad body gets: INVALID_JSON on the billing session (the spec's code), INVALID_REQUEST elsewhere.
+ *
+ * JSON holding a key named `__proto__`, `constructor` or `prototype`, at any depth, is refused
+ * like JSON that does not parse (issue 16): nothing the service reads is named so, and such a key
+ * is how a body reaches an object's prototype once code copies or merges it. Fields are read as
+ * own properties only.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LOCALES } from '../../src/protocol/api.ts';
@@ -14,7 +19,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the exact bytes received, for the HMAC body hash (never re-serialised JSON) */
     rawBody: Buffer;
-    /** true when a body was sent but is not valid JSON (the route's rules decide what that means) */
+    /**
+     * true when a body was sent but is not valid JSON, or holds a prototype key (`__proto__`,
+     * `constructor`, `prototype`); `body` is then undefined (the route's rules decide what that means)
+     */
     bodyIsInvalidJson: boolean;
   }
 }
@@ -36,6 +44,57 @@ export const INVALID_REQUEST_BODY: BodyRules = { code: 'INVALID_REQUEST' };
 
 const EMPTY = Buffer.alloc(0);
 
+/** Keys that name an object's prototype machinery: refused in every body (issue 16). */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * True for `__proto__`, `constructor` and `prototype`.
+ *
+ * @example isPrototypeKey('__proto__') // true
+ */
+export function isPrototypeKey(key: string): boolean {
+  return PROTOTYPE_KEYS.has(key);
+}
+
+/** Only text naming one (directly or through a \u escape) can hold one: the walk is skipped otherwise. */
+const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|prototype|\\u/;
+
+/** True when a parsed JSON value holds a prototype key in any of its objects. */
+function holdsPrototypeKey(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+      continue;
+    }
+    // JSON.parse makes `__proto__` an own property, so Object.keys lists it
+    for (const key of Object.keys(next)) {
+      if (isPrototypeKey(key)) return true;
+      pending.push((next as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The JSON value of `text`, or `undefined` with `invalid` when it does not parse or holds a
+ * prototype key.
+ *
+ * @example parseJsonBody('{"__proto__":{}}') // { invalid: 'prototype key' }
+ */
+export function parseJsonBody(text: string): { value: unknown } | { invalid: 'not JSON' | 'prototype key' } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { invalid: 'not JSON' };
+  }
+  if (MAY_HOLD_PROTOTYPE_KEY.test(text) && holdsPrototypeKey(value)) return { invalid: 'prototype key' };
+  return { value };
+}
+
 /**
  * Installs the one parser for every content type and the request fields it fills.
  *
@@ -52,12 +111,12 @@ export function registerBodyReading(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     request.rawBody = body;
     if (body.length === 0) return done(null, undefined);
-    try {
-      done(null, JSON.parse(body.toString('utf8')));
-    } catch {
+    const parsed = parseJsonBody(body.toString('utf8'));
+    if ('invalid' in parsed) {
       request.bodyIsInvalidJson = true;
-      done(null, undefined);
+      return done(null, undefined);
     }
+    done(null, parsed.value);
   });
 }
 
@@ -84,7 +143,10 @@ export function requireJsonContentType(request: FastifyRequest): void {
  */
 export function readJsonObject(request: FastifyRequest, rules: BodyRules): JsonObject {
   if (request.bodyIsInvalidJson)
-    throw new ServiceError(rules.code, { message: rules.notJsonMessage, cause: 'body is not JSON' });
+    throw new ServiceError(rules.code, {
+      message: rules.notJsonMessage,
+      cause: 'body is not JSON, or holds a prototype key',
+    });
   const body: unknown = request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError(rules.code, { message: rules.notObjectMessage, cause: 'body is not a JSON object' });
@@ -96,13 +158,18 @@ function invalid(cause: string, message?: string): ServiceError {
   return new ServiceError('INVALID_REQUEST', { cause, message });
 }
 
+/** `body[name]` when the body holds it itself, never what its prototype has under that name. */
+function own(body: JsonObject, name: string): unknown {
+  return Object.hasOwn(body, name) ? body[name] : undefined;
+}
+
 /**
  * `body[name]` when it is a string; otherwise 400 INVALID_REQUEST.
  *
  * @example const h = readString(body, 'h')
  */
 export function readString(body: JsonObject, name: string): string {
-  const value = body[name];
+  const value = own(body, name);
   if (typeof value !== 'string') throw invalid(`${name} must be a string`);
   return value;
 }
@@ -113,7 +180,7 @@ export function readString(body: JsonObject, name: string): string {
  * @example readOptionalBoolean(body, 'client_proof_mode', false)
  */
 export function readOptionalBoolean(body: JsonObject, name: string, fallback: boolean): boolean {
-  const value = body[name] ?? fallback;
+  const value = own(body, name) ?? fallback;
   if (typeof value !== 'boolean') throw invalid(`${name} must be a boolean`);
   return value;
 }
@@ -144,7 +211,7 @@ export function readOneOf<T extends string>(
 export function readRequestChoices(body: JsonObject): RequestChoices {
   return {
     clientProofMode: readOptionalBoolean(body, 'client_proof_mode', false),
-    locale: readOneOf(body.locale ?? 'fr', LOCALES, 'locale', true)!,
+    locale: readOneOf(own(body, 'locale') ?? 'fr', LOCALES, 'locale', true)!,
   };
 }
 
@@ -160,7 +227,7 @@ export function readSoleStringField(request: FastifyRequest, field: string): str
     notJsonMessage: 'Body is not valid JSON.',
     notObjectMessage: `Body must be a JSON object with ${field}.`,
   });
-  const value = body[field];
+  const value = own(body, field);
   if (typeof value !== 'string') throw invalid(`${field} missing`, `${field} is required and must be a string.`);
   const extra = Object.keys(body).filter((key) => key !== field);
   if (extra.length > 0) {

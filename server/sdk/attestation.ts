@@ -95,6 +95,16 @@ function fail(code: AttestationErrorCode, message: string, cause?: unknown): nev
   throw new AttestationError(code, message, cause === undefined ? {} : { cause });
 }
 
+/**
+ * A decoded value, for an error message: never throws (`String()` does on JSON such as
+ * `{"toString":1}`), objects named by kind, strings cut to 64 characters.
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value.slice(0, 64);
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
+}
+
 function decodeJson(part: string, what: string): unknown {
   try {
     return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
@@ -140,7 +150,7 @@ export function verifyCompactEd25519(
   key: KeyObject,
 ): { header: Record<string, unknown>; payload: Buffer } {
   const { header, signingInput, signature, payloadPart } = splitCompact(jws);
-  if (header.alg !== 'EdDSA') fail('MALFORMED', `alg must be EdDSA, got ${String(header.alg)}`);
+  if (header.alg !== 'EdDSA') fail('MALFORMED', `alg must be EdDSA, got ${shown(header.alg)}`);
   if (signature.length !== 64 || !verify(null, Buffer.from(signingInput, 'ascii'), key, signature)) {
     fail('BAD_SIGNATURE', 'signature does not verify');
   }
@@ -265,7 +275,7 @@ function isInt(value: unknown): value is number {
 export async function verifyAttestation(jws: string, options: VerifyAttestationOptions): Promise<VerifiedAttestation> {
   const now = options.now ?? Date.now();
   const { header } = splitCompact(jws);
-  if (header.typ !== ATTESTATION_TYP) fail('MALFORMED', `typ must be ${ATTESTATION_TYP}, got ${String(header.typ)}`);
+  if (header.typ !== ATTESTATION_TYP) fail('MALFORMED', `typ must be ${ATTESTATION_TYP}, got ${shown(header.typ)}`);
   if (typeof header.kid !== 'string' || header.kid.length === 0) fail('MALFORMED', 'kid is missing');
 
   const jwk = await findKey(header.kid, options, now);
@@ -282,7 +292,7 @@ export async function verifyAttestation(jws: string, options: VerifyAttestationO
   if (!isInt(exp) || !isInt(scope_mask) || scope_mask < 0 || typeof jti !== 'string' || typeof nullifier !== 'string') {
     fail('MALFORMED', 'exp, scope_mask, jti or nullifier has the wrong type');
   }
-  if (ver !== '1') fail('MALFORMED', `unknown payload version ${String(ver)}`);
+  if (ver !== '1') fail('MALFORMED', `unknown payload version ${shown(ver)}`);
   if (exp <= Math.floor(now / 1000)) fail('EXPIRED', 'attestation has expired');
   if (aud !== ATTESTATION_AUDIENCE) fail('WRONG_AUDIENCE', `aud must be ${ATTESTATION_AUDIENCE}`);
   if (app_id !== options.appId) fail('WRONG_APP', 'attestation was made for another app');

@@ -119,14 +119,17 @@ export async function sealDcResponse(
   );
 }
 
-/** Reads `data.response` out of what `navigator.credentials.get` resolved to (or its `data`). */
+/**
+ * Reads `data.response` out of what `navigator.credentials.get` resolved to (or its `data`), as
+ * own properties only: what an object's prototype holds under these names is never read.
+ */
 export function readDcResponseField(credential: unknown): string | null {
   if (typeof credential !== 'object' || credential === null) return null;
   const record = credential as Record<string, unknown>;
-  if ('protocol' in record && record.protocol !== DC_API_PROTOCOL) return null;
-  const data = 'data' in record ? record.data : record;
+  if (Object.hasOwn(record, 'protocol') && record.protocol !== DC_API_PROTOCOL) return null;
+  const data = Object.hasOwn(record, 'data') ? record.data : record;
   if (typeof data !== 'object' || data === null) return null;
-  const response = (data as Record<string, unknown>).response;
+  const response = Object.hasOwn(data, 'response') ? (data as Record<string, unknown>).response : undefined;
   return typeof response === 'string' ? response : null;
 }
 

@@ -141,21 +141,27 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 const BRACKET_KEY = /^vp_token\[([A-Za-z0-9_-]{1,64})\](?:\[(\d{0,3})\])?$/;
+const PROTOTYPE_KEY = /^(?:__proto__|constructor|prototype)$/;
 
-/** `vp_token` as one JSON string, or as `vp_token[<id>]=…` keys; null when absent, mixed or malformed. */
+/**
+ * `vp_token` as one JSON string, or as `vp_token[<id>]=…` keys; null when absent, mixed or
+ * malformed, or when an id is `__proto__`, `constructor` or `prototype` (issue 16: the ids key an
+ * own-property map, never an object's prototype).
+ */
 function readVpToken(pairs: readonly [string, string][]): unknown {
   const plain = pairs.filter(([key]) => key === 'vp_token');
   const bracketed = pairs.filter(([key]) => key.startsWith('vp_token['));
   if (plain.length > 0 && bracketed.length > 0) return null;
   if (plain.length === 1) return plain[0]![1];
   if (plain.length > 1 || bracketed.length === 0) return null;
-  const token: Record<string, string[]> = {};
+  const token = new Map<string, string[]>();
   for (const [key, value] of bracketed) {
     const match = BRACKET_KEY.exec(key);
-    if (!match) return null;
-    (token[match[1]!] ??= []).push(value);
+    const id = match?.[1];
+    if (id === undefined || PROTOTYPE_KEY.test(id)) return null;
+    token.set(id, [...(token.get(id) ?? []), value]);
   }
-  return token;
+  return Object.fromEntries(token);
 }
 
 const NO_JWT_CALLBACKS = {
