@@ -157,10 +157,12 @@ describe('JSON bodies with a prototype key', () => {
       expectNotPolluted();
     });
 
-    it.skipIf(route.served === undefined)('serves the same body without the key', async () => {
-      const res = await route.send(JSON.stringify(await route.fields()));
-      expect(res.statusCode).toBe(route.served);
-    });
+    // The sandbox wallet route posts to the service's own public URL, which no port serves here.
+    if (route.served !== undefined)
+      it('serves the same body without the key', async () => {
+        const res = await route.send(JSON.stringify(await route.fields()));
+        expect(res.statusCode).toBe(route.served);
+      });
   });
 
   it('leaves a grant it refused to exchange exchangeable', async () => {
