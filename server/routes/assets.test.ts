@@ -243,7 +243,7 @@ describe('compression on the wire', () => {
     expect(decoded(res).toString()).toBe(BIG_UI);
   });
 
-  it('sends a file the build did not compress as it is, still varying by Accept-Encoding', async () => {
+  it('sends a file the build did not compress as it is (no compression per request), still varying by Accept-Encoding', async () => {
     t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
     const res = await t!.app.inject({ url: '/v4/ui.AbC123_x.js', headers: { 'accept-encoding': 'br, gzip' } });
     expect(res.headers['content-encoding']).toBeUndefined();
