@@ -1,8 +1,10 @@
 /**
  * What the visitor downloads (issue 18): every file of the build, fetched from the running service
  * with brotli, gzip and neither, is the build's own bytes (the identity answer exactly, the others
- * once decompressed), and weighs what the build wrote. The sizes on the wire go to the report as
- * annotations. Plain HTTP requests (no browser decompression in the way), then a browser.
+ * once decompressed), and weighs what the build wrote; the API documentation and the example
+ * partner's pages, compressed as they are sent, decompress to the uncompressed answer. The sizes on
+ * the wire go to the report as annotations. Plain HTTP requests (no browser decompression in the
+ * way), then a browser.
  */
 import { expect, test } from '@playwright/test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { waitForWidgetState } from './support/qa.ts';
-import { SERVICE_URL } from './support/urls.ts';
+import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = resolve(ROOT, process.env.SVC_DIST_DIR || 'dist');
@@ -95,6 +97,30 @@ test.describe('on the wire', () => {
     test.info().annotations.push({ type: 'wire sizes', description: rows.join('\n') });
     console.log(rows.join('\n'));
     expect(total.br).toBeLessThan(total.none / 2.5);
+  });
+
+  test('the API documentation and the example partner pages are compressed on the fly', async () => {
+    const rows: string[] = [];
+    for (const url of [
+      `${SERVICE_URL}/docs/static/swagger-ui-bundle.js`,
+      `${SERVICE_URL}/docs/static/swagger-ui.css`,
+      `${SERVICE_URL}/docs/json`,
+      `${PARTNER_URL}/`,
+      `${PARTNER_URL}/standard`,
+      `${PARTNER_URL}/assets/exchange.js`,
+    ]) {
+      const plain = await fetchRaw(url);
+      const br = await fetchRaw(url, 'br, gzip');
+      const gzip = await fetchRaw(url, 'gzip');
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      expect(decode(br).equals(plain.body), url).toBe(true);
+      expect(decode(gzip).equals(plain.body), url).toBe(true);
+      expect(br.body.length, url).toBeLessThan(plain.body.length);
+      rows.push(`${url}: none ${plain.body.length} B, br ${br.body.length} B, gzip ${gzip.body.length} B`);
+    }
+    test.info().annotations.push({ type: 'wire sizes', description: rows.join('\n') });
+    console.log(rows.join('\n'));
   });
 });
 
