@@ -5,8 +5,12 @@
  * HTTP + HMAC: Fastify, authentication in DESIGN §6 order, the nonce and token writes in SQLite.
  *
  * Every request is pre-signed with its own nonce (none is a replay); exchanges each consume a
- * grant put in the store beforehand. The load generator (autocannon) runs in a worker thread
- * (load-worker.ts), off the servers' event loop. Targets (issue 2): introspect ≥ 0.3× the bare
+ * grant put in the store beforehand. The load generator (autocannon) runs in a child process
+ * (load-worker.ts), off the servers' event loop and CPU account. Beside req/s, each run reports
+ * the CPU time per request of the server under load (this process's user + system time during
+ * the run, every thread, ÷ requests answered; the servers take turns, so the other one idles) and,
+ * on Redis, redis-server's from /proc/<pid>/stat: steadier than req/s on a shared machine, and the
+ * ratio service ÷ bare says what each signed call costs on top of HTTP + HMAC (issue 18). Targets (issue 2): introspect ≥ 0.3× the bare
  * server, p99 ≤ 20 ms at 10 connections; issue 9: ≥ 0.35× on Redis (AOF, appendfsync always),
  * ≥ 0.45× on SQLite.
  *
@@ -26,10 +30,12 @@
  *   BENCH_WAKEUPS (200) wake-ups measured
  *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
  */
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { createApp } from '../server/app.ts';
 import { buildDeps } from '../server/boot.ts';
 import { loadConfig } from '../server/config.ts';
@@ -39,7 +45,7 @@ import { signRequest } from '../server/sdk/signing.ts';
 import { makeTempDir, PARTNERS, REPO_ROOT } from '../server/test/helpers.ts';
 import { startRedisServer, type RedisServer } from '../server/test/redis-server.ts';
 import { completeOnPhone, getStatus, handoffOf, openOnPhone, PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
-import type { LoadJob, LoadResult } from './load-worker.ts';
+import type { LoadJob, LoadMessage, LoadResult } from './load-worker.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -101,10 +107,48 @@ async function putGrants(deps: AppDeps, count: number): Promise<string[]> {
 
 interface Measured extends LoadResult {
   label: string;
+  /** CPU time of this process (the server under load: user + system, every thread) per request, µs */
+  cpuUs: number;
+  /** CPU time of redis-server per request, µs (Redis runs only) */
+  storeCpuUs: number | null;
 }
 
-/** Runs one load in a worker thread, so that the load generator does not share the server's event loop. */
-async function run(label: string, url: string, path: string, bodies: string[]): Promise<Measured> {
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** User + system CPU time of process `pid` so far, in µs (/proc/<pid>/stat, fields 14 and 15). */
+function processCpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+}
+
+/** The child's next message; fails if it exits first. Each is awaited before the step that causes it. */
+function nextMessage(child: ChildProcess): Promise<LoadMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      stop();
+      resolve(message as LoadMessage);
+    };
+    const onExit = (code: number | null) => {
+      stop();
+      reject(new Error(`load generator exited with ${code}`));
+    };
+    const stop = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/**
+ * Runs one load from a child process (load-worker.ts), so that the load generator shares neither
+ * the server's event loop nor this process's CPU account: this process's CPU time while the load
+ * runs is the server's (the bare server and the service take turns; the other one idles).
+ */
+async function run(label: string, url: string, path: string, bodies: string[], store?: RedisServer): Promise<Measured> {
   process.stdout.write(`  ${label.padEnd(24)} `);
   const job: LoadJob = {
     url,
@@ -115,21 +159,35 @@ async function run(label: string, url: string, path: string, bodies: string[]): 
     partnerId: partner.id,
     secret: partner.secret,
   };
-  // The worker is TypeScript too: it registers tsx's loader before importing it (Node 20 does not
-  // hand the parent's loader hooks to workers).
-  const entry = new URL('./load-worker.ts', import.meta.url).href;
-  const worker = new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`,
-    { eval: true, workerData: job },
-  );
-  const result = await new Promise<LoadResult>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+  const child = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await worker.terminate();
-  const measured = { label, ...result };
+  const exited = new Promise((done) => child.once('exit', done));
+  const next = () => nextMessage(child);
+  child.send(job);
+  if ((await next()).type !== 'ready') throw new Error('load generator: expected ready');
+  const cpuBefore = process.cpuUsage();
+  const storeBefore = store?.pid ? processCpuUs(store.pid) : null;
+  child.send('go');
+  const answer = await next();
+  const cpu = process.cpuUsage(cpuBefore);
+  const storeAfter = store?.pid ? processCpuUs(store.pid) : null;
+  await exited;
+  if (answer.type !== 'result') throw new Error('load generator: expected a result');
+  const result = answer.result;
+  const requests = Math.max(1, result.total);
+  const measured: Measured = {
+    label,
+    ...result,
+    cpuUs: (cpu.user + cpu.system) / requests,
+    storeCpuUs: storeBefore === null || storeAfter === null ? null : (storeAfter - storeBefore) / requests,
+  };
+  const storeCpu = measured.storeCpuUs === null ? '' : ` + redis ${Math.round(measured.storeCpuUs)} µs`;
   console.log(
     `${Math.round(measured.rps).toString().padStart(6)} req/s   p50 ${measured.p50} ms   p99 ${measured.p99} ms   ` +
+      `CPU ${Math.round(measured.cpuUs).toString().padStart(4)} µs/req${storeCpu}   ` +
       `(${measured.total} requests, ${measured.non2xx} non-2xx, ${measured.errors} errors)`,
   );
   return measured;
@@ -150,6 +208,8 @@ interface Comparison {
   service: Measured[];
   /** service ÷ bare, per round */
   ratios: number[];
+  /** CPU per request, service ÷ bare, per round */
+  cpuRatios: number[];
 }
 
 const median = (values: number[]) => {
@@ -160,7 +220,7 @@ const median = (values: number[]) => {
 
 /** Runs bare and service back to back ROUNDS times, in ABBA order, so drift falls on both alike. */
 async function compare(runBare: () => Promise<Measured>, runService: () => Promise<Measured>): Promise<Comparison> {
-  const result: Comparison = { bare: [], service: [], ratios: [] };
+  const result: Comparison = { bare: [], service: [], ratios: [], cpuRatios: [] };
   for (let round = 0; round < ROUNDS; round++) {
     let bare: Measured;
     let service: Measured;
@@ -174,6 +234,7 @@ async function compare(runBare: () => Promise<Measured>, runService: () => Promi
     result.bare.push(bare);
     result.service.push(service);
     result.ratios.push(service.rps / bare.rps);
+    result.cpuRatios.push(service.cpuUs / bare.cpuUs);
   }
   return result;
 }
@@ -207,6 +268,8 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
   const bare = await startBareServer();
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
+  // Redis's own CPU per call is read from its process too; SQLite runs inside the service.
+  const storeProcess = kind === 'redis' ? redis! : undefined;
   const where = kind === 'redis' ? `Redis at ${redis!.url} (AOF, appendfsync ${FSYNC})` : `SQLite in ${dir.path}`;
   console.log(
     `\nbench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s runs, node ${process.version}, ${where}`,
@@ -224,7 +287,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
     console.log('introspect (signed, active token)');
     const introspect = await compare(
       () => run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies),
-      () => run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies),
+      () => run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies, storeProcess),
     );
 
     console.log('exchange (signed; each service run consumes grants put in the store just before it)');
@@ -240,6 +303,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
           serviceUrl,
           '/v1/exchange',
           grants.map((code) => JSON.stringify({ grant_code: code })),
+          storeProcess,
         );
         if (measured.used >= grantCount) console.log('    (the run used every grant put before it: it stopped early)');
         grantCount = Math.ceil(measured.rps * SECONDS * 1.5) + 1000;
@@ -367,6 +431,28 @@ async function main(): Promise<void> {
     const failures = runs.filter((m) => m.non2xx > 0 || m.errors > 0);
     const names = [...new Set(failures.map((m) => m.label))].join(', ');
     if (failures.length > 0) console.log(`  WARNING (${r.store}): non-2xx answers or errors in ${names}`);
+  }
+  const us = (runs: Measured[], key: 'cpuUs' | 'storeCpuUs' = 'cpuUs') => {
+    const values = runs.map((m) => m[key]).filter((v): v is number => v !== null);
+    return values.length ? `${Math.round(median(values))} µs` : '–';
+  };
+  const cpuRange = (c: Comparison) => `${Math.min(...c.cpuRatios).toFixed(1)}–${Math.max(...c.cpuRatios).toFixed(1)}`;
+  console.log(
+    `\nCPU time per request (median of ${ROUNDS} rounds; this process's user + system time during the run ÷ ` +
+      `requests answered; redis-server's from /proc; ratio = service ÷ the bare run beside it)`,
+  );
+  console.log(
+    '| store | introspect CPU, service | bare node:http + HMAC | ratio (range) | redis-server ' +
+      '| exchange CPU, service | exchange ratio (range) | redis-server |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of results) {
+    console.log(
+      `| ${r.store} | ${us(r.introspect.service)} | ${us(r.introspect.bare)} | ` +
+        `${median(r.introspect.cpuRatios).toFixed(1)}x (${cpuRange(r.introspect)}) | ${us(r.introspect.service, 'storeCpuUs')} | ` +
+        `${us(r.exchange.service)} | ${median(r.exchange.cpuRatios).toFixed(1)}x (${cpuRange(r.exchange)}) | ` +
+        `${us(r.exchange.service, 'storeCpuUs')} |`,
+    );
   }
   if (wakeups) {
     const ok = wakeups.p99 <= 100;

@@ -1,10 +1,10 @@
 /**
- * The load generator of bench/api.ts, in its own thread so that it does not share the
- * service's event loop. It signs every request before the run starts (each with its own
- * nonce), then drives autocannon and posts the result back.
+ * The load generator of bench/api.ts, in a child process of its own: it shares neither the
+ * service's event loop nor its CPU account, so the bench process's CPU time during a run is the
+ * server's alone. It gets its job over IPC, signs every request before the run starts (each with
+ * its own nonce), says `ready`, runs autocannon on `go` and sends the result back.
  */
 import autocannonModule from 'autocannon';
-import { parentPort, workerData } from 'node:worker_threads';
 import { signRequest } from '../server/sdk/signing.ts';
 
 export interface LoadJob {
@@ -48,7 +48,11 @@ const autocannon = autocannonModule as unknown as ((options: object) => Promise<
   aggregateResult(raw: unknown[], options: object): CannonResult;
 };
 
-const job = workerData as LoadJob;
+/** What the child sends its parent, in order. */
+export type LoadMessage = { type: 'ready' } | { type: 'result'; result: LoadResult };
+
+const send = (message: LoadMessage) => new Promise<void>((done) => process.send!(message, () => done()));
+const job = await new Promise<LoadJob>((done) => process.once('message', (message) => done(message as LoadJob)));
 const signed = job.bodies.map((body) => ({
   body,
   headers: { ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }) } as Record<string, string>,
@@ -61,6 +65,9 @@ const options = {
   duration: job.seconds,
   // Stop at the last pre-signed request rather than replay one.
   maxOverallRequests: signed.length,
+  // The raw histograms, aggregated below as the CLI would; no progress bar on stderr.
+  skipAggregateResult: true,
+  renderProgressBar: false,
   requests: [
     {
       method: 'POST',
@@ -72,7 +79,8 @@ const options = {
     },
   ],
 };
-// Off the main thread autocannon hands back raw histograms (it expects to be its own worker).
+await send({ type: 'ready' });
+await new Promise((done) => process.once('message', done)); // go
 const result = autocannon.aggregateResult([await autocannon(options)], options);
 
 const answer: LoadResult = {
@@ -84,4 +92,5 @@ const answer: LoadResult = {
   errors: result.errors + result.timeouts,
   used: next,
 };
-parentPort!.postMessage(answer);
+await send({ type: 'result', result: answer });
+process.disconnect();

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileServer } from './build.ts';
+import { dirname, join, resolve } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { compileServer, precompress } from './build.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -92,4 +93,92 @@ describe('the compiled service', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe("the build's precompression", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A dist/ as the build leaves it before precompression, with real text in it. */
+  function makeDist(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-precompress-'));
+    dirs.push(dir);
+    const text = readFileSync(join(root, 'scripts', 'build.ts'));
+    const files: Record<string, Buffer | string> = {
+      'v4/loader.min.js': text,
+      'v4/ui.AbC123_x.js': Buffer.concat([text, text]),
+      'v4/ui.AbC123_x-de.js': text.subarray(0, 1500),
+      'phone/index.html': `<!doctype html><html><head><title>phone</title></head><body>${'<p>x</p>'.repeat(60)}</body></html>`,
+      'phone/assets/index-abc.css': 'body{margin:0}'.repeat(100),
+      'demo/assets/index-def.js': text,
+      'demo/assets/logo-abc.png': text, // not text by its name: never compressed
+      'demo/assets/tiny-abc.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>', // would save nothing
+      'node/server/main.js': text, // the compiled service: never served
+    };
+    for (const [file, body] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), body);
+    }
+    return dir;
+  }
+
+  it('writes a brotli and a gzip variant beside each served text file that decompress to its exact bytes', () => {
+    const dist = makeDist();
+    const results = precompress(dist);
+    const compressed = ['v4/loader.min.js', 'v4/ui.AbC123_x.js', 'v4/ui.AbC123_x-de.js', 'phone/index.html'];
+    compressed.push('phone/assets/index-abc.css', 'demo/assets/index-def.js');
+    expect(results.filter((r) => r.br !== null && r.gzip !== null).map((r) => r.file)).toEqual(
+      expect.arrayContaining(compressed),
+    );
+    for (const file of compressed) {
+      const body = readFileSync(join(dist, file));
+      const br = readFileSync(join(dist, `${file}.br`));
+      const gz = readFileSync(join(dist, `${file}.gz`));
+      expect(brotliDecompressSync(br).equals(body), file).toBe(true);
+      expect(gunzipSync(gz).equals(body), file).toBe(true);
+      expect(br.length).toBeLessThan(body.length);
+      expect(results.find((r) => r.file === file)).toEqual({
+        file,
+        identity: body.length,
+        br: br.length,
+        gzip: gz.length,
+      });
+    }
+  });
+
+  it('leaves alone files it would not shrink, files that are not text, and the compiled service', () => {
+    const dist = makeDist();
+    const results = precompress(dist);
+    expect(results.find((r) => r.file === 'demo/assets/tiny-abc.svg')).toMatchObject({ br: null, gzip: null });
+    for (const file of ['demo/assets/tiny-abc.svg', 'demo/assets/logo-abc.png', 'node/server/main.js']) {
+      expect(existsSync(join(dist, `${file}.br`)), file).toBe(false);
+      expect(existsSync(join(dist, `${file}.gz`)), file).toBe(false);
+    }
+    expect(results.map((r) => r.file)).not.toContain('node/server/main.js');
+  });
+
+  it('gives the same bytes on every run, at maximum quality (brotli 11, gzip 9) and without a timestamp', () => {
+    const first = makeDist();
+    const second = makeDist();
+    expect(precompress(first)).toEqual(precompress(second));
+    // A second pass over its own output compresses nothing new and changes nothing.
+    const again = precompress(second);
+    expect(again.map((r) => r.file)).toEqual(precompress(first).map((r) => r.file));
+    for (const file of readdirSync(first, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(br|gz)$/.test(f))) {
+      expect(readFileSync(join(second, file)).equals(readFileSync(join(first, file))), file).toBe(true);
+    }
+    const body = readFileSync(join(first, 'v4/loader.min.js'));
+    const br = readFileSync(join(first, 'v4/loader.min.js.br'));
+    const gz = readFileSync(join(first, 'v4/loader.min.js.gz'));
+    const q11 = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+    const q9 = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+    expect(br.length).toBeLessThanOrEqual(q11.length);
+    expect(br.length).toBeLessThan(q9.length);
+    expect(gz.length).toBeLessThanOrEqual(gzipSync(body, { level: 9 }).length);
+    expect(gz.length).toBeLessThan(gzipSync(body, { level: 1 }).length);
+    expect(gz.readUInt32LE(4)).toBe(0); // MTIME: none
+    expect(gz[3]! & 0x08).toBe(0); // FNAME: none
+  });
 });

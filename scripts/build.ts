@@ -9,6 +9,10 @@
  *   dist/demo/                the designers' page (src/demo/index.html), assets under /demo/assets/
  *   dist/node/                the service compiled to plain JavaScript (server/tsconfig.build.json):
  *                             production runs `node dist/node/server/main.js`, with no TypeScript loader
+ *   <file>.br, <file>.gz      beside every JS, CSS, HTML, SVG and JSON file the service serves (v4/,
+ *                             phone/, demo/): brotli and gzip at maximum quality, deterministic, written
+ *                             only where they save bytes; the service picks one by Accept-Encoding
+ *                             (server/routes/assets.ts, issue 18)
  *
  * It builds into a temporary directory and swaps it in only when the size budgets and the
  * forbidden-string scan pass, so a failed build never leaves a half-written dist/ behind.
@@ -17,9 +21,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
 import { LOCALES, type Locale } from '../src/protocol/api.ts';
@@ -154,6 +159,87 @@ export function compileServer(outDir: string): string | null {
   return run.status === 0 ? null : `${run.stdout}${run.stderr}`.trim() || `tsc exited with ${run.status}`;
 }
 
+/** The folders of dist/ the service serves (server/routes/assets.ts); dist/node/ is never served. */
+export const SERVED_DIRS = ['v4', 'phone', 'demo'] as const;
+/** What is worth compressing: text. Images and fonts in these formats are compressed already. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+/** A variant is written only when it saves more than its `Content-Encoding: gzip` header line costs. */
+const MIN_SAVING_BYTES = 32;
+
+/** The encodings written beside a file, in the order a client is offered them: file suffix → compressor. */
+export const ENCODINGS = {
+  br: {
+    suffix: '.br',
+    compress: (body: Buffer): Buffer =>
+      brotliCompressSync(body, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+  },
+  // zlib writes no timestamp and no file name in the gzip header (mtime 0): same input, same bytes.
+  gzip: { suffix: '.gz', compress: (body: Buffer): Buffer => gzipSync(body, { level: 9, memLevel: 9 }) },
+} as const;
+export type Encoding = keyof typeof ENCODINGS;
+
+/** One served file and the sizes of its variants (null: not written, it would not save bytes). */
+export interface Precompressed {
+  /** path under dist/, with `/` */
+  file: string;
+  identity: number;
+  br: number | null;
+  gzip: number | null;
+}
+
+/**
+ * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip, level 9) beside every JS, CSS,
+ * HTML, SVG and JSON file under `dirs` of `root`, so that the service sends them as they are
+ * instead of compressing per request. Deterministic: the same files give the same bytes. A
+ * variant that would not save more than MIN_SAVING_BYTES is not written (the file goes as it is).
+ *
+ * @example precompress('dist') // [{ file: 'v4/loader.min.js', identity: 6423, br: 2677, gzip: 3001 }, …]
+ */
+export function precompress(root: string, dirs: readonly string[] = SERVED_DIRS): Precompressed[] {
+  const results: Precompressed[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(join(root, dir))) continue;
+    const names = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+      .map((name) => `${dir}/${name.split('\\').join('/')}`)
+      .filter((file) => COMPRESSIBLE.test(file) && statSync(join(root, file)).isFile())
+      .sort();
+    for (const file of names) {
+      const body = readFileSync(join(root, file));
+      const result: Precompressed = { file, identity: body.length, br: null, gzip: null };
+      for (const encoding of Object.keys(ENCODINGS) as Encoding[]) {
+        const { suffix, compress } = ENCODINGS[encoding];
+        const compressed = compress(body);
+        if (compressed.length + MIN_SAVING_BYTES > body.length) continue;
+        writeFileSync(join(root, file + suffix), compressed);
+        result[encoding] = compressed.length;
+      }
+      results.push(result);
+    }
+  }
+  return results;
+}
+
+/** The build's table of what each served file weighs on the wire, by encoding, with totals. */
+function formatWireSizes(files: readonly Precompressed[]): string {
+  const cell = (size: number | null, identity: number): string => String(size ?? identity).padStart(7);
+  const total = (key: 'identity' | Encoding): number => files.reduce((sum, f) => sum + (f[key] ?? f.identity), 0);
+  const rows = files.map(
+    (f) => `  ${f.file.padEnd(36)} ${cell(f.identity, 0)} ${cell(f.br, f.identity)} ${cell(f.gzip, f.identity)}`,
+  );
+  return [
+    `build: on the wire (B; brotli q11 and gzip -9 written beside each file, identity where they save nothing)`,
+    `  ${'file'.padEnd(36)} ${'none'.padStart(7)} ${'br'.padStart(7)} ${'gzip'.padStart(7)}`,
+    ...rows,
+    `  ${'total'.padEnd(36)} ${cell(total('identity'), 0)} ${cell(total('br'), 0)} ${cell(total('gzip'), 0)}`,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   rmSync(tmpDir, { recursive: true, force: true });
   const started = Date.now();
@@ -230,6 +316,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
+    console.log(formatWireSizes(precompress(tmpDir)));
 
     const oldDir = `${distDir}.old-${process.pid}`;
     if (existsSync(distDir)) renameSync(distDir, oldDir);

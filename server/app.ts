@@ -2,7 +2,7 @@
  * createApp(deps) builds the Fastify instance; tests use it through `app.inject()` without a
  * port. Cross-cutting concerns live here: correlation ids, log redaction, and the HTTP edge from
  * `http/` (timeouts, body reading with raw-body capture for HMAC, the one error handler, the 404
- * handler).
+ * handler, files sent precompressed by Accept-Encoding).
  * Each surface registers its own routes.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -11,6 +11,7 @@ import { LIMITS } from '../src/protocol/api.ts';
 import type { AppDeps } from './deps.ts';
 import './auth/partner-auth.ts';
 import { registerBodyReading } from './http/body.ts';
+import { registerStaticFiles } from './http/static-files.ts';
 import { answerFrameworkError, registerErrorHandling, UNAVAILABLE_RETRY_AFTER_SECONDS } from './http/error-handler.ts';
 import { edgeTimeouts } from './http/timeouts.ts';
 import { errorBody } from './errors.ts';
@@ -116,6 +117,7 @@ export async function createApp(
   registerPhoneRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);
+  await registerStaticFiles(app);
   registerAssetRoutes(app, deps);
 
   return app;

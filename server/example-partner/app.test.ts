@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, PARTNERS, putTestGrant, type TestApp } from '../test/helpers.ts';
@@ -112,6 +113,28 @@ describe('example partner pages', () => {
     for (const path of ['/assets/index.html', '/assets/..%2Fapp.ts', '/assets/nope.js', '/app.ts']) {
       const res = await partner.inject(path);
       expect(res.statusCode, path).toBe(404);
+    }
+  });
+});
+
+describe('example partner pages on the wire', () => {
+  it('sends its pages and assets compressed by Accept-Encoding, the same bytes and headers each way', async () => {
+    for (const path of ['/', '/standard?locale=en', '/assets/exchange.js', '/assets/style.css']) {
+      const plain = await partner.inject(path);
+      const br = await partner.inject({ url: path, headers: { 'accept-encoding': 'gzip, br' } });
+      const gzip = await partner.inject({ url: path, headers: { 'accept-encoding': 'br;q=0, gzip' } });
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      expect(br.headers['content-encoding'], path).toBe('br');
+      expect(gzip.headers['content-encoding'], path).toBe('gzip');
+      expect(brotliDecompressSync(br.rawPayload).toString(), path).toBe(plain.body);
+      expect(gunzipSync(gzip.rawPayload).toString(), path).toBe(plain.body);
+      expect(br.rawPayload.length, path).toBeLessThan(plain.rawPayload.length);
+      for (const res of [br, gzip]) {
+        expect(res.headers.vary, path).toMatch(/accept-encoding/i);
+        for (const name of ['content-type', 'content-security-policy', 'cache-control']) {
+          expect(res.headers[name], `${path} ${name}`).toEqual(plain.headers[name]);
+        }
+      }
     }
   });
 });

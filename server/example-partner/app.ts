@@ -5,6 +5,7 @@
  * Each surface is one route file (`routes/*.ts`) exporting a `PartnerRoutes` function (see
  * context.ts) plus its HTML in `public/`; adding a page is one more file in `PAGE_ROUTES` below.
  */
+import compress from '@fastify/compress';
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createPartnerClient, type PartnerClientOptions } from '../sdk/index.ts';
@@ -62,6 +63,10 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,
   });
+
+  // Pages are filled in per request (pages.ts), so they are compressed as they go, not ahead:
+  // brotli or gzip by Accept-Encoding, answers under 1 KB as they are. No request body is inflated.
+  await app.register(compress, { encodings: ['br', 'gzip'], globalDecompression: false });
 
   const context: PartnerContext = {
     origin: `http://localhost:${options.partnerPort}`,

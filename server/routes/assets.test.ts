@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { makeTestApp, makeTestDeps, type TestApp } from '../test/helpers.ts';
@@ -9,6 +10,17 @@ import { PAGE_CSP } from './assets.ts';
 const LOADER = '(function(){/* loader */})();';
 const UI = '(function(){/* ui */})();';
 const PHONE_HTML = '<!doctype html><title>phone</title><script type="module" src="/m/assets/index-abc123.js"></script>';
+const PRECOMPRESSED = [
+  'v4/loader.min.js',
+  'v4/ui.Big_1.js',
+  'phone/index.html',
+  'phone/assets/index-abc123.js',
+  'demo/index.html',
+  'demo/assets/index-def456.css',
+];
+/** Text long enough to compress, as the build's files are. */
+const BIG_UI = `(function(){${Array.from({ length: 400 }, (_, i) => `var v${i}="ui ${i}";`).join('')}})();`;
+const BIG_HTML = `<!doctype html><title>demo</title>${'<p class="demo">demo</p>'.repeat(80)}`;
 
 let dist: string;
 let t: TestApp | undefined;
@@ -22,8 +34,15 @@ function makeDist(): string {
   writeFileSync(join(dir, 'v4', 'ui.AbC123_x.js'), UI);
   writeFileSync(join(dir, 'phone', 'index.html'), PHONE_HTML);
   writeFileSync(join(dir, 'phone', 'assets', 'index-abc123.js'), 'console.log("phone")');
-  writeFileSync(join(dir, 'demo', 'index.html'), '<!doctype html><title>demo</title>');
   writeFileSync(join(dir, 'demo', 'assets', 'index-def456.css'), 'body{}');
+  writeFileSync(join(dir, 'v4', 'ui.Big_1.js'), BIG_UI);
+  writeFileSync(join(dir, 'demo', 'index.html'), BIG_HTML);
+  // What the build writes beside them (scripts/build.ts precompress); ui.AbC123_x.js has none.
+  for (const file of PRECOMPRESSED) {
+    const body = readFileSync(join(dir, file));
+    writeFileSync(join(dir, `${file}.br`), brotliCompressSync(body));
+    writeFileSync(join(dir, `${file}.gz`), gzipSync(body));
+  }
   // something outside the served folders that traversal must never reach
   writeFileSync(join(dir, 'secret.txt'), 'do not serve');
   return dir;
@@ -39,7 +58,7 @@ afterEach(async () => {
 });
 
 describe('widget scripts', () => {
-  it('serves the loader as JavaScript with five minutes of cache, a strong ETag and open CORS', async () => {
+  it('serves the loader as JavaScript with five minutes of cache, validators and open CORS', async () => {
     t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
     const res = await t!.app.inject({ url: '/v4/loader.min.js' });
     expect(res.statusCode).toBe(200);
@@ -47,7 +66,8 @@ describe('widget scripts', () => {
     expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers.etag).toMatch(/^"[\w-]{27}"$/);
+    expect(res.headers.etag).toMatch(/^W\/"[\da-f]+-[\da-f]+"$/);
+    expect(Date.parse(String(res.headers['last-modified']))).not.toBeNaN();
   });
 
   it('answers 304 without a body when If-None-Match carries the current ETag', async () => {
@@ -155,6 +175,138 @@ describe('sandbox pages', () => {
       expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
     }
     expect((await t!.app.inject({ url: '/v4/loader.min.js' })).statusCode).toBe(200);
+  });
+});
+
+/** The body as the client reads it: decompressed by its Content-Encoding. */
+function decoded(res: { rawPayload: Buffer; headers: Record<string, unknown> }): Buffer {
+  const encoding = res.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(res.rawPayload);
+  if (encoding === 'gzip') return gunzipSync(res.rawPayload);
+  expect(encoding).toBeUndefined();
+  return res.rawPayload;
+}
+
+describe('compression on the wire', () => {
+  const served: Array<[url: string, file: string, cache: string]> = [
+    ['/v4/loader.min.js', 'v4/loader.min.js', 'public, max-age=300'],
+    ['/v4/ui.Big_1.js', 'v4/ui.Big_1.js', 'public, max-age=31536000, immutable'],
+    ['/m/v/vr_abc123', 'phone/index.html', 'no-store'],
+    ['/m/assets/index-abc123.js', 'phone/assets/index-abc123.js', 'public, max-age=31536000, immutable'],
+    ['/demo', 'demo/index.html', 'no-cache'],
+    ['/demo/assets/index-def456.css', 'demo/assets/index-def456.css', 'public, max-age=31536000, immutable'],
+  ];
+
+  it.each(served)(
+    'sends %s as brotli, gzip or as it is by what the request accepts, the same bytes and headers each way',
+    async (url, file, cache) => {
+      t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+      const identity = readFileSync(join(dist, file));
+      const types = new Set<unknown>();
+      for (const [accept, encoding, suffix] of [
+        ['br, gzip, deflate', 'br', '.br'],
+        ['gzip, deflate', 'gzip', '.gz'],
+        [undefined, undefined, ''],
+        ['identity', undefined, ''],
+      ] as const) {
+        const res = await t!.app.inject({ url, headers: accept ? { 'accept-encoding': accept } : {} });
+        expect(res.statusCode, `${url} ${accept}`).toBe(200);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.rawPayload.equals(readFileSync(join(dist, file + suffix))), `${url} ${accept}`).toBe(true);
+        expect(decoded(res).equals(identity)).toBe(true);
+        expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+        expect(res.headers['cache-control']).toBe(cache);
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        if (file.endsWith('.html')) expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
+        else if (file.startsWith('v4/')) expect(res.headers['access-control-allow-origin']).toBe('*');
+        types.add(res.headers['content-type']);
+      }
+      expect(types.size).toBe(1);
+    },
+  );
+
+  it.each([
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['br;q=0.1, gzip;q=0.05', 'br'],
+    ['br;q=0, gzip;q=0', undefined],
+    ['*', 'gzip'],
+    ['deflate', undefined],
+    ['compress, x-unknown', undefined],
+    ['GZIP', 'gzip'],
+  ])('honours Accept-Encoding: %s (sends %s)', async (accept, encoding) => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    const res = await t!.app.inject({ url: '/v4/ui.Big_1.js', headers: { 'accept-encoding': accept } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(decoded(res).toString()).toBe(BIG_UI);
+  });
+
+  it('sends a file the build did not compress as it is (no compression per request), still varying by Accept-Encoding', async () => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    const res = await t!.app.inject({ url: '/v4/ui.AbC123_x.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.body).toBe(UI);
+  });
+
+  it('answers HEAD with the headers GET would send for that encoding and no body', async () => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    for (const accept of ['br', 'gzip', 'identity']) {
+      const get = await t!.app.inject({ url: '/v4/loader.min.js', headers: { 'accept-encoding': accept } });
+      const head = await t!.app.inject({
+        method: 'HEAD',
+        url: '/v4/loader.min.js',
+        headers: { 'accept-encoding': accept },
+      });
+      expect(head.statusCode).toBe(200);
+      expect(head.body).toBe('');
+      for (const name of ['content-encoding', 'content-length', 'content-type', 'etag', 'last-modified', 'vary']) {
+        expect(head.headers[name], `${accept} ${name}`).toEqual(get.headers[name]);
+      }
+      expect(head.headers['cache-control']).toBe('public, max-age=300');
+    }
+  });
+
+  it('gives each encoding its own ETag and answers 304 only to a revalidation of the same one', async () => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    const url = '/v4/ui.Big_1.js';
+    const tags = new Map<string, string>();
+    for (const accept of ['br', 'gzip', 'identity']) {
+      const res = await t!.app.inject({ url, headers: { 'accept-encoding': accept } });
+      tags.set(accept, String(res.headers.etag));
+    }
+    expect(new Set(tags.values()).size).toBe(3);
+
+    const again = await t!.app.inject({ url, headers: { 'accept-encoding': 'br', 'if-none-match': tags.get('br') } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(tags.get('br'));
+    expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(again.headers.vary).toMatch(/accept-encoding/i);
+
+    // A cache that holds the brotli variant asks on behalf of a gzip-only client: a full answer.
+    const other = await t!.app.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': tags.get('br') } });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['content-encoding']).toBe('gzip');
+    expect(decoded(other).toString()).toBe(BIG_UI);
+
+    const since = await t!.app.inject({
+      url,
+      headers: { 'accept-encoding': 'gzip', 'if-modified-since': String(other.headers['last-modified']) },
+    });
+    expect(since.statusCode).toBe(304);
+  });
+
+  it('keeps a 404 free of the headers a found file gets (no year of cache on a miss)', async () => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    const res = await t!.app.inject({ url: '/v4/ui.nothere.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
+    expect(res.headers['cache-control']).toBeUndefined();
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 

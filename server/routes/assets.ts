@@ -1,7 +1,7 @@
 /**
  * The built widget and pages, served from `config.distDir` (DESIGN §1, §7):
  *
- *   GET /v4/loader.min.js         5 minutes of cache + strong ETag: partners pick up a new loader soon
+ *   GET /v4/loader.min.js         5 minutes of cache: partners pick up a new loader soon
  *   GET /v4/ui.<hash>.js          immutable for a year: the name changes with the content
  *   GET /m/v/:requestId           the sandbox phone page (sandbox mode only), never cached
  *   GET /m/assets/<file>          its hashed assets
@@ -9,12 +9,14 @@
  *   GET /demo/assets/<file>       its hashed assets
  *   GET /favicon.ico, /<file>     the files of the top-level public/ folder (what pages ask for at the root)
  *
+ * Each is sent compressed when the request accepts it: brotli or gzip written by the build beside
+ * the file, chosen by Accept-Encoding, with `Vary: Accept-Encoding`, Last-Modified and an ETag per
+ * variant (http/static-files.ts, issue 18). HEAD answers the same headers.
+ *
  * File names come from a strict pattern, never from the URL path as such, so nothing outside
- * dist/ and public/ can be named. A missing dist/ answers 404 NOT_FOUND and is logged once.
+ * dist/ and public/ can be named. A missing dist/ answers 404 NOT_FOUND and is logged once, at boot.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LOADER_PATH } from '../../src/protocol/api.ts';
@@ -58,85 +60,42 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface CachedFile {
-  mtimeMs: number;
-  size: number;
-  body: Buffer;
-  etag: string;
-}
-
-/** @example registerAssetRoutes(app, deps) // called once by createApp */
+/** @example registerAssetRoutes(app, deps) // called once by createApp, after registerStaticFiles */
 export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   const distDir = deps.config.distDir;
-  const cache = new Map<string, CachedFile>();
-  let warnedNotBuilt = false;
+  if (!existsSync(join(distDir, 'v4'))) app.log.warn({ distDir }, 'widget not built: run `npm run build`');
 
-  /** Reads a file under dist/ (re-read when the build replaced it), or null. */
-  async function load(relative: string, request: FastifyRequest, base = distDir): Promise<CachedFile | null> {
-    const path = join(base, relative);
-    try {
-      const info = await stat(path);
-      const hit = cache.get(path);
-      if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
-      const body = await readFile(path);
-      const file = {
-        mtimeMs: info.mtimeMs,
-        size: info.size,
-        body,
-        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-      };
-      cache.set(path, file);
-      return file;
-    } catch {
-      if (!warnedNotBuilt) {
-        try {
-          await stat(join(distDir, 'v4'));
-        } catch {
-          warnedNotBuilt = true;
-          request.log.warn({ distDir }, 'widget not built: run `npm run build`');
-        }
-      }
-      return null;
-    }
-  }
-
-  async function send(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    relative: string,
-    headers: Record<string, string>,
-    base = distDir,
-  ): Promise<FastifyReply> {
-    const file = await load(relative, request, base);
-    if (!file) throw new ServiceError('NOT_FOUND', { cause: `not in dist: ${relative}` });
+  /** Sends `relative` under `base` (dist/ unless said), compressed when the request accepts it; 404 when absent. */
+  function send(reply: FastifyReply, relative: string, headers: Record<string, string>, base = distDir): FastifyReply {
     const ext = relative.slice(relative.lastIndexOf('.') + 1);
-    reply.headers({
-      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-      'X-Content-Type-Options': 'nosniff',
-      ETag: file.etag,
-      ...headers,
+    return reply.sendFile(relative, base, {
+      // Set once the file is found (200 and 304 alike): a 404 keeps the error's own headers.
+      onFile: () => {
+        reply.headers({
+          'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+          'X-Content-Type-Options': 'nosniff',
+          ...headers,
+        });
+      },
     });
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === file.etag)) return reply.code(304).send();
-    return reply.send(file.body);
   }
 
   const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
   const page = { 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' };
 
-  app.get(LOADER_PATH, (request, reply) =>
-    send(request, reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
+  app.get(LOADER_PATH, (_request, reply) =>
+    send(reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
   );
 
   app.get<{ Params: { file: string } }>('/v4/:file', (request, reply) => {
     if (!UI_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
-    return send(request, reply, `v4/${request.params.file}`, { ...script, 'Cache-Control': IMMUTABLE });
+    return send(reply, `v4/${request.params.file}`, { ...script, 'Cache-Control': IMMUTABLE });
   });
 
   // public/ (the favicon): one route per file, in every mode.
   for (const name of existsSync(PUBLIC_DIR) ? readdirSync(PUBLIC_DIR).filter((n) => PUBLIC_NAME.test(n)) : []) {
-    app.get(`/${name}`, (request, reply) =>
-      send(request, reply, name, { 'Cache-Control': 'public, max-age=86400' }, PUBLIC_DIR),
+    app.get(`/${name}`, (_request, reply) =>
+      send(reply, name, { 'Cache-Control': 'public, max-age=86400' }, PUBLIC_DIR),
     );
   }
 
@@ -146,18 +105,18 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   const assets = (prefix: string, dir: string): void => {
     app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, (request, reply) => {
       if (!ASSET_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
-      return send(request, reply, `${dir}/assets/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
+      return send(reply, `${dir}/assets/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
     });
   };
 
   app.get<{ Params: { requestId: string } }>('/m/v/:requestId', (request, reply) => {
     if (!REQUEST_ID.test(request.params.requestId)) throw new ServiceError('NOT_FOUND');
-    return send(request, reply, 'phone/index.html', { ...page, 'Cache-Control': 'no-store' });
+    return send(reply, 'phone/index.html', { ...page, 'Cache-Control': 'no-store' });
   });
   assets('/m', 'phone');
 
-  const demo = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
-    send(request, reply, 'demo/index.html', { ...page, 'Cache-Control': 'no-cache' });
+  const demo = (_request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+    send(reply, 'demo/index.html', { ...page, 'Cache-Control': 'no-cache' });
   app.get('/demo', demo);
   app.get('/demo/', demo);
   assets('/demo', 'demo');

@@ -1,4 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { PARTNERS, signedInjectOptions, makeTestApp, type TestApp } from '../test/helpers.ts';
@@ -198,5 +202,27 @@ describe('the OpenAPI document at /docs/json', () => {
         ? (await t.app.inject({ method: 'GET', url: res.headers.location as string })).body
         : res.body;
     expect(html).toContain('swagger-ui');
+  });
+
+  it('sends Swagger UI, its scripts and the document compressed by Accept-Encoding, the same bytes each way', async () => {
+    const staticDir = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static');
+    const bundle = readFileSync(join(staticDir, 'swagger-ui-bundle.js'));
+    for (const url of ['/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-ui.css', '/docs/json']) {
+      const plain = await t.app.inject({ url });
+      const br = await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+      const gzip = await t.app.inject({ url, headers: { 'accept-encoding': 'br;q=0, gzip' } });
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      for (const res of [plain, br, gzip]) expect(res.headers.vary, url).toBe('accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload), url).toBe(true);
+      expect(gunzipSync(gzip.rawPayload).equals(plain.rawPayload), url).toBe(true);
+      expect(br.rawPayload.length, url).toBeLessThan(plain.rawPayload.length / 2);
+    }
+    const plain = await t.app.inject({ url: '/docs/static/swagger-ui-bundle.js' });
+    expect(plain.rawPayload.equals(bundle)).toBe(true);
+    // Swagger UI's page keeps its own CSP through the compression.
+    const page = await t.app.inject({ url: '/docs/static/index.html', headers: { 'accept-encoding': 'gzip' } });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
   });
 });

@@ -26,6 +26,8 @@ export interface RedisServer {
   readonly url: string;
   /** its data folder (the AOF lives here) */
   readonly dir: string;
+  /** the running process's id (undefined while stopped): bench/api.ts reads its CPU time */
+  readonly pid: number | undefined;
   /** starts it again on the same port and folder after stop() or kill() */
   start(): Promise<void>;
   /** SIGTERM, and waits for it to exit */
@@ -147,6 +149,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     port,
     url: `redis://127.0.0.1:${port}`,
     dir,
+    get pid() {
+      return child?.pid;
+    },
     start,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
