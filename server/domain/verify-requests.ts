@@ -15,6 +15,7 @@ import {
   LIMITS,
   type Locale,
   type Method,
+  type VerificationMethod,
   type Outcome,
   type RequestStatus,
   type VerifyResult,
@@ -315,7 +316,7 @@ export interface Completion {
 
 /** What an approval proved, as the grant or attestation records it. */
 export interface Approval {
-  method: Method;
+  method: VerificationMethod;
   /**
    * who was verified, for the nullifier (isUnique): the persona id, or a provider's user
    * (facts.ts providerSubject); null when no nullifier can be asked for

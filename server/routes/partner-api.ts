@@ -49,7 +49,10 @@ const introspectionAttributesSchema = {
   description: 'the fields of the scopes requested, plus how and when they were verified',
   properties: {
     ...attributesSchema.properties,
-    verification_method: { type: 'string', enum: ['face_check', 'eudi_wallet'] },
+    verification_method: {
+      type: 'string',
+      description: "`face_check`, `eudi_wallet`, or an identity provider's label ([a-z0-9_]{1,40})",
+    },
     verified_at: { type: 'number', description: 'ms since the Unix epoch' },
   },
 } as const;

@@ -9,6 +9,8 @@
 export type Scope =
   'isAdult' | 'isFrench' | 'isEU' | 'isMale' | 'isFemale' | 'isUnique' | 'revealNationality' | 'revealBirthYear';
 export type Method = 'face_check' | 'eudi_wallet';
+/** `verification_method`: `face_check`, `eudi_wallet`, or an identity provider's label (`[a-z0-9_]{1,40}`). */
+export type VerificationMethod = Method | (string & {});
 
 export interface Attributes {
   age_over_18?: boolean;
@@ -19,7 +21,7 @@ export interface Attributes {
   nationality?: string;
   birth_year?: number;
   nullifier?: string;
-  verification_method?: Method;
+  verification_method?: VerificationMethod;
   verified_at?: number;
 }
 
@@ -61,7 +63,8 @@ export interface VerifyStatus {
   status: 'pending' | 'in_progress' | 'completed' | 'failed' | 'expired';
   expires_at: number;
   result?: { grant_code: string } | { attestation: string };
-  reason?: 'failed' | 'cancelled';
+  /** `claims_missing` and `provider_error`: the identity provider's login did not prove the facts */
+  reason?: 'failed' | 'cancelled' | 'claims_missing' | 'provider_error';
 }
 
 /** The scopes the billing-session endpoint accepts, in scope_mask bit order (bits 0–3). */

@@ -20,7 +20,7 @@
  *   `waitForRequestChange` rejects with `StoreUnavailableError` within 2 s, nothing is answered
  *   from memory, and the same handle works again once the server is back.
  */
-import type { Attributes, FailReason, Locale, Method, Rail, RequestStatus } from '../../src/protocol/api.ts';
+import type { Attributes, FailReason, Locale, Rail, RequestStatus, VerificationMethod } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import type { WalletRequestMaterial } from '../wallet/request.ts';
 
@@ -65,7 +65,7 @@ export interface VerifyRequestRecord {
   handoffTokenDigest: string;
   status: RequestStatus;
   reason: FailReason | null;
-  method: Method | null;
+  method: VerificationMethod | null;
   /** the grant code or attestation, sealed to resultPublicKey (domain/result-box.ts) */
   sealedResult: string | null;
   /** bumped by every update; long polls wait for it to move */
@@ -104,7 +104,7 @@ export interface GrantRecord {
   requestId: string;
   scopes: Scope[];
   attributes: Attributes;
-  method: Method;
+  method: VerificationMethod;
   verifiedAt: number;
   /** ms the phone-side proof took, reported as proof_metadata.total_generation_time_ms */
   generationTimeMs: number;
@@ -117,7 +117,7 @@ export interface PassTokenRecord {
   requestId: string;
   scopes: Scope[];
   attributes: Attributes;
-  method: Method;
+  method: VerificationMethod;
   issuedAt: number;
   expiresAt: number;
   generationTimeMs: number;

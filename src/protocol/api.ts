@@ -37,10 +37,17 @@ export type Rail = 'standard' | 'adult_blind';
  */
 export const LOCALES = ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
+/** The sandbox phone's methods (DESIGN §4). */
 export type Method = 'face_check' | 'eudi_wallet';
+/**
+ * A pass token's `verification_method`: a sandbox method, `eudi_wallet`, or an identity
+ * provider's label (DESIGN §12, `[a-z0-9_]{1,40}`, e.g. `face_check`).
+ */
+export type VerificationMethod = Method | (string & {});
 export type Outcome = 'approved' | 'failed' | 'cancelled';
 export type RequestStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'expired';
-export type FailReason = 'failed' | 'cancelled';
+/** Why a request failed: `claims_missing` and `provider_error` come from identity providers (DESIGN §12). */
+export type FailReason = 'failed' | 'cancelled' | 'claims_missing' | 'provider_error';
 
 // ---- POST /api/w/verify-request ------------------------------------------------------------
 
@@ -166,7 +173,7 @@ export interface Attributes {
   nationality?: string;
   birth_year?: number;
   nullifier?: string;
-  verification_method?: Method;
+  verification_method?: VerificationMethod;
   verified_at?: number;
 }
 
