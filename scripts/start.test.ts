@@ -1,5 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { devLogFormatter, superviseChildren } from './start.ts';
@@ -126,6 +130,97 @@ describe('npm start log lines', () => {
     expect(mentions).toEqual([]);
   });
 });
+
+describe('npm start under Ctrl-C (a signal to its whole process group)', () => {
+  it('answers a waiting long poll every time: 20 runs out of 20, SIGINT and SIGTERM', async () => {
+    const runs: Array<Awaited<ReturnType<typeof startPollAndSignal>>> = [];
+    // Five `npm start`s at a time, each on its own ports and data folder, to stay well under a minute.
+    for (let batch = 0; batch < 4; batch++) {
+      const signals = ['SIGINT', 'SIGTERM', 'SIGINT', 'SIGTERM', 'SIGINT'] as const;
+      runs.push(...(await Promise.all(signals.map((signal) => startPollAndSignal(signal)))));
+    }
+    expect(runs).toHaveLength(20);
+    for (const run of runs) {
+      expect(run, run.output).toMatchObject({ poll: { status: 200, body: { status: 'pending' } }, waiting: 1 });
+    }
+  }, 90_000);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer().on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * One run: `npm start` (service and example partner) on free ports, a long poll waiting on a new
+ * request, then `signal` to the whole process group as Ctrl-C sends it. Resolves to the poll's
+ * answer and how many polls the service said were waiting when it began to shut down.
+ */
+async function startPollAndSignal(signal: 'SIGINT' | 'SIGTERM') {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
+  // The widget bundle is not needed to answer polls: a stub keeps `npm start` from building it.
+  mkdirSync(join(dir, 'dist', 'v4'), { recursive: true });
+  writeFileSync(join(dir, 'dist', 'v4', 'loader.min.js'), '');
+  const [svcPort, partnerPort] = [await freePort(), await freePort()];
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      SVC_PORT: String(svcPort),
+      PARTNER_PORT: String(partnerPort),
+      SVC_DATA_DIR: join(dir, 'data'),
+      SVC_DIST_DIR: join(dir, 'dist'),
+      SVC_LOG_FORMAT: 'json',
+      SVC_LOG_LEVEL: 'info',
+    },
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on('line', (l) => lines.push(l));
+  // 'close', not 'exit': npm may exit on the signal before start.ts has printed the children's last lines.
+  const closed = new Promise<void>((done) => child.on('close', () => done()));
+  try {
+    await waitFor(() => lines.some((line) => line.startsWith('Ready (')), 30_000);
+    const base = `http://127.0.0.1:${svcPort}`;
+    const created = (await (
+      await fetch(`${base}/api/w/verify-request`, {
+        method: 'POST',
+        headers: { origin: 'http://localhost:8788', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          partner_id: 'pk_test_demo',
+          scopes: ['isAdult'],
+          client_proof_mode: false,
+          locale: 'fr',
+        }),
+      })
+    ).json()) as { request_id: string; poll_token: string };
+    const poll = fetch(`${base}/api/w/verify-status/${created.request_id}?pt=${created.poll_token}&wait=25`).then(
+      async (res) => ({ status: res.status, body: (await res.json()) as unknown }),
+      (error: Error) => ({ status: 0, body: String(error.cause ?? error) }),
+    );
+    // Long enough for the poll to be waiting in the service (the log line below says it was).
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(-child.pid!, signal);
+    const answer = await poll;
+    await closed;
+    const shuttingDown = lines
+      .filter((line) => line.startsWith('service'))
+      .map((line) => line.slice(line.indexOf('{')))
+      .map((json) => (json.startsWith('{') ? (JSON.parse(json) as { msg?: string; waiting?: number }) : {}))
+      .find((record) => record.msg === 'shutting down');
+    return { poll: answer, waiting: shuttingDown?.waiting, output: `${signal}\n${lines.join('\n')}` };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,13 @@
  * Logs of each child are prefixed with its name, and the service's JSON log lines are printed
  * as readable ones through pino-pretty (a development dependency). `SVC_MODE=production` or
  * `SVC_LOG_FORMAT=json` keeps the JSON; `npm run start:production` never comes here. A signal is
- * forwarded to both; if either child dies the other is stopped and `npm start` exits non-zero.
+ * forwarded to both and `npm start` exits once they have drained; if either child dies the other
+ * is stopped and `npm start` exits non-zero.
+ *
+ * Ctrl-C signals the whole process group, so each child gets the signal twice: from the terminal
+ * and forwarded from here. The children treat a repeat as the same request (server/main.ts), and
+ * package.json runs this file through tsx's loader rather than the tsx CLI, which would kill it
+ * outright when it is slow to acknowledge a relayed signal (issue 16).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -50,8 +50,11 @@ async function main(): Promise<void> {
     app.log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // `on`, not `once`: under `npm start` a Ctrl-C reaches the service twice (the process group's
+  // signal, then the one `npm start` forwards); with `once` the second found no listener and
+  // killed the process before the waiting long polls were answered (issue 16).
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ mode: config.mode, store: deps.store.kind, url: config.publicUrl }, 'service ready');

@@ -70,8 +70,12 @@ const app = await createPartnerApp({
   logger: { level: process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info') },
 });
 
+// A second signal (the group's and the one `npm start` forwards) must not kill it mid-close.
+let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
     void app.close().then(() => process.exit(0));
   });
 }
