@@ -13,7 +13,7 @@ import { createBlindCrypto } from './crypto/blind.ts';
 import { loadKeyring, type Keyring } from './crypto/master-key.ts';
 import { loadResultReaderKeys } from './crypto/result-reader.ts';
 import type { AppDeps } from './deps.ts';
-import { loadPartnerFixtures } from './domain/partners.ts';
+import { loadPartnerFixtures, refuseInsecurePartners } from './domain/partners.ts';
 import { loadProviderFixtures } from './domain/provider-registry.ts';
 import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
@@ -84,8 +84,14 @@ export async function buildDeps(
     for (const partner of loadPartnerFixtures(config.fixturesPath, clock.now())) await store.putPartner(partner);
     for (const provider of loadProviderFixtures(config.providerFixturesPath, clock.now()))
       await store.putProvider(provider);
-  } else if ((await store.listPartners()).length === 0) {
-    throw new ConfigError('SVC_MODE=production found no partners in the store; add one with `svc partners add` first');
+  } else {
+    const partners = await store.listPartners();
+    if (partners.length === 0) {
+      throw new ConfigError(
+        'SVC_MODE=production found no partners in the store; add one with `svc partners add` first',
+      );
+    }
+    refuseInsecurePartners(partners);
   }
   const nullifierKey = config.nullifierKey
     ? Buffer.from(config.nullifierKey, 'base64')
@@ -98,7 +104,11 @@ export async function buildDeps(
   );
   const personas = config.mode === 'sandbox' ? loadPersonas() : [];
   const wallet = {
-    trust: loadWalletTrust({ mode: config.mode, trustPath: config.walletTrustPath ?? undefined }),
+    trust: loadWalletTrust({
+      mode: config.mode,
+      trustPath: config.walletTrustPath ?? undefined,
+      allowTestRoots: config.walletTrustAllowTest,
+    }),
     sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
   };
   return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet };

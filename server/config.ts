@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseMasterKey } from './crypto/master-key.ts';
+import { isSecureOrLoopbackUrl } from './domain/urls.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -69,6 +70,11 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** SVC_KEEP_ALIVE_TIMEOUT_MS: how long an idle kept-alive connection stays open between two requests */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * SVC_WALLET_TRUST_ALLOW_TEST=1: production may trust the EU age-verification reference test CA
+   * in SVC_WALLET_TRUST (pilots; logged at boot). The sandbox IACA is refused regardless.
+   */
+  readonly walletTrustAllowTest: boolean;
 }
 
 export class ConfigError extends Error {
@@ -95,6 +101,14 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new ConfigError(`${name} must be http(s), got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+/** A switch: "1" on; unset, "" or "0" off; anything else is refused rather than guessed. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 1 or unset, got "${raw}"`);
 }
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -192,8 +206,22 @@ function readRedisPrefix(raw: string | undefined): string {
   return raw;
 }
 
-/** What production needs from the environment; throws ConfigError naming what is missing. */
-export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'masterKey'>): void {
+/**
+ * The public URLs, each with the variable that sets it (the last three default to the first).
+ * Production takes https:// only, or http:// on a loopback host for local trials (issue 16):
+ * wallets refuse an http:// response_uri, and an http:// page hands tokens to whoever is on the path.
+ */
+const PUBLIC_URLS = [
+  ['SVC_PUBLIC_URL', 'publicUrl'],
+  ['SVC_API_URL', 'apiUrl'],
+  ['SVC_APP_URL', 'appUrl'],
+  ['SVC_WIDGET_URL', 'widgetUrl'],
+] as const;
+
+/** What production needs from the environment; throws ConfigError naming what is missing or wrong. */
+export function checkProductionConfig(
+  config: Pick<Config, 'nullifierKey' | 'masterKey' | (typeof PUBLIC_URLS)[number][1]>,
+): void {
   if (config.nullifierKey === null) {
     throw new ConfigError('SVC_MODE=production requires SVC_NULLIFIER_KEY (base64 of 32 random bytes)');
   }
@@ -201,6 +229,14 @@ export function checkProductionConfig(config: Pick<Config, 'nullifierKey' | 'mas
     throw new ConfigError(
       'SVC_MODE=production requires SVC_MASTER_KEY (base64 of 32 random bytes); it seals secrets at rest',
     );
+  }
+  // SVC_PUBLIC_URL first: the others default to it, so the first failing one is the one to set.
+  for (const [name, field] of PUBLIC_URLS) {
+    if (!isSecureOrLoopbackUrl(config[field])) {
+      throw new ConfigError(
+        `SVC_MODE=production requires ${name} to be https:// (http:// only on localhost, 127.0.0.0/8 or ::1), got "${config[field]}"`,
+      );
+    }
   }
 }
 
@@ -228,8 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   for (const [i, key] of (previousMasterKeys ?? '').split(',').filter(Boolean).entries()) {
     parseMasterKey(key, `SVC_MASTER_KEY_PREVIOUS (key ${i + 1})`);
   }
-  if (mode === 'production') checkProductionConfig({ nullifierKey, masterKey });
-  return Object.freeze({
+  const config: Config = Object.freeze({
     mode,
     modeFromEnv: Boolean(env.SVC_MODE),
     port: svcPort,
@@ -255,5 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     longPollMax: count(env, 'SVC_LONG_POLL_MAX', 20_000, 1_000_000),
     walletTrustPath: env.SVC_WALLET_TRUST ? resolve(cwd, env.SVC_WALLET_TRUST) : null,
     ...readTimeouts(env),
+    walletTrustAllowTest: flag(env, 'SVC_WALLET_TRUST_ALLOW_TEST'),
   });
+  if (mode === 'production') checkProductionConfig(config);
+  return config;
 }

@@ -2,6 +2,7 @@
 import { createApp } from './app.ts';
 import { buildDeps } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
 /** DESIGN §10: SIGTERM → exit 0 within 5 s; connections still open at this point are cut. */
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   const deps = await buildDeps(config, { notice: (line) => notice(line) });
   const app = await createApp(deps);
   notice = (line) => app.log.warn({ store: deps.store.kind }, line);
+  for (const line of walletTrustNotices(deps.wallet.trust, deps.config.mode)) app.log.warn(line);
   const sweeper = setInterval(() => {
     deps.store.sweep(deps.clock.now()).catch((err) => app.log.error({ err }, 'sweep failed'));
   }, SWEEP_EVERY_MS);

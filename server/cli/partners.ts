@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { PREFIX, type Rail } from '../../src/protocol/api.ts';
 import { BLIND_SCOPES, SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { isOrigin, loadPartnerFixtures } from '../domain/partners.ts';
+import { isSecureOrLoopbackUrl } from '../domain/urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
@@ -32,7 +33,8 @@ export const PARTNERS_USAGE = `Usage:
   svc partners enable <partner-id>
 
 add prints the Partner ID and the Partner Secret once; store the secret in a secret manager.
---domain is the origin the widget runs on, e.g. https://shop.example (no path).
+--domain is the origin the widget runs on, e.g. https://shop.example (no path); https:// in
+  production (http:// only on localhost, 127.0.0.0/8 or ::1, for local trials).
 --blind-app-id (adult_blind only) names the application in attestations; [A-Za-z0-9_-]{1,64}.
 --scopes limits what the partner may request (default: every scope its rail allows):
   ${SCOPES.join(', ')}; adult_blind: ${BLIND_SCOPES.join(', ')}.
@@ -83,6 +85,10 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
   if (!isOrigin(domain))
     return usageError(
       `--domain must be an origin such as https://shop.example (scheme and host, no path or trailing slash), got ${JSON.stringify(domain)}`,
+    );
+  if (context.config.mode === 'production' && !isSecureOrLoopbackUrl(domain))
+    return usageError(
+      `--domain must be https:// in production (http:// only on localhost, 127.0.0.0/8 or ::1), got ${JSON.stringify(domain)}`,
     );
 
   const rail = text('rail');
@@ -191,6 +197,12 @@ async function setDisabled(sub: 'disable' | 'enable', args: string[], context: C
   const partner = await context.store.getPartner(id);
   if (!partner) {
     context.err(`svc partners ${sub}: no partner ${JSON.stringify(id)}`);
+    return 1;
+  }
+  if (sub === 'enable' && context.config.mode === 'production' && !isSecureOrLoopbackUrl(partner.domain)) {
+    context.err(
+      `svc partners enable: ${id} has ${partner.domain}; production serves https:// partner domains only: add it again with its https:// origin`,
+    );
     return 1;
   }
   const disabledAt = sub === 'disable' ? (partner.disabledAt ?? context.clock.now()) : null;

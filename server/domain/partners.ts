@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { ConfigError } from '../config.ts';
+import { isSecureOrLoopbackUrl } from './urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 
 export const PARTNER_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
@@ -23,6 +24,23 @@ export function isOrigin(value: string): boolean {
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Production's boot check of the stored partners (issue 16): an enabled partner whose domain is
+ * not https:// (loopback hosts excepted) is refused with one line saying how to fix it. A disabled
+ * one can do nothing, and `svc partners enable` refuses to bring it back.
+ *
+ * @example refuseInsecurePartners(await store.listPartners())
+ */
+export function refuseInsecurePartners(partners: readonly PartnerRecord[]): void {
+  const insecure = partners.find((partner) => !partner.disabledAt && !isSecureOrLoopbackUrl(partner.domain));
+  if (insecure) {
+    throw new ConfigError(
+      `SVC_MODE=production requires https:// partner domains: partner ${insecure.id} has ${insecure.domain}; ` +
+        `disable it (svc partners disable ${insecure.id}) and add it again with its https:// origin`,
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  * - `createWalletRequest` → `wallet_link`, `dc_request`, and the material the store keeps;
  * - `verifyWalletResponse` for `POST /oid4vp/response/<request_id>` (direct_post);
  * - `verifyDcApiResponse` for what the Digital Credentials API gave the page;
- * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures).
+ * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures), `walletTrustNotices` for its log.
  *
  * Verdicts are `verified` (with age_over_18), `refused` (the check that failed, a wire-safe
  * description, a log-safe detail from a closed set of our phrases) or `cancelled` (the wallet's
@@ -24,4 +24,4 @@ export {
   type WalletCheck,
   type WalletVerdict,
 } from './verify.ts';
-export { loadWalletTrust, type TrustAnchor, type WalletTrust } from './trust.ts';
+export { loadWalletTrust, walletTrustNotices, type TrustAnchor, type WalletTrust } from './trust.ts';

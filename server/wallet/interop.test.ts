@@ -175,7 +175,11 @@ describe('interop', () => {
     const body = await holderAnswers(request.walletLink, issuer);
     for (const trust of [
       sandboxTrust,
-      loadWalletTrust({ mode: 'production', trustPath: join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem') }),
+      loadWalletTrust({
+        mode: 'production',
+        trustPath: join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'),
+        allowTestRoots: true,
+      }),
     ]) {
       const verdict = await verifyWalletResponse({
         body,
@@ -193,6 +197,7 @@ describe("the EU profile's example credential (Annex A §A.10)", () => {
   const euTrust = loadWalletTrust({
     mode: 'production',
     trustPath: join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'),
+    allowTestRoots: true,
   });
   const whileValid = Date.parse('2025-07-01T00:00:00Z');
 

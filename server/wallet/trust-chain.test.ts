@@ -156,6 +156,7 @@ describe('the committed issuers keep the profile', () => {
     const euTrust = loadWalletTrust({
       mode: 'production',
       trustPath: join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'),
+      allowTestRoots: true,
     });
     const ds = new Uint8Array(Buffer.from(euProfileExample.issuerAuth.x5chain, 'hex'));
     expect(readCertificate(ds)?.subject).toContain('Age Verification DS - 001');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../config.ts';
 import { createIssuerCertificates } from './sandbox-issuer.ts';
-import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust.ts';
+import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, PUBLIC_ROOTS, walletTrustNotices } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 import { NOW, sandboxIssuer } from './test-helpers.ts';
 
@@ -56,10 +56,54 @@ describe('loadWalletTrust', () => {
     const trust = loadWalletTrust({
       mode: 'production',
       trustPath: tempFile('eu.pem', `# EU roots\n${eu}\n${extra}\n${eu}`),
+      allowTestRoots: true,
     });
     expect(trust.enabled).toBe(true);
     expect(trust.anchors.map((a) => a.sha256)).toEqual([EU_CA_SHA256, expect.stringMatching(/^[0-9a-f]{64}$/)]);
     expect(trust.anchors.map((a) => a.subject)).not.toContain('CN=SVC Sandbox IACA, O=SVC Sandbox, C=XX');
+  });
+
+  it('knows the sandbox IACA and the EU test CA by the fingerprints of the committed files', () => {
+    const fingerprint = (file: string) =>
+      new X509Certificate(readFileSync(join(DEFAULT_WALLET_FIXTURES, file))).fingerprint256
+        .replaceAll(':', '')
+        .toLowerCase();
+    expect(PUBLIC_ROOTS.map((root) => [root.sha256, root.refused])).toEqual(
+      expect.arrayContaining([
+        [fingerprint('sandbox-iaca.pem'), 'never'],
+        [fingerprint('av_issuer_ca01.pem'), 'test'],
+      ]),
+    );
+    expect(fingerprint('av_issuer_ca01.pem')).toBe(EU_CA_SHA256);
+  });
+
+  it('refuses the sandbox IACA in production by its fingerprint, whatever the file, even with the test override', async () => {
+    const sandboxRoot = readFileSync(join(DEFAULT_WALLET_FIXTURES, 'sandbox-iaca.pem'), 'utf8');
+    const path = tempFile('operator-roots.pem', `${await otherRoot()}\n${sandboxRoot}`);
+    for (const allowTestRoots of [false, true]) {
+      const load = () => loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(
+        /^SVC_WALLET_TRUST holds the sandbox IACA \(.*operator-roots\.pem certificate 2, SHA-256 99:3E:51:[0-9A-F:]+\): its document signer's private key is public in fixtures\/wallet\/.*production never trusts it$/,
+      );
+    }
+    // Sandbox mode trusts it, as always.
+    expect(loadWalletTrust({ mode: 'sandbox', trustPath: path }).anchors).toHaveLength(3);
+  });
+
+  it('refuses the EU test CA in production unless SVC_WALLET_TRUST_ALLOW_TEST, and names it in the boot notices then', () => {
+    const path = tempFile('pilot.pem', readFileSync(join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'), 'utf8'));
+    expect(() => loadWalletTrust({ mode: 'production', trustPath: path })).toThrow(
+      /^SVC_WALLET_TRUST holds the EU age-verification reference test CA \(Age Verification Issuer CA 01\) \(.*pilot\.pem certificate 1, SHA-256 4F:37:EA:43:9E:BC:09:4C:DD:6A:8C:E8:83:05:59:B4:80:5C:16:44:8F:44:28:2C:63:4E:92:64:6F:70:EC:25\): .*unless SVC_WALLET_TRUST_ALLOW_TEST=1 \(pilots only\)$/,
+    );
+    const trust = loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots: true });
+    expect(trust.anchors.map((a) => a.sha256)).toEqual([EU_CA_SHA256]);
+    expect(walletTrustNotices(trust, 'production')).toEqual([
+      expect.stringMatching(
+        /^SVC_WALLET_TRUST_ALLOW_TEST=1: trusting the EU age-verification reference test CA .*SHA-256 4F:37:EA:.*:EC:25; .*pilots only$/,
+      ),
+    ]);
+    expect(walletTrustNotices(loadWalletTrust({ mode: 'sandbox' }), 'sandbox')).toEqual([]);
   });
 
   it('fails at boot with one line naming the file for a missing, empty or non-CA bundle', () => {

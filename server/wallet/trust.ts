@@ -1,7 +1,8 @@
 /**
  * Which IACA roots the verifier trusts (DESIGN §11). Production: only the PEM bundle named by
- * `SVC_WALLET_TRUST` (the path is off without it). Sandbox: the sandbox issuer's root and the EU
- * age-verification reference CA from `fixtures/wallet/`, plus `SVC_WALLET_TRUST` when set.
+ * `SVC_WALLET_TRUST` (the path is off without it), never a root whose keys the world has (below).
+ * Sandbox: the sandbox issuer's root and the EU age-verification reference CA from
+ * `fixtures/wallet/`, plus `SVC_WALLET_TRUST` when set.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,28 @@ export interface WalletTrust {
   enabled: boolean;
   anchors: readonly TrustAnchor[];
 }
+
+/**
+ * Roots production refuses, known by SHA-256 fingerprint whatever their file or subject says
+ * (issue 16). `never`: the sandbox IACA, whose document signer's private key is committed in
+ * fixtures/wallet/ (anyone can sign a proof of age under it). `test`: the EU age-verification
+ * reference *test* CA, whose test credentials anyone can obtain; only with
+ * SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots), and logged at boot. A test checks these against the
+ * files in fixtures/wallet/; a regenerated sandbox IACA adds its fingerprint here (the old key
+ * stays public in git history).
+ */
+export const PUBLIC_ROOTS: ReadonlyArray<{ sha256: string; name: string; refused: 'never' | 'test' }> = [
+  {
+    sha256: '993e51b725b41aa39a3a8c2c2ad5c8fd068f76571a229439a5307f9a6291a026',
+    name: 'the sandbox IACA (fixtures/wallet/sandbox-iaca.pem)',
+    refused: 'never',
+  },
+  {
+    sha256: '4f37ea439ebc094cdd6a8ce8830559b4805c16448f44282c634e92646f70ec25',
+    name: 'the EU age-verification reference test CA (Age Verification Issuer CA 01)',
+    refused: 'test',
+  },
+];
 
 /** The sandbox roots, committed under fixtures/wallet/ (see its README). */
 export const SANDBOX_TRUST_FILES = ['sandbox-iaca.pem', 'av_issuer_ca01.pem'] as const;
@@ -61,14 +84,60 @@ function readBundle(path: string): TrustAnchor[] {
   return parseTrustBundle(text, path);
 }
 
+/** A fingerprint as OpenSSL prints it: `4F:37:EA:…`. */
+function colonHex(sha256: string): string {
+  return sha256.toUpperCase().replace(/(..)(?!$)/g, '$1:');
+}
+
 /**
- * The trust anchors for a mode. `trustPath` is SVC_WALLET_TRUST (unset: undefined or '').
+ * Production's check of SVC_WALLET_TRUST: throws ConfigError with one line naming the variable,
+ * the certificate and why, for a root of PUBLIC_ROOTS it may not trust.
+ */
+function refusePublicRoots(anchors: readonly TrustAnchor[], allowTestRoots: boolean): void {
+  for (const anchor of anchors) {
+    const known = PUBLIC_ROOTS.find((root) => root.sha256 === anchor.sha256);
+    if (!known || (known.refused === 'test' && allowTestRoots)) continue;
+    const which = `${known.name} (${anchor.source}, SHA-256 ${colonHex(anchor.sha256)})`;
+    throw new ConfigError(
+      known.refused === 'never'
+        ? `SVC_WALLET_TRUST holds ${which}: its document signer's private key is public in fixtures/wallet/, ` +
+            'so anyone could sign a proof of age under it; production never trusts it'
+        : `SVC_WALLET_TRUST holds ${which}: its test credentials are public, ` +
+            'so production refuses it unless SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots only)',
+    );
+  }
+}
+
+/**
+ * What the boot log says about the roots production trusts: one line for each public test root
+ * let in by SVC_WALLET_TRUST_ALLOW_TEST=1; nothing in sandbox, where they are expected.
  *
- * @example const trust = loadWalletTrust({ mode: config.mode, trustPath: process.env.SVC_WALLET_TRUST })
+ * @example for (const line of walletTrustNotices(deps.wallet.trust, config.mode)) app.log.warn(line)
+ */
+export function walletTrustNotices(trust: WalletTrust, mode: Mode): string[] {
+  if (mode !== 'production') return [];
+  return trust.anchors.flatMap((anchor) => {
+    const known = PUBLIC_ROOTS.find((root) => root.sha256 === anchor.sha256);
+    return known
+      ? [
+          `SVC_WALLET_TRUST_ALLOW_TEST=1: trusting ${known.name}, SHA-256 ${colonHex(anchor.sha256)}; ` +
+            'its test credentials are public, for pilots only',
+        ]
+      : [];
+  });
+}
+
+/**
+ * The trust anchors for a mode. `trustPath` is SVC_WALLET_TRUST (unset: undefined or '');
+ * `allowTestRoots` is SVC_WALLET_TRUST_ALLOW_TEST. In production a bundle holding a root of
+ * PUBLIC_ROOTS is refused with a ConfigError (the test CA: unless `allowTestRoots`).
+ *
+ * @example const trust = loadWalletTrust({ mode: config.mode, trustPath: config.walletTrustPath ?? undefined })
  */
 export function loadWalletTrust(input: {
   mode: Mode;
   trustPath?: string | undefined;
+  allowTestRoots?: boolean;
   fixturesDir?: string;
 }): WalletTrust {
   const anchors: TrustAnchor[] = [];
@@ -77,6 +146,7 @@ export function loadWalletTrust(input: {
     for (const file of SANDBOX_TRUST_FILES) anchors.push(...readBundle(join(dir, file)));
   }
   if (input.trustPath) anchors.push(...readBundle(input.trustPath));
+  if (input.mode === 'production') refusePublicRoots(anchors, input.allowTestRoots ?? false);
   const unique = anchors.filter((anchor, index) => anchors.findIndex((a) => a.sha256 === anchor.sha256) === index);
   return { enabled: input.mode === 'sandbox' || Boolean(input.trustPath), anchors: unique };
 }
