@@ -11,6 +11,7 @@ import type { AppDeps } from '../deps.ts';
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { PARTNER_ID_PATTERN } from './partners.ts';
+import { requireProvingMethod } from './proving-methods.ts';
 import { readRequestScopes } from './scopes.ts';
 import { createVerifyRequest, type CreatedRequest } from './verify-requests.ts';
 
@@ -47,8 +48,9 @@ export function standardPartnerOf(partner: PartnerRecord): StandardPartner {
 
 /**
  * The loader's STANDARD request: the scope list is checked first, then the partner (403
- * INVALID_PARTNER, FORBIDDEN_RAIL), the Origin (403 ORIGIN_NOT_ALLOWED), and only then the
- * partner's allowed_scopes (400 INVALID_SCOPES).
+ * INVALID_PARTNER, FORBIDDEN_RAIL), the Origin (403 ORIGIN_NOT_ALLOWED), the partner's
+ * allowed_scopes (400 INVALID_SCOPES), and last whether an enabled method can prove the scopes
+ * (400 NO_METHOD, proving-methods.ts).
  *
  * @example await createWithPartnerId(deps, { partnerId: 'pk_test_demo', origin, scopes: body.scopes, clientProofMode, locale })
  */
@@ -65,6 +67,7 @@ export async function createWithPartnerId(
   }
   const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
+  await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'widget' });
   return createVerifyRequest(
     deps,
     {
@@ -81,8 +84,8 @@ export async function createWithPartnerId(
 
 /**
  * The loader's ADULT_BLIND request: the session token (401 SESSION_INVALID), the Origin against
- * its origin_hash (403 ORIGIN_NOT_ALLOWED), its scopes (400 INVALID_SCOPES), then at most
- * SESSION_TOKEN_MAX_REQUESTS per token (429). The token's scopes apply; the record never names
+ * its origin_hash (403 ORIGIN_NOT_ALLOWED), its scopes (400 INVALID_SCOPES), a method that can
+ * prove them (400 NO_METHOD), then at most SESSION_TOKEN_MAX_REQUESTS per token (429). The token's scopes apply; the record never names
  * the partner (DESIGN §8).
  *
  * @example await createWithSessionToken(deps, { sessionToken: body.session_token, origin, clientProofMode, locale })
@@ -98,6 +101,8 @@ export async function createWithSessionToken(
   const scopes = scopesOfMask(claims.scope_mask);
   const problem = findScopeProblem(scopes, input.clientProofMode);
   if (problem) throw new ServiceError('INVALID_SCOPES', { cause: `session token scopes: ${problem}` });
+  // Before the token's counter: a refusal stores nothing.
+  await requireProvingMethod(deps, { scopes, clientProofMode: input.clientProofMode, channel: 'widget' });
   const uses = await deps.store.hitCounter(
     `widget-create-session:${claims.jti}`,
     SESSION_TOKEN_WINDOW_MS,
@@ -123,8 +128,10 @@ export async function createWithSessionToken(
 }
 
 /**
- * A signed partner's request (400 INVALID_SCOPES outside its allowed_scopes). Its result opens
- * with the partner's result-reader key, not a poll token: the partner polls with its signature.
+ * A signed partner's request (400 INVALID_SCOPES outside its allowed_scopes, then 400 NO_METHOD
+ * when no enabled method can prove them: the wallet is offered to loader-created requests only).
+ * Its result opens with the partner's result-reader key, not a poll token: the partner polls
+ * with its signature.
  *
  * @example await createForSignedPartner(deps, standardPartnerOf(request.partner!), { scopes: body.scopes, clientProofMode, locale })
  */
@@ -135,6 +142,7 @@ export async function createForSignedPartner(
 ): Promise<CreatedRequest> {
   const scopes = readRequestScopes(input.scopes, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
+  await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'partner' });
   return createVerifyRequest(
     deps,
     {

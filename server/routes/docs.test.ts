@@ -190,6 +190,30 @@ describe('the OpenAPI document at /docs/json', () => {
     expect([...new Set(undocumented)]).toEqual([]);
   });
 
+  it('documents both create routes with 400 NO_METHOD, the widget one unsigned and the partner one signed', () => {
+    for (const path of ['/api/w/verify-request', '/api/partner/verify-request']) {
+      expect(documentedErrors(path)).toEqual(
+        expect.arrayContaining([
+          ['400', 'NO_METHOD'],
+          ['400', 'INVALID_SCOPES'],
+        ]),
+      );
+      expect(doc.paths[path]!.post!.responses['400']!.description).toContain(
+        '`NO_METHOD`: No enabled verification method can prove these scopes.',
+      );
+      expect(doc.paths[path]!.post!.responses['201']).toBeDefined();
+    }
+    expect(doc.paths['/api/w/verify-request']!.post!.security).toBeUndefined();
+    expect(doc.paths['/api/partner/verify-request']!.post!.security).toEqual(SIGNED_ROUTE_SECURITY);
+    expect(documentedErrors('/api/w/verify-request')).toEqual(
+      expect.arrayContaining([
+        ['401', 'SESSION_INVALID'],
+        ['403', 'ORIGIN_NOT_ALLOWED'],
+        ['429', TOO_MANY_REQUESTS],
+      ]),
+    );
+  });
+
   it('hides the sandbox phone, pages, health and the docs themselves', () => {
     const hidden = Object.keys(doc.paths).filter((path) => /^\/(api\/m\/|m\/|demo|docs|healthz|v4\/)/.test(path));
     expect(hidden).toEqual([]);

@@ -12,6 +12,8 @@
  *  5. body not a JSON object, a field of the wrong type → 400 INVALID_REQUEST
  *  6. scopes unknown, duplicated, isMale with isFemale, not wallet-provable in client proof mode,
  *     or outside the partner's allowed_scopes → 400 INVALID_SCOPES
+ *  7. no enabled method can prove the scopes (domain/proving-methods.ts; the wallet is offered to
+ *     loader-created requests only) → 400 NO_METHOD
  * and answers 201 {request_id, deep_link, expires_at}.
  *
  * GET /api/partner/verify-status/:requestId?wait=&known=: the same limit (its own counter) and
@@ -31,6 +33,7 @@ import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, requireJsonCo
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
+import { documentOnly, partnerCreateSchema } from './verify-request-schemas.ts';
 
 export const PARTNER_CREATE_PATH = '/api/partner/verify-request';
 export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
@@ -46,6 +49,8 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
     partnerScope.post(
       PARTNER_CREATE_PATH,
       {
+        schema: partnerCreateSchema,
+        validatorCompiler: documentOnly,
         preValidation: partnerAuthHook(deps, {
           requireContentType: true,
           preAuthLimit: RATE_LIMITS.partnerVerifyRequest,

@@ -5,7 +5,14 @@ import { originHash } from '../crypto/blind.ts';
 import { computeNullifier } from '../domain/nullifier.ts';
 import { EXPIRED_GRACE_MS } from '../domain/verify-requests.ts';
 import { digestToken } from '../domain/tokens.ts';
-import { makeTestApp, makeTestDeps, PARTNERS, type TestApp } from '../test/helpers.ts';
+import {
+  liveIdOf,
+  makeProductionTestDeps,
+  makeProductionWalletTrust,
+  makeTestApp,
+  PARTNERS,
+  type TestApp,
+} from '../test/helpers.ts';
 import {
   completeOnPhone,
   openOnPhone,
@@ -321,9 +328,14 @@ describe('sandbox phone API', () => {
   });
 
   it('does not exist in production mode: every /api/m/* route answers 404 NOT_FOUND', async () => {
-    const base = await makeTestDeps();
-    t = await makeTestApp({ deps: { ...base.deps, config: { ...base.deps.config, mode: 'production' } } });
-    const flow = await startStandardFlow(t);
+    // A request production can create: the wallet path's (client proof mode, isAdult, its own roots).
+    const trust = await makeProductionWalletTrust();
+    t = await makeTestApp({ deps: (await makeProductionTestDeps({ env: { SVC_WALLET_TRUST: trust.path } })).deps });
+    const flow = await startStandardFlow(t, {
+      partner_id: liveIdOf(PARTNERS.demo.id),
+      scopes: ['isAdult'],
+      client_proof_mode: true,
+    });
     for (const res of [
       await t.app.inject({ method: 'GET', url: '/api/m/personas' }),
       await openOnPhone(t, flow),

@@ -12,10 +12,12 @@
  *     use a session token: a partner ID would put the partner on the verifier path)
  *  5. Origin header missing or not the partner's registered domain → 403 ORIGIN_NOT_ALLOWED
  *  6. a scope outside the partner's allowed_scopes → 400 INVALID_SCOPES
+ *  7. no enabled method can prove the scopes (domain/proving-methods.ts) → 400 NO_METHOD
  *  ADULT_BLIND (session_token; a `scopes` field is ignored, the token's scopes apply):
  *  3. token bad or expired → 401 SESSION_INVALID
  *  4. Origin header missing or not hashing to the token's origin_hash → 403 ORIGIN_NOT_ALLOWED
- *  5. more than 20 requests from one session token (renewals are fine) → 429 {error: "Too many requests"}
+ *  5. no enabled method can prove the token's scopes → 400 NO_METHOD
+ *  6. more than 20 requests from one session token (renewals are fine) → 429 {error: "Too many requests"}
  *
  * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
  * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
@@ -40,6 +42,7 @@ import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString } 
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
+import { documentOnly, widgetCreateSchema } from './verify-request-schemas.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
 export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
@@ -73,38 +76,42 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     widget.options(WIDGET_CREATE_PATH, preflight);
     widget.options(WIDGET_STATUS_PATH, preflight);
 
-    widget.post(WIDGET_CREATE_PATH, async (request, reply) => {
-      await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
-      const body = readJsonObject(request, INVALID_REQUEST_BODY);
-      const hasPartner = body.partner_id !== undefined;
-      if (hasPartner === (body.session_token !== undefined)) {
-        throw new ServiceError('INVALID_REQUEST', { cause: 'send exactly one of partner_id and session_token' });
-      }
-      const choices = readRequestChoices(body);
-      const origin = requestOrigin(request);
-      const created = hasPartner
-        ? await createWithPartnerId(deps, {
-            ...choices,
-            partnerId: readString(body, 'partner_id'),
-            origin,
-            scopes: body.scopes,
-          })
-        : await createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
-      const answer: VerifyRequestCreated = {
-        request_id: created.record.id,
-        poll_token: created.pollToken,
-        deep_link: created.deepLink,
-        expires_at: created.record.deadlineAt,
-        poll_after_ms: POLL_AFTER_MS,
-        sandbox: deps.config.mode === 'sandbox',
-        qr: encodeQr(created.wallet?.walletLink ?? created.deepLink),
-      };
-      if (created.wallet) {
-        answer.wallet_link = created.wallet.walletLink;
-        answer.dc_request = created.wallet.dcRequest;
-      }
-      return reply.code(201).send(answer);
-    });
+    widget.post(
+      WIDGET_CREATE_PATH,
+      { schema: widgetCreateSchema, validatorCompiler: documentOnly },
+      async (request, reply) => {
+        await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
+        const body = readJsonObject(request, INVALID_REQUEST_BODY);
+        const hasPartner = body.partner_id !== undefined;
+        if (hasPartner === (body.session_token !== undefined)) {
+          throw new ServiceError('INVALID_REQUEST', { cause: 'send exactly one of partner_id and session_token' });
+        }
+        const choices = readRequestChoices(body);
+        const origin = requestOrigin(request);
+        const created = hasPartner
+          ? await createWithPartnerId(deps, {
+              ...choices,
+              partnerId: readString(body, 'partner_id'),
+              origin,
+              scopes: body.scopes,
+            })
+          : await createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
+        const answer: VerifyRequestCreated = {
+          request_id: created.record.id,
+          poll_token: created.pollToken,
+          deep_link: created.deepLink,
+          expires_at: created.record.deadlineAt,
+          poll_after_ms: POLL_AFTER_MS,
+          sandbox: deps.config.mode === 'sandbox',
+          qr: encodeQr(created.wallet?.walletLink ?? created.deepLink),
+        };
+        if (created.wallet) {
+          answer.wallet_link = created.wallet.walletLink;
+          answer.dc_request = created.wallet.dcRequest;
+        }
+        return reply.code(201).send(answer);
+      },
+    );
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       WIDGET_STATUS_PATH,

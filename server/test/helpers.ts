@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ import { digestToken, newToken } from '../domain/tokens.ts';
 import { signRequest } from '../sdk/signing.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { GrantRecord, Store } from '../store/store.ts';
+import { createIssuerCertificates, type IssuerCertificates } from '../wallet/sandbox-issuer.ts';
 
 /** The repository root, so fixtures resolve wherever vitest was started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -305,4 +306,25 @@ export async function makeProductionTestDeps(options: MakeTestDepsOptions = {}):
   for (const purpose of ['attestation', 'session'] as const) await ensureCurrentKey(store, purpose, clock.now());
   const deps = await buildDeps(config, { store: raw, clock });
   return { deps, clock, store: deps.store };
+}
+
+/**
+ * A production deployment's own wallet trust: a fresh IACA root written as a PEM bundle for
+ * SVC_WALLET_TRUST (production never trusts the sandbox root), and its issuer, to present
+ * credentials under it. The file lives in a temporary directory the caller may remove.
+ *
+ * @example const trust = await makeProductionWalletTrust(); await makeProductionTestDeps({ env: { SVC_WALLET_TRUST: trust.path } })
+ */
+export async function makeProductionWalletTrust(
+  name = 'Production Test',
+): Promise<{ path: string; issuer: IssuerCertificates }> {
+  const issuer = await createIssuerCertificates({
+    name,
+    country: 'FR',
+    notBefore: new Date(Date.UTC(2025, 0, 1)),
+    notAfter: new Date(Date.UTC(2035, 0, 1)),
+  });
+  const path = join(mkdtempSync(join(tmpdir(), 'svc-trust-')), 'iaca.pem');
+  writeFileSync(path, issuer.iaca.toString('pem') + '\n');
+  return { path, issuer };
 }

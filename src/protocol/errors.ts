@@ -58,6 +58,10 @@ export const ERRORS = {
     retryable: true,
   },
 
+  // Added by DESIGN.md §3 (issue 16): no enabled method (wallet, identity provider, sandbox) can
+  // prove every requested scope, so no request is created that nobody can complete
+  NO_METHOD: { status: 400, message: 'No enabled verification method can prove these scopes.', retryable: false },
+
   // Loader, delivered through onError (spec: Errors → Loader); never on the wire
   INIT_FAILED: { status: 0, message: 'Creating the verification request failed.', retryable: true },
   SERVER_VERIFY_TIMEOUT: { status: 0, message: 'Server-verify confirmation did not arrive in time.', retryable: true },

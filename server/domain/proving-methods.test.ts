@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
+import { provingMethods, requireProvingMethod, type ProvableRequest } from './proving-methods.ts';
+
+function depsFor(mode: 'sandbox' | 'production', walletEnabled: boolean) {
+  return {
+    config: { mode },
+    wallet: { trust: { enabled: walletEnabled, anchors: [] }, sealingSecret: '' },
+    store: {},
+  } as unknown as Pick<AppDeps, 'config' | 'wallet' | 'store'>;
+}
+
+const walletShaped: ProvableRequest = { scopes: ['isAdult'], clientProofMode: true, channel: 'widget' };
+
+describe('provingMethods', () => {
+  it('lists the wallet before the sandbox, in the order the phone page shows them', async () => {
+    expect(await provingMethods(depsFor('sandbox', true), walletShaped)).toEqual(['eudi_wallet', 'sandbox']);
+    expect(await provingMethods(depsFor('production', true), walletShaped)).toEqual(['eudi_wallet']);
+  });
+
+  it('offers the wallet only for client-proof [isAdult] loader requests with wallet trust enabled', async () => {
+    const production = depsFor('production', true);
+    for (const request of [
+      { ...walletShaped, clientProofMode: false },
+      { ...walletShaped, scopes: ['isAdult', 'isFrench'] as const },
+      { ...walletShaped, channel: 'partner' as const },
+    ]) {
+      expect(await provingMethods(production, { ...request, scopes: [...request.scopes] })).toEqual([]);
+    }
+    expect(await provingMethods(depsFor('production', false), walletShaped)).toEqual([]);
+  });
+
+  it('lets the sandbox prove everything', async () => {
+    const request: ProvableRequest = { scopes: ['isMale', 'isUnique'], clientProofMode: false, channel: 'partner' };
+    expect(await provingMethods(depsFor('sandbox', true), request)).toEqual(['sandbox']);
+  });
+
+  it('refuses with NO_METHOD when none can, naming the request in the cause only', async () => {
+    const request: ProvableRequest = { scopes: ['isFrench'], clientProofMode: false, channel: 'widget' };
+    const refusal = requireProvingMethod(depsFor('production', true), request);
+    await expect(refusal).rejects.toBeInstanceOf(ServiceError);
+    await expect(refusal).rejects.toMatchObject({
+      code: 'NO_METHOD',
+      cause: 'no enabled method proves [isFrench] in app mode for a widget request',
+    });
+  });
+});
