@@ -20,7 +20,14 @@ import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { newMasterKey } from '../server/crypto/master-key.ts';
-import { devLogFormatter, ensureBuilt, superviseChildren, type ChildSpec } from './start.ts';
+import {
+  devLogFormatter,
+  ensureBuilt,
+  readServiceMode,
+  readyBanner,
+  superviseChildren,
+  type ChildSpec,
+} from './start.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -254,12 +261,17 @@ async function main(): Promise<void> {
         // No health URL: polled before the instances listen, nginx would log every refused connection.
         args: ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-e', 'stderr'],
       },
-      {
-        name: 'partner',
-        ...tsx('server/example-partner/main.ts'),
-        env: { PARTNER_PORT: String(options.partnerPort), SVC_PUBLIC_URL: serviceUrl },
-        healthUrl: `http://127.0.0.1:${options.partnerPort}/healthz`,
-      },
+      // The example partner signs with sandbox fixture partners: production knows none of them.
+      ...(process.env.SVC_MODE === 'production'
+        ? []
+        : [
+            {
+              name: 'partner',
+              ...tsx('server/example-partner/main.ts'),
+              env: { PARTNER_PORT: String(options.partnerPort), SVC_PUBLIC_URL: serviceUrl },
+              healthUrl: `http://127.0.0.1:${options.partnerPort}/healthz`,
+            },
+          ]),
     ],
     formatLine ? { formatLine } : {},
   );
@@ -280,17 +292,18 @@ async function main(): Promise<void> {
   });
 
   rest.ready.then(
-    () => {
-      const lines = [
-        `  Service          ${serviceUrl}  (nginx → ${options.instancePorts.map((p) => `:${p}`).join(', ')})`,
-        `  Designers' demo  ${serviceUrl}/demo`,
-        `  API docs         ${serviceUrl}/docs`,
-        `  Example partner  http://localhost:${options.partnerPort}`,
-        `  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`,
-      ];
-      console.log(
-        `\nReady (sandbox mode, ${instances.length} instances on Redis):\n${lines.join('\n')}\n\nCtrl-C stops them all.\n`,
-      );
+    async () => {
+      const mode = (await readServiceMode(instances[0]!.healthUrl!)) ?? 'sandbox';
+      const banner = readyBanner({
+        mode,
+        serviceUrl,
+        serviceNote: `(nginx → ${options.instancePorts.map((p) => `:${p}`).join(', ')})`,
+        partnerUrl: process.env.SVC_MODE === 'production' ? null : `http://localhost:${options.partnerPort}`,
+        detail: `, ${instances.length} instances on Redis`,
+        extra: [`  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`],
+        stops: 'them all',
+      });
+      console.log(banner);
     },
     (error: Error) => {
       console.error(`start:cluster: ${error.message}`);

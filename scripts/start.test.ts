@@ -6,7 +6,10 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { devLogFormatter, superviseChildren } from './start.ts';
+import { runCli } from '../server/cli/dispatch.ts';
+import { runKeysCommand } from '../server/cli/keys.ts';
+import { runPartnersCommand } from '../server/cli/partners.ts';
+import { devLogFormatter, readyBanner, superviseChildren } from './start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -131,6 +134,76 @@ describe('npm start log lines', () => {
   });
 });
 
+describe('npm start banner', () => {
+  it('is unchanged in sandbox: service, demo, docs, example partner', () => {
+    expect(
+      readyBanner({ mode: 'sandbox', serviceUrl: 'http://localhost:8787', partnerUrl: 'http://localhost:8788' }),
+    ).toBe(
+      '\nReady (sandbox mode):\n' +
+        '  Service          http://localhost:8787\n' +
+        "  Designers' demo  http://localhost:8787/demo\n" +
+        '  API docs         http://localhost:8787/docs\n' +
+        '  Example partner  http://localhost:8788\n\n' +
+        'Ctrl-C stops both.\n',
+    );
+  });
+
+  it('names production and lists only what production serves: no demo, no example partner', () => {
+    const banner = readyBanner({ mode: 'production', serviceUrl: 'https://svc.example', partnerUrl: null });
+    expect(banner).toBe(
+      '\nReady (production mode):\n' +
+        '  Service          https://svc.example\n' +
+        '  API docs         https://svc.example/docs\n\n' +
+        'Ctrl-C stops it.\n',
+    );
+    expect(readyBanner({ mode: 'production', serviceUrl: 'https://svc.example', partnerUrl: 'http://x' })).toBe(banner);
+  });
+
+  it('on a production data folder (SVC_MODE unset) prints the production banner and stops the example partner', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-start-production-'));
+    const keys = {
+      SVC_NULLIFIER_KEY: Buffer.alloc(32, 9).toString('base64'),
+      SVC_MASTER_KEY: Buffer.alloc(32, 0x5e).toString('base64'),
+    };
+    const production = { SVC_MODE: 'production', ...keys };
+    const cli = (args: string[]) =>
+      runCli({ partners: { summary: '', run: runPartnersCommand }, keys: { summary: '', run: runKeysCommand } }, args, {
+        env: { NODE_ENV: 'test', SVC_DATA_DIR: dir, ...production },
+        cwd: ROOT,
+        io: { out: () => {}, err: () => {} },
+      });
+    expect(await cli(['partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard'])).toBe(0);
+    expect(await cli(['keys', 'rotate'])).toBe(0);
+    const run = await startNpm({ ...keys, SVC_MODE: '' }, dir);
+    try {
+      await run.ready();
+      const banner = run.lines.slice(run.lines.findIndex((line) => line.startsWith('Ready (')));
+      expect(banner.slice(0, 4)).toEqual([
+        'Ready (production mode):',
+        `  Service          http://localhost:${new URL(run.base).port}`,
+        `  API docs         http://localhost:${new URL(run.base).port}/docs`,
+        '',
+      ]);
+      const partnerAnswers = () =>
+        fetch(`http://127.0.0.1:${run.partnerPort}/healthz`).then(
+          () => true,
+          () => false,
+        );
+      for (const deadline = Date.now() + 10_000; await partnerAnswers();) {
+        if (Date.now() > deadline) throw new Error('the example partner still runs in production');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Its exit is no failure: the service runs on.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await (await fetch(`${run.base}/healthz`)).json()).toMatchObject({ mode: 'production' });
+      expect(run.lines.filter((line) => line.includes('stopping the others'))).toEqual([]);
+    } finally {
+      run.cleanUp();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('npm start under Ctrl-C (a signal to its whole process group)', () => {
   it('answers a waiting long poll every time: 20 runs out of 20, SIGINT and SIGTERM', async () => {
     const runs: Array<Awaited<ReturnType<typeof startPollAndSignal>>> = [];
@@ -156,14 +229,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * One run: `npm start` (service and example partner) on free ports, a long poll waiting on a new
- * request, then `signal` to the whole process group as Ctrl-C sends it. Resolves to the poll's
- * answer and how many polls the service said were waiting when it began to shut down.
- */
-async function startPollAndSignal(signal: 'SIGINT' | 'SIGTERM') {
+/** `npm start` in its own process group on free ports and a temporary data folder. */
+async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
-  // The widget bundle is not needed to answer polls: a stub keeps `npm start` from building it.
+  // The widget bundle is not needed here: a stub keeps `npm start` from building it.
   mkdirSync(join(dir, 'dist', 'v4'), { recursive: true });
   writeFileSync(join(dir, 'dist', 'v4', 'loader.min.js'), '');
   const [svcPort, partnerPort] = [await freePort(), await freePort()];
@@ -175,10 +244,11 @@ async function startPollAndSignal(signal: 'SIGINT' | 'SIGTERM') {
       ...process.env,
       SVC_PORT: String(svcPort),
       PARTNER_PORT: String(partnerPort),
-      SVC_DATA_DIR: join(dir, 'data'),
+      SVC_DATA_DIR: dataDir ?? join(dir, 'data'),
       SVC_DIST_DIR: join(dir, 'dist'),
       SVC_LOG_FORMAT: 'json',
       SVC_LOG_LEVEL: 'info',
+      ...env,
     },
   });
   const lines: string[] = [];
@@ -186,39 +256,55 @@ async function startPollAndSignal(signal: 'SIGINT' | 'SIGTERM') {
     createInterface({ input: stream }).on('line', (l) => lines.push(l));
   // 'close', not 'exit': npm may exit on the signal before start.ts has printed the children's last lines.
   const closed = new Promise<void>((done) => child.on('close', () => done()));
+  return {
+    lines,
+    base: `http://127.0.0.1:${svcPort}`,
+    partnerPort,
+    /** resolves once the banner is printed */
+    ready: () => waitFor(() => lines.some((line) => line.startsWith('Ready (')), 30_000),
+    signal: (signal: NodeJS.Signals) => process.kill(-child.pid!, signal),
+    closed,
+    /** stops whatever still runs and removes the folder */
+    cleanUp: () => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One run: `npm start` (service and example partner), a long poll waiting on a new request, then
+ * `signal` to the whole process group as Ctrl-C sends it. Resolves to the poll's answer and how
+ * many polls the service said were waiting when it began to shut down.
+ */
+async function startPollAndSignal(signal: 'SIGINT' | 'SIGTERM') {
+  const run = await startNpm();
   try {
-    await waitFor(() => lines.some((line) => line.startsWith('Ready (')), 30_000);
-    const base = `http://127.0.0.1:${svcPort}`;
+    await run.ready();
     const created = (await (
-      await fetch(`${base}/api/w/verify-request`, {
+      await fetch(`${run.base}/api/w/verify-request`, {
         method: 'POST',
         headers: { origin: 'http://localhost:8788', 'content-type': 'application/json' },
-        body: JSON.stringify({
-          partner_id: 'pk_test_demo',
-          scopes: ['isAdult'],
-          client_proof_mode: false,
-          locale: 'fr',
-        }),
+        body: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isAdult'], client_proof_mode: false }),
       })
     ).json()) as { request_id: string; poll_token: string };
-    const poll = fetch(`${base}/api/w/verify-status/${created.request_id}?pt=${created.poll_token}&wait=25`).then(
+    const poll = fetch(`${run.base}/api/w/verify-status/${created.request_id}?pt=${created.poll_token}&wait=25`).then(
       async (res) => ({ status: res.status, body: (await res.json()) as unknown }),
       (error: Error) => ({ status: 0, body: String(error.cause ?? error) }),
     );
     // Long enough for the poll to be waiting in the service (the log line below says it was).
     await new Promise((r) => setTimeout(r, 300));
-    process.kill(-child.pid!, signal);
+    run.signal(signal);
     const answer = await poll;
-    await closed;
-    const shuttingDown = lines
+    await run.closed;
+    const shuttingDown = run.lines
       .filter((line) => line.startsWith('service'))
       .map((line) => line.slice(line.indexOf('{')))
       .map((json) => (json.startsWith('{') ? (JSON.parse(json) as { msg?: string; waiting?: number }) : {}))
       .find((record) => record.msg === 'shutting down');
-    return { poll: answer, waiting: shuttingDown?.waiting, output: `${signal}\n${lines.join('\n')}` };
+    return { poll: answer, waiting: shuttingDown?.waiting, output: `${signal}\n${run.lines.join('\n')}` };
   } finally {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    run.cleanUp();
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * `npm start`: builds the widget if it is missing, then runs the service (http://localhost:8787)
  * and the example partner (http://localhost:8788) as two child processes, two origins, so CORS
- * and origin checks are real. `--service-only` (npm run start:service) runs the service alone.
+ * and origin checks are real. `--service-only` (npm run start:service) runs the service alone,
+ * and so does production (the example partner signs with sandbox fixture partners); the banner
+ * names the mode the service reports and lists only what that mode serves.
  *
  * Logs of each child are prefixed with its name, and the service's JSON log lines are printed
  * as readable ones through pino-pretty (a development dependency). `SVC_MODE=production` or
@@ -39,6 +41,8 @@ export interface Supervisor {
   done: Promise<number>;
   /** forwards `signal` to every child still running */
   stop(signal?: NodeJS.Signals): void;
+  /** stops one child (SIGTERM) without counting its exit as a failure; the others run on */
+  dismiss(name: string): void;
   /** stops every child and makes `done` report a failure */
   fail(): void;
 }
@@ -59,6 +63,7 @@ export function superviseChildren(
   const out = options.out ?? process.stdout;
   const format = options.formatLine ?? ((line: string) => line);
   const running = new Map<string, ChildProcess>();
+  const dismissed = new Set<string>();
   let stopping = false;
   let firstFailure: number | null = null;
   let resolveDone!: (code: number) => void;
@@ -83,7 +88,7 @@ export function superviseChildren(
     }
     child.on('exit', (code, signal) => {
       running.delete(spec.name);
-      if (!stopping) {
+      if (!stopping && !dismissed.has(spec.name)) {
         out.write(`${prefix}exited (${signal ?? `code ${code}`}); stopping the others\n`);
         firstFailure ??= code && code !== 0 ? code : 1;
         rejectReady(new Error(`${spec.name} exited before it was ready`));
@@ -108,6 +113,10 @@ export function superviseChildren(
     ready,
     done,
     stop,
+    dismiss(name) {
+      dismissed.add(name);
+      running.get(name)?.kill('SIGTERM');
+    },
     fail() {
       firstFailure ??= 1;
       stop('SIGTERM');
@@ -156,6 +165,51 @@ export async function devLogFormatter(
   };
 }
 
+/**
+ * The mode the service runs in, from its /healthz: SVC_MODE, or the store's own mode when that
+ * is unset (server/mode.ts). Null when it does not say.
+ *
+ * @example const mode = await readServiceMode('http://127.0.0.1:8787/healthz') // 'sandbox'
+ */
+export async function readServiceMode(healthUrl: string): Promise<'sandbox' | 'production' | null> {
+  try {
+    const { mode } = (await (await fetch(healthUrl)).json()) as { mode?: unknown };
+    return mode === 'sandbox' || mode === 'production' ? mode : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What `npm start` prints once everything answers: the mode, and only what that mode serves.
+ * Production has no designers' demo and no example partner (it knows no sandbox partner).
+ *
+ * @example console.log(readyBanner({ mode: 'production', serviceUrl: 'https://svc.example', partnerUrl: null }))
+ */
+export function readyBanner(input: {
+  mode: 'sandbox' | 'production';
+  serviceUrl: string;
+  /** the example partner's URL while it runs */
+  partnerUrl: string | null;
+  /** what follows the mode in the title, e.g. ", 2 instances on Redis" */
+  detail?: string;
+  /** after the service's URL, e.g. the cluster's "(nginx → :8791, :8792)" */
+  serviceNote?: string;
+  /** lines after the mode's own, e.g. the cluster's Redis */
+  extra?: readonly string[];
+  /** what Ctrl-C stops; default "both" with the example partner, else "it" */
+  stops?: string;
+}): string {
+  const { mode, serviceUrl, partnerUrl } = input;
+  const lines = [`  Service          ${serviceUrl}${input.serviceNote ? `  ${input.serviceNote}` : ''}`];
+  if (mode === 'sandbox') lines.push(`  Designers' demo  ${serviceUrl}/demo`);
+  lines.push(`  API docs         ${serviceUrl}/docs`);
+  if (mode === 'sandbox' && partnerUrl) lines.push(`  Example partner  ${partnerUrl}`);
+  lines.push(...(input.extra ?? []));
+  const stops = input.stops ?? (mode === 'sandbox' && partnerUrl ? 'both' : 'it');
+  return `\nReady (${mode} mode${input.detail ?? ''}):\n${lines.join('\n')}\n\nCtrl-C stops ${stops}.\n`;
+}
+
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -190,15 +244,10 @@ async function main(argv: readonly string[]): Promise<void> {
   // Through tsx's loader rather than the tsx CLI, so signals reach the server itself.
   const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
 
-  const children: ChildSpec[] = [
-    {
-      name: 'service',
-      ...tsx('server/main.ts'),
-      env: { SVC_PORT: svcPort },
-      healthUrl: `http://127.0.0.1:${svcPort}/healthz`,
-    },
-  ];
-  if (!serviceOnly) {
+  const healthUrl = `http://127.0.0.1:${svcPort}/healthz`;
+  const children: ChildSpec[] = [{ name: 'service', ...tsx('server/main.ts'), env: { SVC_PORT: svcPort }, healthUrl }];
+  // The example partner signs with sandbox fixture partners: production knows none of them.
+  if (!serviceOnly && process.env.SVC_MODE !== 'production') {
     children.push({
       name: 'partner',
       ...tsx('server/example-partner/main.ts'),
@@ -212,14 +261,13 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => supervisor.stop(signal));
 
   supervisor.ready.then(
-    () => {
-      const lines = [
-        `  Service          ${serviceUrl}`,
-        `  Designers' demo  ${serviceUrl}/demo`,
-        `  API docs         ${serviceUrl}/docs`,
-      ];
-      if (!serviceOnly) lines.push(`  Example partner  http://localhost:${partnerPort}`);
-      console.log(`\nReady (sandbox mode):\n${lines.join('\n')}\n\nCtrl-C stops ${serviceOnly ? 'it' : 'both'}.\n`);
+    async () => {
+      const mode = (await readServiceMode(healthUrl)) ?? 'sandbox';
+      const partnerRuns = children.some((child) => child.name === 'partner');
+      // SVC_MODE unset on a production data folder: the service found out; the partner goes.
+      if (mode === 'production' && partnerRuns) supervisor.dismiss('partner');
+      const partnerUrl = partnerRuns && mode === 'sandbox' ? `http://localhost:${partnerPort}` : null;
+      console.log(readyBanner({ mode, serviceUrl, partnerUrl }));
     },
     (error: Error) => {
       console.error(`start: ${error.message}`);
