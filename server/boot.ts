@@ -18,6 +18,7 @@ import { loadProviderFixtures } from './domain/provider-registry.ts';
 import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
@@ -111,5 +112,6 @@ export async function buildDeps(
     }),
     sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
   };
-  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet };
+  const relyingParty = createRelyingParty();
+  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };
 }

@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { LongPollGate } from './limits/long-polls.ts';
+import type { RelyingParty } from './providers/relying-party.ts';
 import type { Store } from './store/store.ts';
 import type { WalletTrust } from './wallet/index.ts';
 
@@ -45,6 +46,8 @@ export interface AppDeps {
   longPolls: LongPollGate;
   /** the EUDI wallet path (DESIGN §11, domain/wallet.ts) */
   wallet: WalletDeps;
+  /** the OpenID Connect relying party of the identity providers (DESIGN §12, providers/) */
+  relyingParty: RelyingParty;
 }
 
 export interface WalletDeps {

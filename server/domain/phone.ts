@@ -3,14 +3,17 @@
  * (approved, failed or cancelled). The handoff token from the deep link is the phone's only
  * credential; on ADULT_BLIND requests the phone sees the blind app id, never the partner.
  */
-import type { PhoneOpened, RequestStatus } from '../../src/protocol/api.ts';
+import type { PhoneMethod, PhoneOpened, RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
+import { providersFor } from './provider-login.ts';
+import { walletOfferView } from './wallet-offer.ts';
 import {
   completeRequest,
   effectiveStatus,
   findRequestForPhone,
+  isOpenStatus,
   openRequest,
   type Completion,
 } from './verify-requests.ts';
@@ -37,7 +40,7 @@ async function findForPhone(
  * @example const opened = await openFromPhone(deps, { requestId, handoffToken: body.h })
  */
 export async function openFromPhone(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'wallet'>,
   handoff: PhoneHandoff,
 ): Promise<PhoneOpened> {
   const record = await openRequest(deps, await findForPhone(deps, handoff));
@@ -49,7 +52,24 @@ export async function openFromPhone(
     audience_label: record.audienceLabel,
     expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
     status,
+    methods: isOpenStatus(status) ? await phoneMethodsOf(deps, record) : [],
   };
+}
+
+/**
+ * The ways the phone can prove this request, in DESIGN §12's order: the EUDI wallet when the
+ * request carries a wallet request, each enabled provider that proves every scope, the sandbox.
+ */
+export async function phoneMethodsOf(
+  deps: Pick<AppDeps, 'store' | 'config'>,
+  record: VerifyRequestRecord,
+): Promise<PhoneMethod[]> {
+  const methods: PhoneMethod[] = [];
+  if (record.wallet) methods.push({ id: 'eudi_wallet', ...walletOfferView(record.wallet) });
+  for (const provider of await providersFor(deps.store, record.scopes))
+    methods.push({ id: provider.id as `idp_${string}`, name: provider.name, method: provider.method });
+  if (deps.config.mode === 'sandbox') methods.push({ id: 'sandbox' });
+  return methods;
 }
 
 /**

@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
+import type { ProviderRecord } from '../store/store.ts';
 import { provingMethods, requireProvingMethod, type ProvableRequest } from './proving-methods.ts';
 
-function depsFor(mode: 'sandbox' | 'production', walletEnabled: boolean) {
+function provider(id: string, proves: Scope[], enabled = true): ProviderRecord {
+  return {
+    id,
+    issuer: 'https://idp.example',
+    clientId: 'svc',
+    clientAuth: 'client_secret_basic',
+    credential: 'secret',
+    name: id,
+    method: 'face_check',
+    proves,
+    enabled,
+    createdAt: 0,
+  };
+}
+
+function depsFor(mode: 'sandbox' | 'production', walletEnabled: boolean, providers: ProviderRecord[] = []) {
   return {
     config: { mode },
     wallet: { trust: { enabled: walletEnabled, anchors: [] }, sealingSecret: '' },
-    store: {},
+    store: { listProviders: async () => providers },
   } as unknown as Pick<AppDeps, 'config' | 'wallet' | 'store'>;
 }
 
@@ -34,6 +51,25 @@ describe('provingMethods', () => {
   it('lets the sandbox prove everything', async () => {
     const request: ProvableRequest = { scopes: ['isMale', 'isUnique'], clientProofMode: false, channel: 'partner' };
     expect(await provingMethods(depsFor('sandbox', true), request)).toEqual(['sandbox']);
+  });
+
+  it('counts each enabled provider whose proves covers every scope, between the wallet and the sandbox', async () => {
+    const providers = [
+      provider('idp_all', ['isAdult', 'isFrench', 'isEU']),
+      provider('idp_age', ['isAdult']),
+      provider('idp_off', ['isAdult', 'isFrench'], false),
+    ];
+    expect(await provingMethods(depsFor('sandbox', true, providers), walletShaped)).toEqual([
+      'eudi_wallet',
+      'idp_all',
+      'idp_age',
+      'sandbox',
+    ]);
+    const french: ProvableRequest = { scopes: ['isAdult', 'isFrench'], clientProofMode: false, channel: 'partner' };
+    expect(await provingMethods(depsFor('production', true, providers), french)).toEqual(['idp_all']);
+    await expect(
+      requireProvingMethod(depsFor('production', true, providers), { ...french, scopes: ['isUnique'] }),
+    ).rejects.toMatchObject({ code: 'NO_METHOD' });
   });
 
   it('refuses with NO_METHOD when none can, naming the request in the cause only', async () => {

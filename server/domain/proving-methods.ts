@@ -6,15 +6,17 @@
  * Methods, in the order the phone page lists them (§12):
  *  - `eudi_wallet`: client proof mode, scopes exactly [isAdult], a loader-created request, and
  *    wallet trust enabled (always in sandbox; in production with SVC_WALLET_TRUST), wallet-offer.ts;
- *  - identity providers whose `--proves` covers the scopes (§12, issue 17: added here);
+ *  - each enabled identity provider whose `--proves` covers the scopes (§12, provider-login.ts);
  *  - `sandbox`: the persona picker, which proves everything, in sandbox mode only.
  */
 import type { Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
+import { providersFor } from './provider-login.ts';
 import { isWalletOffered } from './wallet-offer.ts';
 
-export type ProvingMethod = 'eudi_wallet' | 'sandbox';
+/** A method by its id: the wallet, a provider's `idp_…`, or the sandbox's persona picker. */
+export type ProvingMethod = 'eudi_wallet' | 'sandbox' | `idp_${string}`;
 
 /** What decides the methods: the request as it is about to be created. */
 export interface ProvableRequest {
@@ -36,6 +38,7 @@ export async function provingMethods(
 ): Promise<ProvingMethod[]> {
   const methods: ProvingMethod[] = [];
   if (isWalletOffered(deps, request)) methods.push('eudi_wallet');
+  for (const provider of await providersFor(deps.store, request.scopes)) methods.push(provider.id as `idp_${string}`);
   if (deps.config.mode === 'sandbox') methods.push('sandbox');
   return methods;
 }

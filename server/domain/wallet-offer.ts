@@ -9,7 +9,7 @@ import type { Scope } from '../../src/protocol/scopes.ts';
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import { createWalletRequest, type WalletRequestMaterial } from '../wallet/index.ts';
+import { createWalletRequest, walletRequestOf, type WalletRequestMaterial } from '../wallet/index.ts';
 
 /** What verify-request answers when the path is offered. */
 export interface WalletOffer {
@@ -54,6 +54,17 @@ export async function offerWallet(
     offer: { walletLink: created.walletLink, dcRequest: created.dcRequest },
     material: { ...material, dc: { ...material.dc, recipientPrivateKey: sealedKey } },
   };
+}
+
+/**
+ * The link and Digital Credentials API request a stored wallet request stands for, as the phone
+ * page offers them (no secret: the HPKE private key stays sealed in the store).
+ *
+ * @example const { wallet_link, dc_request } = walletOfferView(record.wallet)
+ */
+export function walletOfferView(stored: WalletRequestMaterial): { wallet_link: string; dc_request: DcRequest } {
+  const { walletLink, dcRequest } = walletRequestOf(stored);
+  return { wallet_link: walletLink, dc_request: dcRequest };
 }
 
 /**

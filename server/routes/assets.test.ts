@@ -166,10 +166,11 @@ describe('sandbox pages', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
-  it('answers NOT_FOUND for the phone and demo pages in production, but still serves the loader', async () => {
+  it('answers NOT_FOUND for the demo page in production, but serves the phone page and the loader', async () => {
     const sandbox = await makeTestDeps({ env: { SVC_DIST_DIR: dist } });
     t = await makeTestApp({ deps: { ...sandbox.deps, config: { ...sandbox.deps.config, mode: 'production' } } });
-    for (const url of ['/m/v/vr_abc123', '/m/assets/index-abc123.js', '/demo', '/demo/assets/index-def456.css']) {
+    expect((await t!.app.inject({ url: '/m/v/vr_abc123' })).statusCode).toBe(200);
+    for (const url of ['/demo', '/demo/assets/index-def456.css']) {
       const res = await t!.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });

@@ -3,7 +3,7 @@
  *
  *   GET /v4/loader.min.js         5 minutes of cache: partners pick up a new loader soon
  *   GET /v4/ui.<hash>.js          immutable for a year: the name changes with the content
- *   GET /m/v/:requestId           the sandbox phone page (sandbox mode only), never cached
+ *   GET /m/v/:requestId           the phone page (both modes, DESIGN §12), never cached
  *   GET /m/assets/<file>          its hashed assets
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
@@ -61,6 +61,31 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /** @example registerAssetRoutes(app, deps) // called once by createApp, after registerStaticFiles */
+const PAGE_HEADERS = {
+  'Content-Security-Policy': PAGE_CSP,
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+/**
+ * The phone page (its script reads the request from the address), e.g. with 400 for a provider
+ * callback that names no login of ours.
+ *
+ * @example return sendPhonePage(reply, deps.config.distDir, 400)
+ */
+export function sendPhonePage(reply: FastifyReply, distDir: string, status = 200): FastifyReply {
+  return reply.code(status).sendFile('phone/index.html', distDir, {
+    onFile: () => {
+      reply.headers({
+        'Content-Type': TYPES.html!,
+        'X-Content-Type-Options': 'nosniff',
+        ...PAGE_HEADERS,
+        'Cache-Control': 'no-store',
+      });
+    },
+  });
+}
+
 export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   const distDir = deps.config.distDir;
   if (!existsSync(join(distDir, 'v4'))) app.log.warn({ distDir }, 'widget not built: run `npm run build`');
@@ -81,7 +106,7 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   }
 
   const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
-  const page = { 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' };
+  const page = PAGE_HEADERS;
 
   app.get(LOADER_PATH, (_request, reply) =>
     send(reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
@@ -99,9 +124,6 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     );
   }
 
-  // Sandbox pages: production answers 404 like any unknown route (DESIGN §1).
-  if (deps.config.mode !== 'sandbox') return;
-
   const assets = (prefix: string, dir: string): void => {
     app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, (request, reply) => {
       if (!ASSET_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
@@ -109,11 +131,15 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
   };
 
+  // The phone page, in both modes: a production request is proven there too (DESIGN §12).
   app.get<{ Params: { requestId: string } }>('/m/v/:requestId', (request, reply) => {
     if (!REQUEST_ID.test(request.params.requestId)) throw new ServiceError('NOT_FOUND');
-    return send(reply, 'phone/index.html', { ...page, 'Cache-Control': 'no-store' });
+    return sendPhonePage(reply, distDir);
   });
   assets('/m', 'phone');
+
+  // The designers' page: production answers 404 like any unknown route (DESIGN §1).
+  if (deps.config.mode !== 'sandbox') return;
 
   const demo = (_request: FastifyRequest, reply: FastifyReply): FastifyReply =>
     send(reply, 'demo/index.html', { ...page, 'Cache-Control': 'no-cache' });

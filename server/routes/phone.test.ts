@@ -60,6 +60,7 @@ describe('sandbox phone API', () => {
         audience_label: 'Demo Shop',
         expires_at: flow.created.expires_at,
         status: 'in_progress',
+        methods: [{ id: 'idp_example', name: 'Example ID', method: 'face_check' }, { id: 'sandbox' }],
       };
       const first = await openOnPhone(t, flow);
       expect(first.statusCode).toBe(200);
@@ -327,7 +328,7 @@ describe('sandbox phone API', () => {
     });
   });
 
-  it('does not exist in production mode: every /api/m/* route answers 404 NOT_FOUND', async () => {
+  it('keeps only open in production: the persona picker answers 404 NOT_FOUND, the request stays as open left it', async () => {
     // A request production can create: the wallet path's (client proof mode, isAdult, its own roots).
     const trust = await makeProductionWalletTrust();
     t = await makeTestApp({ deps: (await makeProductionTestDeps({ env: { SVC_WALLET_TRUST: trust.path } })).deps });
@@ -336,14 +337,13 @@ describe('sandbox phone API', () => {
       scopes: ['isAdult'],
       client_proof_mode: true,
     });
-    for (const res of [
-      await t.app.inject({ method: 'GET', url: '/api/m/personas' }),
-      await openOnPhone(t, flow),
-      await completeOnPhone(t, flow),
-    ]) {
+    const opened = await openOnPhone(t, flow);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json().methods.map((m: { id: string }) => m.id)).toEqual(['eudi_wallet']);
+    for (const res of [await t.app.inject({ method: 'GET', url: '/api/m/personas' }), await completeOnPhone(t, flow)]) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('NOT_FOUND');
     }
-    expect((await pollStatus(t, flow)).status).toBe('pending');
+    expect((await pollStatus(t, flow)).status).toBe('in_progress');
   });
 });

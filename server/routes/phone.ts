@@ -1,7 +1,10 @@
 /**
- * The sandbox phone API (DESIGN §4): what the phone page at /m/v/:requestId calls in place of the
- * mobile app. Sandbox mode only: in production none of it is registered, so /api/m/* answers
- * 404 NOT_FOUND. (The page itself is served by routes/assets.ts.)
+ * The phone's API (DESIGN §4, §12): what the phone page at /m/v/:requestId calls. In both modes:
+ * `open` (with the methods that can prove the request), the identity providers' `start`, and the
+ * providers' callback `GET /m/callback` (which sends the visitor back to the phone page, in its
+ * finished state, as `/m/v/<id>?login=<result>`; an unknown or used state gets the page with 400).
+ * In sandbox only: the persona picker (`personas`, `complete`, `wallet`); production answers
+ * those 404 NOT_FOUND. (The page itself is served by routes/assets.ts.)
  *
  * POST /api/m/requests/:requestId/open {h} and /complete {h, persona, method, outcome} answer the
  * first failing check, in this order:
@@ -21,7 +24,16 @@
  * presentation for QA → 200 { status, verifier: { status, error_description? } }.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Method, Outcome, PersonaSummary, PhoneOpened } from '../../src/protocol/api.ts';
+import type {
+  LoginResult,
+  Method,
+  Outcome,
+  PersonaSummary,
+  PhoneOpened,
+  ProviderLoginStarted,
+} from '../../src/protocol/api.ts';
+import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
+import { sendPhonePage } from './assets.ts';
 import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
 import { completeFromPhone, openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
@@ -33,6 +45,7 @@ export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
 export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
 export const PHONE_WALLET_PATH = '/api/m/requests/:requestId/wallet';
+export const PROVIDER_START_PATH = '/api/m/requests/:requestId/providers/:providerId/start';
 
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
@@ -45,8 +58,44 @@ function readHandoff(request: PhoneRequest): { body: JsonObject; handoff: PhoneH
   return { body, handoff: { requestId: request.params.requestId, handoffToken: readString(body, 'h') } };
 }
 
-/** Registers /api/m/* in sandbox mode; nothing in production. */
+/** Registers the phone's routes: open, the providers' start and callback in both modes; the persona picker in sandbox. */
 export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.register(async (phone) => {
+    phone.addHook('onRequest', (_request, reply, done) => {
+      reply.header('Cache-Control', 'no-store');
+      done();
+    });
+
+    phone.post<{ Params: { requestId: string } }>(PHONE_OPEN_PATH, async (request): Promise<PhoneOpened> => {
+      return openFromPhone(deps, readHandoff(request).handoff);
+    });
+
+    phone.post<{ Params: { requestId: string; providerId: string } }>(
+      PROVIDER_START_PATH,
+      async (request): Promise<ProviderLoginStarted> => {
+        const body = readJsonObject(request, INVALID_REQUEST_BODY);
+        const handoff = { requestId: request.params.requestId, handoffToken: readString(body, 'h') };
+        return startProviderLogin(deps, handoff, request.params.providerId);
+      },
+    );
+
+    phone.get(CALLBACK_PATH, async (request, reply) => {
+      const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl));
+      request.log.info(
+        {
+          outcome: result.kind,
+          ...('provider' in result ? { provider: result.provider } : {}),
+          ...('reason' in result ? { reason: result.reason } : {}),
+          ...('code' in result ? { code: result.code } : {}),
+        },
+        'identity provider login',
+      );
+      if (result.kind === 'unknown_state') return sendPhonePage(reply, deps.config.distDir, 400);
+      const login: LoginResult = result.kind;
+      return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
+    });
+  });
+
   if (deps.config.mode !== 'sandbox') return;
 
   app.register(async (phone) => {
@@ -56,10 +105,6 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
 
     phone.get(PERSONAS_PATH, async (): Promise<PersonaSummary[]> => summarizePersonas(deps.personas));
-
-    phone.post<{ Params: { requestId: string } }>(PHONE_OPEN_PATH, async (request): Promise<PhoneOpened> => {
-      return openFromPhone(deps, readHandoff(request).handoff);
-    });
 
     phone.post<{ Params: { requestId: string } }>(PHONE_COMPLETE_PATH, async (request) => {
       const { body, handoff } = readHandoff(request);

@@ -20,7 +20,14 @@
  *   `waitForRequestChange` rejects with `StoreUnavailableError` within 2 s, nothing is answered
  *   from memory, and the same handle works again once the server is back.
  */
-import type { Attributes, FailReason, Locale, Rail, RequestStatus, VerificationMethod } from '../../src/protocol/api.ts';
+import type {
+  Attributes,
+  FailReason,
+  Locale,
+  Rail,
+  RequestStatus,
+  VerificationMethod,
+} from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import type { WalletRequestMaterial } from '../wallet/request.ts';
 

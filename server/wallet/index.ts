@@ -12,7 +12,7 @@
  * The sandbox wallet lives in sandbox-wallet.ts and is not exported here: routes import it only
  * behind the sandbox-mode gate.
  */
-export { createWalletRequest, type WalletRequest, type WalletRequestMaterial } from './request.ts';
+export { createWalletRequest, walletRequestOf, type WalletRequest, type WalletRequestMaterial } from './request.ts';
 export { type DcRequest } from './dc-api.ts';
 export {
   verifyDcApiResponse,

@@ -15,6 +15,7 @@ import {
   RESPONSE_PATH,
   STATE_BYTES,
   WALLET_LINK_SCHEME,
+  DC_API_PROTOCOL,
 } from './profile.ts';
 
 /**
@@ -136,6 +137,22 @@ export function parseWalletLink(link: string): WalletLinkParams {
     dcql_query: dcqlQuery,
     nonce: one('nonce'),
     state: one('state'),
+  };
+}
+
+/**
+ * The link and the Digital Credentials API request a stored material stands for (the same as
+ * createWalletRequest answered), e.g. for the phone page.
+ *
+ * @example const { walletLink, dcRequest } = walletRequestOf(record.wallet)
+ */
+export function walletRequestOf(material: WalletRequestMaterial): Pick<WalletRequest, 'walletLink' | 'dcRequest'> {
+  return {
+    walletLink: formatWalletLink(authorizationRequestOf(material)),
+    dcRequest: {
+      protocol: DC_API_PROTOCOL,
+      data: { deviceRequest: material.dc.deviceRequest, encryptionInfo: material.dc.encryptionInfo },
+    },
   };
 }
 

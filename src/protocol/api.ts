@@ -127,6 +127,15 @@ export interface PhoneOpenBody {
   h: string;
 }
 
+/**
+ * A way the phone can prove the request (DESIGN §12), in the order the page offers them: the
+ * EUDI wallet on this phone, each identity provider, and in sandbox the persona picker last.
+ */
+export type PhoneMethod =
+  | { id: 'eudi_wallet'; wallet_link: string; dc_request: DcRequest }
+  | { id: `idp_${string}`; name: string; method: string }
+  | { id: 'sandbox' };
+
 export interface PhoneOpened {
   scopes: Scope[];
   rail: Rail;
@@ -135,7 +144,20 @@ export interface PhoneOpened {
   audience_label: string;
   expires_at: number;
   status: RequestStatus;
+  /** never empty for a request that is still open (a request nobody can prove is refused at creation: NO_METHOD) */
+  methods: PhoneMethod[];
 }
+
+/** POST /api/m/requests/:requestId/providers/:providerId/start: where to send the visitor. */
+export interface ProviderLoginStarted {
+  authorization_url: string;
+}
+
+/**
+ * Where `{app_url}/m/callback` sends the visitor back: `/m/v/<request_id>?login=<result>`. A
+ * display hint only; the page reads the request's status with its handoff token.
+ */
+export type LoginResult = 'approved' | 'failed' | 'refused' | 'finished';
 
 /** GET /api/m/personas (sandbox only): what the phone page offers to pick from. */
 export interface PersonaSummary {

@@ -26,6 +26,7 @@ export function fakeRequest(overrides: Partial<PhoneOpened> = {}): FakeRequest {
       audience_label: 'Demo Shop',
       expires_at: Date.now() + 300_000,
       status: 'pending',
+      methods: [{ id: 'sandbox' }],
       ...overrides,
     },
     h: 'h_good',
