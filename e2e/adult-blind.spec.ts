@@ -43,12 +43,15 @@ test('ADULT_BLIND: a desktop visitor scans the QR, approves on the phone, the pa
   await answerOnPhonePage(phone, { persona: 'fr-adult-m', outcome: 'approved' });
   await expect(phone.getByTestId('outcome')).toContainText('Verification approved');
 
-  await page.waitForURL('**/blind/success');
+  // The page tells its success page what it asked for, to tell "no" from "not asked".
+  await page.waitForURL((url) => url.pathname === '/blind/success');
+  expect(new URL(page.url()).search).toBe('?scopes=isAdult,isUnique');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   await expect(page.locator('dd[data-attribute="adult"]')).toHaveText('yes');
+  await expect(page.locator('dd[data-attribute="french"]')).toHaveText('not asked');
   await expect(page.locator('dd[data-attribute="nullifier"]')).toHaveText(/^0x[0-9a-f]{64}$/);
-  await expect(page.getByTestId('result')).toContainText('checked the signature offline');
-  expect(visited.some((url) => /\/blind\/success#attestation=ey[\w-]+\.[\w-]+\.[\w-]+/.test(url))).toBe(true);
+  await expect(page.getByTestId('result')).toContainText('checked this result’s signature itself');
+  expect(visited.some((url) => /\/blind\/success\?[^#]*#attestation=ey[\w-]+\.[\w-]+\.[\w-]+/.test(url))).toBe(true);
   // The page removed the attestation from the address bar.
   expect(new URL(page.url()).hash).toBe('');
   // The visitor's browser never told the service which shop it is on.
@@ -80,9 +83,11 @@ test('ADULT_BLIND server-verify: the widget waits for the backend to verify the 
   expect(confirmations.every((attestation) => attestation.split('.').length === 3)).toBe(true);
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   await expect(page.locator('dd[data-attribute="adult"]')).toHaveText('yes');
-  await expect(page.locator('dd[data-attribute="french"]')).toHaveText('no');
+  // Only isAdult was asked for: the attestation's clear French bit means "not asked", not "no".
+  await expect(page.locator('dd[data-attribute="french"]')).toHaveText('not asked');
+  await expect(page.locator('dd[data-attribute="eu"]')).toHaveText('not asked');
   // The confirm endpoint verified it first; the success page gets the same answer from memory.
-  await expect(page.getByTestId('result')).toContainText('already checked this attestation');
+  await expect(page.getByTestId('result')).toContainText('had already checked this result');
   expectNoPartnerId(serviceRequests);
 });
 

@@ -31,3 +31,15 @@ test('the demo page and the phone page it links to load clean: no console error,
   expect(demoProblems).toEqual([]);
   expect(phoneProblems).toEqual([]);
 });
+
+test('the example partner’s pages load clean too: no console error, no 404, an icon', async ({ page }) => {
+  const problems = watchConsole(page);
+  for (const path of ['/', '/?locale=fr', '/success']) {
+    await page.goto(path, { waitUntil: 'load' });
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/assets/favicon.svg');
+  }
+  expect((await page.request.get('/assets/favicon.svg')).status()).toBe(200);
+  // What a browser asks for on a page that names no icon (a JSON answer): nothing, not a 404.
+  expect((await page.request.get('/favicon.ico')).status()).toBe(204);
+  expect(problems).toEqual([]);
+});

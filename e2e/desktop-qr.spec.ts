@@ -35,7 +35,11 @@ test('a desktop visitor scans the QR code, approves on the phone page and sees t
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
   await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
-  await expect(page.locator('dd[data-attribute="scopes"]')).toHaveText('isAdult, isFrench');
+  await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('a face check');
+  // The visitor reads words, never our identifiers (issue 19).
+  const shown = await page.getByTestId('result').innerText();
+  for (const raw of ['isAdult', 'isFrench', 'age_over_18', 'is_french', 'face_check', 'verification_method'])
+    expect(shown).not.toContain(raw);
   expect(visited.some((url) => /\/success#grant_code=g_/.test(url))).toBe(true);
   expect(new URL(page.url()).hash).toBe('');
 });

@@ -97,11 +97,16 @@ for (const bad of ['ja', 'pt-BR', 'DE']) {
 test.describe('on a phone set to German', () => {
   test.use({ locale: 'de-DE' });
 
-  test('a visitor verifies end to end in German: the widget in de, the phone page in German too', async ({
+  test('a visitor verifies end to end in German: the shop, the widget, the phone page and the result in German', async ({
     page,
     context,
   }) => {
-    await page.goto('/standard?locale=de');
+    // From the shop's index, switched to German: its links carry the language on.
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Deutsch', exact: true }).click();
+    await page.getByRole('link', { name: 'Alter bestätigen', exact: true }).click();
+    await expect(page).toHaveURL(/\/standard\?locale=de$/);
+    await expect(widget(page).getByTestId('svc-card')).toHaveAttribute('lang', 'de');
     const phone = await context.newPage();
     await phone.goto(await deepLinkOf(page));
     await expect(phone.locator('html')).toHaveAttribute('lang', 'de');
@@ -111,7 +116,11 @@ test.describe('on a phone set to German', () => {
     await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText('Prüfung läuft');
     await answerOnPhonePage(phone);
     await expect(phone.getByTestId('outcome').getByRole('heading')).toHaveText('Prüfung bestätigt');
-    await page.waitForURL('**/success');
+    // The shop's success page follows the page's language (issue 19).
+    await page.waitForURL((url) => url.pathname === '/success');
+    expect(new URL(page.url()).search).toBe('?locale=de');
     await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('ja');
   });
 });

@@ -15,7 +15,7 @@ test('server-verify waits for the partner backend, then lands on the success pag
   expect(confirmations.every((grant) => grant.startsWith('g_'))).toBe(true);
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   // The confirmation endpoint already spent the grant; the success page gets the same answer.
-  await expect(page.getByTestId('result')).toContainText('already been exchanged by our server-verify endpoint');
+  await expect(page.getByTestId('result')).toContainText('had already confirmed this result');
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
 });
 

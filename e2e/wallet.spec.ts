@@ -49,7 +49,7 @@ test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, th
   await page.waitForURL('**/success');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
-  await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('eudi_wallet');
+  await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('an EU digital identity wallet');
 });
 
 test('ADULT_BLIND: the same through the wallet, with an attestation the partner verifies offline', async ({ page }) => {
@@ -59,7 +59,7 @@ test('ADULT_BLIND: the same through the wallet, with an attestation the partner 
   await page.waitForURL('**/blind/success');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   await expect(page.locator('dd[data-attribute="adult"]')).toHaveText('yes');
-  await expect(page.getByTestId('result')).toContainText('checked the signature offline');
+  await expect(page.getByTestId('result')).toContainText('checked this result’s signature itself');
 });
 
 test('a tampered presentation is refused: the widget keeps waiting and the request is not completed', async ({
@@ -118,7 +118,7 @@ test.describe('Digital Credentials API', () => {
     await waitForWidgetState(page, 'waiting');
     await widget(page).getByTestId('svc-use-wallet').click();
     await page.waitForURL('**/success');
-    await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('eudi_wallet');
+    await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('an EU digital identity wallet');
   });
 
   test('a wallet that declines ends as a clear, retryable failure, back to the QR', async ({ page }) => {

@@ -12,7 +12,9 @@
  *
  * Environment: SVC_CLUSTER_DIR (default ./data/cluster: Redis's AOF, the master key, nginx's
  * files), SVC_CLUSTER_REDIS_PORT (6380), SVC_CLUSTER_INSTANCE_PORTS ("8791,8792"), SVC_PORT
- * (8787), PARTNER_PORT (8788). Ctrl-C stops the instances (gracefully), then nginx and Redis.
+ * (8787), PARTNER_PORT (8788). SIGINT/SIGTERM/SIGHUP to this script stop the instances
+ * (gracefully), nginx and the partner together, then Redis once they have exited. A terminal's
+ * Ctrl-C also reaches every child directly (one process group), Redis included, at the same moment.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

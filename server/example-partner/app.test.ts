@@ -6,6 +6,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, PARTNERS, putTestGrant, type TestApp } from '../test/helpers.ts';
 import { createPartnerApp } from './app.ts';
+import { PAGE_LOCALES } from './copy.ts';
+
+/** What a shopper must never read on a success page: scope names, attribute keys, method ids. */
+const RAW_IDENTIFIERS = [
+  ...['isAdult', 'isFrench', 'isEU', 'isMale', 'isFemale', 'isUnique', 'revealNationality', 'revealBirthYear'],
+  ...['age_over_18', 'is_french', 'is_eu', 'is_male', 'is_female', 'birth_year', 'verification_method'],
+  ...['face_check', 'eudi_wallet'],
+];
+
+/** The text a page shows (tags, attributes and the dev notes in English left out). */
+const visibleText = (html: string) =>
+  html
+    .replace(/<section class="dev"[\s\S]*?<\/section>/g, '')
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/<[^>]+>/g, ' ');
+
+/** Every `href` of the index's list of pages. */
+const pageLinks = (html: string) =>
+  [.../<ul class="pages"[\s\S]*?<\/ul>/.exec(html)![0].matchAll(/href="([^"]+)"/g)].map((m) =>
+    m[1]!.replaceAll('&amp;', '&'),
+  );
 
 let service: TestApp;
 let serviceUrl: string;
@@ -52,7 +73,15 @@ describe('example partner pages', () => {
   });
 
   it('serves every page under a CSP that allows only itself and the service, never unsafe-inline', async () => {
-    for (const path of ['/', '/standard', '/server-verify', '/server-verify-timeout', '/same-page', '/success']) {
+    for (const path of [
+      '/',
+      '/?locale=de',
+      '/standard',
+      '/server-verify',
+      '/server-verify-timeout',
+      '/same-page',
+      '/success',
+    ]) {
       const res = await partner.inject(path);
       expect(res.statusCode, path).toBe(200);
       const csp = String(res.headers['content-security-policy']);
@@ -81,9 +110,32 @@ describe('example partner pages', () => {
     expect(timeout.body).toContain('data-server-verify-timeout="3"');
   });
 
-  it('makes the same-page result page its own success path', async () => {
+  it('makes the same-page result page its own success path, with its own options', async () => {
     const res = await partner.inject('/same-page');
     expect(res.body).toContain('data-success-path="/same-page"');
+    const italian = await partner.inject('/same-page?locale=it&theme=light');
+    expect(italian.body).toContain('data-success-path="/same-page?locale=it&amp;theme=light"');
+  });
+
+  it('writes English pages with an English widget by default, success path without a locale', async () => {
+    const res = await partner.inject('/standard');
+    expect(res.body).toContain('<html lang="en">');
+    expect(res.body).toContain('<h1>Verify your age to continue</h1>');
+    expect(res.body).toContain('data-locale="en"');
+    expect(res.body).toContain('data-success-path="/success"');
+    expect(res.body).toContain('<span data-testid="scopes">18 or older</span>');
+  });
+
+  it('writes a page in the language of ?locale=, gives the widget that locale and the success page too', async () => {
+    const res = await partner.inject('/server-verify?locale=de&scopes=isAdult,isFrench');
+    expect(res.body).toContain('<html lang="de">');
+    expect(res.body).toContain('<h1>Bestätigen Sie Ihr Alter, geprüft von unserem Server</h1>');
+    expect(res.body).toContain('<span data-testid="scopes">18 oder älter · Französische Staatsangehörigkeit</span>');
+    expect(res.body).toContain('data-locale="de"');
+    expect(res.body).toContain('data-success-path="/success?locale=de"');
+    expect(res.body).toContain('<a class="brand" href="/?locale=de">');
+    // data-locale="auto" stays possible: the widget then reads the page's <html lang>.
+    expect((await partner.inject('/standard?locale=auto')).body).toContain('data-locale="auto"');
   });
 
   it('passes checked widget options from the query to the loader tag', async () => {
@@ -99,9 +151,62 @@ describe('example partner pages', () => {
     expect(res.body).not.toContain('alert(1)');
     expect(res.body).toContain('data-scopes="isAdult"');
     expect(res.body).toContain('data-theme="dark"');
-    expect(res.body).toContain('data-locale="fr"');
+    expect(res.body).toContain('data-locale="en"');
     const both = await partner.inject('/standard?scopes=isMale,isFemale');
     expect(both.body).toContain('data-scopes="isAdult"');
+  });
+
+  it("links every widget page of the index in the index's own language", async () => {
+    const english = await partner.inject('/');
+    expect(english.body).toContain('<html lang="en">');
+    expect(pageLinks(english.body).length).toBeGreaterThanOrEqual(9);
+    for (const href of pageLinks(english.body)) expect(href).not.toContain('locale=');
+    for (const locale of PAGE_LOCALES.filter((l) => l !== 'en')) {
+      const res = await partner.inject(`/?locale=${locale}`);
+      expect(res.body, locale).toContain(`<html lang="${locale}">`);
+      expect(res.body, locale).toContain(`hreflang="${locale}" lang="${locale}" aria-current="page"`);
+      for (const href of pageLinks(res.body)) expect(href, locale).toMatch(new RegExp(`\\?locale=${locale}(&|$)`));
+    }
+  });
+
+  it('links the client proof mode pages from the index, in plain words', async () => {
+    const res = await partner.inject('/');
+    expect(res.body).toContain('<a href="/standard?proof=1">Prove your age with an EU wallet</a>');
+    expect(res.body).toContain('<a href="/blind?proof=1">Prove your age anonymously with an EU wallet</a>');
+    const french = await partner.inject('/?locale=fr');
+    expect(pageLinks(french.body)).toEqual(expect.arrayContaining(['/standard?locale=fr&proof=1']));
+    expect((await partner.inject('/standard?proof=1')).body).toContain('data-client-proof-mode="true"');
+  });
+
+  it('serves the success page in the language of ?locale=, never with a raw identifier or "Welcome in"', async () => {
+    for (const locale of PAGE_LOCALES) {
+      const res = await partner.inject(`/success?locale=${locale}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.body, locale).toContain(`<html lang="${locale}">`);
+      const text = visibleText(res.body);
+      expect(text, locale).not.toContain('Welcome in');
+      for (const raw of RAW_IDENTIFIERS) expect(text, `${locale}: ${raw}`).not.toContain(raw);
+      // The script's words for the result card, in the page's language.
+      const words = JSON.parse(/data-words="([^"]*)"/.exec(res.body)![1]!.replaceAll('&quot;', '"'));
+      for (const raw of RAW_IDENTIFIERS) expect(JSON.stringify(Object.values(words))).not.toContain(raw);
+    }
+    expect((await partner.inject('/success?locale=fr')).body).toContain('<h1>Votre vérification d’âge</h1>');
+    expect((await partner.inject('/success?locale=xx')).body).toContain('<html lang="en">');
+  });
+
+  it('answers /favicon.ico with nothing rather than a 404, and names an SVG icon on every page', async () => {
+    const ico = await partner.inject('/favicon.ico');
+    expect(ico.statusCode).toBe(204);
+    const svg = await partner.inject('/assets/favicon.svg');
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(svg.body.length).toBeLessThan(1024);
+    const dir = new URL('./public/', import.meta.url);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.html'))) {
+      expect(readFileSync(new URL(file, dir), 'utf8'), file).toContain(
+        '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">',
+      );
+    }
   });
 
   it('serves its scripts and styles with their content types and nothing else from /assets', async () => {
@@ -180,6 +285,44 @@ describe('example partner backend', () => {
     });
     expect(body.attributes).toEqual({ age_over_18: true, is_french: true, verification_method: 'face_check' });
     expect(res.body).not.toMatch(/p_[A-Za-z0-9_-]{20,}/);
+  });
+
+  it('answers the facts in plain words, in the language the success page asks in', async () => {
+    const grant = await putTestGrant(service.deps, { scopes: ['isAdult', 'isFrench'], method: 'eudi_wallet' });
+    const res = await partner.inject({
+      method: 'POST',
+      url: '/api/exchange',
+      payload: { grant_code: grant, locale: 'fr' },
+    });
+    expect(res.json().facts).toEqual([
+      { name: 'age_over_18', label: '18 ans ou plus', value: 'oui' },
+      { name: 'is_french', label: 'Nationalité française', value: 'oui' },
+      { name: 'verification_method', label: 'Vérifié avec', value: 'un portefeuille d’identité numérique européen' },
+    ]);
+  });
+
+  it('never puts a raw identifier in the words a success page shows, whatever was asked', async () => {
+    const scopes = [
+      'isAdult',
+      'isFrench',
+      'isEU',
+      'isMale',
+      'isUnique',
+      'revealNationality',
+      'revealBirthYear',
+    ] as const;
+    for (const locale of PAGE_LOCALES) {
+      const grant = await putTestGrant(service.deps, { scopes: [...scopes] });
+      const res = await partner.inject({
+        method: 'POST',
+        url: '/api/exchange',
+        payload: { grant_code: grant, locale },
+      });
+      const facts: { label: string; value: string }[] = res.json().facts;
+      expect(facts, locale).toHaveLength(scopes.length + 1);
+      const shown = facts.map((f) => `${f.label}: ${f.value}`).join('\n');
+      for (const raw of RAW_IDENTIFIERS) expect(shown, `${locale}: ${raw}`).not.toContain(raw);
+    }
   });
 
   it("answers the same session's second post of a grant from memory instead of spending it again", async () => {

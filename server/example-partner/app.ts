@@ -86,6 +86,9 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Pages name /assets/favicon.svg; a browser still asks for /favicon.ico on a page without one
+  // (a JSON answer, /healthz): nothing to show, and no 404 in its console.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('Cache-Control', 'max-age=86400').send());
   app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
     const asset = context.pages.asset(request.params.file);
     if (!asset) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' });

@@ -166,11 +166,21 @@ describe('sandbox pages', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
+  it('tells the demo page where the example partner runs, from PARTNER_PORT', async () => {
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist, PARTNER_PORT: '9123' } });
+    const res = await t!.app.inject({ url: '/demo/config.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ partnerUrl: 'http://localhost:9123' });
+    await t.close();
+    t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
+    expect((await t!.app.inject({ url: '/demo/config.json' })).json()).toEqual({ partnerUrl: 'http://localhost:8788' });
+  });
+
   it('answers NOT_FOUND for the demo page in production, but serves the phone page and the loader', async () => {
     const sandbox = await makeTestDeps({ env: { SVC_DIST_DIR: dist } });
     t = await makeTestApp({ deps: { ...sandbox.deps, config: { ...sandbox.deps.config, mode: 'production' } } });
     expect((await t!.app.inject({ url: '/m/v/vr_abc123' })).statusCode).toBe(200);
-    for (const url of ['/demo', '/demo/assets/index-def456.css']) {
+    for (const url of ['/demo', '/demo/assets/index-def456.css', '/demo/config.json']) {
       const res = await t!.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });

@@ -7,6 +7,7 @@
  *   GET /m/assets/<file>          its hashed assets
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
+ *   GET /demo/config.json         what the demo page cannot know by itself: the example partner's URL
  *   GET /favicon.ico, /<file>     the files of the top-level public/ folder (what pages ask for at the root)
  *
  * Each is sent compressed when the request accepts it: brotli or gzip written by the build beside
@@ -146,4 +147,8 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/demo', demo);
   app.get('/demo/', demo);
   assets('/demo', 'demo');
+  // The built page is static; the example partner's port is configuration (PARTNER_PORT).
+  app.get('/demo/config.json', async (_request, reply) =>
+    reply.header('Cache-Control', 'no-cache').send({ partnerUrl: `http://localhost:${deps.config.partnerPort}` }),
+  );
 }

@@ -1,25 +1,19 @@
 // Sends a grant code to this site's backend (POST /api/exchange), which exchanges it with the
 // service through the SDK, and shows the verified facts. The grant never goes anywhere else.
 // window.PartnerExchange.show is also the result card of the ADULT_BLIND success page.
+//
+// Every word comes from the server: the card's data-words (the page's language) and the
+// answer's facts (labels and values already in words), so nothing here is shown raw.
 (function () {
   'use strict';
 
-  var LABELS = {
-    age_over_18: '18 or older',
-    is_french: 'French nationality',
-    is_eu: 'EU citizen',
-    is_male: 'Male',
-    is_female: 'Female',
-    nationality: 'Nationality',
-    birth_year: 'Birth year',
-    nullifier: 'Unique identifier for this site',
-    verification_method: 'Verified with',
-  };
-
-  function format(value) {
-    if (value === true) return 'yes';
-    if (value === false) return 'no';
-    return String(value);
+  /** The page's result words (copy.ts ResultWords), from the card's data-words. */
+  function wordsOf(target) {
+    try {
+      return JSON.parse(target.getAttribute('data-words') || '{}');
+    } catch (error) {
+      return {};
+    }
   }
 
   function show(target, status, title, rows, note) {
@@ -32,10 +26,10 @@
       var list = document.createElement('dl');
       rows.forEach(function (row) {
         var dt = document.createElement('dt');
-        dt.textContent = row[0];
+        dt.textContent = row.label;
         var dd = document.createElement('dd');
-        dd.textContent = row[1];
-        dd.setAttribute('data-attribute', row[2] || '');
+        dd.textContent = row.value;
+        dd.setAttribute('data-attribute', row.name || '');
         list.appendChild(dt);
         list.appendChild(dd);
       });
@@ -53,68 +47,56 @@
   var ALREADY_USED = ['GRANT_ALREADY_USED', 'ATTESTATION_ALREADY_USED'];
 
   /** Renders a refusal from our backend (`{verified: false, error}`) or a network failure. */
-  function showFailure(target, error, title) {
+  function showFailure(target, error) {
+    var words = wordsOf(target);
     var code = error && error.error ? error.error : 'NETWORK_ERROR';
-    if (ALREADY_USED.indexOf(code) !== -1) {
-      show(
-        target,
-        'used',
-        'This verification was already used',
-        [['Error', code, 'error']],
-        'A verification result counts once, in the browser session that received it. Start again from the shop page.',
-      );
-    } else {
-      show(target, 'failed', title, [['Error', code, 'error']], 'Start again from the shop page.');
-    }
+    var rows = [{ name: 'error', label: words.errorCode, value: code }];
+    if (ALREADY_USED.indexOf(code) !== -1) show(target, 'used', words.used, rows, words.usedNote);
+    else show(target, 'failed', words.failed, rows, words.startAgain);
+  }
+
+  /** POSTs `body` as JSON to `path` and resolves with the answer, or rejects with the error body. */
+  function post(path, body) {
+    return fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json().then(function (answer) {
+        if (!response.ok) throw answer;
+        return answer;
+      });
+    });
   }
 
   window.PartnerExchange = {
-    /** Renders a result card: a title, rows of [label, value, attribute name], a note. */
+    /** Renders a result card: a title, rows of {name, label, value}, a note. */
     show: show,
     showFailure: showFailure,
+    wordsOf: wordsOf,
+    post: post,
     /** Exchanges `grantCode` through the backend and renders the answer into `target`. */
     exchangeAndShow: function (grantCode, target) {
+      var words = wordsOf(target);
       target.setAttribute('data-status', 'exchanging');
-      target.textContent = 'Checking your verification…';
-      return fetch('/api/exchange', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ grant_code: grantCode }),
-      })
-        .then(function (response) {
-          return response.json().then(function (body) {
-            if (!response.ok) throw body;
-            return body;
-          });
-        })
+      target.textContent = words.checking;
+      return post('/api/exchange', { grant_code: grantCode, locale: document.documentElement.lang })
         .then(function (answer) {
-          var rows = Object.keys(answer.attributes).map(function (key) {
-            return [LABELS[key] || key, format(answer.attributes[key]), key];
-          });
-          rows.push(['Scopes', answer.scopes.join(', '), 'scopes']);
           show(
             target,
             'verified',
-            'Verification confirmed',
-            rows,
-            answer.source === 'remembered'
-              ? 'This grant had already been exchanged by our server-verify endpoint in this session; ' +
-                  'the answer comes from our backend\u2019s memory.'
-              : 'Our backend exchanged the grant code with the service just now.',
+            answer.age_over_18 === false ? words.notAdult : words.welcome,
+            answer.facts,
+            answer.source === 'remembered' ? words.confirmedBefore : words.confirmedNow,
           );
         })
         .catch(function (error) {
-          showFailure(target, error, 'The verification could not be confirmed');
+          showFailure(target, error);
         });
     },
     showMissing: function (target) {
-      show(
-        target,
-        'missing',
-        'No verification result here',
-        [],
-        'This page is where the widget sends you after a verification. Start from the shop page.',
-      );
+      var words = wordsOf(target);
+      show(target, 'missing', words.missing, [], words.missingNote);
     },
   };
 })();

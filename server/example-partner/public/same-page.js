@@ -13,7 +13,7 @@
 
   function failed() {
     target.setAttribute('data-status', 'failed');
-    target.textContent = 'The verification widget could not be loaded.';
+    target.textContent = window.PartnerExchange.wordsOf(target).widgetFailed;
   }
 
   function start() {

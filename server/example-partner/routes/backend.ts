@@ -8,6 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GRANT_CODE_PREFIX, SVC_HEADERS } from '../../sdk/index.ts';
 import type { PartnerContext } from '../context.ts';
+import { readPageLocale } from '../copy.ts';
+import { describeExchange, type Fact } from '../facts.ts';
 
 /** What the success page receives: the verified facts, never the pass token. */
 export interface PartnerExchangeAnswer {
@@ -18,6 +20,8 @@ export interface PartnerExchangeAnswer {
   age_over_18?: boolean;
   attributes: Record<string, unknown>;
   expires_in: number;
+  /** the same result in words, in the page's language (`locale` in the request; facts.ts) */
+  facts: Fact[];
 }
 
 /** What a grant already owned by another session gets: a refusal, whatever the grant proved. */
@@ -51,7 +55,8 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
   }
 
   app.post('/api/exchange', async (request, reply) => {
-    const grantCode = (request.body as { grant_code?: unknown } | undefined)?.grant_code;
+    const body = request.body as { grant_code?: unknown; locale?: unknown } | undefined;
+    const grantCode = body?.grant_code;
     if (typeof grantCode !== 'string' || grantCode.length === 0 || grantCode.length > 256) {
       return reply.code(400).send({ verified: false, error: 'INVALID_REQUEST', message: 'grant_code is required.' });
     }
@@ -66,6 +71,7 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
         ...(response.age_over_18 === undefined ? {} : { age_over_18: response.age_over_18 }),
         attributes: { ...response.attributes },
         expires_in: response.expires_in,
+        facts: describeExchange(response, readPageLocale(body?.locale)),
       };
       return reply.header('Cache-Control', 'no-store').send(answer);
     } catch (error) {

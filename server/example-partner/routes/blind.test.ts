@@ -111,12 +111,22 @@ describe('ADULT_BLIND page', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('asks for the scopes in ?scopes= when the rail accepts them', async () => {
+  it('asks for the scopes in ?scopes= when the rail accepts them, and tells its success page what it asked', async () => {
     const res = await partner.inject('/blind?scopes=isAdult,isUnique');
     expect((await service.deps.blind.verifySessionToken(sessionTokenIn(res.body))).scope_mask).toBe(0b1001);
+    expect(res.body).toContain('data-success-path="/blind/success?scopes=isAdult,isUnique"');
+    expect(res.body).toContain('<span data-testid="scopes">18 or older · Your anonymous ID for this shop</span>');
     expect(readBlindScopes('isMale')).toEqual(['isAdult']);
     expect(readBlindScopes('isAdult,isAdult')).toEqual(['isAdult']);
     expect(readBlindScopes(undefined)).toEqual(['isAdult']);
+  });
+
+  it('is written in the language of ?locale=, with the widget and the success path in it too', async () => {
+    const res = await partner.inject('/blind?locale=nl&scopes=isAdult,isEU');
+    expect(res.body).toContain('<html lang="nl">');
+    expect(res.body).toContain('<h1>Bevestig uw leeftijd anoniem</h1>');
+    expect(res.body).toContain('data-locale="nl"');
+    expect(res.body).toContain('data-success-path="/blind/success?locale=nl&amp;scopes=isAdult,isEU"');
   });
 
   it('turns on server-verify against its own confirm endpoint in the server-verify variant', async () => {
@@ -130,17 +140,30 @@ describe('ADULT_BLIND page', () => {
   it('shows an unavailable page with the service code when the billing session is refused', async () => {
     await partner.close();
     partner = await buildPartner(PARTNERS.demo);
-    const res = await partner.inject('/blind');
+    const res = await partner.inject('/blind?locale=de');
     expect(res.statusCode).toBe(503);
     expect(res.body).toContain('FORBIDDEN_RAIL');
+    expect(res.body).toContain('<h1>Die Altersprüfung ist gerade nicht verfügbar</h1>');
     expect(res.body).not.toContain('data-session-token');
   });
 
   it('serves the success page and its script', async () => {
     const page = await partner.inject('/blind/success');
     expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('<h1>Your age check</h1>');
+    expect(page.body).toContain('data-asked="isAdult"');
+    expect(page.body).not.toContain('Welcome in');
     expect(page.body).toContain('<script src="/assets/blind-success.js"></script>');
     expect((await partner.inject('/assets/blind-success.js')).statusCode).toBe(200);
+  });
+
+  it('serves the success page in the language of ?locale=, knowing what the shop asked for', async () => {
+    const page = await partner.inject('/blind/success?locale=fr&scopes=isAdult,isEU');
+    expect(page.body).toContain('<html lang="fr">');
+    expect(page.body).toContain('<h1>Votre vérification d’âge</h1>');
+    expect(page.body).toContain('data-asked="isAdult,isEU"');
+    expect((await partner.inject('/blind/success?scopes=isMale')).body).toContain('data-asked="isAdult"');
   });
 });
 
@@ -148,8 +171,9 @@ describe('POST /api/blind/verify', () => {
   it('verifies an attestation offline and shows the facts it proves', async () => {
     const jws = await attestation({ scopes: ['isAdult', 'isFrench', 'isUnique'] });
     const before = serviceFetch.calls.length;
-    const res = await verify({ attestation: jws });
+    const res = await verify({ attestation: jws, scopes: 'isAdult,isFrench,isUnique' });
     expect(res.statusCode).toBe(200);
+    const nullifier = expect.stringMatching(/^0x[0-9a-f]{64}$/);
     expect(res.json()).toEqual({
       verified: true,
       source: 'verified',
@@ -157,13 +181,45 @@ describe('POST /api/blind/verify', () => {
       french: true,
       eu: false,
       unique: true,
-      nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      nullifier,
       exp: expect.any(Number),
+      facts: [
+        { name: 'adult', label: '18 or older', value: 'yes' },
+        { name: 'french', label: 'French nationality', value: 'yes' },
+        { name: 'eu', label: 'EU citizen', value: 'not asked' },
+        { name: 'nullifier', label: 'Your anonymous ID for this shop', value: nullifier },
+      ],
     });
     // Offline: the only call is for the public keys, and it does not carry the attestation.
     const calls = serviceFetch.calls.slice(before);
     expect(calls.map((c) => c.path)).toEqual(['/api/billing/attestation-keys']);
     expect(JSON.stringify(calls)).not.toContain(jws);
+  });
+
+  it('says "not asked", not "no", for nationality and EU when the shop asked for isAdult only', async () => {
+    // A French adult: only bit 0 is set because only isAdult was asked for.
+    const jws = await attestation({ persona: 'fr-adult-m', scopes: ['isAdult'] });
+    const res = await verify({ attestation: jws, scopes: 'isAdult' });
+    const body = res.json();
+    expect(body).toMatchObject({ adult: true, french: false, eu: false });
+    const value = (name: string) => body.facts.find((f: { name: string }) => f.name === name)?.value;
+    expect([value('adult'), value('french'), value('eu'), value('nullifier')]).toEqual([
+      'yes',
+      'not asked',
+      'not asked',
+      'not asked',
+    ]);
+  });
+
+  it('says "no" for a fact asked for and not proven, in the language asked for', async () => {
+    const jws = await attestation({ persona: 'us-adult', scopes: ['isAdult', 'isEU'] });
+    const res = await verify({ attestation: jws, scopes: 'isAdult,isEU', locale: 'es' });
+    expect(res.json().facts.map((f: { label: string; value: string }) => `${f.label}: ${f.value}`)).toEqual([
+      '18 años o más: sí',
+      'Nacionalidad francesa: no solicitado',
+      'Ciudadano de la UE: no',
+      'Su identificador anónimo para esta tienda: no solicitado',
+    ]);
   });
 
   it('answers from memory when the same attestation comes back in the same session', async () => {

@@ -5,9 +5,11 @@
  *   GET  /blind                 fetches a FRESH session token (SDK createSession) on every load
  *                               and embeds the loader with data-session-token
  *   GET  /blind-server-verify   the same, with the loader's server-verify mode on /api/blind/confirm
- *   GET  /blind/success         the success path: reads #attestation=, clears it, posts it here
+ *   GET  /blind/success         the success path: reads #attestation=, clears it, posts it here;
+ *                               `?scopes=` (set by the page that asked) says what was asked for
  *   POST /api/blind/verify      verifies the attestation OFFLINE (SDK verifyAttestation against the
- *                               published keys); the service is never told about it
+ *                               published keys), answers its facts in words; the service is never
+ *                               told about it
  *   GET  /api/blind/confirm     server-verify: X-SVC-Attestation checked offline → {verified}
  *
  * The partner's own credentials stay on this server; the browser sees a session token that
@@ -27,8 +29,10 @@ import {
   type VerifyAttestationOptions,
 } from '../../sdk/index.ts';
 import type { PartnerContext, PartnerRoutes } from '../context.ts';
+import { readPageLocale, WORDS } from '../copy.ts';
+import { describeAttestation, type Fact } from '../facts.ts';
 import { createAttestationMemory } from '../results.ts';
-import { readWidgetOptions } from './standard.ts';
+import { pageHref, readWidgetOptions, shopValues, widgetPageValues } from './standard.ts';
 
 export interface BlindPagesOptions {
   /** the adult_blind partner's credentials (pk_test_blind_shop in the fixtures) */
@@ -56,6 +60,8 @@ export interface BlindVerifyAnswer {
   nullifier?: string;
   /** Unix seconds */
   exp: number;
+  /** the same facts in words, in the page's language (facts.ts describeAttestation) */
+  facts: Fact[];
 }
 
 const MAX_ATTESTATION_LENGTH = 8 * 1024;
@@ -115,7 +121,11 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
   // The signature proves the service issued the attestation, not who is presenting it: it is a
   // bearer value in a URL, and the service never hears of it again, so only this site can tell
   // a copy from the original. The first session to present a jti owns it until its exp.
-  async function check(attestation: string, request: FastifyRequest, reply: FastifyReply): Promise<BlindVerifyAnswer> {
+  async function check(
+    attestation: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Omit<BlindVerifyAnswer, 'facts'>> {
     const result = await verifyAttestation(attestation, verifyOptions());
     const claim = memory.claim(result.jti, result.exp, context.sessions.idOf(request, reply));
     if (claim === 'used') throw new AttestationReuseError('ATTESTATION_ALREADY_USED');
@@ -137,8 +147,8 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
     query: Record<string, string | undefined>,
     reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const { theme, locale, clientProofMode } = readWidgetOptions(query);
-    const scopes = readBlindScopes(query.scopes);
+    const widget = { ...readWidgetOptions(query), scopes: readBlindScopes(query.scopes) };
+    const { pageLocale, scopes } = widget;
     try {
       // A fresh token on every page load, never cached: it lives 300 s and is bound to this origin.
       const session = await createSession(
@@ -147,18 +157,22 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
         { ...options.sessionOptions, retry: { maxAttempts: 2, maxRetryAfterMs: 2_000 } },
       );
       return context.pages.send(reply, page, {
+        ...widgetPageValues(page, widget),
         serviceUrl: context.serviceUrl,
         sessionToken: session.token,
-        scopes: scopes.join(', '),
-        theme,
-        locale,
-        clientProofMode,
+        // The attestation has a bit only for a fact asked for and proven: the success page
+        // needs to know what was asked to tell "no" from "not asked".
+        successPath: pageHref('/blind/success', { locale: pageLocale, scopes }),
       });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       reply.log.warn({ code, cid: (error as { cid?: unknown }).cid }, 'billing session refused');
       reply.code(503);
+      const words = WORDS[pageLocale];
       return context.pages.send(reply, 'blind-unavailable', {
+        ...shopValues(pageLocale),
+        ...words.unavailable,
+        errorCode: words.result.errorCode,
         code: typeof code === 'string' ? code : 'INTERNAL_ERROR',
       });
     }
@@ -170,18 +184,31 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
   app.get<{ Querystring: Record<string, string | undefined> }>('/blind-server-verify', (request, reply) =>
     sendWidgetPage('blind-server-verify', request.query, reply),
   );
-  app.get('/blind/success', async (_request, reply) =>
-    context.pages.send(reply, 'blind-success', { appId: options.appId }),
-  );
+  app.get<{ Querystring: Record<string, string | undefined> }>('/blind/success', async (request, reply) => {
+    const locale = readPageLocale(request.query.locale);
+    const words = WORDS[locale];
+    return context.pages.send(reply, 'blind-success', {
+      ...shopValues(locale),
+      title: words.resultHeading,
+      heading: words.resultHeading,
+      checking: words.result.checking,
+      resultWords: JSON.stringify(words.result),
+      asked: readBlindScopes(request.query.scopes).join(','),
+      appId: options.appId,
+    });
+  });
 
   app.post('/api/blind/verify', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const attestation = (request.body as { attestation?: unknown } | undefined)?.attestation;
+    const body = request.body as { attestation?: unknown; scopes?: unknown; locale?: unknown } | undefined;
+    const attestation = body?.attestation;
     if (typeof attestation !== 'string' || attestation.length === 0 || attestation.length > MAX_ATTESTATION_LENGTH) {
       return reply.code(400).send({ error: 'INVALID_REQUEST', message: 'attestation is required.' });
     }
     try {
-      return await check(attestation, request, reply);
+      const answer = await check(attestation, request, reply);
+      const facts = describeAttestation(answer, readBlindScopes(body?.scopes), readPageLocale(body?.locale));
+      return { ...answer, facts } satisfies BlindVerifyAnswer;
     } catch (error) {
       if (error instanceof AttestationReuseError) {
         request.log.info({ code: error.code }, 'attestation refused');
