@@ -90,7 +90,8 @@ export interface Words {
   result: ResultWords;
   unavailable: { title: string; heading: string; lead: string };
   facts: Record<FactName, string>;
-  methods: { face_check: string; eudi_wallet: string };
+  /** `other`: an identity provider's own method label, which the shop has no words for */
+  methods: { face_check: string; eudi_wallet: string; other: string };
 }
 
 const en: Words = {
@@ -170,7 +171,7 @@ const en: Words = {
     nullifier: 'Your anonymous ID for this shop',
     verification_method: 'Verified with',
   },
-  methods: { face_check: 'a face check', eudi_wallet: 'an EU digital identity wallet' },
+  methods: { face_check: 'a face check', eudi_wallet: 'an EU digital identity wallet', other: 'an identity provider' },
 };
 
 const fr: Words = {
@@ -259,6 +260,7 @@ const fr: Words = {
   methods: {
     face_check: 'une vérification du visage',
     eudi_wallet: 'un portefeuille d’identité numérique européen',
+    other: 'un fournisseur d’identité',
   },
 };
 
@@ -345,7 +347,11 @@ const de: Words = {
     nullifier: 'Ihre anonyme Kennung für diesen Shop',
     verification_method: 'Geprüft mit',
   },
-  methods: { face_check: 'einem Gesichtsabgleich', eudi_wallet: 'einer EU-Wallet für die digitale Identität' },
+  methods: {
+    face_check: 'einem Gesichtsabgleich',
+    eudi_wallet: 'einer EU-Wallet für die digitale Identität',
+    other: 'einem Identitätsanbieter',
+  },
 };
 
 const es: Words = {
@@ -429,7 +435,11 @@ const es: Words = {
     nullifier: 'Su identificador anónimo para esta tienda',
     verification_method: 'Verificado con',
   },
-  methods: { face_check: 'una verificación facial', eudi_wallet: 'una cartera de identidad digital de la UE' },
+  methods: {
+    face_check: 'una verificación facial',
+    eudi_wallet: 'una cartera de identidad digital de la UE',
+    other: 'un proveedor de identidad',
+  },
 };
 
 const it: Words = {
@@ -514,7 +524,11 @@ const it: Words = {
     nullifier: 'Il suo identificativo anonimo per questo negozio',
     verification_method: 'Verificato con',
   },
-  methods: { face_check: 'un controllo del volto', eudi_wallet: 'un portafoglio di identità digitale UE' },
+  methods: {
+    face_check: 'un controllo del volto',
+    eudi_wallet: 'un portafoglio di identità digitale UE',
+    other: 'un fornitore di identità',
+  },
 };
 
 const nl: Words = {
@@ -598,7 +612,11 @@ const nl: Words = {
     nullifier: 'Uw anonieme code voor deze winkel',
     verification_method: 'Gecontroleerd met',
   },
-  methods: { face_check: 'een gezichtscontrole', eudi_wallet: 'een EU-wallet voor digitale identiteit' },
+  methods: {
+    face_check: 'een gezichtscontrole',
+    eudi_wallet: 'een EU-wallet voor digitale identiteit',
+    other: 'een identiteitsprovider',
+  },
 };
 
 const pt: Words = {
@@ -685,7 +703,11 @@ const pt: Words = {
     nullifier: 'O seu identificador anónimo para esta loja',
     verification_method: 'Verificado com',
   },
-  methods: { face_check: 'uma verificação facial', eudi_wallet: 'uma carteira de identidade digital da UE' },
+  methods: {
+    face_check: 'uma verificação facial',
+    eudi_wallet: 'uma carteira de identidade digital da UE',
+    other: 'um fornecedor de identidade',
+  },
 };
 
 /** The words of each page language. */

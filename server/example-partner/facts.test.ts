@@ -92,12 +92,16 @@ describe('a STANDARD result in words', () => {
     );
   });
 
-  it('leaves out an attribute the answer lacks and a method it has no words for, never showing them raw', () => {
+  it('leaves out an attribute the answer lacks, and names an identity provider’s own method in plain words, never raw', () => {
     const facts = describeExchange(
-      { scopes: ['isAdult', 'isEU'], attributes: { age_over_18: true, verification_method: 'retina' as never } },
+      { scopes: ['isAdult', 'isEU'], attributes: { age_over_18: true, verification_method: 'bank_id' } },
       'en',
     );
-    expect(facts).toEqual([{ name: 'age_over_18', label: '18 or older', value: 'yes' }]);
+    expect(facts).toEqual([
+      { name: 'age_over_18', label: '18 or older', value: 'yes' },
+      { name: 'verification_method', label: expect.any(String), value: 'an identity provider' },
+    ]);
+    expect(JSON.stringify(facts)).not.toContain('bank_id');
   });
 
   it('never shows a raw identifier, whatever was asked, in any language', () => {

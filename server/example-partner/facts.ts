@@ -78,8 +78,9 @@ export function describeExchange(
     if (value !== null) facts.push({ name: field, label: words.facts[field], value });
   }
   const method = answer.attributes.verification_method;
-  if (method && Object.hasOwn(words.methods, method)) {
-    facts.push({ name: 'verification_method', label: words.facts.verification_method, value: words.methods[method] });
+  if (method) {
+    const named = method === 'face_check' ? 'face_check' : method === 'eudi_wallet' ? 'eudi_wallet' : 'other';
+    facts.push({ name: 'verification_method', label: words.facts.verification_method, value: words.methods[named] });
   }
   return facts;
 }
