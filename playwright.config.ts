@@ -1,7 +1,8 @@
 /**
  * End-to-end journeys against what ships: the built widget (dist/), the real service and the
  * example partner on their own origins (http://localhost:8787 and http://localhost:8788, the
- * origins fixtures/partners.json registers). `npm run build` first; `npm run test:e2e` runs them,
+ * origins fixtures/partners.json registers), and the example identity provider on :8789 (the issuer
+ * fixtures/providers.json registers). `npm run build` first; `npm run test:e2e` runs them,
  * once per engine: Debian's Chromium (CDP) and Debian's Firefox ESR (WebDriver BiDi).
  */
 import { defineConfig, devices } from '@playwright/test';
@@ -13,6 +14,7 @@ import { CHROMIUM_LAUNCH, FIREFOX_LAUNCH } from './e2e/support/browsers.ts';
 const CI = Boolean(process.env.CI);
 const SERVICE_PORT = 8787;
 const PARTNER_PORT = 8788;
+const PROVIDER_PORT = 8789;
 
 // One fresh data directory per run; workers re-read this file and inherit the variable.
 process.env.SVC_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'svc-e2e-'));
@@ -79,6 +81,17 @@ export default defineConfig({
       command: 'node --import tsx server/example-partner/main.ts',
       url: `http://127.0.0.1:${PARTNER_PORT}/healthz`,
       env: { ...serverEnv, PARTNER_PORT: String(PARTNER_PORT) },
+      reuseExistingServer: !CI,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // The example identity provider (DESIGN §12), the fixture provider idp_example's issuer.
+      name: 'identity provider',
+      command: 'node --import tsx server/sandbox/example-idp/main.ts',
+      url: `http://127.0.0.1:${PROVIDER_PORT}/.well-known/openid-configuration`,
+      env: { ...serverEnv },
       reuseExistingServer: !CI,
       timeout: 60_000,
       stdout: 'ignore',

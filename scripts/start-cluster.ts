@@ -26,6 +26,7 @@ import {
   devLogFormatter,
   ensureBuilt,
   readServiceMode,
+  exampleProviderOf,
   readyBanner,
   superviseChildren,
   type ChildSpec,
@@ -254,6 +255,7 @@ async function main(): Promise<void> {
   }));
   // The instances' and the partner's log lines as `npm start` shows them (SVC_LOG_FORMAT=json keeps JSON).
   const formatLine = await devLogFormatter(process.env, { colorize: Boolean(process.stdout.isTTY) });
+  const exampleProvider = exampleProviderOf(process.env);
   const rest = superviseChildren(
     [
       ...instances,
@@ -263,7 +265,8 @@ async function main(): Promise<void> {
         // No health URL: polled before the instances listen, nginx would log every refused connection.
         args: ['-p', nginxDir, '-c', join(nginxDir, 'nginx.conf'), '-e', 'stderr'],
       },
-      // The example partner signs with sandbox fixture partners: production knows none of them.
+      // The example partner signs with sandbox fixture partners, and the example identity provider
+      // is the sandbox's idp_example: production knows neither.
       ...(process.env.SVC_MODE === 'production'
         ? []
         : [
@@ -272,6 +275,12 @@ async function main(): Promise<void> {
               ...tsx('server/example-partner/main.ts'),
               env: { PARTNER_PORT: String(options.partnerPort), SVC_PUBLIC_URL: serviceUrl },
               healthUrl: `http://127.0.0.1:${options.partnerPort}/healthz`,
+            },
+            {
+              name: 'idp',
+              ...tsx('server/sandbox/example-idp/main.ts'),
+              env: { SVC_PUBLIC_URL: serviceUrl },
+              healthUrl: `http://127.0.0.1:${exampleProvider.port}/.well-known/openid-configuration`,
             },
           ]),
     ],
@@ -301,6 +310,7 @@ async function main(): Promise<void> {
         serviceUrl,
         serviceNote: `(nginx → ${options.instancePorts.map((p) => `:${p}`).join(', ')})`,
         partnerUrl: process.env.SVC_MODE === 'production' ? null : `http://localhost:${options.partnerPort}`,
+        providerUrl: process.env.SVC_MODE === 'production' ? null : exampleProvider.issuer,
         detail: `, ${instances.length} instances on Redis`,
         extra: [`  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`],
         stops: 'them all',

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../server/cli/dispatch.ts';
 import { runKeysCommand } from '../server/cli/keys.ts';
 import { runPartnersCommand } from '../server/cli/partners.ts';
-import { devLogFormatter, readyBanner, superviseChildren } from './start.ts';
+import { buildReason, devLogFormatter, readyBanner, superviseChildren } from './start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -134,17 +134,47 @@ describe('npm start log lines', () => {
   });
 });
 
+describe('npm start builds what it serves', () => {
+  it('builds when dist/ is missing or older than a source file, and not when it is current', () => {
+    const root = mkdtempSync(join(tmpdir(), 'svc-stale-'));
+    try {
+      mkdirSync(join(root, 'src', 'widget'), { recursive: true });
+      const source = join(root, 'src', 'widget', 'App.tsx');
+      writeFileSync(source, 'export {};');
+      const dist = join(root, 'dist');
+      expect(buildReason(root, dist)).toBe('dist/v4/loader.min.js is missing');
+      mkdirSync(join(dist, 'v4'), { recursive: true });
+      const loader = join(dist, 'v4', 'loader.min.js');
+      writeFileSync(loader, '');
+      const t0 = Date.now() / 1000;
+      utimesSync(source, t0 - 60, t0 - 60);
+      utimesSync(loader, t0 - 30, t0 - 30);
+      expect(buildReason(root, dist)).toBeNull();
+      utimesSync(source, t0, t0);
+      expect(buildReason(root, dist)).toBe('the sources changed since the last build');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm start banner', () => {
-  it('is unchanged in sandbox: service, demo, docs, example partner', () => {
+  it('names in sandbox the service, demo, docs, example partner and example identity provider', () => {
     expect(
-      readyBanner({ mode: 'sandbox', serviceUrl: 'http://localhost:8787', partnerUrl: 'http://localhost:8788' }),
+      readyBanner({
+        mode: 'sandbox',
+        serviceUrl: 'http://localhost:8787',
+        partnerUrl: 'http://localhost:8788',
+        providerUrl: 'http://localhost:8789',
+      }),
     ).toBe(
       '\nReady (sandbox mode):\n' +
         '  Service          http://localhost:8787\n' +
         "  Designers' demo  http://localhost:8787/demo\n" +
         '  API docs         http://localhost:8787/docs\n' +
-        '  Example partner  http://localhost:8788\n\n' +
-        'Ctrl-C stops both.\n',
+        '  Example partner  http://localhost:8788\n' +
+        '  Example ID       http://localhost:8789  (identity provider)\n\n' +
+        'Ctrl-C stops them all.\n',
     );
   });
 
@@ -235,7 +265,11 @@ async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
   // The widget bundle is not needed here: a stub keeps `npm start` from building it.
   mkdirSync(join(dir, 'dist', 'v4'), { recursive: true });
   writeFileSync(join(dir, 'dist', 'v4', 'loader.min.js'), '');
-  const [svcPort, partnerPort] = [await freePort(), await freePort()];
+  const [svcPort, partnerPort, providerPort] = [await freePort(), await freePort(), await freePort()];
+  // The example identity provider listens where its fixture's issuer says: a free port here too.
+  const fixtures = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'providers.json'), 'utf8')) as object[];
+  const providers = join(dir, 'providers.json');
+  writeFileSync(providers, JSON.stringify(fixtures.map((f) => ({ ...f, issuer: `http://localhost:${providerPort}` }))));
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
@@ -246,6 +280,7 @@ async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
       PARTNER_PORT: String(partnerPort),
       SVC_DATA_DIR: dataDir ?? join(dir, 'data'),
       SVC_DIST_DIR: join(dir, 'dist'),
+      SVC_PROVIDER_FIXTURES: providers,
       SVC_LOG_FORMAT: 'json',
       SVC_LOG_LEVEL: 'info',
       ...env,

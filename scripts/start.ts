@@ -1,9 +1,11 @@
 /**
- * `npm start`: builds the widget if it is missing, then runs the service (http://localhost:8787)
- * and the example partner (http://localhost:8788) as two child processes, two origins, so CORS
- * and origin checks are real. `--service-only` (npm run start:service) runs the service alone,
- * and so does production (the example partner signs with sandbox fixture partners); the banner
- * names the mode the service reports and lists only what that mode serves.
+ * `npm start`: builds the widget if it is missing or older than its sources, then runs the
+ * service (http://localhost:8787), the example partner (http://localhost:8788) and the example
+ * identity provider (http://localhost:8789, DESIGN §12) as child processes, three origins, so
+ * CORS, origin checks and the OpenID Connect redirects are real. `--service-only`
+ * (npm run start:service) runs the service alone, and so does production (the example partner
+ * signs with sandbox fixture partners, and production never loads the example provider); the
+ * banner names the mode the service reports and lists only what that mode serves.
  *
  * Logs of each child are prefixed with its name, and the service's JSON log lines are printed
  * as readable ones through pino-pretty (a development dependency). `SVC_MODE=production` or
@@ -17,7 +19,7 @@
  * outright when it is slow to acknowledge a relayed signal (issue 16).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -195,6 +197,8 @@ export function readyBanner(input: {
   detail?: string;
   /** after the service's URL, e.g. the cluster's "(nginx → :8791, :8792)" */
   serviceNote?: string;
+  /** the example identity provider's URL while it runs (sandbox) */
+  providerUrl?: string | null;
   /** lines after the mode's own, e.g. the cluster's Redis */
   extra?: readonly string[];
   /** what Ctrl-C stops; default "both" with the example partner, else "it" */
@@ -205,8 +209,10 @@ export function readyBanner(input: {
   if (mode === 'sandbox') lines.push(`  Designers' demo  ${serviceUrl}/demo`);
   lines.push(`  API docs         ${serviceUrl}/docs`);
   if (mode === 'sandbox' && partnerUrl) lines.push(`  Example partner  ${partnerUrl}`);
+  if (mode === 'sandbox' && input.providerUrl)
+    lines.push(`  Example ID       ${input.providerUrl}  (identity provider)`);
   lines.push(...(input.extra ?? []));
-  const stops = input.stops ?? (mode === 'sandbox' && partnerUrl ? 'both' : 'it');
+  const stops = input.stops ?? (mode === 'sandbox' && partnerUrl ? 'them all' : 'it');
   return `\nReady (${mode} mode${input.detail ?? ''}):\n${lines.join('\n')}\n\nCtrl-C stops ${stops}.\n`;
 }
 
@@ -224,10 +230,55 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** What the widget, phone and demo builds are made from: a newer file here means dist/ is stale. */
+const BUILD_SOURCES = ['src', 'public', 'vite.config.ts', 'scripts/build.ts', 'package-lock.json'];
+
+/** The newest modification time (ms) of a file under `paths`, 0 when none exists. */
+export function newestMtime(paths: readonly string[]): number {
+  let newest = 0;
+  const visit = (path: string): void => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const path of paths) visit(path);
+  return newest;
+}
+
+/**
+ * Why dist/ must be built again (missing, or older than a source file), or null when it is current.
+ *
+ * @example buildReason('/repo') // 'src/ changed since the last build'
+ */
+export function buildReason(root: string, distDir: string): string | null {
+  const loader = join(distDir, 'v4', 'loader.min.js');
+  if (!existsSync(loader)) return 'dist/v4/loader.min.js is missing';
+  const built = statSync(loader).mtimeMs;
+  return newestMtime(BUILD_SOURCES.map((path) => join(root, path))) > built
+    ? 'the sources changed since the last build'
+    : null;
+}
+
+/**
+ * Where the example identity provider listens: the issuer of the fixture provider `idp_example`
+ * (SVC_PROVIDER_FIXTURES, default fixtures/providers.json), which the service registers too.
+ *
+ * @example exampleProviderOf(process.env) // { issuer: 'http://localhost:8789', port: 8789 }
+ */
+export function exampleProviderOf(env: NodeJS.ProcessEnv): { issuer: string; port: number } {
+  const path = resolve(ROOT, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json');
+  const fixtures = JSON.parse(readFileSync(path, 'utf8')) as Array<{ id?: unknown; issuer?: unknown }>;
+  const issuer = fixtures.find((fixture) => fixture.id === 'idp_example')?.issuer;
+  if (typeof issuer !== 'string') throw new Error(`${path} has no provider idp_example`);
+  return { issuer, port: Number(new URL(issuer).port || 80) };
+}
+
 export function ensureBuilt(): void {
   const distDir = resolve(ROOT, process.env.SVC_DIST_DIR || 'dist');
-  if (existsSync(join(distDir, 'v4', 'loader.min.js'))) return;
-  console.log('start: dist/v4/loader.min.js is missing, running `npm run build` first');
+  const reason = buildReason(ROOT, distDir);
+  if (reason === null) return;
+  console.log(`start: ${reason}, running \`npm run build\` first`);
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) {
     console.error('start: the build failed; fix it and run npm start again');
@@ -245,15 +296,26 @@ async function main(argv: readonly string[]): Promise<void> {
   const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
 
   const healthUrl = `http://127.0.0.1:${svcPort}/healthz`;
+  const exampleProvider = exampleProviderOf(process.env);
   const children: ChildSpec[] = [{ name: 'service', ...tsx('server/main.ts'), env: { SVC_PORT: svcPort }, healthUrl }];
-  // The example partner signs with sandbox fixture partners: production knows none of them.
+  // The example partner signs with sandbox fixture partners, and the example identity provider
+  // is the sandbox's idp_example: production knows neither.
   if (!serviceOnly && process.env.SVC_MODE !== 'production') {
-    children.push({
-      name: 'partner',
-      ...tsx('server/example-partner/main.ts'),
-      env: { PARTNER_PORT: partnerPort, SVC_PUBLIC_URL: serviceUrl },
-      healthUrl: `http://127.0.0.1:${partnerPort}/healthz`,
-    });
+    children.push(
+      {
+        name: 'partner',
+        ...tsx('server/example-partner/main.ts'),
+        env: { PARTNER_PORT: partnerPort, SVC_PUBLIC_URL: serviceUrl },
+        healthUrl: `http://127.0.0.1:${partnerPort}/healthz`,
+      },
+      {
+        // Its issuer (so its port) is the fixture idp_example's, which the service registers too.
+        name: 'idp',
+        ...tsx('server/sandbox/example-idp/main.ts'),
+        env: { SVC_PUBLIC_URL: serviceUrl },
+        healthUrl: `http://127.0.0.1:${exampleProvider.port}/.well-known/openid-configuration`,
+      },
+    );
   }
 
   const formatLine = await devLogFormatter(process.env, { colorize: Boolean(process.stdout.isTTY) });
@@ -264,10 +326,12 @@ async function main(argv: readonly string[]): Promise<void> {
     async () => {
       const mode = (await readServiceMode(healthUrl)) ?? 'sandbox';
       const partnerRuns = children.some((child) => child.name === 'partner');
-      // SVC_MODE unset on a production data folder: the service found out; the partner goes.
-      if (mode === 'production' && partnerRuns) supervisor.dismiss('partner');
-      const partnerUrl = partnerRuns && mode === 'sandbox' ? `http://localhost:${partnerPort}` : null;
-      console.log(readyBanner({ mode, serviceUrl, partnerUrl }));
+      // SVC_MODE unset on a production data folder: the service found out; the sandbox's helpers go.
+      if (mode === 'production' && partnerRuns) for (const name of ['partner', 'idp']) supervisor.dismiss(name);
+      const sandboxRuns = partnerRuns && mode === 'sandbox';
+      const partnerUrl = sandboxRuns ? `http://localhost:${partnerPort}` : null;
+      const providerUrl = sandboxRuns ? exampleProvider.issuer : null;
+      console.log(readyBanner({ mode, serviceUrl, partnerUrl, providerUrl }));
     },
     (error: Error) => {
       console.error(`start: ${error.message}`);
