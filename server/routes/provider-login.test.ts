@@ -1,0 +1,351 @@
+/**
+ * Identity providers through the HTTP surface (DESIGN §12, issue 17), against a real
+ * node-oidc-provider listening in this process (the example provider), in production mode: the
+ * phone opens the request, starts the login, the visitor signs in at the provider, the callback
+ * completes the request; the partner exchanges the grant or reads the attestation. Hostile
+ * callbacks leave the request as it was and log only codes. The relying party's own checks (ID
+ * token signature, nonce, expiry…) have their negative tests in server/providers/.
+ */
+import { decodeJwt } from 'jose';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import personas from '../../fixtures/personas.json' with { type: 'json' };
+import type { Persona } from '../../src/protocol/api.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/protocol/scopes.ts';
+import { createApp } from '../app.ts';
+import { createFakeClock } from '../clock.ts';
+import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
+import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';
+import { liveIdOf, makeProductionTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
+import { clientsOf, REDIRECT_URI, startProvider } from '../test/providers.ts';
+import { issueTestSessionToken, postVerifyRequest, type Flow } from '../test/verify-flow.ts';
+import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
+import { personaClaims } from '../domain/personas.ts';
+
+let provider: ExampleProvider;
+let other: ExampleProvider;
+/** A built phone page, as dist/ holds it after `npm run build`. */
+const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'));
+mkdirSync(join(dist, 'phone'));
+writeFileSync(join(dist, 'phone', 'index.html'), '<!doctype html><title>phone</title>');
+beforeAll(async () => {
+  [provider, other] = [await startProvider(), await startProvider()];
+});
+afterAll(async () => {
+  await provider.close();
+  await other.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+/** Every scope a request may ask at once (isMale and isFemale exclude each other). */
+const ALL_SCOPES = SCOPES.filter((scope) => scope !== 'isMale');
+
+let t: TestApp | undefined;
+let logLines: string[] = [];
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  logLines = [];
+});
+
+/** Production, no wallet: the providers registered here are the only way to prove anything. */
+async function productionApp(providers: Array<{ id: string; issuer: string; proves?: readonly string[] }> = []) {
+  const base = await makeProductionTestDeps({ clock: createFakeClock(Date.now()), env: { SVC_DIST_DIR: dist } });
+  for (const [index, entry] of providers.entries()) {
+    const client = clientsOf(entry.issuer).client_secret_basic;
+    await base.store.putProvider({
+      id: entry.id,
+      issuer: client.issuer,
+      clientId: client.clientId,
+      clientAuth: client.clientAuth,
+      credential: client.credential,
+      name: `Provider ${index + 1}`,
+      method: 'face_check',
+      proves: [...((entry.proves ?? SCOPES) as typeof SCOPES)],
+      enabled: true,
+      createdAt: base.clock.now(),
+    });
+  }
+  const app = await createApp(base.deps, {
+    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } },
+  });
+  await app.ready();
+  return { ...base, app, close: async () => (await app.close(), await base.store.close()) } as TestApp;
+}
+
+const persona = (id: string) => (personas as Persona[]).find((p) => p.id === id)!;
+
+const standard = (scopes: readonly string[]) => ({ partner_id: liveIdOf(PARTNERS.demo.id), scopes });
+
+function openOnPhone(target: TestApp, flow: Flow) {
+  return target.app.inject({
+    method: 'POST',
+    url: `/api/m/requests/${flow.requestId}/open`,
+    payload: { h: flow.handoff },
+  });
+}
+
+function startLogin(target: TestApp, flow: Flow, providerId = 'idp_test', h = flow.handoff) {
+  return target.app.inject({
+    method: 'POST',
+    url: `/api/m/requests/${flow.requestId}/providers/${providerId}/start`,
+    payload: { h },
+  });
+}
+
+/** The phone starts the login; the visitor signs in (or declines) at the provider: the callback URL. */
+async function signIn(target: TestApp, flow: Flow, choice: { persona?: string; decision?: 'approve' | 'decline' }) {
+  const started = await startLogin(target, flow);
+  expect(started.statusCode).toBe(200);
+  const { callbackUrl } = await signInAtExampleProvider(started.json().authorization_url, {
+    decision: choice.decision ?? 'approve',
+    redirectUri: REDIRECT_URI,
+    ...(choice.persona ? { persona: choice.persona } : {}),
+  });
+  return callbackUrl;
+}
+
+function callback(target: TestApp, url: URL) {
+  return target.app.inject({ method: 'GET', url: url.pathname + url.search });
+}
+
+/** The callback's answer: the phone page in its finished state, `?login=<result>`. */
+async function finish(target: TestApp, flow: Flow, url: URL): Promise<string> {
+  const res = await callback(target, url);
+  expect(res.statusCode).toBe(303);
+  const location = new URL(res.headers.location as string);
+  expect(location.pathname).toBe(`/m/v/${flow.requestId}`);
+  return location.searchParams.get('login')!;
+}
+
+async function exchange(target: TestApp, flow: Flow) {
+  const status = await pollStatus(target, flow);
+  const grant_code = (status.result as { grant_code: string }).grant_code;
+  const partner = { id: liveIdOf(PARTNERS.demo.id), secret: PARTNERS.demo.secret };
+  return (await signedInject(target, { url: '/v1/exchange', body: { grant_code }, partner })).json();
+}
+
+describe('a production request proven by an identity provider', () => {
+  it('is refused with NO_METHOD while no provider proves its scopes, and created once one does', async () => {
+    t = await productionApp([{ id: 'idp_age', issuer: provider.issuer, proves: ['isAdult'] }]);
+    const refused = await postVerifyRequest(t, standard(['isAdult', 'isFrench']));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('NO_METHOD');
+    expect((await postVerifyRequest(t, standard(['isAdult']))).statusCode).toBe(201);
+  });
+
+  it('completes STANDARD with every scope: the attributes equal the account’s facts, nothing more', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(ALL_SCOPES));
+    const opened = await openOnPhone(t, flow);
+    expect(opened.json().methods).toEqual([{ id: 'idp_test', name: 'Provider 1', method: 'face_check' }]);
+    expect(await finish(t, flow, await signIn(t, flow, { persona: 'fr-adult-f' }))).toBe('approved');
+    const exchanged = await exchange(t, flow);
+    expect(exchanged.attributes).toEqual({
+      age_over_18: true,
+      is_french: true,
+      is_eu: true,
+      is_female: true,
+      nationality: 'FRA',
+      birth_year: Number(personaClaims(persona('fr-adult-f'), Date.now()).birthdate!.slice(0, 4)),
+      nullifier: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    const partner = { id: liveIdOf(PARTNERS.demo.id), secret: PARTNERS.demo.secret };
+    const introspected = await signedInject(t, {
+      url: '/v1/introspect',
+      body: { pass_token: exchanged.pass_token },
+      partner,
+    });
+    expect(introspected.json().attributes.verification_method).toBe('face_check');
+  });
+
+  it('keeps minimal disclosure: [isAdult] yields age_over_18 only', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    expect(await finish(t, flow, await signIn(t, flow, { persona: 'de-adult' }))).toBe('approved');
+    expect((await exchange(t, flow)).attributes).toEqual({ age_over_18: true });
+  });
+
+  it('proves a minor not adult: age_over_18 false', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    expect(await finish(t, flow, await signIn(t, flow, { persona: 'fr-minor' }))).toBe('approved');
+    expect((await exchange(t, flow)).attributes.age_over_18).toBe(false);
+  });
+
+  it('completes ADULT_BLIND with an attestation whose bits are the facts proven', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const token = await issueTestSessionToken(t, { scopes: ['isAdult', 'isFrench', 'isEU'] });
+    const created = await postVerifyRequest(t, { session_token: token, client_proof_mode: false });
+    expect(created.statusCode).toBe(201);
+    const body = created.json();
+    const flow: Flow = {
+      requestId: body.request_id,
+      pollToken: body.poll_token,
+      handoff: new URL(body.deep_link).hash.slice(3),
+      created: body,
+    };
+    const opened = await openOnPhone(t, flow);
+    expect(opened.json().audience_label).toBe('app_blind_shop');
+    expect(await finish(t, flow, await signIn(t, flow, { persona: 'de-adult' }))).toBe('approved');
+    const { attestation } = (await pollStatus(t, flow)).result as { attestation: string };
+    // isAdult (bit 0) and isEU (bit 2) proven true, isFrench (bit 1) false.
+    expect(decodeJwt(attestation).scope_mask).toBe(0b101);
+  });
+
+  it('fails the request as cancelled when the visitor declines at the provider', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    expect(await finish(t, flow, await signIn(t, flow, { decision: 'decline' }))).toBe('failed');
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'cancelled' });
+  });
+
+  it('fails the request with claims_missing when the provider leaves out a needed claim', async () => {
+    const forgetful = await startProvider({
+      claimsOf: (persona, now) => ({ ...personaClaims(persona, now), nationalities: undefined }),
+    });
+    try {
+      t = await productionApp([{ id: 'idp_test', issuer: forgetful.issuer }]);
+      const flow = await startStandardFlow(t, standard(['isFrench']));
+      const started = await startLogin(t, flow);
+      const { callbackUrl } = await signInAtExampleProvider(started.json().authorization_url, {
+        persona: 'fr-adult-m',
+        decision: 'approve',
+        redirectUri: REDIRECT_URI,
+      });
+      expect(await finish(t, flow, callbackUrl)).toBe('failed');
+      expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'claims_missing' });
+    } finally {
+      await forgetful.close();
+    }
+  });
+
+  it('fails the request with provider_error when the provider is gone at the callback, and keeps serving', async () => {
+    const fleeting = await startProvider();
+    t = await productionApp([{ id: 'idp_test', issuer: fleeting.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow);
+    const { callbackUrl } = await signInAtExampleProvider(started.json().authorization_url, {
+      persona: 'fr-adult-m',
+      decision: 'approve',
+      redirectUri: REDIRECT_URI,
+    });
+    await fleeting.close();
+    expect(await finish(t, flow, callbackUrl)).toBe('failed');
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'provider_error' });
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    const next = await startStandardFlow(t, standard(['isAdult']));
+    expect((await startLogin(t, next)).statusCode).toBe(503);
+  });
+
+  it('refuses a provider that cannot prove the scopes, a wrong h, and a finished request', async () => {
+    t = await productionApp([
+      { id: 'idp_test', issuer: provider.issuer },
+      { id: 'idp_age', issuer: other.issuer, proves: ['isAdult'] },
+    ]);
+    const flow = await startStandardFlow(t, standard(['isAdult', 'isFrench']));
+    expect((await startLogin(t, flow, 'idp_age')).json().error).toBe('INVALID_REQUEST');
+    expect((await startLogin(t, flow, 'idp_nobody')).json().error).toBe('INVALID_REQUEST');
+    expect((await startLogin(t, flow, 'idp_test', `h_${'A'.repeat(43)}`)).statusCode).toBe(404);
+    await t.store.putProvider({ ...(await t.store.getProvider('idp_test'))!, enabled: false });
+    expect((await startLogin(t, flow, 'idp_test')).json().error).toBe('INVALID_REQUEST');
+    await t.store.putProvider({ ...(await t.store.getProvider('idp_test'))!, enabled: true });
+    await finish(t, flow, await signIn(t, flow, { persona: 'fr-adult-m' }));
+    expect((await startLogin(t, flow)).statusCode).toBe(409);
+  });
+});
+
+describe('hostile callbacks', () => {
+  it('answer an unknown state with the phone page and 400, touching nothing', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    for (const state of ['nope', '', 'x'.repeat(500)]) {
+      const forged = new URL(url);
+      forged.searchParams.set('state', state);
+      const res = await callback(t, forged);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+    }
+    expect((await callback(t, new URL(`${url.origin}${url.pathname}`))).statusCode).toBe(400);
+    expect((await pollStatus(t, flow)).status).toBe('in_progress');
+    // The genuine callback still completes it afterwards.
+    expect(await finish(t, flow, url)).toBe('approved');
+  });
+
+  it('refuse a replay of the whole callback URL: the state is single use', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    expect(await finish(t, flow, url)).toBe('approved');
+    const grant = (await pollStatus(t, flow)).result;
+    expect((await callback(t, url)).statusCode).toBe(400);
+    expect((await pollStatus(t, flow)).result).toEqual(grant);
+  });
+
+  it('refuse a code from one request’s login with the state of another’s: neither request is touched by it', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const [a, b] = [
+      await startStandardFlow(t, standard(['isAdult'])),
+      await startStandardFlow(t, standard(['isAdult'])),
+    ];
+    const [urlA, urlB] = [await signIn(t, a, { persona: 'fr-minor' }), await signIn(t, b, { persona: 'fr-adult-m' })];
+    const swapped = new URL(urlB);
+    swapped.searchParams.set('code', urlA.searchParams.get('code')!);
+    expect(await finish(t, b, swapped)).toBe('refused');
+    expect((await pollStatus(t, b)).status).toBe('in_progress');
+    expect((await pollStatus(t, a)).status).toBe('in_progress');
+  });
+
+  it('refuse a code from another provider (mix-up: its iss), the request left in progress', async () => {
+    t = await productionApp([
+      { id: 'idp_test', issuer: provider.issuer },
+      { id: 'idp_other', issuer: other.issuer },
+    ]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow, 'idp_test');
+    const state = new URL(started.json().authorization_url).searchParams.get('state')!;
+    // A sign-in at the other provider comes back under this login's state.
+    const otherFlow = await startStandardFlow(t, standard(['isAdult']));
+    const atOther = await startLogin(t, otherFlow, 'idp_other');
+    const { callbackUrl } = await signInAtExampleProvider(atOther.json().authorization_url, {
+      persona: 'fr-adult-m',
+      decision: 'approve',
+      redirectUri: REDIRECT_URI,
+    });
+    expect(callbackUrl.searchParams.get('iss')).toBe(other.issuer);
+    const mixed = new URL(callbackUrl);
+    mixed.searchParams.set('state', state);
+    expect(await finish(t, flow, mixed)).toBe('refused');
+    expect((await pollStatus(t, flow)).status).toBe('in_progress');
+    expect(logLines.some((l) => JSON.parse(l).code === 'iss_mismatch')).toBe(true);
+  });
+
+  it('log the provider and the outcome only: never a code, a state or a claim', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult', 'revealNationality']));
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    await finish(t, flow, url);
+    const lines = logLines.join('\n');
+    for (const secret of [url.searchParams.get('code')!, url.searchParams.get('state')!, 'FRA', 'fr-adult-m'])
+      expect(lines).not.toContain(secret);
+    const line = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'identity provider login');
+    expect(line).toMatchObject({ outcome: 'approved', provider: 'Provider 1' });
+  });
+});
+
+describe('the partner variant', () => {
+  it('creates a provider-provable request from a signed partner call too', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const partner = { id: liveIdOf(PARTNERS.demo.id), secret: PARTNERS.demo.secret };
+    const res = await signedInject(t, {
+      url: '/api/partner/verify-request',
+      body: { scopes: ['isAdult', 'isFrench'], client_proof_mode: false },
+      partner,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().deep_link).toMatch(/\/m\/v\/vr_/);
+  });
+});
