@@ -214,9 +214,19 @@ describe('the OpenAPI document at /docs/json', () => {
     );
   });
 
-  it('hides the sandbox phone, pages, health and the docs themselves', () => {
-    const hidden = Object.keys(doc.paths).filter((path) => /^\/(api\/m\/|m\/|demo|docs|healthz|v4\/)/.test(path));
+  it('hides the sandbox persona picker, pages, health and the docs themselves', () => {
+    const hidden = Object.keys(doc.paths).filter((path) =>
+      /^\/(api\/m\/personas|api\/m\/requests\/[^/]+\/(complete|wallet)$|m\/v\/|demo|docs|healthz|v4\/)/.test(path),
+    );
     expect(hidden).toEqual([]);
+  });
+
+  it('documents the phone routes production serves: open, a provider’s start, the providers’ callback', () => {
+    expect(doc.paths['/api/m/requests/{requestId}/open']?.post?.tags).toEqual(['phone']);
+    expect(doc.paths['/api/m/requests/{requestId}/providers/{providerId}/start']?.post?.responses).toHaveProperty(
+      '200',
+    );
+    expect(Object.keys(doc.paths['/m/callback']?.get?.responses ?? {})).toEqual(expect.arrayContaining(['303', '400']));
   });
 
   it('serves Swagger UI at /docs', async () => {

@@ -22,8 +22,21 @@ export const SIGNED_ROUTE_SECURITY: Array<Record<string, string[]>> = [
   { partnerId: [], partnerTimestamp: [], partnerNonce: [], partnerSignature: [] },
 ];
 
-/** Not part of the public document: sandbox phone, pages, static assets, health, the docs. */
-const INTERNAL_PATHS = [/^\/api\/m\//, /^\/m\//, /^\/demo/, /^\/docs/, /^\/healthz/, /^\/v4\//, /^\/$/];
+/**
+ * Not part of the public document: the sandbox's persona picker, pages, static assets, health,
+ * the docs. The phone routes production serves (open, a provider's start, its callback) are in.
+ */
+const INTERNAL_PATHS = [
+  /^\/api\/m\/personas/,
+  /^\/api\/m\/requests\/[^/]+\/(complete|wallet)$/,
+  /^\/m\/v\//,
+  /^\/m\/assets/,
+  /^\/demo/,
+  /^\/docs/,
+  /^\/healthz/,
+  /^\/v4\//,
+  /^\/$/,
+];
 
 const WIRE_CODES = (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status > 0);
 
@@ -97,8 +110,9 @@ function ownErrorResponses(response: unknown): { codes: DocumentedCode[]; foreig
     if (!(Number(status) >= 400)) continue;
     const error = (schema as { properties?: { error?: { enum?: unknown } } }).properties?.error;
     const listed = Array.isArray(error?.enum) ? (error.enum as unknown[]) : [];
-    // Another protocol's error shape (OpenID4VP's `invalid_request` on the wallet routes) is kept as the route wrote it.
-    if (listed.length > 0 && !listed.every(isDocumentedCode)) foreign.push([status, schema]);
+    // Another protocol's error shape (OpenID4VP's `invalid_request` on the wallet routes), or an
+    // answer that is no error body at all (a page), is kept as the route wrote it.
+    if (error === undefined || (listed.length > 0 && !listed.every(isDocumentedCode))) foreign.push([status, schema]);
     else codes.push(...listed.filter(isDocumentedCode));
   }
   return { codes, foreign };
@@ -180,6 +194,10 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         },
         { name: 'billing', description: 'ADULT_BLIND rail: session tokens and attestation keys' },
         { name: 'widget', description: 'called by the loader in the browser' },
+        {
+          name: 'phone',
+          description: 'the phone page: open a request, sign in at an identity provider, and the providers’ callback',
+        },
         {
           name: 'wallet',
           description: 'EUDI wallet path (OpenID4VP, EU age-verification profile): called by the wallet',

@@ -34,6 +34,8 @@ import type {
 } from '../../src/protocol/api.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
 import { sendPhonePage } from './assets.ts';
+import { phoneOpenSchema, providerCallbackSchema, providerStartSchema } from './phone-schemas.ts';
+import { documentOnly } from './verify-request-schemas.ts';
 import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
 import { completeFromPhone, openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
@@ -66,12 +68,15 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       done();
     });
 
-    phone.post<{ Params: { requestId: string } }>(PHONE_OPEN_PATH, async (request): Promise<PhoneOpened> => {
-      return openFromPhone(deps, readHandoff(request).handoff);
-    });
+    phone.post<{ Params: { requestId: string } }>(
+      PHONE_OPEN_PATH,
+      { schema: phoneOpenSchema, validatorCompiler: documentOnly },
+      async (request): Promise<PhoneOpened> => openFromPhone(deps, readHandoff(request).handoff),
+    );
 
     phone.post<{ Params: { requestId: string; providerId: string } }>(
       PROVIDER_START_PATH,
+      { schema: providerStartSchema, validatorCompiler: documentOnly },
       async (request): Promise<ProviderLoginStarted> => {
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
         const handoff = { requestId: request.params.requestId, handoffToken: readString(body, 'h') };
@@ -79,21 +84,25 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     );
 
-    phone.get(CALLBACK_PATH, async (request, reply) => {
-      const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl));
-      request.log.info(
-        {
-          outcome: result.kind,
-          ...('provider' in result ? { provider: result.provider } : {}),
-          ...('reason' in result ? { reason: result.reason } : {}),
-          ...('code' in result ? { code: result.code } : {}),
-        },
-        'identity provider login',
-      );
-      if (result.kind === 'unknown_state') return sendPhonePage(reply, deps.config.distDir, 400);
-      const login: LoginResult = result.kind;
-      return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
-    });
+    phone.get(
+      CALLBACK_PATH,
+      { schema: providerCallbackSchema, validatorCompiler: documentOnly },
+      async (request, reply) => {
+        const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl));
+        request.log.info(
+          {
+            outcome: result.kind,
+            ...('provider' in result ? { provider: result.provider } : {}),
+            ...('reason' in result ? { reason: result.reason } : {}),
+            ...('code' in result ? { code: result.code } : {}),
+          },
+          'identity provider login',
+        );
+        if (result.kind === 'unknown_state') return sendPhonePage(reply, deps.config.distDir, 400);
+        const login: LoginResult = result.kind;
+        return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
+      },
+    );
   });
 
   if (deps.config.mode !== 'sandbox') return;

@@ -14,8 +14,9 @@ export const documentOnly = () => () => true;
 
 const NO_METHOD_NOTE =
   '400 `NO_METHOD` when no enabled method (the EUDI wallet, an identity provider, the sandbox) can prove every ' +
-  'requested scope: nothing is created. In production today only the EUDI wallet proves anything: loader ' +
-  'requests in client proof mode for exactly `["isAdult"]`, with `SVC_WALLET_TRUST` set.';
+  'requested scope: nothing is created. In production the methods are the identity providers registered with ' +
+  '`svc providers add` and, for loader requests in client proof mode for exactly `["isAdult"]`, the EUDI wallet ' +
+  'when `SVC_WALLET_TRUST` is set.';
 
 const choices = {
   scopes: {

@@ -1,0 +1,123 @@
+/**
+ * The OpenAPI description of the phone routes production serves (DESIGN §4, §12): open, an
+ * identity provider's start, and the providers' callback. The handlers read the body themselves
+ * (http/body.ts), so these schemas only document the routes and shape the answers: pass
+ * `validatorCompiler: documentOnly` with them. The sandbox's persona picker stays undocumented.
+ */
+import { LOCALES } from '../../src/protocol/api.ts';
+import { SCOPES } from '../../src/protocol/scopes.ts';
+import { errorResponses } from './docs.ts';
+
+const handoffBody = {
+  type: 'object',
+  required: ['h'],
+  properties: { h: { type: 'string', description: 'the handoff token from the deep link’s fragment `#h=`' } },
+} as const;
+
+const requestIdParam = {
+  type: 'object',
+  properties: { requestId: { type: 'string', description: 'the verification request id (`vr_…`)' } },
+} as const;
+
+/** POST /api/m/requests/{requestId}/open */
+export const phoneOpenSchema = {
+  tags: ['phone'],
+  summary: 'Open a request on the phone: what is asked, by whom, and the ways to prove it',
+  description:
+    'Moves a pending request to `in_progress` (idempotent). On ADULT_BLIND requests `audience_label` is the blind ' +
+    'app, never the partner. `methods` lists, in order: the EUDI wallet on this phone (when offered), each enabled ' +
+    'identity provider that proves every scope, and in sandbox the persona picker.',
+  params: requestIdParam,
+  body: handoffBody,
+  response: {
+    200: {
+      type: 'object',
+      required: ['scopes', 'rail', 'client_proof_mode', 'audience_label', 'expires_at', 'status', 'methods'],
+      properties: {
+        scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+        rail: { type: 'string', enum: ['standard', 'adult_blind'] },
+        client_proof_mode: { type: 'boolean' },
+        audience_label: { type: 'string', description: 'who asks: the partner’s name, or the blind app' },
+        expires_at: { type: 'number', description: 'ms since the Unix epoch' },
+        status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'failed', 'expired'] },
+        methods: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id'],
+            properties: {
+              id: { type: 'string', description: '`eudi_wallet`, an identity provider’s `idp_…`, or `sandbox`' },
+              name: { type: 'string', description: 'identity provider: shown to the visitor' },
+              method: { type: 'string', description: 'identity provider: the verification_method it yields' },
+              wallet_link: { type: 'string', description: 'EUDI wallet: the OpenID4VP request link' },
+              dc_request: {
+                type: 'object',
+                description: 'EUDI wallet: for the Digital Credentials API',
+                properties: {
+                  protocol: { type: 'string' },
+                  data: {
+                    type: 'object',
+                    properties: { deviceRequest: { type: 'string' }, encryptionInfo: { type: 'string' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    ...errorResponses(['NOT_FOUND', 'REQUEST_EXPIRED']),
+  },
+} as const;
+
+/** POST /api/m/requests/{requestId}/providers/{providerId}/start */
+export const providerStartSchema = {
+  tags: ['phone'],
+  summary: 'Start the sign-in at an identity provider',
+  description:
+    'Authorization code flow with PKCE (S256), state and nonce kept with the request until its deadline, ' +
+    '`prompt=login`, `ui_locales` = the request’s locale (' +
+    LOCALES.join(', ') +
+    '), and a `claims` parameter asking exactly what the scopes need. The page then navigates to ' +
+    '`authorization_url`; the provider sends the visitor back to `{app_url}/m/callback`.',
+  params: {
+    type: 'object',
+    properties: {
+      ...requestIdParam.properties,
+      providerId: { type: 'string', description: 'an `idp_…` id from the open answer’s methods' },
+    },
+  },
+  body: handoffBody,
+  response: {
+    200: {
+      type: 'object',
+      required: ['authorization_url'],
+      properties: { authorization_url: { type: 'string', description: 'the provider’s login, with our request' } },
+    },
+    ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', 'ALREADY_FINISHED', 'REQUEST_EXPIRED', 'SERVICE_UNAVAILABLE']),
+  },
+} as const;
+
+/** GET /m/callback */
+export const providerCallbackSchema = {
+  tags: ['phone'],
+  summary: 'Where identity providers send the visitor back (the redirect URI to register)',
+  description:
+    'Checks the answer (state used once, RFC 9207 `iss`, the code exchanged with PKCE, the ID token checked, ' +
+    'userinfo when needed), completes or fails the request, and answers 303 to the phone page ' +
+    '`/m/v/{requestId}?login=approved|failed|refused|finished`. An unknown or used state answers the phone page ' +
+    'itself with 400. `refused`: the answer failed a check and the request is left as it was.',
+  querystring: {
+    type: 'object',
+    properties: {
+      code: { type: 'string' },
+      state: { type: 'string' },
+      iss: { type: 'string', description: 'RFC 9207: must be the provider’s issuer when present' },
+      error: { type: 'string', description: '`access_denied`: the visitor declined (the request fails, cancelled)' },
+    },
+  },
+  response: {
+    303: { description: 'to the phone page in its finished state', type: 'null' },
+    400: { description: 'the phone page: this sign-in link has expired or was already used', type: 'string' },
+  },
+} as const;
