@@ -25,6 +25,8 @@ const ROUTES = [
   { method: 'GET', path: '/api/partner/verify-status/:requestId', signed: true },
   { method: 'GET', path: '/api/m/personas', signed: false },
   { method: 'POST', path: '/api/m/requests/:requestId/open', signed: false },
+  // An unknown provider id: the fixture idp_example's issuer is not running in this test.
+  { method: 'POST', path: '/api/m/requests/:requestId/providers/:providerId/start', signed: false },
   { method: 'POST', path: '/api/m/requests/:requestId/complete', signed: false },
   { method: 'POST', path: '/api/billing/session', signed: true },
   { method: 'GET', path: '/api/billing/attestation-keys', signed: false },
@@ -249,7 +251,7 @@ type Case = typeof requestCase extends fc.Arbitrary<infer C> ? C : never;
 function toInject(c: Case): InjectOptions {
   const method = (c.method === 'ROUTE' ? c.route.method : c.method) as InjectOptions['method'];
   const segmentValue = c.segment === 'LIVE_REQUEST' ? live.requestId : c.segment;
-  let url = c.route.path.replace(':requestId', segmentValue);
+  let url = c.route.path.replace(':requestId', segmentValue).replace(':providerId', 'idp_fuzz');
   if (c.query) url += `?${c.query.replaceAll('LIVE_POLL', encodeURIComponent(live.pollToken))}`;
   const hasBody = method !== 'GET' && method !== 'HEAD' && c.body !== undefined;
   const payload = typeof c.body === 'string' ? c.body.replaceAll('LIVE_HANDOFF', live.handoff) : c.body;

@@ -118,7 +118,9 @@ describe('production SVC_WALLET_TRUST', () => {
     expect(run.stderr.split('\n')).toHaveLength(1);
 
     const records = await bootUntilReady({ SVC_WALLET_TRUST: bundle, SVC_WALLET_TRUST_ALLOW_TEST: '1' });
-    const warnings = records.filter((record) => record.level === 40).map((record) => record.msg);
+    const warnings = records
+      .filter((record) => record.level === 40 && String(record.msg).includes('SVC_WALLET_TRUST'))
+      .map((record) => record.msg);
     expect(warnings).toEqual([
       expect.stringMatching(
         /^SVC_WALLET_TRUST_ALLOW_TEST=1: trusting the EU age-verification reference test CA \(Age Verification Issuer CA 01\), SHA-256 4F:37:EA:.*:EC:25; .*pilots only$/,
