@@ -26,9 +26,12 @@ export const CSS =
   `.title{margin:6px 0 0;font-size:17px;font-weight:600;line-height:1.3}.help{margin:0;color:var(--mut)}` +
   `.icon{width:56px;height:56px;fill:none;stroke:var(--lk);stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round}` +
   `.icon circle{stroke:var(--line)}` +
-  `.spin circle{stroke:var(--lk);stroke-dasharray:18 48;transform-origin:center;animation:s 1s linear infinite}` +
-  `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone circle{animation:p 1.6s ease-in-out infinite}` +
-  `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{stroke:var(--lk)}}` +
+  // Motion runs on the compositor (transform of the <svg> itself, never a stroke or a child of it,
+  // which would repaint on the main thread every frame): the spinner while something loads, and
+  // three beats of the phone, then stillness (issue 18: the waiting view stays idle).
+  `.spin circle{stroke:var(--lk);stroke-dasharray:18 48}.spin{animation:s 1s linear infinite}` +
+  `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone{animation:p 1.6s ease-in-out 3}` +
+  `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{transform:scale(1.1)}}` +
   `.tile{padding:0;border-radius:10px;background:#fff;line-height:0}.qr{display:block;width:200px;height:200px}.qr path{fill:#000}` +
   `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border:0;border-radius:calc(var(--r)/2);` +
   `background:var(--a);color:var(--on,#fff);font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
