@@ -7,7 +7,7 @@ import { accentCss } from './accent.ts';
 import { copyOf, loadCopy, type Copy } from './copy/index.ts';
 import { createFlow } from './model/flow.ts';
 import { detectLayout } from './model/layout.ts';
-import { CSS, adoptStyles } from './styles.ts';
+import { adoptStyles, cssWith } from './styles.ts';
 import { App } from './ui/App.tsx';
 
 /**
@@ -67,7 +67,7 @@ export const mountWidget: MountWidget = (container, options) => {
       if (!copy) return;
       render(
         <>
-          {legacyCss && <style>{CSS + (accent.value ? accentCss(accent.value) : '')}</style>}
+          {legacyCss && <style>{cssWith(accent.value && accentCss(accent.value))}</style>}
           <App
             state={flow.state.value}
             copy={copy}

@@ -12,6 +12,7 @@ const DARK =
 const LIGHT =
   '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
 
+/** The whole stylesheet (tests read it); {@link cssWith} is how the widget takes it. */
 export const CSS =
   `:host{all:initial;display:block}` +
   `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;` +
@@ -40,6 +41,16 @@ export const CSS =
   `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
   `@media(prefers-reduced-motion:reduce){*{animation:none!important}}`;
 
+/**
+ * The stylesheet followed by `extra` (an accent's rules): what a `<style>` element carries where
+ * constructed stylesheets are missing. One function, so the bundle carries the text once.
+ *
+ * @example h('style', null, cssWith(accentCss('#0a7d4f')))
+ */
+export function cssWith(extra = ''): string {
+  return CSS + extra;
+}
+
 let shared: CSSStyleSheet | undefined;
 
 /**
@@ -56,7 +67,7 @@ export function adoptStyles(root: ShadowRoot, extra = ''): boolean {
     made.replaceSync(css);
     return made;
   };
-  shared ??= sheet(CSS);
+  shared ??= sheet(cssWith());
   root.adoptedStyleSheets = extra ? [shared, sheet(extra)] : [shared];
   return true;
 }

@@ -5,7 +5,13 @@
  * render it.
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
-import { LIMITS, type FailReason, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
+import {
+  GRANT_TTL_MS,
+  REQUEST_TTL_MS,
+  type FailReason,
+  type VerifyRequestCreated,
+  type VerifyResult,
+} from '../../protocol/api.ts';
 import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
 import { isCurrentPage, resultUrl } from '../../shared/result.ts';
 import { pollUntilSettled } from '../net/poll.ts';
@@ -118,7 +124,7 @@ export function createFlow(deps: MountOptions): Flow {
     const ttlMs = created_.expires_at - Date.now();
     batch(() => {
       now.value = Date.now();
-      expiresAt.value = now.value + (ttlMs > 0 && ttlMs <= LIMITS.requestTtlMs ? ttlMs : LIMITS.requestTtlMs);
+      expiresAt.value = now.value + (ttlMs > 0 && ttlMs <= REQUEST_TTL_MS ? ttlMs : REQUEST_TTL_MS);
       request.value = created_;
       state.value = 'waiting';
     });
@@ -202,7 +208,7 @@ export function createFlow(deps: MountOptions): Flow {
         state.peek() === 'error' &&
         error.peek()?.code === 'SERVER_VERIFY_TIMEOUT' &&
         pending &&
-        Date.now() - resultAt < LIMITS.grantTtlMs
+        Date.now() - resultAt < GRANT_TTL_MS
       ) {
         const signal = begin();
         error.value = null;
