@@ -26,7 +26,7 @@ import { LOCALES, type Locale } from '../src/protocol/api.ts';
 import { localeScriptUrl } from '../src/shared/locale.ts';
 import { ALL_COPY } from '../src/widget/copy/all.ts';
 import { copyValues } from '../src/widget/copy/order.ts';
-import { moduleSideEffects, oxc } from '../vite.config.ts';
+import { oxc } from '../vite.config.ts';
 import {
   BUDGETS,
   bundleSize,
@@ -103,7 +103,6 @@ async function buildScript(
       reportCompressedSize: false,
       rolldownOptions: {
         input: entry.startsWith('\0') ? entry : resolve(root, entry),
-        treeshake: { moduleSideEffects },
         optimization: options.inlineConst ? { inlineConst: true } : undefined,
         output: { format: 'iife', entryFileNames: fileName, comments: { legal: false } },
       },
@@ -128,8 +127,6 @@ async function buildPage(name: string, base: string): Promise<boolean> {
       target: 'es2020',
       assetsDir: 'assets',
       reportCompressedSize: false,
-      // No moduleSideEffects override here: pages may use the @preact/signals integration
-      // (auto-subscribing components), which that size trick would drop.
     },
   });
   return true;

@@ -1,4 +1,4 @@
-import { effect, signal } from '@preact/signals';
+import { effect, signal } from './model/signals.ts';
 import { render } from 'preact';
 import { LOCALES, type Locale } from '../protocol/api.ts';
 import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';

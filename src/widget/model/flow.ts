@@ -4,7 +4,7 @@
  * change it, effects own timers and listeners and clean up after themselves. Components only
  * render it.
  */
-import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
+import { batch, computed, effect, signal, type ReadonlySignal } from './signals.ts';
 import {
   GRANT_TTL_MS,
   REQUEST_TTL_MS,
