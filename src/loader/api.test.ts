@@ -96,7 +96,32 @@ describe('window.SVC', () => {
     ui.resolve(fake.mount);
     await flush();
     expect(fake.mounts).toHaveLength(1);
-    await expect(fake.mounts[0]!.options.created).resolves.toEqual(created);
+    await expect(fake.mounts[0]!.options.sent).resolves.toEqual([201, created]);
+  });
+
+  it('gives up the first request after 15 s without an answer, so the UI can offer a retry', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal(
+        'fetch',
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) =>
+            init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const fake = fakeUi();
+      const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+      api.render(box('w1'));
+      await vi.advanceTimersByTimeAsync(0);
+      const sent = vi.fn();
+      fake.mounts[0]!.options.sent!.then(sent, sent);
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect(sent).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent).toHaveBeenCalledWith(expect.objectContaining({ name: 'AbortError' }));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for the locale of each widget with the UI bundle, so its script travels in parallel', async () => {

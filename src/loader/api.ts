@@ -4,21 +4,22 @@
  * arrived is queued; nothing here ever throws into the host page.
  */
 import type { Locale } from '../protocol/api.ts';
-import type {
-  Listener,
-  MountWidget,
-  SvcApi,
-  SvcError,
-  SvcResult,
-  WidgetConfig,
-  WidgetController,
-  WidgetHandle,
-  WidgetState,
+import {
+  CREATE_TIMEOUT_MS,
+  type Listener,
+  type MountWidget,
+  type SvcApi,
+  type SvcError,
+  type SvcResult,
+  type WidgetConfig,
+  type WidgetController,
+  type WidgetHandle,
+  type WidgetState,
 } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
-import { createVerifyRequest } from './create.ts';
+import { sendCreateRequest } from './create.ts';
 
 export const VERSION = '4.0.0';
 
@@ -89,13 +90,16 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     const error: SvcError | undefined = problem
       ? { code: 'INIT_FAILED', message: problem, retryable: false }
       : undefined;
-    const created = error ? undefined : createVerifyRequest(config, abort.signal);
-    created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
+    const sent = error ? undefined : sendCreateRequest(config, abort.signal);
+    if (sent) {
+      sent.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
+      setTimeout(() => abort.abort(), CREATE_TIMEOUT_MS); // after the answer was read, it aborts nothing
+    }
     env.loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request
-    return { config, abort, error, created };
+    return { config, abort, error, sent };
   }
 
-  function mount(container: HTMLElement, { config, abort, error, created }: ReturnType<typeof prepare>): WidgetHandle {
+  function mount(container: HTMLElement, { config, abort, error, sent }: ReturnType<typeof prepare>): WidgetHandle {
     let state: WidgetState = 'creating';
     let controller: WidgetController | undefined;
     let queue: Array<(c: WidgetController) => void> | undefined = [];
@@ -133,8 +137,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
         safely(() => {
           controller = mountWidget(container, {
             config,
-            create: (signal) => createVerifyRequest(config, signal),
-            created,
+            send: (signal) => sendCreateRequest(config, signal),
+            sent,
             error,
             emit(event) {
               if (event.type === 'state') setState(event.state);

@@ -77,7 +77,7 @@ function mount(raw: RawConfig = {}, options: Partial<MountOptions> = {}): Shadow
   const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/done', ...raw }, 'https://svc.example');
   widget = mountWidget(container, {
     config,
-    create: () => Promise.resolve({ ...REQUEST, expires_at: Date.now() + 300_000 }),
+    send: () => Promise.resolve([201, { ...REQUEST, expires_at: Date.now() + 300_000 }]),
     emit: (event) => events.push(event),
     keepResult: () => {},
     navigate: () => {},
@@ -202,7 +202,7 @@ describe('mountWidget', () => {
     const noop = () => {};
     widget = mountWidget(container, {
       config,
-      create: () => new Promise(() => {}),
+      send: () => new Promise(() => {}),
       emit: noop,
       keepResult: noop,
       navigate: noop,
@@ -214,7 +214,7 @@ describe('mountWidget', () => {
   it('offers the link instead of a QR code when the service sent no modules', async () => {
     const root = mount(
       {},
-      { create: () => Promise.resolve({ ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }) },
+      { send: () => Promise.resolve([201, { ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }]) },
     );
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('[data-testid="svc-qr"]')).toBeNull();
@@ -246,7 +246,7 @@ describe('mountWidget', () => {
   });
 
   it('shows a retry button for a retryable error and none for a configuration error', async () => {
-    const root = mount({}, { create: () => Promise.reject(Object.assign(new Error('HTTP_503'), { retryable: true })) });
+    const root = mount({}, { send: () => Promise.resolve([503]) });
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('[data-testid="svc-retry"]')).not.toBeNull();
     widget!.remove();

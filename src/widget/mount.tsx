@@ -6,6 +6,7 @@ import { resolveLocale } from '../shared/locale.ts';
 import { accentCss } from './accent.ts';
 import { copyOf, loadCopy, type Copy } from './copy/index.ts';
 import { createFlow } from './model/flow.ts';
+import { createRequest, readCreateAnswer } from './net/create.ts';
 import { detectLayout } from './model/layout.ts';
 import { adoptStyles, cssWith } from './styles.ts';
 import { App } from './ui/App.tsx';
@@ -16,7 +17,7 @@ import { App } from './ui/App.tsx';
  * `remove()` leaves the container exactly as it was.
  *
  * @example
- * const widget = mountWidget(document.getElementById('svc-widget')!, { config, create, emit, keepResult, navigate });
+ * const widget = mountWidget(document.getElementById('svc-widget')!, { config, send, emit, keepResult, navigate });
  * widget.update({ theme: 'light' });
  */
 export const mountWidget: MountWidget = (container, options) => {
@@ -35,6 +36,8 @@ export const mountWidget: MountWidget = (container, options) => {
   const legacyCss = !adoptStyles(root);
   const flow = createFlow({
     ...options,
+    create: (signal) => createRequest(options.send, signal),
+    created: options.sent && readCreateAnswer(options.sent),
     emit(event) {
       if (event.type === 'state') host.setAttribute('data-state', event.state);
       options.emit(event);

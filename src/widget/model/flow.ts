@@ -47,6 +47,14 @@ export interface Flow {
   dispose(): void;
 }
 
+/** What the flow needs: the mount options, with the create answers read (net/create.ts). */
+export interface FlowDeps extends Omit<MountOptions, 'send' | 'sent'> {
+  /** starts a new verification request; rejects with a {@link CreateError} */
+  create(signal: AbortSignal): Promise<VerifyRequestCreated>;
+  /** the first request, sent by the loader before the UI arrived */
+  created?: Promise<VerifyRequestCreated>;
+}
+
 /**
  * Creates and starts the flow.
  *
@@ -54,7 +62,7 @@ export interface Flow {
  * const flow = createFlow({ config, create, emit, keepResult, navigate: (u) => location.assign(u) });
  * effect(() => console.log(flow.state.value)); // creating → waiting → …
  */
-export function createFlow(deps: MountOptions): Flow {
+export function createFlow(deps: FlowDeps): Flow {
   const { config } = deps;
   const state = signal<WidgetState>(deps.error ? 'error' : 'creating');
   const request = signal<VerifyRequestCreated | null>(null);
