@@ -81,7 +81,7 @@ function svc(
   loadUi: (locale?: string) => Promise<MountWidget> = () => Promise.resolve(fakeUi().mount),
   result = null,
 ) {
-  return createSvc({ raw, apiOrigin: API, loadUi, result });
+  return createSvc({ raw, apiOrigin: API, loadUi, loadCopy: () => Promise.resolve(), result });
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -356,6 +356,7 @@ describe('window.SVC', () => {
       raw: {},
       apiOrigin: API,
       loadUi: () => Promise.resolve(fakeUi().mount),
+      loadCopy: () => Promise.resolve(),
       result: { attestation: 'a.b.c' },
     });
     expect(api.consumeResult()).toEqual({ attestation: 'a.b.c' });

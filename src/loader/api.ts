@@ -3,11 +3,9 @@
  * read a result that arrived in the address. Everything a partner calls before the UI bundle
  * arrived is queued; nothing here ever throws into the host page.
  */
-import type { Locale } from '../protocol/api.ts';
 import {
   CREATE_TIMEOUT_MS,
   type Listener,
-  type MountWidget,
   type SvcApi,
   type SvcError,
   type SvcResult,
@@ -20,15 +18,15 @@ import { resolveLocale } from '../shared/locale.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
 import { sendCreateRequest } from './create.ts';
+import type { UiLoader } from './inject.ts';
 
 export const VERSION = '4.0.0';
 
-export interface SvcEnvironment {
+/** What `window.SVC` runs on: `loadUi` and `loadCopy` are inject.ts's. */
+export interface SvcEnvironment extends UiLoader {
   /** the script tag's attributes: defaults for every render() */
   raw: RawConfig;
   apiOrigin: string;
-  /** loads the UI bundle, and the script of `locale` when the bundle does not carry it */
-  loadUi: (locale?: Locale) => Promise<MountWidget>;
   /** a result the loader found in the address at start */
   result: SvcResult | null;
 }
@@ -151,6 +149,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
                   dispatch(event.type, event.type === 'error' ? event.error : event.result, config, container);
               },
               keepResult: (kept) => (result = kept),
+              loadCopy: env.loadCopy,
+              resolveLocale,
               navigate: (url) => location.assign(url),
             });
             for (const fn of queue!.splice(0)) call(fn);

@@ -91,6 +91,13 @@ export interface MountOptions {
   emit(event: WidgetEvent): void;
   /** keeps a same-page result for `consumeResult()` */
   keepResult(result: SvcResult): void;
+  /**
+   * Runs the script of a locale the bundle does not carry (the loader adds every script, with
+   * its nonce); rejects when it cannot be loaded. See src/loader/inject.ts.
+   */
+  loadCopy(locale: Locale): Promise<unknown>;
+  /** `auto` → the page's language (src/shared/locale.ts): the loader's own, so the bundle carries none */
+  resolveLocale(option: LocaleOption): Locale;
   navigate(url: string): void;
   /** mount straight into the error state (configuration error) */
   error?: SvcError;

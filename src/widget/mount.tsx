@@ -2,7 +2,6 @@ import { effect, signal } from './model/signals.ts';
 import { render } from 'preact';
 import { LOCALES, type Locale } from '../protocol/api.ts';
 import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';
-import { resolveLocale } from '../shared/locale.ts';
 import { accentCss } from './accent.ts';
 import { copyOf, loadCopy, type Copy } from './copy/index.ts';
 import { createFlow } from './model/flow.ts';
@@ -50,14 +49,14 @@ export const mountWidget: MountWidget = (container, options) => {
     // meanwhile (none at all before the first: the card appears once it can speak), and falls
     // back to French, the bundle's own, if the locale script cannot be loaded.
     effect(() => {
-      const wanted = resolveLocale(locale.value);
+      const wanted = options.resolveLocale(locale.value);
       const show = (lang: Locale, copy: Copy): void => {
-        if (!disposed && resolveLocale(locale.peek()) === wanted) shown.value = [lang, copy];
+        if (!disposed && options.resolveLocale(locale.peek()) === wanted) shown.value = [lang, copy];
       };
       const here = copyOf(wanted);
       if (here) shown.value = [wanted, here];
       else
-        loadCopy(wanted).then(
+        loadCopy(wanted, options.loadCopy).then(
           (copy) => show(wanted, copy),
           () => shown.peek() || show('fr', copyOf('fr')!),
         );

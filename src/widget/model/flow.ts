@@ -47,8 +47,8 @@ export interface Flow {
   dispose(): void;
 }
 
-/** What the flow needs: the mount options, with the create answers read (net/create.ts). */
-export interface FlowDeps extends Omit<MountOptions, 'send' | 'sent'> {
+/** What the flow needs: the mount options, with the create answers read (net/create.ts), and no copy. */
+export interface FlowDeps extends Omit<MountOptions, 'send' | 'sent' | 'loadCopy' | 'resolveLocale'> {
   /** starts a new verification request; rejects with a {@link CreateError} */
   create(signal: AbortSignal): Promise<VerifyRequestCreated>;
   /** the first request, sent by the loader before the UI arrived */
