@@ -124,6 +124,30 @@ describe('window.SVC', () => {
     }
   });
 
+  it('leaves no timer behind once the first answer is in, nor after remove()', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api } = svc(undefined, () => new Promise(() => {}));
+      api.render(box('w1'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+      vi.stubGlobal(
+        'fetch',
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) =>
+            init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const handle = api.render(box('w2'));
+      expect(vi.getTimerCount()).toBe(1);
+      handle.remove();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('asks for the locale of each widget with the UI bundle, so its script travels in parallel', async () => {
     const asked: Array<string | undefined> = [];
     const fake = fakeUi();

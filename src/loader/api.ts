@@ -96,8 +96,11 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     const error = problem ? initFailed(problem) : undefined;
     const sent = error ? undefined : sendCreateRequest(config, abort.signal);
     if (sent) {
-      sent.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
-      setTimeout(() => abort.abort(), CREATE_TIMEOUT_MS); // after the answer was read, it aborts nothing
+      // Given up after 15 s; the timer ends with the answer (or the abort of remove()). A failure
+      // is the UI's to report: handled here, it never reaches the page as an unhandled rejection.
+      const timer = setTimeout(() => abort.abort(), CREATE_TIMEOUT_MS);
+      const stop = (): void => clearTimeout(timer);
+      sent.then(stop, stop);
     }
     loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request
 

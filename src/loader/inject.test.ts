@@ -97,7 +97,7 @@ describe('createUiLoader', () => {
     void loadUi('nl');
     void loadUi('de');
     void loadCopy('nl');
-    expect(appended.map((s) => s.src)).toEqual([URL_, URL_.replace('.js', '-de.js'), URL_.replace('.js', '-nl.js')]);
+    expect(appended.map((s) => s.src)).toEqual([URL_.replace('.js', '-de.js'), URL_, URL_.replace('.js', '-nl.js')]);
   });
 
   it('starts no locale script for French or no locale', () => {

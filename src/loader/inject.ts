@@ -72,14 +72,14 @@ export function createUiLoader(url: string, nonce?: string): UiLoader {
   };
   return {
     loadUi(locale) {
-      pending ??= inject()
+      // the locale script first: the smaller one, so neither waits on the other (e2e/locales.spec.ts)
+      loadCopy(locale).catch(() => 0); // the UI falls back to French if it fails
+      return (pending ??= inject()
         .catch(inject)
         .catch((error: unknown) => {
           pending = undefined;
           throw error;
-        });
-      loadCopy(locale).catch(() => 0); // the UI falls back to French if it fails
-      return pending;
+        }));
     },
     loadCopy,
   };
