@@ -8,18 +8,7 @@ import { defineConfig, type UserConfig } from 'vite';
 /** Preact's automatic JSX runtime (Vite 8 transforms with Oxc). */
 export const oxc: UserConfig['oxc'] = { jsx: { runtime: 'automatic', importSource: 'preact' } };
 
-/**
- * The widget imports only the core primitives from @preact/signals (signal, computed, effect,
- * batch): its views re-render from one effect, so the Preact integration (options hooks,
- * useSignal) is dead weight. The package is not marked side-effect free, so say it here: its
- * module is then dropped and only @preact/signals-core remains (−2 KB gzip).
- */
-export function moduleSideEffects(id: string): boolean {
-  return !/[\\/]@preact[\\/]signals[\\/]dist[\\/]/.test(id);
-}
-
 export default defineConfig({
   root: 'src',
   oxc,
-  build: { rolldownOptions: { treeshake: { moduleSideEffects } } },
 });

@@ -8,12 +8,13 @@ import { basename } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /**
- * Bytes after `gzip -9`, measured both ways {@link bundleSize} says. The UI's budget holds for
- * what a visitor downloads in any of the seven locales: the bundle (with fr) plus, for the
- * others (English included), that locale's script (issue 11).
+ * Bytes after `gzip -9`, measured both ways {@link bundleSize} says (issue 18). `ui` is the
+ * bundle alone (it carries fr); `uiWithLocale` is what a visitor downloads in any other locale
+ * (English included): the bundle plus that locale's script (issue 11). The loader's goal is
+ * 2,400 B; its budget holds what it weighs today with every behaviour it has (docs/development.md).
  */
-export const BUDGETS = { loader: 3072, ui: 14336 } as const;
-export type BundleName = keyof typeof BUDGETS;
+export const BUDGETS = { loader: 2944, ui: 12288, uiWithLocale: 12900 } as const;
+export type BundleName = 'loader' | 'ui';
 
 /** The names the bundles are served under, for callers that do not give one (the UI's hash is ten characters). */
 export const DEFAULT_FILE_NAMES: Readonly<Record<BundleName, string>> = {
@@ -78,7 +79,7 @@ export function bundleSize(code: string | Uint8Array, fileName: string): number 
  * is the name it is served under (its length counts in gzip's header).
  *
  * @example
- * checkBundle('loader', code) // ['loader: 3190 bytes gzip, over its 3072 budget']
+ * checkBundle('loader', code) // ['loader: 3040 bytes gzip, over its 2944 budget']
  */
 export function checkBundle(name: BundleName, code: string, fileName = DEFAULT_FILE_NAMES[name]): string[] {
   const problems: string[] = [];
@@ -98,7 +99,7 @@ export function checkBundle(name: BundleName, code: string, fileName = DEFAULT_F
  * bundle it completes, and the same forbidden strings. Its copy is user-facing by design, so no
  * prose check.
  *
- * @example checkLocaleScript('de', deCode, uiCode, 'ui.Ab12.js') // [] when bundle + script fit 14336 bytes
+ * @example checkLocaleScript('de', deCode, uiCode, 'ui.Ab12.js') // [] when bundle + script fit 12900 bytes
  */
 export function checkLocaleScript(
   locale: string,
@@ -108,7 +109,8 @@ export function checkLocaleScript(
 ): string[] {
   const problems: string[] = [];
   const size = bundleSize(uiCode, uiFileName) + bundleSize(code, uiFileName.replace(/\.js$/, `-${locale}.js`));
-  if (size > BUDGETS.ui) problems.push(`ui with ${locale}: ${size} bytes gzip, over its ${BUDGETS.ui} budget`);
+  if (size > BUDGETS.uiWithLocale)
+    problems.push(`ui with ${locale}: ${size} bytes gzip, over its ${BUDGETS.uiWithLocale} budget`);
   const lower = code.toLowerCase();
   for (const forbidden of FORBIDDEN) {
     if (lower.includes(forbidden.toLowerCase()))

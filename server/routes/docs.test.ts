@@ -222,7 +222,9 @@ describe('the OpenAPI document at /docs/json', () => {
   });
 
   it('documents the phone routes production serves: open, a provider’s start, the providers’ callback', () => {
-    expect(doc.paths['/api/m/requests/{requestId}/open']?.post?.tags).toEqual(['phone']);
+    expect((doc.paths['/api/m/requests/{requestId}/open']?.post as { tags?: string[] } | undefined)?.tags).toEqual([
+      'phone',
+    ]);
     expect(doc.paths['/api/m/requests/{requestId}/providers/{providerId}/start']?.post?.responses).toHaveProperty(
       '200',
     );

@@ -5,8 +5,8 @@ import { createGalleryModel, type GalleryModel } from './gallery.ts';
 import type { LiveModel } from './live.ts';
 
 /**
- * Renders the page and renders it again whenever a signal it read changes (the build drops
- * @preact/signals' automatic component subscriptions, see vite.config.ts).
+ * Renders the page and renders it again whenever a signal it read changes (one effect, rather
+ * than @preact/signals' automatic component subscriptions).
  *
  * @example const unmount = mountDemoPage(document.getElementById('app')!, { live, partnerUrl });
  */

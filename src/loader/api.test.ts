@@ -81,7 +81,7 @@ function svc(
   loadUi: (locale?: string) => Promise<MountWidget> = () => Promise.resolve(fakeUi().mount),
   result = null,
 ) {
-  return createSvc({ raw, apiOrigin: API, loadUi, result });
+  return createSvc({ raw, apiOrigin: API, loadUi, loadCopy: () => Promise.resolve(), result });
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -96,7 +96,56 @@ describe('window.SVC', () => {
     ui.resolve(fake.mount);
     await flush();
     expect(fake.mounts).toHaveLength(1);
-    await expect(fake.mounts[0]!.options.created).resolves.toEqual(created);
+    await expect(fake.mounts[0]!.options.sent).resolves.toEqual([201, created]);
+  });
+
+  it('gives up the first request after 15 s without an answer, so the UI can offer a retry', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal(
+        'fetch',
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) =>
+            init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const fake = fakeUi();
+      const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+      api.render(box('w1'));
+      await vi.advanceTimersByTimeAsync(0);
+      const sent = vi.fn();
+      fake.mounts[0]!.options.sent!.then(sent, sent);
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect(sent).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent).toHaveBeenCalledWith(expect.objectContaining({ name: 'AbortError' }));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves no timer behind once the first answer is in, nor after remove()', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api } = svc(undefined, () => new Promise(() => {}));
+      api.render(box('w1'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+      vi.stubGlobal(
+        'fetch',
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) =>
+            init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const handle = api.render(box('w2'));
+      expect(vi.getTimerCount()).toBe(1);
+      handle.remove();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for the locale of each widget with the UI bundle, so its script travels in parallel', async () => {
@@ -331,6 +380,7 @@ describe('window.SVC', () => {
       raw: {},
       apiOrigin: API,
       loadUi: () => Promise.resolve(fakeUi().mount),
+      loadCopy: () => Promise.resolve(),
       result: { attestation: 'a.b.c' },
     });
     expect(api.consumeResult()).toEqual({ attestation: 'a.b.c' });

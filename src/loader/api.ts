@@ -3,31 +3,30 @@
  * read a result that arrived in the address. Everything a partner calls before the UI bundle
  * arrived is queued; nothing here ever throws into the host page.
  */
-import type { Locale } from '../protocol/api.ts';
-import type {
-  Listener,
-  MountWidget,
-  SvcApi,
-  SvcError,
-  SvcResult,
-  WidgetConfig,
-  WidgetController,
-  WidgetHandle,
-  WidgetState,
+import {
+  CREATE_TIMEOUT_MS,
+  type Listener,
+  type SvcApi,
+  type SvcError,
+  type SvcResult,
+  type WidgetConfig,
+  type WidgetController,
+  type WidgetHandle,
+  type WidgetState,
 } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
-import { createVerifyRequest } from './create.ts';
+import { sendCreateRequest } from './create.ts';
+import type { UiLoader } from './inject.ts';
 
 export const VERSION = '4.0.0';
 
-export interface SvcEnvironment {
+/** What `window.SVC` runs on: `loadUi` and `loadCopy` are inject.ts's. */
+export interface SvcEnvironment extends UiLoader {
   /** the script tag's attributes: defaults for every render() */
   raw: RawConfig;
   apiOrigin: string;
-  /** loads the UI bundle, and the script of `locale` when the bundle does not carry it */
-  loadUi: (locale?: Locale) => Promise<MountWidget>;
   /** a result the loader found in the address at start */
   result: SvcResult | null;
 }
@@ -35,6 +34,7 @@ export interface SvcEnvironment {
 type EventType = 'error' | 'success' | 'state';
 /** The attributes naming a partner's global function per event: `data-on-error` is `onError`. */
 type HandlerName = `on${Capitalize<EventType>}`;
+type EventValue = SvcError | SvcResult | WidgetState;
 
 /**
  * Builds `window.SVC` and the function that starts the script tag's own widget. `main.ts`
@@ -46,8 +46,10 @@ type HandlerName = `on${Capitalize<EventType>}`;
  * autoRender(script);
  */
 export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script: Element | null): void } {
+  const { raw: tag, loadUi } = env;
   const widgets = new Map<HTMLElement, WidgetHandle>();
-  const listeners: Record<EventType, Set<Listener<never>>> = { error: new Set(), success: new Set(), state: new Set() };
+  /** SVC.on* subscriptions, in their order */
+  const listeners = new Set<[EventType, Listener<never>]>();
   let lastError: [SvcError, HTMLElement?] | undefined;
   let result = env.result;
 
@@ -59,6 +61,7 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     }
   };
   const ignore = (): void => undefined;
+  const initFailed = (message: string, retryable = false): SvcError => ({ code: 'INIT_FAILED', message, retryable });
 
   /**
    * Fans an event out: SVC.on* subscribers, the data-on-* global, the DOM event on the container.
@@ -67,7 +70,7 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
    */
   const dispatch = (
     type: EventType,
-    value: SvcError | SvcResult | WidgetState,
+    value: EventValue,
     config: Pick<Partial<WidgetConfig>, 'debug' | HandlerName>,
     container?: HTMLElement,
   ): void => {
@@ -78,98 +81,109 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     // a result is a credential: never printed, not even in debug mode
     else if (config.debug) console.debug('[svc]', type, type === 'state' ? value : '');
     const named = window[config[('on' + type[0]!.toUpperCase() + type.slice(1)) as HandlerName] as keyof Window];
-    for (const fn of [...listeners[type], named]) if (typeof fn === 'function') safely(() => fn(value, container));
+    for (const [on, fn] of [...listeners, [type, named]])
+      if (on === type && typeof fn === 'function') safely(() => fn(value, container));
     container?.dispatchEvent(new CustomEvent('svc:' + type, { detail: value, bubbles: true }));
   };
 
-  /** Validates a configuration and starts its request at once, before any container or UI is needed. */
-  function prepare(raw: RawConfig) {
+  /**
+   * Validates a configuration and starts its request at once, before any container or UI is
+   * needed; returns what mounts it in a container.
+   */
+  function prepare(raw: RawConfig): (container: HTMLElement) => WidgetHandle {
     const { config, problem } = parseConfig(raw, env.apiOrigin);
     const abort = new AbortController();
-    const error: SvcError | undefined = problem
-      ? { code: 'INIT_FAILED', message: problem, retryable: false }
-      : undefined;
-    const created = error ? undefined : createVerifyRequest(config, abort.signal);
-    created?.catch(ignore); // the UI reports it; an unhandled rejection would reach the page
-    env.loadUi(resolveLocale(config.locale)).catch(ignore); // in parallel with the request
-    return { config, abort, error, created };
-  }
+    const error = problem ? initFailed(problem) : undefined;
+    // The scripts first, then the request: the service answers them in that order, and the create
+    // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
+    loadUi(resolveLocale(config.locale)).catch(ignore);
+    const sent = error ? undefined : sendCreateRequest(config, abort.signal);
+    if (sent) {
+      // Given up after 15 s; the timer ends with the answer (or the abort of remove()). A failure
+      // is the UI's to report: handled here, it never reaches the page as an unhandled rejection.
+      const timer = setTimeout(() => abort.abort(), CREATE_TIMEOUT_MS);
+      const stop = (): void => clearTimeout(timer);
+      sent.then(stop, stop);
+    }
 
-  function mount(container: HTMLElement, { config, abort, error, created }: ReturnType<typeof prepare>): WidgetHandle {
-    let state: WidgetState = 'creating';
-    let controller: WidgetController | undefined;
-    let queue: Array<(c: WidgetController) => void> | undefined = [];
-    const call = (fn: (c: WidgetController) => void): void => {
-      if (controller) safely(() => fn(controller!));
-      else queue?.push(fn);
-    };
-    const setState = (next: WidgetState): void => {
-      if (queue && next !== state) dispatch('state', (state = next), config, container);
-    };
-    const fail = (failure: SvcError): void => {
-      dispatch('error', failure, config, container);
-      setState('error');
-    };
-    const handle: WidgetHandle = {
-      reset: () => call((c) => c.reset()),
-      remove() {
-        queue = undefined;
-        abort.abort();
-        controller?.remove();
-        widgets.delete(container);
-      },
-      update: (next) => call((c) => c.update(next)),
-      get state() {
-        return state;
-      },
-    };
-    widgets.set(container, handle);
+    return (container) => {
+      let state: WidgetState = 'creating';
+      let controller: WidgetController | undefined;
+      /** calls made before the UI arrived; undefined once removed */
+      let queue: Array<(c: WidgetController) => void> | undefined = [];
+      const call = (fn: (c: WidgetController) => void): void => {
+        if (controller) safely(() => fn(controller!));
+        else queue?.push(fn);
+      };
+      const setState = (next: WidgetState): void => {
+        if (queue && next !== state) dispatch('state', (state = next), config, container);
+      };
+      const fail = (failure: SvcError): void => {
+        dispatch('error', failure, config, container);
+        setState('error');
+      };
+      const handle: WidgetHandle = {
+        reset: () => call((c) => c.reset()),
+        remove() {
+          queue = undefined;
+          abort.abort();
+          controller?.remove();
+          widgets.delete(container);
+        },
+        update: (next) => call((c) => c.update(next)),
+        get state() {
+          return state;
+        },
+      };
+      widgets.set(container, handle);
 
-    if (error) fail(error);
-    else dispatch('state', state, config, container);
-    env.loadUi().then(
-      (mountWidget) => {
-        if (!queue) return;
-        safely(() => {
-          controller = mountWidget(container, {
-            config,
-            create: (signal) => createVerifyRequest(config, signal),
-            created,
-            error,
-            emit(event) {
-              if (event.type === 'state') setState(event.state);
-              else if (queue)
-                dispatch(event.type, event.type === 'error' ? event.error : event.result, config, container);
-            },
-            keepResult: (kept) => (result = kept),
-            navigate: (url) => location.assign(url),
-          });
-        });
-        for (const fn of queue.splice(0)) call(fn);
-      },
-      () => !queue || state === 'error' || fail({ code: 'INIT_FAILED', message: 'ui load failed', retryable: true }),
-    );
-    return handle;
+      if (error) fail(error);
+      else dispatch('state', state, config, container);
+      loadUi().then(
+        (mountWidget) =>
+          queue &&
+          safely(() => {
+            controller = mountWidget(container, {
+              config,
+              send: (signal) => sendCreateRequest(config, signal),
+              sent,
+              error,
+              emit(event) {
+                if (event.type === 'state') setState(event.state);
+                else if (queue)
+                  dispatch(event.type, event.type === 'error' ? event.error : event.result, config, container);
+              },
+              keepResult: (kept) => (result = kept),
+              loadCopy: env.loadCopy,
+              resolveLocale,
+              navigate: (url) => location.assign(url),
+            });
+            for (const fn of queue!.splice(0)) call(fn);
+          }),
+        () => !queue || state === 'error' || fail(initFailed('ui load failed', true)),
+      );
+      return handle;
+    };
   }
 
   const subscribe =
     <T>(type: EventType) =>
     (fn: Listener<T>): (() => void) => {
-      listeners[type].add(fn);
-      return () => void listeners[type].delete(fn);
+      const entry: [EventType, Listener<never>] = [type, fn];
+      listeners.add(entry);
+      return () => void listeners.delete(entry);
     };
 
   const api: SvcApi = {
     version: VERSION,
     ready(fn) {
-      env.loadUi().then(() => safely(fn), ignore);
+      loadUi().then(() => safely(fn), ignore);
     },
     render(target, options) {
       const container = typeof target === 'string' ? document.getElementById(target) : target;
       if (container instanceof HTMLElement)
-        return widgets.get(container) ?? mount(container, prepare({ ...env.raw, ...optionsToRaw(options) }));
-      const failure: SvcError = { code: 'INIT_FAILED', message: 'data-container missing', retryable: false };
-      dispatch('error', failure, { onError: env.raw.onError });
+        return widgets.get(container) ?? prepare({ ...tag, ...optionsToRaw(options) })(container);
+      dispatch('error', initFailed('data-container missing'), { onError: tag.onError });
       return { reset: ignore, remove: ignore, update: ignore, state: 'error' };
     },
     onError(fn) {
@@ -191,8 +205,8 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
    * up once the document is parsed, and created after the script tag when the page has none.
    */
   function autoRender(script: Element | null): void {
-    const prepared = prepare(env.raw);
-    const id = prepared.config.container;
+    const mount = prepare(tag);
+    const id = tag.container || 'svc-widget';
     const place = (): void => {
       let container = document.getElementById(id);
       if (!container) {
@@ -201,7 +215,7 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
         if (script?.parentElement && script.parentElement !== document.head) script.after(container);
         else document.body.append(container);
       }
-      mount(container, prepared);
+      mount(container);
     };
     if (document.readyState === 'loading' && !document.getElementById(id))
       document.addEventListener('DOMContentLoaded', place, { once: true });

@@ -28,6 +28,7 @@ export interface ParsedConfig {
   problem?: string;
 }
 
+/** The values of `data-theme` and `data-locale`; the first is the default. */
 export const THEMES: readonly Theme[] = ['dark', 'light', 'auto'];
 export const LOCALES: readonly LocaleOption[] = [...LANGUAGES, 'auto'];
 
@@ -68,18 +69,18 @@ export function isSameOriginPath(path: string): boolean {
  */
 export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   let problem: string | undefined;
-  const report = (name: string, why: string): void => {
+  const report = (name: string, why = 'invalid'): void => {
     problem ??= 'data-' + name.replace(/[A-Z]/g, '-$&').toLowerCase() + ' ' + why;
   };
-  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const value = raw[name] as T | undefined;
-    if (value === undefined) return fallback;
+  /** The attribute if it is one of `allowed`; absent or wrong, the first of them. */
+  const oneOf = <T extends string>(name: string, allowed: readonly T[]): T => {
+    const value = (raw[name] ?? allowed[0]) as T;
     if (allowed.includes(value)) return value;
-    report(name, 'invalid');
-    return fallback;
+    report(name);
+    return allowed[0]!;
   };
   // `<script data-debug>` means true
-  const flag = (name: string): boolean => oneOf(name, ['true', 'false', ''], 'false') !== 'false';
+  const flag = (name: string): boolean => oneOf(name, ['false', 'true', '']) !== 'false';
   const checkPath = (name: string, required: boolean): void => {
     const path = raw[name];
     if (path === undefined) {
@@ -87,10 +88,10 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     } else if (!isSameOriginPath(path)) report(name, 'not same-origin');
   };
 
-  const { partnerId, sessionToken, successPath } = raw;
+  const { partnerId, sessionToken } = raw;
   // Their format is the service's to judge: INVALID_PARTNER or SESSION_INVALID come back as INIT_FAILED.
   if (partnerId !== undefined && sessionToken !== undefined) report('sessionToken', 'with data-partner-id');
-  else if (partnerId === undefined && sessionToken === undefined) report('partnerId', 'missing');
+  else if (partnerId === sessionToken) report('partnerId', 'missing'); // both absent
 
   checkPath('successPath', true);
 
@@ -98,14 +99,13 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   const scopes = (raw.scopes ?? 'isAdult')
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean);
+    .filter(Boolean) as Scope[];
   // ADULT_BLIND: the session token carries the scopes, the attribute is not used. The rules are
   // protocol/scopes.ts findScopeProblem's, spelled out here because its codes cost loader bytes.
   if (sessionToken === undefined) {
-    if (!scopes.length || scopes.some((s, i) => !SCOPES.includes(s as Scope) || scopes.indexOf(s) < i))
-      report('scopes', 'invalid');
+    if (!scopes.length || scopes.some((s, i) => !SCOPES.includes(s) || scopes.indexOf(s) < i)) report('scopes');
     else if (scopes.includes('isMale') && scopes.includes('isFemale')) report('scopes', 'isMale with isFemale');
-    else if (clientProofMode && scopes.some((s) => !WALLET_SCOPES.includes(s as Scope)))
+    else if (clientProofMode && scopes.some((s) => !WALLET_SCOPES.includes(s)))
       report('scopes', 'not with data-client-proof-mode');
   }
 
@@ -115,20 +115,20 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   const timeoutRaw = raw.serverVerifyTimeout ?? '30';
   let timeout = /^\d+(\.\d+)?$/.test(timeoutRaw) ? +timeoutRaw : 0;
   if (!(timeout > 0 && timeout <= 600)) {
-    report('serverVerifyTimeout', 'invalid');
+    report('serverVerifyTimeout');
     timeout = 30;
   }
-  const layout = oneOf<Layout | 'auto'>('layout', ['desktop', 'mobile', 'auto'], 'auto');
+  const layout = oneOf<Layout | 'auto'>('layout', ['auto', 'desktop', 'mobile']);
   // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
-  if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent', 'invalid');
+  if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent');
   // Attributes kept as written (partnerId, sessionToken, state, onError, …) travel by spreading.
   const config = {
     ...raw,
     apiOrigin,
-    successPath: successPath ?? '/',
-    scopes: scopes as Scope[],
-    locale: oneOf('locale', LOCALES, 'fr'),
-    theme: oneOf('theme', THEMES, 'dark'),
+    successPath: raw.successPath ?? '/',
+    scopes,
+    locale: oneOf('locale', LOCALES),
+    theme: oneOf('theme', THEMES),
     container: raw.container || 'svc-widget',
     debug: flag('debug'),
     clientProofMode,

@@ -2,9 +2,16 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
-import { createVerifyRequest } from './create.ts';
+import { sendCreateRequest } from './create.ts';
 
 const API = 'https://svc.example';
+const CREATED = {
+  request_id: 'vr_1',
+  poll_token: 'pt_1',
+  deep_link: `${API}/m/v/vr_1#h=h_1`,
+  expires_at: 0,
+  poll_after_ms: 1000,
+};
 const seen: Array<{ contentType: string | null; credentials: string; body: unknown }> = [];
 const server = setupServer(
   http.post(`${API}/api/w/verify-request`, async ({ request }) => {
@@ -13,16 +20,7 @@ const server = setupServer(
       credentials: request.credentials,
       body: await request.json(),
     });
-    return HttpResponse.json(
-      {
-        request_id: 'vr_1',
-        poll_token: 'pt_1',
-        deep_link: `${API}/m/v/vr_1#h=h_1`,
-        expires_at: Date.now() + 300_000,
-        poll_after_ms: 1000,
-      },
-      { status: 201 },
-    );
+    return HttpResponse.json(CREATED, { status: 201 });
   }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -31,14 +29,13 @@ afterAll(() => server.close());
 
 const STANDARD = { partnerId: 'pk_test_demo', successPath: '/done' };
 
-describe('createVerifyRequest', () => {
+describe('sendCreateRequest', () => {
   it('sends a preflight-free text/plain JSON body without credentials', async () => {
     const { config } = parseConfig(
       { partnerId: 'pk_test_demo', successPath: '/done', scopes: 'isAdult,isFrench', locale: 'en' },
       API,
     );
-    const created = await createVerifyRequest(config, new AbortController().signal);
-    expect(created.request_id).toBe('vr_1');
+    await expect(sendCreateRequest(config, new AbortController().signal)).resolves.toEqual([201, CREATED]);
     expect(seen.at(-1)).toEqual({
       contentType: 'text/plain;charset=UTF-8',
       credentials: 'omit',
@@ -46,32 +43,23 @@ describe('createVerifyRequest', () => {
     });
   });
 
-  it.each([
-    [
-      'the catalogue code the service sent',
-      HttpResponse.json({ error: 'INVALID_PARTNER' }, { status: 403 }),
-      'INVALID_PARTNER',
-      false,
-    ],
-    ['the status for a body that is not JSON', new HttpResponse('Bad gateway', { status: 502 }), 'HTTP_502', true],
-    ['the status for JSON without an error code', HttpResponse.json(null, { status: 400 }), 'HTTP_400', false],
-    ['the status for a JSON error that is not an object', HttpResponse.json('no', { status: 404 }), 'HTTP_404', false],
-    ['a rate limit as retryable', HttpResponse.json({ error: 'RATE_LIMITED' }, { status: 429 }), 'RATE_LIMITED', true],
-  ])('rejects with %s', async (_name, response, code, retryable) => {
-    server.use(http.post(`${API}/api/w/verify-request`, () => response));
-    const { config } = parseConfig(STANDARD, API);
-    await expect(createVerifyRequest(config, new AbortController().signal)).rejects.toMatchObject({
-      message: code,
-      retryable,
-    });
+  it('sends the session token alone, without scopes, for ADULT_BLIND', async () => {
+    const { config } = parseConfig({ sessionToken: 'a.b.c', successPath: '/done', scopes: 'isFrench' }, API);
+    await sendCreateRequest(config, new AbortController().signal);
+    expect(seen.at(-1)?.body).toEqual({ session_token: 'a.b.c', client_proof_mode: false, locale: 'fr' });
   });
 
-  it('rejects with a retryable NETWORK error when the request cannot be sent', async () => {
+  it('hands over the status and the JSON body of an error, and only the status of a body that is not JSON', async () => {
+    const { config } = parseConfig(STANDARD, API);
+    server.use(http.post(`${API}/api/w/verify-request`, () => HttpResponse.json({ error: 'X' }, { status: 403 })));
+    await expect(sendCreateRequest(config, new AbortController().signal)).resolves.toEqual([403, { error: 'X' }]);
+    server.use(http.post(`${API}/api/w/verify-request`, () => new HttpResponse('Bad gateway', { status: 502 })));
+    await expect(sendCreateRequest(config, new AbortController().signal)).resolves.toEqual([502]);
+  });
+
+  it('rejects when no answer comes (network error)', async () => {
     server.use(http.post(`${API}/api/w/verify-request`, () => HttpResponse.error()));
     const { config } = parseConfig(STANDARD, API);
-    await expect(createVerifyRequest(config, new AbortController().signal)).rejects.toMatchObject({
-      message: 'NETWORK',
-      retryable: true,
-    });
+    await expect(sendCreateRequest(config, new AbortController().signal)).rejects.toBeInstanceOf(Error);
   });
 });

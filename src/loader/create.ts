@@ -1,48 +1,32 @@
-import type { BlindVerifyRequestBody, StandardVerifyRequestBody, VerifyRequestCreated } from '../protocol/api.ts';
-import type { CreateError, WidgetConfig } from '../shared/contract.ts';
+import type { BlindVerifyRequestBody, StandardVerifyRequestBody } from '../protocol/api.ts';
+import type { CreateAnswer, WidgetConfig } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
-import { withTimeout } from '../shared/timeout.ts';
-
-const CREATE_TIMEOUT_MS = 15_000;
 
 /**
- * Starts a verification request (DESIGN §3). The body travels as `text/plain` so the browser
- * sends no CORS preflight; no cookies go to the service.
+ * Sends a verification request (DESIGN §3) and reads its answer: the status and the JSON body.
+ * The body travels as `text/plain` so the browser sends no CORS preflight; no cookies go to the
+ * service. What the answer means is the UI's to say (src/widget/net/create.ts): the loader only
+ * starts the request early and hands it over, so the UI bundle carries the rest.
  *
  * @example
- * const created = await createVerifyRequest(config, controller.signal);
- * showQr(created.deep_link);
+ * const [status, body] = await sendCreateRequest(config, controller.signal); // [201, { request_id, … }]
  */
-export async function createVerifyRequest(config: WidgetConfig, signal: AbortSignal): Promise<VerifyRequestCreated> {
+export function sendCreateRequest(config: WidgetConfig, signal: AbortSignal): Promise<CreateAnswer> {
   const common = { client_proof_mode: config.clientProofMode, locale: resolveLocale(config.locale) };
   const body: StandardVerifyRequestBody | BlindVerifyRequestBody = config.sessionToken
     ? { session_token: config.sessionToken, ...common }
     : { partner_id: config.partnerId!, scopes: [...config.scopes], ...common };
-  const timed = withTimeout(signal, CREATE_TIMEOUT_MS);
-  let response: Response;
-  try {
-    response = await fetch(config.apiOrigin + '/api/w/verify-request', {
-      method: 'POST',
-      // A string body goes as text/plain;charset=UTF-8 (Fetch standard): a simple request, no
-      // preflight (DESIGN §3), and no header to spell out in the loader's bytes.
-      body: JSON.stringify(body),
-      credentials: 'omit',
-      signal: timed.signal,
-    });
-  } catch {
-    throw createError('NETWORK', true);
-  } finally {
-    timed.clear();
-  }
-  if (response.status === 201 || response.status === 200) return (await response.json()) as VerifyRequestCreated;
-  // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting
-  const code = await response.json().then(
-    (body: { error?: string } | null) => body?.error,
-    () => undefined,
+  return fetch(config.apiOrigin + '/api/w/verify-request', {
+    method: 'POST',
+    // A string body goes as text/plain;charset=UTF-8 (Fetch standard): a simple request, no
+    // preflight (DESIGN §3), and no header to spell out in the loader's bytes.
+    body: JSON.stringify(body),
+    credentials: 'omit',
+    signal,
+  }).then((response) =>
+    response.json().then(
+      (json: unknown): CreateAnswer => [response.status, json],
+      (): CreateAnswer => [response.status],
+    ),
   );
-  throw createError(code ?? 'HTTP_' + response.status, response.status === 429 || response.status >= 500);
-}
-
-function createError(code: string, retryable: boolean): CreateError {
-  return Object.assign(new Error(code), { retryable });
 }

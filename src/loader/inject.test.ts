@@ -35,7 +35,7 @@ const mount: MountWidget = () => ({ reset() {}, remove() {}, update() {}, state:
 
 describe('createUiLoader', () => {
   it('injects one script for any number of callers', async () => {
-    const load = createUiLoader(URL_, 'n0nce');
+    const load = createUiLoader(URL_, 'n0nce').loadUi;
     const a = load();
     const b = load();
     expect(injected()).toHaveLength(1);
@@ -47,7 +47,7 @@ describe('createUiLoader', () => {
   });
 
   it('retries once after a failed load', async () => {
-    const load = createUiLoader(URL_);
+    const load = createUiLoader(URL_).loadUi;
     const pending = load();
     settleLast('error');
     await new Promise((r) => setTimeout(r, 0));
@@ -57,7 +57,7 @@ describe('createUiLoader', () => {
   });
 
   it('gives up after the retry fails too, and a later call starts over', async () => {
-    const load = createUiLoader(URL_);
+    const load = createUiLoader(URL_).loadUi;
     const pending = load();
     settleLast('error');
     await new Promise((r) => setTimeout(r, 0));
@@ -69,7 +69,7 @@ describe('createUiLoader', () => {
   });
 
   it('fails a load whose script ran without handing over the UI', async () => {
-    const load = createUiLoader(URL_);
+    const load = createUiLoader(URL_).loadUi;
     const pending = load();
     settleLast('load');
     await new Promise((r) => setTimeout(r, 0));
@@ -78,38 +78,52 @@ describe('createUiLoader', () => {
   });
 
   it('starts the script of a locale the bundle does not carry beside the bundle, with the same nonce', () => {
-    const load = createUiLoader(URL_, 'n0nce');
+    const load = createUiLoader(URL_, 'n0nce').loadUi;
     void load('de');
     const locales = appended.filter((s) => s.src !== URL_);
     expect(locales.map((s) => [s.src, s.nonce, s.crossOrigin])).toEqual([
       ['https://svc.example/v4/ui.abc-de.js', 'n0nce', 'anonymous'],
     ]);
     expect(injected()).toHaveLength(1);
-    // a failed locale script leaves the page, so the bundle can add it again
+    // a failed locale script leaves the page, so it can be added again
     const removed = vi.spyOn(locales[0]!, 'remove');
     locales[0]!.dispatchEvent(new Event('error'));
     expect(removed).toHaveBeenCalled();
   });
 
-  it('leaves the locale scripts of later widgets to the bundle once it is on its way', () => {
-    const load = createUiLoader(URL_);
-    void load('fr');
-    void load('de');
-    void load('nl');
-    expect(appended.map((s) => s.src)).toEqual([URL_]);
+  it('starts the script of each widget’s locale once, whoever asks (a later widget, the UI)', () => {
+    const { loadUi, loadCopy } = createUiLoader(URL_);
+    void loadUi('de');
+    void loadUi('nl');
+    void loadUi('de');
+    void loadCopy('nl');
+    expect(appended.map((s) => s.src)).toEqual([URL_.replace('.js', '-de.js'), URL_, URL_.replace('.js', '-nl.js')]);
   });
 
   it('starts no locale script for French or no locale', () => {
     for (const locale of ['fr', undefined] as const) {
       appended = [];
-      void createUiLoader(URL_)(locale);
+      void createUiLoader(URL_).loadUi(locale);
       expect(appended.map((s) => s.src)).toEqual([URL_]);
     }
   });
 
+  it('resolves loadCopy once the locale script has run, and tries again after a failed load', async () => {
+    const { loadCopy } = createUiLoader(URL_);
+    const first = loadCopy('it');
+    appended.at(-1)!.dispatchEvent(new Event('error'));
+    await expect(first).rejects.toThrow('copy');
+    const second = loadCopy('it');
+    expect(appended).toHaveLength(2);
+    appended.at(-1)!.dispatchEvent(new Event('load'));
+    await second;
+    await loadCopy('fr'); // resolves at once: the bundle carries French
+    expect(appended).toHaveLength(2);
+  });
+
   it('injects nothing when the UI is already on the page', async () => {
     uiWindow[UI_GLOBAL] = mount;
-    await expect(createUiLoader(URL_)()).resolves.toBe(mount);
+    await expect(createUiLoader(URL_).loadUi()).resolves.toBe(mount);
     expect(injected()).toHaveLength(0);
   });
 });

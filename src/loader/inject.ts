@@ -1,7 +1,9 @@
 /**
  * Stage two of the loader (DESIGN §7): inject the UI bundle from the loader's own origin, once,
- * and retry once after a failed load; beside it, the script of a locale the bundle does not
- * carry, so that it costs no round trip after the bundle's (issue 11).
+ * and retry once after a failed load; beside it, the script of each locale the bundle does not
+ * carry, so that it costs no round trip after the bundle's (issue 11). The UI asks for the
+ * locale scripts it needs later (`update({ locale })`) through the same function, so scripts are
+ * added in one place, with the loader's nonce.
  */
 import type { Locale } from '../protocol/api.ts';
 import { UI_GLOBAL, type MountWidget } from '../shared/contract.ts';
@@ -9,28 +11,38 @@ import { localeScriptUrl } from '../shared/locale.ts';
 
 type UiWindow = Window & { [UI_GLOBAL]?: MountWidget };
 
+export interface UiLoader {
+  /**
+   * The UI bundle, loaded at most once at a time: concurrent callers share one <script>, a
+   * failed load is retried once, and after two failures the next call starts over. Given a
+   * locale, its script starts beside the bundle.
+   */
+  loadUi(locale?: Locale): Promise<MountWidget>;
+  /**
+   * Runs the script of `locale` (none for fr) once, resolving when it has run; after a failed
+   * load (the tag leaves the page) the next call tries again.
+   */
+  loadCopy(locale?: Locale): Promise<unknown>;
+}
+
 /**
- * Returns a function that loads the UI bundle at most once at a time: concurrent callers share
- * one <script>, a failed load is retried once, and after two failures the next call starts over.
- * Given a locale outside the bundle on the call that starts the bundle, it starts that locale's
- * script beside it (the bundle joins it, or retries it if it failed: a failed tag is removed).
- *
  * @example
- * const loadUi = createUiLoader('https://widget.example/v4/ui.3f9a1c.js', script.nonce);
+ * const { loadUi } = createUiLoader('https://widget.example/v4/ui.3f9a1c.js', script.nonce);
  * const mount = await loadUi('de'); // ui.3f9a1c-de.js is on its way too
  */
-export function createUiLoader(url: string, nonce?: string): (locale?: Locale) => Promise<MountWidget> {
+export function createUiLoader(url: string, nonce?: string): UiLoader {
   let pending: Promise<MountWidget> | undefined;
+  const copies: Partial<Record<Locale, Promise<unknown>>> = {};
   /** Adds a script (async, as injected scripts are); a failed one is removed, so a retry adds it anew. */
-  const add = (src: string, done: () => unknown = () => 0): void => {
+  const add = (src: string, loaded: () => unknown, failed = loaded): void => {
     const script = document.createElement('script');
     script.src = src;
     script.crossOrigin = 'anonymous';
     if (nonce) script.nonce = nonce;
-    script.onload = done;
+    script.onload = loaded;
     script.onerror = () => {
       script.remove();
-      done();
+      failed();
     };
     document.head.append(script);
   };
@@ -43,16 +55,32 @@ export function createUiLoader(url: string, nonce?: string): (locale?: Locale) =
       // loaded or failed: either way the bundle has set its global by now, or never will
       if (!ready()) add(url, () => ready() || reject(new Error('ui')));
     });
-  return (locale) => {
-    // Only beside the bundle's own first load: once the bundle is on its way, it loads (and
-    // shares) the locale scripts of later widgets itself.
-    const copy = !pending && localeScriptUrl(url, locale);
-    if (copy) add(copy);
-    return (pending ??= inject()
-      .catch(inject)
-      .catch((error: unknown) => {
-        pending = undefined;
-        throw error;
-      }));
+  const loadCopy = (locale?: Locale): Promise<unknown> => {
+    const src = localeScriptUrl(url, locale);
+    return src
+      ? (copies[locale!] ??= new Promise((resolve, reject) =>
+          add(
+            src,
+            () => resolve(0),
+            () => {
+              delete copies[locale!];
+              reject(new Error('copy'));
+            },
+          ),
+        ))
+      : Promise.resolve();
+  };
+  return {
+    loadUi(locale) {
+      // the locale script first: the smaller one, so neither waits on the other (e2e/locales.spec.ts)
+      loadCopy(locale).catch(() => 0); // the UI falls back to French if it fails
+      return (pending ??= inject()
+        .catch(inject)
+        .catch((error: unknown) => {
+          pending = undefined;
+          throw error;
+        }));
+    },
+    loadCopy,
   };
 }

@@ -22,7 +22,7 @@ if (!host.SVC) {
       raw,
       apiOrigin: new URL(src).origin,
       // the UI bundle sits beside the loader (…/v4/), under the hashed name the build wrote here
-      loadUi: createUiLoader(new URL(__UI_FILE__, src).href, script?.nonce),
+      ...createUiLoader(new URL(__UI_FILE__, src).href, script?.nonce),
       result,
     });
     host.SVC = api;

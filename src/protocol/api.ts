@@ -258,15 +258,23 @@ export interface SessionClaims {
   jti: string;
 }
 
-/** Time constants (spec: Time and size constants), in the unit their name says. */
+/** A grant code's lifetime (spec: Time and size constants); also LIMITS.grantTtlMs. */
+export const GRANT_TTL_MS = 5 * 60_000;
+/** A verification request's lifetime (spec: Time and size constants); also LIMITS.requestTtlMs. */
+export const REQUEST_TTL_MS = 300_000;
+
+/**
+ * Time constants (spec: Time and size constants), in the unit their name says. The widget
+ * imports the two it needs one by one: an object is carried whole into a bundle.
+ */
 export const LIMITS = {
-  grantTtlMs: 5 * 60_000,
+  grantTtlMs: GRANT_TTL_MS,
   passTokenTtlSeconds: 14_400,
   sessionTokenTtlSeconds: 300,
   attestationTtlSeconds: 300,
   skewSeconds: 300,
   jwksMaxAgeSeconds: 3600,
-  requestTtlMs: 300_000,
+  requestTtlMs: REQUEST_TTL_MS,
   serverVerifyTimeoutSeconds: 30,
   bodyLimitBytes: 16 * 1024,
 } as const;

@@ -3,7 +3,7 @@
  * (`dist/v4/ui.<hash>.js`), and the public shapes `window.SVC` hands to partners (DESIGN §7).
  * Types and tiny constants only: both bundles import it, so every byte here is paid twice.
  */
-import type { Locale, VerifyRequestCreated } from '../protocol/api.ts';
+import type { Locale } from '../protocol/api.ts';
 import type { Scope } from '../protocol/scopes.ts';
 
 /** What the widget shows; `data-state` on the host element and `onState` report the same value. */
@@ -72,16 +72,32 @@ export interface WidgetConfig {
 export type WidgetEvent =
   { type: 'state'; state: WidgetState } | { type: 'error'; error: SvcError } | { type: 'success'; result: SvcResult };
 
+/**
+ * The answer to POST /api/w/verify-request as the loader read it: the HTTP status and the JSON
+ * body (absent when the body is not JSON). The UI says what it means (src/widget/net/create.ts).
+ */
+export type CreateAnswer = [status: number, body?: unknown];
+
+/** A create that has no answer after this long is given up (and can be retried). */
+export const CREATE_TIMEOUT_MS = 15_000;
+
 /** Everything the UI bundle needs to run one widget. */
 export interface MountOptions {
   config: WidgetConfig;
-  /** starts POST /api/w/verify-request; rejects with a {@link CreateError} */
-  create(signal: AbortSignal): Promise<VerifyRequestCreated>;
-  /** the first request, started by the loader before the UI arrived */
-  created?: Promise<VerifyRequestCreated>;
+  /** sends POST /api/w/verify-request; rejects when no answer came (network error, abort) */
+  send(signal: AbortSignal): Promise<CreateAnswer>;
+  /** the first request, sent by the loader before the UI arrived (given up after 15 s) */
+  sent?: Promise<CreateAnswer>;
   emit(event: WidgetEvent): void;
   /** keeps a same-page result for `consumeResult()` */
   keepResult(result: SvcResult): void;
+  /**
+   * Runs the script of a locale the bundle does not carry (the loader adds every script, with
+   * its nonce); rejects when it cannot be loaded. See src/loader/inject.ts.
+   */
+  loadCopy(locale: Locale): Promise<unknown>;
+  /** `auto` → the page's language (src/shared/locale.ts): the loader's own, so the bundle carries none */
+  resolveLocale(option: LocaleOption): Locale;
   navigate(url: string): void;
   /** mount straight into the error state (configuration error) */
   error?: SvcError;
@@ -106,7 +122,7 @@ export interface WidgetUpdate {
 
 export type MountWidget = (container: HTMLElement, options: MountOptions) => WidgetController;
 
-/** Rejection of `create`: the catalogue code when the service sent one. */
+/** A failed create, as the UI reads it: the catalogue code when the service sent one (src/widget/net/create.ts). */
 export interface CreateError extends Error {
   retryable: boolean;
 }

@@ -30,7 +30,7 @@ export function resolveLocale(option: LocaleOption): Locale {
 /**
  * The script of a locale the UI bundle does not carry (all but fr), beside the bundle:
  * `…/v4/ui.<hash>.js` → `…/v4/ui.<hash>-de.js` (scripts/build.ts names them so); null for fr
- * and no locale. The loader starts it in parallel with the bundle, the bundle joins or starts it.
+ * and no locale. The loader adds it: in parallel with the bundle, and when the UI asks for it.
  *
  * @example localeScriptUrl('https://svc.example/v4/ui.Ab12.js', 'nl') // 'https://svc.example/v4/ui.Ab12-nl.js'
  */

@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyRequestCreated } from '../protocol/api.ts';
 import { qrBitsOf } from '../protocol/qr.ts';
 import { parseConfig, type RawConfig } from '../loader/config.ts';
+import { createUiLoader } from '../loader/inject.ts';
+import { resolveLocale } from '../shared/locale.ts';
 import type { MountOptions, WidgetController, WidgetEvent } from '../shared/contract.ts';
 import { ALL_COPY } from './copy/all.ts';
-import { locateCopy } from './copy/index.ts';
 import { copyValues } from './copy/order.ts';
 import { COPY_GLOBAL, registerCopy } from './copy/register.ts';
 import { mountWidget } from './mount.tsx';
@@ -32,6 +33,7 @@ beforeEach(() => {
   events = [];
   // English is a locale script too: these tests start with it already run
   registerCopy('en', copyValues(ALL_COPY.en));
+  loadCopy = createUiLoader(UI_URL, 'n0nce').loadCopy;
 });
 
 afterEach(() => {
@@ -44,12 +46,11 @@ afterEach(() => {
   delete (window as unknown as Record<string, unknown>)[COPY_GLOBAL];
 });
 
+/** The loader's script loading, as the widget gets it (MountOptions.loadCopy). */
+let loadCopy: MountOptions['loadCopy'];
+
 /** Plays the browser for locale scripts: captured instead of loaded, loading or failing on cue. */
 function captureScripts(): { scripts: HTMLScriptElement[]; settle(outcome: 'load' | 'error'): void } {
-  const ui = document.createElement('script');
-  ui.src = UI_URL;
-  ui.nonce = 'n0nce';
-  locateCopy(ui);
   const scripts: HTMLScriptElement[] = [];
   vi.spyOn(document.head, 'append').mockImplementation(
     (...nodes) => void scripts.push(...(nodes as HTMLScriptElement[])),
@@ -77,10 +78,12 @@ function mount(raw: RawConfig = {}, options: Partial<MountOptions> = {}): Shadow
   const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/done', ...raw }, 'https://svc.example');
   widget = mountWidget(container, {
     config,
-    create: () => Promise.resolve({ ...REQUEST, expires_at: Date.now() + 300_000 }),
+    send: () => Promise.resolve([201, { ...REQUEST, expires_at: Date.now() + 300_000 }]),
     emit: (event) => events.push(event),
     keepResult: () => {},
     navigate: () => {},
+    loadCopy,
+    resolveLocale,
     ...options,
   });
   return container.querySelector('[data-testid="svc-widget"]')!.shadowRoot!;
@@ -138,19 +141,15 @@ describe('mountWidget', () => {
   });
 
   it('joins the locale script the loader already started instead of fetching it twice', async () => {
-    const started = document.createElement('script');
-    started.type = 'text/x-not-run';
-    started.src = 'https://svc.example/v4/ui.Ab12-nl.js';
-    document.head.appendChild(started);
     const browser = captureScripts();
+    const started = loadCopy('nl');
     const root = mount({ locale: 'nl' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(browser.scripts).toEqual([]);
-    registerCopy('nl', copyValues(ALL_COPY.nl));
-    started.dispatchEvent(new Event('load'));
+    expect(browser.scripts).toHaveLength(1);
+    browser.settle('load');
+    await started;
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('h2')?.textContent).toBe(ALL_COPY.nl.waitingTitle);
-    started.remove();
   });
 
   it('falls back to French, the bundle’s own, when the locale script cannot be loaded', async () => {
@@ -202,10 +201,12 @@ describe('mountWidget', () => {
     const noop = () => {};
     widget = mountWidget(container, {
       config,
-      create: () => new Promise(() => {}),
+      send: () => new Promise(() => {}),
       emit: noop,
       keepResult: noop,
       navigate: noop,
+      loadCopy,
+      resolveLocale,
     });
     await vi.advanceTimersByTimeAsync(0);
     expect(container.querySelector('[data-testid="svc-widget"]')!.shadowRoot!.adoptedStyleSheets).toHaveLength(1);
@@ -214,7 +215,7 @@ describe('mountWidget', () => {
   it('offers the link instead of a QR code when the service sent no modules', async () => {
     const root = mount(
       {},
-      { create: () => Promise.resolve({ ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }) },
+      { send: () => Promise.resolve([201, { ...REQUEST, qr: undefined, expires_at: Date.now() + 300_000 }]) },
     );
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('[data-testid="svc-qr"]')).toBeNull();
@@ -246,7 +247,7 @@ describe('mountWidget', () => {
   });
 
   it('shows a retry button for a retryable error and none for a configuration error', async () => {
-    const root = mount({}, { create: () => Promise.reject(Object.assign(new Error('HTTP_503'), { retryable: true })) });
+    const root = mount({}, { send: () => Promise.resolve([503]) });
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('[data-testid="svc-retry"]')).not.toBeNull();
     widget!.remove();

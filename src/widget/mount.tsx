@@ -1,13 +1,13 @@
-import { effect, signal } from '@preact/signals';
+import { effect, signal } from './model/signals.ts';
 import { render } from 'preact';
 import { LOCALES, type Locale } from '../protocol/api.ts';
 import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';
-import { resolveLocale } from '../shared/locale.ts';
 import { accentCss } from './accent.ts';
 import { copyOf, loadCopy, type Copy } from './copy/index.ts';
 import { createFlow } from './model/flow.ts';
+import { createRequest, readCreateAnswer } from './net/create.ts';
 import { detectLayout } from './model/layout.ts';
-import { CSS, adoptStyles } from './styles.ts';
+import { adoptStyles, cssWith } from './styles.ts';
 import { App } from './ui/App.tsx';
 
 /**
@@ -16,7 +16,7 @@ import { App } from './ui/App.tsx';
  * `remove()` leaves the container exactly as it was.
  *
  * @example
- * const widget = mountWidget(document.getElementById('svc-widget')!, { config, create, emit, keepResult, navigate });
+ * const widget = mountWidget(document.getElementById('svc-widget')!, { config, send, emit, keepResult, navigate });
  * widget.update({ theme: 'light' });
  */
 export const mountWidget: MountWidget = (container, options) => {
@@ -35,6 +35,8 @@ export const mountWidget: MountWidget = (container, options) => {
   const legacyCss = !adoptStyles(root);
   const flow = createFlow({
     ...options,
+    create: (signal) => createRequest(options.send, signal),
+    created: options.sent && readCreateAnswer(options.sent),
     emit(event) {
       if (event.type === 'state') host.setAttribute('data-state', event.state);
       options.emit(event);
@@ -47,14 +49,14 @@ export const mountWidget: MountWidget = (container, options) => {
     // meanwhile (none at all before the first: the card appears once it can speak), and falls
     // back to French, the bundle's own, if the locale script cannot be loaded.
     effect(() => {
-      const wanted = resolveLocale(locale.value);
+      const wanted = options.resolveLocale(locale.value);
       const show = (lang: Locale, copy: Copy): void => {
-        if (!disposed && resolveLocale(locale.peek()) === wanted) shown.value = [lang, copy];
+        if (!disposed && options.resolveLocale(locale.peek()) === wanted) shown.value = [lang, copy];
       };
       const here = copyOf(wanted);
       if (here) shown.value = [wanted, here];
       else
-        loadCopy(wanted).then(
+        loadCopy(wanted, options.loadCopy).then(
           (copy) => show(wanted, copy),
           () => shown.peek() || show('fr', copyOf('fr')!),
         );
@@ -67,7 +69,7 @@ export const mountWidget: MountWidget = (container, options) => {
       if (!copy) return;
       render(
         <>
-          {legacyCss && <style>{CSS + (accent.value ? accentCss(accent.value) : '')}</style>}
+          {legacyCss && <style>{cssWith(accent.value && accentCss(accent.value))}</style>}
           <App
             state={flow.state.value}
             copy={copy}

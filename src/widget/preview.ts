@@ -11,7 +11,7 @@ import type { Layout, LoaderErrorCode, LocaleOption, Theme, WidgetState } from '
 import { resolveLocale } from '../shared/locale.ts';
 import { accentCss } from './accent.ts';
 import { ALL_COPY } from './copy/all.ts';
-import { CSS, adoptStyles } from './styles.ts';
+import { adoptStyles, cssWith } from './styles.ts';
 import { App } from './ui/App.tsx';
 
 export interface PreviewOptions {
@@ -88,7 +88,7 @@ export function renderPreview(host: HTMLElement, options: PreviewOptions): () =>
     h(
       Fragment,
       null,
-      legacyCss ? h('style', null, CSS + extraCss) : null,
+      legacyCss ? h('style', null, cssWith(extraCss)) : null,
       h(App, {
         state: options.state,
         copy: ALL_COPY[lang],

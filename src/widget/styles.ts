@@ -12,6 +12,7 @@ const DARK =
 const LIGHT =
   '--bg:#fff;--fg:#16181d;--mut:#525966;--line:#dcdfe5;--lk:#2747b8;--ok:#16794a;--bad:#b3261e;--warn:#7d5200';
 
+/** The whole stylesheet (tests read it); {@link cssWith} is how the widget takes it. */
 export const CSS =
   `:host{all:initial;display:block}` +
   `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;` +
@@ -26,9 +27,12 @@ export const CSS =
   `.title{margin:6px 0 0;font-size:17px;font-weight:600;line-height:1.3}.help{margin:0;color:var(--mut)}` +
   `.icon{width:56px;height:56px;fill:none;stroke:var(--lk);stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round}` +
   `.icon circle{stroke:var(--line)}` +
-  `.spin circle{stroke:var(--lk);stroke-dasharray:18 48;transform-origin:center;animation:s 1s linear infinite}` +
-  `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone circle{animation:p 1.6s ease-in-out infinite}` +
-  `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{stroke:var(--lk)}}` +
+  // Motion runs on the compositor (transform of the <svg> itself, never a stroke or a child of it,
+  // which would repaint on the main thread every frame): the spinner while something loads, and
+  // three beats of the phone, then stillness (issue 18: the waiting view stays idle).
+  `.spin circle{stroke:var(--lk);stroke-dasharray:18 48}.spin{animation:s 1s linear infinite}` +
+  `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone{animation:p 1.6s ease-in-out 3}` +
+  `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{transform:scale(1.1)}}` +
   `.tile{padding:0;border-radius:10px;background:#fff;line-height:0}.qr{display:block;width:200px;height:200px}.qr path{fill:#000}` +
   `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border:0;border-radius:calc(var(--r)/2);` +
   `background:var(--a);color:var(--on,#fff);font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
@@ -36,6 +40,16 @@ export const CSS =
   `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
   `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
   `@media(prefers-reduced-motion:reduce){*{animation:none!important}}`;
+
+/**
+ * The stylesheet followed by `extra` (an accent's rules): what a `<style>` element carries where
+ * constructed stylesheets are missing. One function, so the bundle carries the text once.
+ *
+ * @example h('style', null, cssWith(accentCss('#0a7d4f')))
+ */
+export function cssWith(extra = ''): string {
+  return CSS + extra;
+}
 
 let shared: CSSStyleSheet | undefined;
 
@@ -53,7 +67,7 @@ export function adoptStyles(root: ShadowRoot, extra = ''): boolean {
     made.replaceSync(css);
     return made;
   };
-  shared ??= sheet(CSS);
+  shared ??= sheet(cssWith());
   root.adoptedStyleSheets = extra ? [shared, sheet(extra)] : [shared];
   return true;
 }

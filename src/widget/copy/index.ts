@@ -2,21 +2,18 @@
  * The widget's copy by locale. French (the default) ships inside the UI bundle; each other
  * locale, English included, is a small script of its own beside it (`ui.<hash>-de.js`, built by
  * scripts/build.ts, registering through register.ts), loaded only when a widget speaks it, so
- * the bundle stays within its budget however many languages exist (issue 11). The loader starts
- * that script in parallel with the UI bundle when it already knows the locale, so it costs no
- * extra round trip.
+ * the bundle stays within its budget however many languages exist (issue 11). The loader adds
+ * those scripts: in parallel with the UI bundle when it already knows the locale, so it costs no
+ * extra round trip, and later when the UI asks (src/loader/inject.ts).
  */
 import type { Locale } from '../../protocol/api.ts';
-import { localeScriptUrl } from '../../shared/locale.ts';
 import { fr, type Copy } from './fr.ts';
 import { copyFromValues } from './order.ts';
 import { registeredValues } from './register.ts';
 
 export type { Copy };
 
-const inFlight = new Map<Locale, Promise<Copy>>();
 const made: Partial<Record<Locale, Copy>> = { fr };
-let source: { src: string; nonce?: string } | undefined;
 
 /** The copy of `locale` if it is already here (always for fr). */
 export function copyOf(locale: Locale): Copy | undefined {
@@ -26,48 +23,14 @@ export function copyOf(locale: Locale): Copy | undefined {
 }
 
 /**
- * Where the locale scripts live: beside the UI bundle's own script (its `src` and `nonce`, as
- * `document.currentScript` gives them while the bundle runs).
+ * The copy of `locale`, running its script first when it is not here yet (`load` is the
+ * loader's, MountOptions.loadCopy: it adds each script once, and again after a failure).
+ * Rejects when the script cannot be loaded or did not hand its strings over; the caller falls
+ * back.
  *
- * @example locateCopy(document.currentScript) // in the UI bundle's entry
+ * @example const copy = await loadCopy('nl', options.loadCopy);
  */
-export function locateCopy(script: HTMLOrSVGScriptElement | null): void {
-  if (script instanceof HTMLScriptElement && script.src) source = { src: script.src, nonce: script.nonce };
-}
-
-/**
- * The copy of `locale`, loading its script once (a script the loader already started is joined,
- * not fetched twice). Rejects when the script cannot be loaded; the caller falls back.
- *
- * @example const copy = await loadCopy('nl');
- */
-export function loadCopy(locale: Locale): Promise<Copy> {
+export function loadCopy(locale: Locale, load: (locale: Locale) => Promise<unknown>): Promise<Copy> {
   const here = copyOf(locale);
-  if (here) return Promise.resolve(here);
-  let pending = inFlight.get(locale);
-  if (!pending) {
-    pending = new Promise<Copy>((resolve, reject) => {
-      if (!source) return reject(new Error('copy'));
-      const url = localeScriptUrl(source.src, locale)!;
-      const script = [...document.scripts].find((s) => s.src === url) ?? document.createElement('script');
-      if (!script.src) {
-        script.src = url;
-        script.crossOrigin = 'anonymous';
-        if (source.nonce) script.nonce = source.nonce;
-        document.head.append(script);
-      }
-      const settle = (): void => {
-        const copy = copyOf(locale);
-        if (copy) return resolve(copy);
-        script.remove(); // the next call tries again
-        reject(new Error('copy'));
-      };
-      script.addEventListener('load', settle);
-      script.addEventListener('error', settle);
-    }).finally(() => {
-      inFlight.delete(locale);
-    });
-    inFlight.set(locale, pending);
-  }
-  return pending;
+  return here ? Promise.resolve(here) : load(locale).then(() => copyOf(locale) ?? Promise.reject(new Error('copy')));
 }

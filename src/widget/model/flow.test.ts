@@ -3,8 +3,9 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/api.ts';
 import { parseConfig, type RawConfig } from '../../loader/config.ts';
-import { createVerifyRequest } from '../../loader/create.ts';
+import { sendCreateRequest } from '../../loader/create.ts';
 import type { SvcResult, WidgetEvent, WidgetState } from '../../shared/contract.ts';
+import { createRequest } from '../net/create.ts';
 import { createFlow, type Flow } from './flow.ts';
 
 const API = 'https://svc.example';
@@ -102,7 +103,7 @@ function start(extra: RawConfig = {}): Flow {
   if (problem) throw new Error(`bad test config: ${problem}`);
   flow = createFlow({
     config,
-    create: (signal) => createVerifyRequest(config, signal),
+    create: (signal) => createRequest((s) => sendCreateRequest(config, s), signal),
     emit: (event) => events.push(event),
     keepResult: (result) => kept.push(result),
     navigate: (url) => navigated.push(url),
@@ -175,7 +176,7 @@ describe('creating the request', () => {
     const error = { code: 'INIT_FAILED' as const, message: 'data-partner-id missing', retryable: false };
     flow = createFlow({
       config,
-      create: (s) => createVerifyRequest(config, s),
+      create: (s) => createRequest((t) => sendCreateRequest(config, t), s),
       error,
       emit: (e) => events.push(e),
       keepResult: () => {},

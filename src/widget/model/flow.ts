@@ -4,8 +4,14 @@
  * change it, effects own timers and listeners and clean up after themselves. Components only
  * render it.
  */
-import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals';
-import { LIMITS, type FailReason, type VerifyRequestCreated, type VerifyResult } from '../../protocol/api.ts';
+import { batch, computed, effect, signal, type ReadonlySignal } from './signals.ts';
+import {
+  GRANT_TTL_MS,
+  REQUEST_TTL_MS,
+  type FailReason,
+  type VerifyRequestCreated,
+  type VerifyResult,
+} from '../../protocol/api.ts';
 import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
 import { isCurrentPage, resultUrl } from '../../shared/result.ts';
 import { pollUntilSettled } from '../net/poll.ts';
@@ -41,6 +47,14 @@ export interface Flow {
   dispose(): void;
 }
 
+/** What the flow needs: the mount options, with the create answers read (net/create.ts), and no copy. */
+export interface FlowDeps extends Omit<MountOptions, 'send' | 'sent' | 'loadCopy' | 'resolveLocale'> {
+  /** starts a new verification request; rejects with a {@link CreateError} */
+  create(signal: AbortSignal): Promise<VerifyRequestCreated>;
+  /** the first request, sent by the loader before the UI arrived */
+  created?: Promise<VerifyRequestCreated>;
+}
+
 /**
  * Creates and starts the flow.
  *
@@ -48,7 +62,7 @@ export interface Flow {
  * const flow = createFlow({ config, create, emit, keepResult, navigate: (u) => location.assign(u) });
  * effect(() => console.log(flow.state.value)); // creating → waiting → …
  */
-export function createFlow(deps: MountOptions): Flow {
+export function createFlow(deps: FlowDeps): Flow {
   const { config } = deps;
   const state = signal<WidgetState>(deps.error ? 'error' : 'creating');
   const request = signal<VerifyRequestCreated | null>(null);
@@ -118,7 +132,7 @@ export function createFlow(deps: MountOptions): Flow {
     const ttlMs = created_.expires_at - Date.now();
     batch(() => {
       now.value = Date.now();
-      expiresAt.value = now.value + (ttlMs > 0 && ttlMs <= LIMITS.requestTtlMs ? ttlMs : LIMITS.requestTtlMs);
+      expiresAt.value = now.value + (ttlMs > 0 && ttlMs <= REQUEST_TTL_MS ? ttlMs : REQUEST_TTL_MS);
       request.value = created_;
       state.value = 'waiting';
     });
@@ -202,7 +216,7 @@ export function createFlow(deps: MountOptions): Flow {
         state.peek() === 'error' &&
         error.peek()?.code === 'SERVER_VERIFY_TIMEOUT' &&
         pending &&
-        Date.now() - resultAt < LIMITS.grantTtlMs
+        Date.now() - resultAt < GRANT_TTL_MS
       ) {
         const signal = begin();
         error.value = null;

@@ -5,7 +5,7 @@
  * after network errors (1 s, 2 s, 4 s … 30 s) and polls again at once when the page comes back; honours Retry-After; pauses while the page
  * is hidden.
  */
-import { effect, type ReadonlySignal } from '@preact/signals';
+import { effect, type ReadonlySignal } from '../model/signals.ts';
 import {
   MAX_WAIT_SECONDS,
   type FailReason,

@@ -1,0 +1,46 @@
+import type { VerifyRequestCreated } from '../../protocol/api.ts';
+import { CREATE_TIMEOUT_MS, type CreateAnswer, type CreateError } from '../../shared/contract.ts';
+import { withTimeout } from '../../shared/timeout.ts';
+
+/**
+ * The verification request of a create answer (the loader's `sendCreateRequest`), or a
+ * {@link CreateError}: the catalogue code when the service sent one, else `HTTP_<status>`, and
+ * `NETWORK` when no answer came; retryable for network errors, 429 and 5xx.
+ *
+ * @example const created = await readCreateAnswer(options.sent); // { request_id, deep_link, qr, … }
+ */
+export async function readCreateAnswer(answer: Promise<CreateAnswer>): Promise<VerifyRequestCreated> {
+  let status: number;
+  let body: unknown;
+  try {
+    [status, body] = await answer;
+  } catch {
+    throw createError('NETWORK', true);
+  }
+  if ((status === 201 || status === 200) && body) return body as VerifyRequestCreated;
+  // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting
+  const code = (body as { error?: string } | undefined)?.error;
+  throw createError(code ?? 'HTTP_' + status, status === 429 || status >= 500 || status < 300);
+}
+
+/**
+ * A new verification request (a renewal, a retry) through the loader's sender, given up after
+ * {@link CREATE_TIMEOUT_MS}.
+ *
+ * @example const created = await createRequest(options.send, run.signal);
+ */
+export async function createRequest(
+  send: (signal: AbortSignal) => Promise<CreateAnswer>,
+  signal: AbortSignal,
+): Promise<VerifyRequestCreated> {
+  const timed = withTimeout(signal, CREATE_TIMEOUT_MS);
+  try {
+    return await readCreateAnswer(send(timed.signal));
+  } finally {
+    timed.clear();
+  }
+}
+
+function createError(code: string, retryable: boolean): CreateError {
+  return Object.assign(new Error(code), { retryable });
+}

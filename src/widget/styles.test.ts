@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { CSS } from './styles.ts';
+
+/** `name → declarations` of every @keyframes rule in `css`. */
+function keyframesOf(css: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const match of css.matchAll(/@keyframes\s+([\w-]+)\s*\{((?:[^{}]*\{[^{}]*\})*)\s*\}/g))
+    found.set(match[1]!, match[2]!);
+  return found;
+}
+
+/** `[selector, animation value]` of every `animation:` declaration in `css`. */
+function animationsOf(css: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  for (const match of css.matchAll(/([^{}]+)\{[^{}]*?\banimation:([^;}]+)/g))
+    found.push([match[1]!.trim(), match[2]!.trim()]);
+  return found;
+}
+
+describe('the widget stylesheet', () => {
+  it('animates only properties the compositor runs (transform, opacity), never a colour or a stroke', () => {
+    const keyframes = keyframesOf(CSS);
+    expect(keyframes.size).toBeGreaterThan(0);
+    for (const [name, body] of keyframes) {
+      const properties = [...body.matchAll(/([\w-]+)\s*:/g)].map((m) => m[1]);
+      expect(properties, `@keyframes ${name}`).not.toHaveLength(0);
+      for (const property of properties) expect(['transform', 'opacity'], `@keyframes ${name}`).toContain(property);
+    }
+  });
+
+  it('animates whole icons, not the shapes inside them (an SVG child repaints on the main thread)', () => {
+    for (const [selector] of animationsOf(CSS)) expect(selector).not.toMatch(/\s(circle|path)$/);
+  });
+
+  it('loops forever only the spinner: the waiting view settles after a few beats', () => {
+    // `animation:none` (under prefers-reduced-motion) starts nothing
+    const animations = animationsOf(CSS).filter(([, value]) => !value.startsWith('none'));
+    expect(animations.map(([selector]) => selector)).toEqual(expect.arrayContaining(['.spin', '.phone']));
+    for (const [selector, value] of animations) {
+      if (selector === '.spin') continue;
+      expect(value, selector).not.toMatch(/infinite/);
+      expect(value, selector).toMatch(/\s[1-3]$/);
+    }
+  });
+
+  it('stops every animation under prefers-reduced-motion', () => {
+    expect(CSS).toContain('@media(prefers-reduced-motion:reduce){*{animation:none!important}}');
+  });
+});
