@@ -4,7 +4,7 @@ import { ConfigError } from '../config.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, makeTestDeps } from '../test/helpers.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
-import type { FormPoster } from '../domain/phone-wallet.ts';
+import type { FormPoster } from '../sandbox/phone-wallet.ts';
 import { runWalletCommand } from './wallet.ts';
 
 function capture() {

@@ -8,7 +8,7 @@
 import { loadPersonas } from '../boot.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { findPersona } from '../domain/personas.ts';
-import { postFormOverHttp, type FormPoster } from '../domain/phone-wallet.ts';
+import { postFormOverHttp, type FormPoster } from '../sandbox/phone-wallet.ts';
 import { WalletLinkError } from '../wallet/request.ts';
 import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
 import { createDirectPost, isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
