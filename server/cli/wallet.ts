@@ -10,8 +10,8 @@ import { systemClock, type Clock } from '../clock.ts';
 import { findPersona } from '../domain/personas.ts';
 import { postFormOverHttp, type FormPoster } from '../sandbox/phone-wallet.ts';
 import { WalletLinkError } from '../wallet/request.ts';
-import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { createDirectPost, isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
+import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
+import { createDirectPost, isWalletTamper, WALLET_TAMPERS } from '../sandbox/wallet/sandbox-wallet.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
 

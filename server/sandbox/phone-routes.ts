@@ -27,7 +27,7 @@ import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
 import { readOneOf, readString } from '../http/body.ts';
 import { readHandoff } from '../routes/phone.ts';
-import { isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
+import { isWalletTamper, WALLET_TAMPERS } from './wallet/sandbox-wallet.ts';
 import { completeFromPhone } from './persona-approval.ts';
 import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from './phone-wallet.ts';
 

@@ -13,8 +13,8 @@ import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts'
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { authorizationRequestOf, formatWalletLink } from '../wallet/request.ts';
-import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
+import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
+import { createDirectPost, type WalletTamper } from './wallet/sandbox-wallet.ts';
 
 /** Posts a form to a URL and reads the answer: `fetch` in the service, an in-process one in tests. */
 export type FormPoster = (url: string, body: string) => Promise<{ status: number; body: string }>;

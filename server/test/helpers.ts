@@ -31,7 +31,7 @@ import { digestToken, newToken } from '../domain/tokens.ts';
 import { signRequest } from '../sdk/signing.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { GrantRecord, Store } from '../store/store.ts';
-import { createIssuerCertificates, type IssuerCertificates } from '../wallet/sandbox-issuer.ts';
+import { createIssuerCertificates, type IssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 
 /** The repository root, so fixtures resolve wherever vitest was started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

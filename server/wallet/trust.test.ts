@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../config.ts';
-import { createIssuerCertificates } from './sandbox-issuer.ts';
+import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, PUBLIC_ROOTS, walletTrustNotices } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 import { NOW, sandboxIssuer } from './test-helpers.ts';
