@@ -6,11 +6,11 @@
  */
 import type { Method, Outcome, RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { findPersona, personaFacts } from '../domain/personas.ts';
 import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
 import { approveRequest, assertActionable, EXPIRED_GRACE_MS, settle } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
+import { findPersona, personaFacts } from './personas.ts';
 
 export interface Completion {
   outcome: Outcome;

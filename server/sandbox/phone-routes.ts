@@ -24,12 +24,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Method, Outcome, PersonaSummary } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { summarizePersonas } from '../domain/personas.ts';
 import { readOneOf, readString } from '../http/body.ts';
 import { readHandoff } from '../routes/phone.ts';
-import { isWalletTamper, WALLET_TAMPERS } from './wallet/sandbox-wallet.ts';
 import { completeFromPhone } from './persona-approval.ts';
+import { summarizePersonas } from './personas.ts';
 import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from './phone-wallet.ts';
+import { isWalletTamper, WALLET_TAMPERS } from './wallet/sandbox-wallet.ts';
 
 export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';

@@ -8,11 +8,11 @@
 import type { RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
-import { findPersona } from '../domain/personas.ts';
 import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { authorizationRequestOf, formatWalletLink } from '../wallet/request.ts';
+import { findPersona } from './personas.ts';
 import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
 import { createDirectPost, type WalletTamper } from './wallet/sandbox-wallet.ts';
 
