@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
+import { ConfigError } from './errors.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
 import { loadKeyring, type Keyring } from './crypto/master-key.ts';
 import { loadResultReaderKeys } from './crypto/result-reader.ts';

@@ -13,6 +13,7 @@
  *   the app wiring (app.ts, boot.ts) through a dynamic `import()` taken in sandbox mode only, so a
  *   production process never loads it. Nothing in domain/, routes/, wallet/, http/ or any other
  *   folder does. (scripts/ and e2e/, outside server/, may: they are not the service.)
+ * - no import cycle at load time (type-only and dynamic imports aside).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
@@ -110,6 +111,33 @@ function findLayerViolations(files: readonly SourceFile[]): string[] {
   return violations;
 }
 
+/**
+ * Import cycles among the files, each as the files around it. A type-only import is erased and a
+ * dynamic one runs later, so neither makes a cycle at load time.
+ */
+function findImportCycles(files: readonly SourceFile[]): string[][] {
+  const paths = new Set(files.map((f) => f.path));
+  const edges = new Map(
+    files.map((f) => [
+      f.path,
+      importsOf(f)
+        .filter((i) => !i.typeOnly && !i.dynamic && paths.has(i.target))
+        .map((i) => i.target),
+    ]),
+  );
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  function visit(path: string, trail: string[]): void {
+    const start = trail.indexOf(path);
+    if (start !== -1) return void cycles.push(trail.slice(start));
+    if (done.has(path)) return;
+    for (const next of edges.get(path) ?? []) visit(next, [...trail, path]);
+    done.add(path);
+  }
+  for (const file of files) visit(file.path, []);
+  return cycles;
+}
+
 function readSources(dir: string): SourceFile[] {
   const files: SourceFile[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -129,6 +157,18 @@ describe('server layers', () => {
     expect(files.filter((f) => under(f.path, 'routes')).length).toBeGreaterThan(5);
     expect(files.filter((f) => under(f.path, 'domain')).length).toBeGreaterThan(5);
     expect(findLayerViolations(files)).toEqual([]);
+  });
+
+  it('has no import cycle (an error class both sides throw lives where both import it: ConfigError in errors.ts)', () => {
+    const files = readSources(SERVER_DIR).filter((f) => !under(f.path, 'test'));
+    expect(findImportCycles(files)).toEqual([]);
+    const cycle = findImportCycles([
+      { path: 'config.ts', source: "import { parseMasterKey } from './crypto/master-key.ts';" },
+      { path: 'crypto/master-key.ts', source: "import { ConfigError } from '../config.ts';" },
+      { path: 'domain/a.ts', source: "import type { B } from './b.ts';" },
+      { path: 'domain/b.ts', source: "import { a } from './a.ts';" },
+    ]);
+    expect(cycle).toEqual([['config.ts', 'crypto/master-key.ts']]);
   });
 
   it('names each breach: a route reaching into the store, domain/ importing Fastify, sandbox/ imported outside CLI, tests, wiring', () => {

@@ -1,7 +1,8 @@
 /** The only file with side effects: loadConfig → buildDeps → createApp → listen. */
 import { createApp } from './app.ts';
 import { buildDeps } from './boot.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './errors.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;

@@ -1,6 +1,6 @@
 /** `svc wallet present` (issue 10): the sandbox wallet answers an av:// link over the given transport. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, makeTestDeps } from '../test/helpers.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';

@@ -9,8 +9,8 @@
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/api.ts';
 import type { Clock } from '../clock.ts';
-import { ConfigError, type Config } from '../config.ts';
-import { ServiceError } from '../errors.ts';
+import type { Config } from '../config.ts';
+import { ConfigError, ServiceError } from '../errors.ts';
 import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
 import { ensureCurrentKey, isDroppable, orderForPublication, pickCurrent, toPublicJwk } from './keys.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, PUBLIC_ROOTS, walletTrustNotices } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
