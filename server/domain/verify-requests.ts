@@ -26,7 +26,7 @@ import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scope
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
-import { attributesOf, type ProvenFacts } from './facts.ts';
+import { attributesOf, FACT_OF_SCOPE, type ProvenFacts } from './facts.ts';
 import { computeNullifier } from './nullifier.ts';
 import { createResultLock, lockResult, openResult } from './result-box.ts';
 import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
@@ -383,13 +383,11 @@ async function issueGrant(
   return grantCode;
 }
 
-const PROVEN: Record<BlindScope, (facts: ProvenFacts) => boolean> = {
-  isAdult: (f) => f.isAdult === true,
-  isFrench: (f) => f.isFrench === true,
-  isEU: (f) => f.isEU === true,
-  // Uniqueness is a value, not a claim: always delivered when asked for.
-  isUnique: () => true,
-};
+/** A scope's bit is set for a fact proven true; isUnique's always (uniqueness is a value, not a claim). */
+function isProvenTrue(facts: ProvenFacts, scope: BlindScope): boolean {
+  const fact = FACT_OF_SCOPE[scope];
+  return fact === null || facts[fact] === true;
+}
 
 /** Signs the attestation for an approved ADULT_BLIND request: a scope_mask bit only for a fact proven true. */
 async function issueAttestation(
@@ -401,7 +399,7 @@ async function issueAttestation(
   if (record.appId === null || record.originHash === null)
     throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
-  const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
+  const scopeMask = scopes.reduce((mask, scope) => (isProvenTrue(facts, scope) ? mask | SCOPE_BIT[scope] : mask), 0);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
   const nullifier = scopes.includes('isUnique')
     ? computeNullifier(deps.nullifierKey, nullifierSubject(approval), `app:${record.appId}`)

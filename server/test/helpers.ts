@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Attributes, Method } from '../../src/protocol/api.ts';
+import type { Attributes, Method, ScopeAttributes } from '../../src/protocol/api.ts';
 import { LIMITS } from '../../src/protocol/api.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { createApp } from '../app.ts';
@@ -210,12 +210,7 @@ export interface TestGrantInput {
   expiresAt?: number;
 }
 
-const DEFAULT_ATTRIBUTES: Required<
-  Pick<
-    Attributes,
-    'age_over_18' | 'is_male' | 'is_female' | 'is_french' | 'is_eu' | 'nationality' | 'birth_year' | 'nullifier'
-  >
-> = {
+const DEFAULT_ATTRIBUTES: Required<ScopeAttributes> = {
   age_over_18: true,
   is_male: true,
   is_female: false,
