@@ -1,13 +1,13 @@
 /**
  * The EUDI wallet path (DESIGN §11, issue 10): a partner page in client proof mode completed by a
- * wallet speaking the EU age-verification profile. The sandbox wallet (server/wallet/sandbox-wallet.ts,
- * as `svc wallet present` runs it) answers the av:// link the widget shows, over HTTP, exactly as
- * a phone wallet would.
+ * wallet speaking the EU age-verification profile. The sandbox wallet
+ * (server/sandbox/wallet/sandbox-wallet.ts, as `svc wallet present` runs it) answers the av://
+ * link the widget shows, over HTTP, exactly as a phone wallet would.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { runWalletCommand } from '../server/cli/wallet.ts';
-import { loadSandboxIssuer } from '../server/wallet/sandbox-issuer.ts';
-import { createDcApiCredential } from '../server/wallet/sandbox-wallet.ts';
+import { loadSandboxIssuer } from '../server/sandbox/wallet/sandbox-issuer.ts';
+import { createDcApiCredential } from '../server/sandbox/wallet/sandbox-wallet.ts';
 import type { VerifyRequestCreated } from '../src/protocol/api.ts';
 import { waitForWidgetState, widget } from './support/qa.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';

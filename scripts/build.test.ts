@@ -66,12 +66,20 @@ describe('the compiled service', () => {
     expect([...packages].filter((name) => !(name in manifest.dependencies))).toEqual([]);
   });
 
-  it('boots with plain node (no TypeScript loader) and answers /healthz', async () => {
+  /** Runs the compiled service with plain node on a fresh data folder until `use` is done with its URL. */
+  async function withCompiledService(env: Record<string, string>, use: (url: string) => Promise<void>): Promise<void> {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-node-data-'));
     const child = spawn(process.execPath, [join(outDir, 'server', 'main.js')], {
       cwd: root,
-      env: { ...process.env, NODE_OPTIONS: '', SVC_PORT: String(port), SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        SVC_PORT: String(port),
+        SVC_DATA_DIR: dataDir,
+        SVC_LOG_LEVEL: 'silent',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -87,11 +95,24 @@ describe('the compiled service', () => {
         if (status !== 200) await new Promise((r) => setTimeout(r, 100));
       }
       expect(status, stderr).toBe(200);
+      await use(`http://127.0.0.1:${port}`);
     } finally {
       child.kill('SIGTERM');
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }
+
+  it('boots with plain node (no TypeScript loader) and answers /healthz', async () => {
+    await withCompiledService({}, async () => {});
+  }, 30_000);
+
+  it('loads the sandbox wing in sandbox mode: the persona picker answers', async () => {
+    await withCompiledService({ SVC_MODE: 'sandbox' }, async (url) => {
+      const res = await fetch(`${url}/api/m/personas`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toContainEqual({ id: 'fr-minor', label: expect.any(String) });
+    });
   }, 30_000);
 });
 

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createIssuerCertificates, SANDBOX_ISSUER_FILES } from '../server/wallet/sandbox-issuer.ts';
+import { createIssuerCertificates, SANDBOX_ISSUER_FILES } from '../server/sandbox/wallet/sandbox-issuer.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../server/wallet/trust.ts';
 
 export async function makeWalletFixtures(outDir: string, force: boolean): Promise<string[]> {

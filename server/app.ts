@@ -3,7 +3,7 @@
  * port. Cross-cutting concerns live here: correlation ids, log redaction, and the HTTP edge from
  * `http/` (timeouts, body reading with raw-body capture for HMAC, the one error handler, the 404
  * handler, files sent precompressed by Accept-Encoding).
- * Each surface registers its own routes.
+ * Each surface registers its own routes; sandbox/'s are loaded in sandbox mode only.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -115,6 +115,8 @@ export async function createApp(
   registerWidgetRoutes(app, deps);
   registerPartnerRequestRoutes(app, deps);
   registerPhoneRoutes(app, deps);
+  // The persona picker (DESIGN §4) exists in sandbox only: a production process never loads it.
+  if (deps.config.mode === 'sandbox') (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);
   await registerStaticFiles(app);

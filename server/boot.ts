@@ -1,14 +1,12 @@
 /**
- * Builds the dependencies from a Config: the store, fixtures (sandbox only), keys. Used by
- * main.ts, the CLI and tests that want the real thing on a temporary directory.
+ * Builds the dependencies from a Config: the store, fixtures and personas (sandbox only), keys.
+ * Used by main.ts, the CLI and tests that want the real thing on a temporary directory.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Persona } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
+import { ConfigError } from './errors.ts';
 import { createBlindCrypto } from './crypto/blind.ts';
 import { loadKeyring, type Keyring } from './crypto/master-key.ts';
 import { loadResultReaderKeys } from './crypto/result-reader.ts';
@@ -17,14 +15,11 @@ import { loadPartnerFixtures, refuseInsecurePartners } from './domain/partners.t
 import { loadProviderFixtures } from './domain/provider-registry.ts';
 import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
-import { PROJECT_ROOT } from './paths.ts';
 import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
 import { loadWalletTrust } from './wallet/index.ts';
-
-const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
 
 export function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   return openConfiguredStore(config, options);
@@ -70,10 +65,6 @@ export async function openServiceStore(
   }
 }
 
-export function loadPersonas(): Persona[] {
-  return JSON.parse(readFileSync(PERSONAS_PATH, 'utf8')) as Persona[];
-}
-
 /** @example const deps = await buildDeps(loadConfig()) */
 export async function buildDeps(
   requested: Config,
@@ -103,7 +94,8 @@ export async function buildDeps(
     { perAddress: config.longPollPerAddress, total: config.longPollMax },
     { store, clock },
   );
-  const personas = config.mode === 'sandbox' ? loadPersonas() : [];
+  // The personas are sandbox/'s: a production process never loads that module.
+  const personas = config.mode === 'sandbox' ? (await import('./sandbox/personas.ts')).loadPersonas() : [];
   const wallet = {
     trust: loadWalletTrust({
       mode: config.mode,

@@ -8,7 +8,6 @@ import { runMasterKeyCommand } from './cli/master-key.ts';
 import { runPartnersCommand } from './cli/partners.ts';
 import { runProvidersCommand } from './cli/providers.ts';
 import { runStoreCommand } from './cli/store.ts';
-import { runWalletCommand } from './cli/wallet.ts';
 
 const COMMANDS: Record<string, CliCommand> = {
   serve: { summary: 'run the service, as server/main.ts does', start: async () => void (await import('./main.ts')) },
@@ -25,7 +24,11 @@ const COMMANDS: Record<string, CliCommand> = {
   },
   wallet: {
     summary: "sandbox wallet: present '<av://…>' --persona <id> [--tamper <what>] (test support)",
-    start: async (args, io) => void (process.exitCode = await runWalletCommand(args, io)),
+    // Loaded when asked for: the sandbox wallet is sandbox/'s, which `svc serve` never loads.
+    start: async (args, io) => {
+      const { runWalletCommand } = await import('./cli/wallet.ts');
+      process.exitCode = await runWalletCommand(args, io);
+    },
   },
 };
 

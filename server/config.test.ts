@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './errors.ts';
 
 describe('loadConfig', () => {
   it('defaults to sandbox on localhost:8787 with SQLite in ./data', () => {

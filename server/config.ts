@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseMasterKey } from './crypto/master-key.ts';
+import { ConfigError } from './errors.ts';
 import { isSecureOrLoopbackUrl } from './domain/urls.ts';
 
 export type Mode = 'sandbox' | 'production';
@@ -75,10 +76,6 @@ export interface Config {
    * in SVC_WALLET_TRUST (pilots; logged at boot). The sandbox IACA is refused regardless.
    */
   readonly walletTrustAllowTest: boolean;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

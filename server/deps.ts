@@ -1,36 +1,13 @@
 /** What createApp needs, built once by main.ts (or by a test) and passed down explicitly. */
-import type { Persona, SessionClaims } from '../src/protocol/api.ts';
+import type { Persona } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { BlindCrypto } from './crypto/blind.ts';
 import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { LongPollGate } from './limits/long-polls.ts';
 import type { RelyingParty } from './providers/relying-party.ts';
 import type { Store } from './store/store.ts';
 import type { WalletTrust } from './wallet/index.ts';
-
-/** A published key set (spec: Attestation public key set). */
-export interface Jwks {
-  keys: Array<{ kty: 'OKP'; crv: 'Ed25519'; kid: string; x: string; use: 'sig'; alg?: 'EdDSA' }>;
-}
-
-/**
- * ADULT_BLIND crypto (DESIGN §5), backed by signing keys in the store. Implemented in
- * `crypto/blind.ts`; the use cases in domain/ and the billing routes only call these four functions.
- */
-export interface BlindCrypto {
-  /** Signs a session token (300 s) for a billing session. */
-  issueSessionToken(input: {
-    appId: string;
-    origin: string;
-    scopeMask: number;
-  }): Promise<{ token: string; claims: SessionClaims }>;
-  /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
-  verifySessionToken(token: string): Promise<SessionClaims>;
-  /** Signs an attestation (300 s) with the current attestation key. */
-  signAttestation(input: { appId: string; originHash: string; scopeMask: number; nullifier: string }): Promise<string>;
-  /** The published attestation key set: signing key first, then next, then retired-but-live. */
-  jwks(): Promise<Jwks>;
-}
 
 export interface AppDeps {
   config: Config;

@@ -20,6 +20,17 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A setup error: the environment, a key, the store or a fixture cannot run the service. It fails
+ * the boot (or the CLI command) with its message as one line, never a stack trace. Here rather than
+ * in config.ts, which imports the master key's parser: both throw it without an import cycle.
+ *
+ * @example throw new ConfigError('SVC_PORT must be a port number (0-65535), got "x"')
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 /** A 429 with the spec's `{error: "Too many requests"}` body. */
 export class TooManyRequestsError extends Error {
   readonly status = 429;

@@ -1,7 +1,9 @@
 /** The only file with side effects: loadConfig → buildDeps → createApp → listen. */
 import { createApp } from './app.ts';
 import { buildDeps } from './boot.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './errors.ts';
+import { StoreUnavailableError } from './store/store.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
     console.error(`svc: ${err.message}`);
-  } else if (err instanceof Error && err.name === 'StoreUnavailableError') {
+  } else if (err instanceof StoreUnavailableError) {
     console.error(`svc: ${err.message}`);
   } else {
     console.error(err);

@@ -11,7 +11,8 @@ import { runKeysCommand } from './cli/keys.ts';
 import { runPartnersCommand } from './cli/partners.ts';
 import { runCli } from './cli/dispatch.ts';
 import { createFakeClock } from './clock.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './errors.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
 

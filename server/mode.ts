@@ -5,7 +5,8 @@
  * production folder restarted without SVC_MODE booting as sandbox, with the sandbox phone API
  * that completes any request.
  */
-import { checkProductionConfig, ConfigError, type Config, type Mode } from './config.ts';
+import { checkProductionConfig, type Config, type Mode } from './config.ts';
+import { ConfigError } from './errors.ts';
 import type { Store } from './store/store.ts';
 
 /** The store's meta record that holds the mode it was created in. */

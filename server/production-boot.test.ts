@@ -13,7 +13,8 @@ import { runKeysCommand } from './cli/keys.ts';
 import { runPartnersCommand } from './cli/partners.ts';
 import { runCli } from './cli/dispatch.ts';
 import { createFakeClock } from './clock.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './errors.ts';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY, TEST_NULLIFIER_KEY } from './test/helpers.ts';
 import { DEFAULT_WALLET_FIXTURES } from './wallet/trust.ts';
 

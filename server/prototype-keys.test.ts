@@ -11,8 +11,8 @@ import { createFakeClock } from './clock.ts';
 import { createPartnerApp } from './example-partner/app.ts';
 import { makeTestApp, PARTNERS, putTestGrant, signedInject, type TestApp } from './test/helpers.ts';
 import { openOnPhone, PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from './test/verify-flow.ts';
-import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
-import { createDirectPost } from './wallet/sandbox-wallet.ts';
+import { loadSandboxIssuer } from './sandbox/wallet/sandbox-issuer.ts';
+import { createDirectPost } from './sandbox/wallet/sandbox-wallet.ts';
 
 /** JSON texts that add a prototype key to an otherwise valid body `{…fields}`. */
 const HOSTILE_JSON: readonly [string, (fields: string) => string][] = [

@@ -16,7 +16,8 @@ import { runMasterKeyCommand } from './cli/master-key.ts';
 import { runPartnersCommand } from './cli/partners.ts';
 import { runProvidersCommand } from './cli/providers.ts';
 import { createFakeClock } from './clock.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './errors.ts';
 import { MASTER_KEY_FILE, newMasterKey } from './crypto/master-key.ts';
 import { makeTempDir, putTestGrant, REPO_ROOT, signedInject } from './test/helpers.ts';
 

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { openServiceStore, type ServiceStore } from '../boot.ts';
 import type { Store } from '../store/store.ts';
 

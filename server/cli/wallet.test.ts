@@ -1,10 +1,10 @@
 /** `svc wallet present` (issue 10): the sandbox wallet answers an av:// link over the given transport. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, makeTestDeps } from '../test/helpers.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
-import type { FormPoster } from '../domain/phone-wallet.ts';
+import type { FormPoster } from '../sandbox/phone-wallet.ts';
 import { runWalletCommand } from './wallet.ts';
 
 function capture() {

@@ -5,13 +5,12 @@
  * breaks one thing on purpose, for QA; the verifier must then refuse it and the request stays
  * waiting. Only a sandbox service trusts the sandbox issuer. Needs no store.
  */
-import { loadPersonas } from '../boot.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { findPersona } from '../domain/personas.ts';
-import { postFormOverHttp, type FormPoster } from '../domain/phone-wallet.ts';
+import { findPersona, loadPersonas } from '../sandbox/personas.ts';
+import { postFormOverHttp, type FormPoster } from '../sandbox/phone-wallet.ts';
+import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
+import { createDirectPost, isWalletTamper, WALLET_TAMPERS } from '../sandbox/wallet/sandbox-wallet.ts';
 import { WalletLinkError } from '../wallet/request.ts';
-import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { createDirectPost, isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
 

@@ -9,7 +9,7 @@ import type { Store } from '../store/store.ts';
 import { makeTestDeps, REPO_ROOT, TEST_MASTER_KEY, type FakeClock } from '../test/helpers.ts';
 import { createBlindCrypto, KEY_RELOAD_INTERVAL_MS, originHash } from './blind.ts';
 import { rotateKeys } from './keys.ts';
-import type { BlindCrypto } from '../deps.ts';
+import type { BlindCrypto } from './blind.ts';
 
 const ORIGIN = 'https://shop.example';
 

@@ -9,9 +9,8 @@
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/api.ts';
 import type { Clock } from '../clock.ts';
-import { ConfigError, type Config } from '../config.ts';
-import type { BlindCrypto, Jwks } from '../deps.ts';
-import { ServiceError } from '../errors.ts';
+import type { Config } from '../config.ts';
+import { ConfigError, ServiceError } from '../errors.ts';
 import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
 import { ensureCurrentKey, isDroppable, orderForPublication, pickCurrent, toPublicJwk } from './keys.ts';
 
@@ -28,6 +27,30 @@ const UNKNOWN_KID_RELOAD_MIN_MS = 1_000;
 const IAT_LEEWAY_SECONDS = 60;
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
+
+/** A published key set (spec: Attestation public key set). */
+export interface Jwks {
+  keys: Array<{ kty: 'OKP'; crv: 'Ed25519'; kid: string; x: string; use: 'sig'; alg?: 'EdDSA' }>;
+}
+
+/**
+ * ADULT_BLIND crypto (DESIGN §5), backed by signing keys in the store and made by
+ * createBlindCrypto; the use cases in domain/ and the billing routes only call these four functions.
+ */
+export interface BlindCrypto {
+  /** Signs a session token (300 s) for a billing session. */
+  issueSessionToken(input: {
+    appId: string;
+    origin: string;
+    scopeMask: number;
+  }): Promise<{ token: string; claims: SessionClaims }>;
+  /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
+  verifySessionToken(token: string): Promise<SessionClaims>;
+  /** Signs an attestation (300 s) with the current attestation key. */
+  signAttestation(input: { appId: string; originHash: string; scopeMask: number; nullifier: string }): Promise<string>;
+  /** The published attestation key set: signing key first, then next, then retired-but-live. */
+  jwks(): Promise<Jwks>;
+}
 
 /**
  * origin_hash: base64url (no padding) of SHA-256 over the ASCII origin (DESIGN §5).

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAttestation } from '../sdk/attestation.ts';
 import type { Store } from '../store/store.ts';
 import { makeTestDeps, type FakeClock } from '../test/helpers.ts';
-import type { BlindCrypto } from '../deps.ts';
+import type { BlindCrypto } from './blind.ts';
 import { KEY_RELOAD_INTERVAL_MS, originHash } from './blind.ts';
 import { ANNOUNCE_BEFORE_PROMOTION_MS, RETIRED_KEY_LIFETIME_MS, listKeySummaries, rotateKeys } from './keys.ts';
 

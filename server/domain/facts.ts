@@ -15,7 +15,7 @@
  * - issuer + `sub` → the nullifier's user id (`providerSubject`).
  */
 import type { Attributes } from '../../src/protocol/api.ts';
-import type { Scope } from '../../src/protocol/scopes.ts';
+import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { ALPHA2_TO_ALPHA3 } from './country-codes.ts';
 
 /** The 27 EU member states, ISO 3166-1 alpha-3. */
@@ -207,7 +207,7 @@ export function factsFromClaims(claims: IdentityClaims, now: number): ProvenFact
 }
 
 /** The fact each scope discloses (isUnique is a value computed from the subject, not a fact). */
-const FACT_OF_SCOPE: Readonly<Record<Scope, keyof ProvenFacts | null>> = {
+export const FACT_OF_SCOPE: Readonly<Record<Scope, keyof ProvenFacts | null>> = {
   isAdult: 'isAdult',
   isFrench: 'isFrench',
   isEU: 'isEU',
@@ -285,47 +285,21 @@ export function providerSubject(issuer: string, sub: string): string {
   return `oidc|${encodeURIComponent(issuer)}|${sub}`;
 }
 
-function known<T>(value: T | undefined, scope: Scope): T {
-  if (value === undefined) throw new Error(`${scope} requested but not proven`);
-  return value;
-}
-
 /**
- * The attributes of the requested scopes only (minimal disclosure, DESIGN §5). The nullifier is
- * computed by the caller, and only when isUnique was requested.
+ * The attributes of the requested scopes only (minimal disclosure, DESIGN §5), each scope's fact
+ * under its field (src/protocol/scopes.ts SCOPE_FIELD). The nullifier is computed by the caller,
+ * and only when isUnique was requested.
  *
  * @example attributesOf(facts, ['isAdult', 'isUnique'], nullifier) // { age_over_18: true, nullifier: '0x…' }
  */
 export function attributesOf(facts: ProvenFacts, scopes: readonly Scope[], nullifier: string | null): Attributes {
-  const attributes: Attributes = {};
+  const attributes: Record<string, unknown> = {};
   for (const scope of scopes) {
-    switch (scope) {
-      case 'isAdult':
-        attributes.age_over_18 = known(facts.isAdult, scope);
-        break;
-      case 'isFrench':
-        attributes.is_french = known(facts.isFrench, scope);
-        break;
-      case 'isEU':
-        attributes.is_eu = known(facts.isEU, scope);
-        break;
-      case 'isMale':
-        attributes.is_male = known(facts.isMale, scope);
-        break;
-      case 'isFemale':
-        attributes.is_female = known(facts.isFemale, scope);
-        break;
-      case 'revealNationality':
-        attributes.nationality = known(facts.nationality, scope);
-        break;
-      case 'revealBirthYear':
-        attributes.birth_year = known(facts.birthYear, scope);
-        break;
-      case 'isUnique':
-        if (nullifier === null) throw new Error('isUnique requested without a nullifier');
-        attributes.nullifier = nullifier;
-        break;
-    }
+    const fact = FACT_OF_SCOPE[scope];
+    const value = fact === null ? nullifier : facts[fact];
+    if (value === undefined || value === null)
+      throw new Error(fact === null ? `${scope} requested without a nullifier` : `${scope} requested but not proven`);
+    attributes[SCOPE_FIELD[scope]] = value;
   }
-  return attributes;
+  return attributes as Attributes;
 }

@@ -1,7 +1,7 @@
 /** Partner records: fixtures (sandbox) and validation shared with the CLI. */
 import { readFileSync } from 'node:fs';
 import { isScope, type Scope } from '../../src/protocol/scopes.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { isSecureOrLoopbackUrl } from './urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 

@@ -1,22 +1,17 @@
 /**
- * The sandbox phone's two actions (DESIGN §4): open the deep link, then give a verdict
- * (approved, failed or cancelled). The handoff token from the deep link is the phone's only
- * credential; on ADULT_BLIND requests the phone sees the blind app id, never the partner.
+ * The phone opens the deep link (DESIGN §4, §12) and is told what is asked and the ways it can be
+ * proven. The handoff token from the deep link is the phone's only credential; on ADULT_BLIND
+ * requests the phone sees the blind app id, never the partner. (The verdicts: the wallet,
+ * wallet-response.ts; the identity providers, provider-login.ts; in sandbox, the persona picker,
+ * sandbox/persona-approval.ts.)
  */
-import type { PhoneMethod, PhoneOpened, RequestStatus } from '../../src/protocol/api.ts';
+import type { PhoneMethod, PhoneOpened } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { providersFor } from './provider-login.ts';
 import { walletOfferView } from './wallet-offer.ts';
-import {
-  completeRequest,
-  effectiveStatus,
-  findRequestForPhone,
-  isOpenStatus,
-  openRequest,
-  type Completion,
-} from './verify-requests.ts';
+import { effectiveStatus, findRequestForPhone, isOpenStatus, openRequest } from './verify-requests.ts';
 
 /** What the phone presents: the request id from the URL and the handoff token from its fragment. */
 export interface PhoneHandoff {
@@ -24,7 +19,8 @@ export interface PhoneHandoff {
   handoffToken: string;
 }
 
-async function findForPhone(
+/** The request the phone names; 404 NOT_FOUND for an unknown request or a wrong handoff token. */
+export async function findForPhone(
   deps: Pick<AppDeps, 'store' | 'clock'>,
   handoff: PhoneHandoff,
 ): Promise<VerifyRequestRecord> {
@@ -70,20 +66,4 @@ export async function phoneMethodsOf(
     methods.push({ id: provider.id as `idp_${string}`, name: provider.name, method: provider.method });
   if (deps.config.mode === 'sandbox') methods.push({ id: 'sandbox' });
   return methods;
-}
-
-/**
- * The phone's verdict (completeRequest says what each one issues): 404 as for open, 409
- * ALREADY_FINISHED, 410 REQUEST_EXPIRED, 400 INVALID_REQUEST for a method that does not fit the
- * mode or an unknown persona.
- *
- * @example await completeFromPhone(deps, { requestId, handoffToken }, { outcome: 'cancelled', method: null, personaId: null })
- */
-export async function completeFromPhone(
-  deps: Parameters<typeof completeRequest>[0],
-  handoff: PhoneHandoff,
-  completion: Completion,
-): Promise<{ status: RequestStatus }> {
-  const record = await completeRequest(deps, await findForPhone(deps, handoff), completion);
-  return { status: record.status };
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/protocol/scopes.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { isSealed } from '../crypto/master-key.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import { REPO_ROOT, makeProductionTestDeps, makeTempDir, makeTestDeps } from '../test/helpers.ts';

@@ -10,7 +10,7 @@ import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { isSecureOrLoopbackUrl } from './urls.ts';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestDeps, PARTNERS, type TestDeps } from '../test/helpers.ts';
 import { ServiceError } from '../errors.ts';
+import { completeRequest } from '../sandbox/persona-approval.ts';
 import {
-  completeRequest,
   createVerifyRequest,
   effectiveStatus,
   EXPIRED_GRACE_MS,

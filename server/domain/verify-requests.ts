@@ -1,6 +1,9 @@
 /**
  * The verification request lifecycle (DESIGN §3, §4), which the use cases build on: creating
- * (create-request.ts), polling (request-status.ts), and the phone's open and verdict (phone.ts).
+ * (create-request.ts), polling (request-status.ts), the phone's open (phone.ts), and the verdicts
+ * that end a request, approveRequest and settle, which the wallet (wallet-response.ts), the
+ * identity providers (provider-login.ts) and, in sandbox, the persona picker
+ * (sandbox/persona-approval.ts) call.
  *
  *   pending ──open──▶ in_progress ──complete: approved──▶ completed  (result until the grant expires)
  *      │                   └───────complete: failed | cancelled──▶ failed
@@ -14,9 +17,7 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   LIMITS,
   type Locale,
-  type Method,
   type VerificationMethod,
-  type Outcome,
   type RequestStatus,
   type VerifyResult,
   type VerifyStatus,
@@ -25,9 +26,8 @@ import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scope
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
-import { attributesOf, type ProvenFacts } from './facts.ts';
+import { attributesOf, FACT_OF_SCOPE, type ProvenFacts } from './facts.ts';
 import { computeNullifier } from './nullifier.ts';
-import { findPersona, personaFacts } from './personas.ts';
 import { createResultLock, lockResult, openResult } from './result-box.ts';
 import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
 import { offerWallet, type WalletOffer } from './wallet-offer.ts';
@@ -243,7 +243,7 @@ function readResult(record: VerifyRequestRecord, readerKeys: readonly string[]):
 }
 
 /** Throws 409 / 410 unless the phone may still act on the request. */
-function assertActionable(record: VerifyRequestRecord, now: number): void {
+export function assertActionable(record: VerifyRequestRecord, now: number): void {
   if (!isOpenStatus(record.status))
     throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
   if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
@@ -306,14 +306,6 @@ export function settle(
   });
 }
 
-export interface Completion {
-  outcome: Outcome;
-  /** required when approved */
-  method: Method | null;
-  /** one of `deps.personas`; required when approved */
-  personaId: string | null;
-}
-
 /** What an approval proved, as the grant or attestation records it. */
 export interface Approval {
   method: VerificationMethod;
@@ -324,45 +316,6 @@ export interface Approval {
   subject: string | null;
   /** the facts at the time of approval */
   facts: ProvenFacts;
-}
-
-/**
- * The phone's verdict. Approved STANDARD: a single-use grant (5 min) with the requested
- * attributes only. Approved ADULT_BLIND: an attestation whose scope_mask has a bit only for a fact
- * proven true. Either is sealed to the request's reader. Failed or cancelled: status failed.
- *
- * @example await completeRequest(deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' })
- */
-export async function completeRequest(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'personas'>,
-  record: VerifyRequestRecord,
-  completion: Completion,
-): Promise<VerifyRequestRecord> {
-  const now = deps.clock.now();
-  assertActionable(record, now);
-  const { method, outcome } = completion;
-  if (method !== null) {
-    if (record.clientProofMode && method !== 'eudi_wallet') {
-      throw new ServiceError('INVALID_REQUEST', { cause: 'client proof mode needs method eudi_wallet' });
-    }
-    if (!record.clientProofMode && method === 'eudi_wallet') {
-      throw new ServiceError('INVALID_REQUEST', { cause: 'eudi_wallet outside client proof mode' });
-    }
-  }
-
-  if (outcome !== 'approved') {
-    return settle(deps.store, record, now, {
-      status: 'failed',
-      reason: outcome,
-      method,
-      expiresAt: now + EXPIRED_GRACE_MS,
-    });
-  }
-  const persona = findPersona(deps.personas, completion.personaId);
-  if (method === null || persona === null)
-    throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
-
-  return approveRequest(deps, record, { method, subject: persona.id, facts: personaFacts(persona, now) });
 }
 
 /**
@@ -430,13 +383,11 @@ async function issueGrant(
   return grantCode;
 }
 
-const PROVEN: Record<BlindScope, (facts: ProvenFacts) => boolean> = {
-  isAdult: (f) => f.isAdult === true,
-  isFrench: (f) => f.isFrench === true,
-  isEU: (f) => f.isEU === true,
-  // Uniqueness is a value, not a claim: always delivered when asked for.
-  isUnique: () => true,
-};
+/** A scope's bit is set for a fact proven true; isUnique's always (uniqueness is a value, not a claim). */
+function isProvenTrue(facts: ProvenFacts, scope: BlindScope): boolean {
+  const fact = FACT_OF_SCOPE[scope];
+  return fact === null || facts[fact] === true;
+}
 
 /** Signs the attestation for an approved ADULT_BLIND request: a scope_mask bit only for a fact proven true. */
 async function issueAttestation(
@@ -448,7 +399,7 @@ async function issueAttestation(
   if (record.appId === null || record.originHash === null)
     throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
-  const scopeMask = scopes.reduce((mask, scope) => (PROVEN[scope](facts) ? mask | SCOPE_BIT[scope] : mask), 0);
+  const scopeMask = scopes.reduce((mask, scope) => (isProvenTrue(facts, scope) ? mask | SCOPE_BIT[scope] : mask), 0);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
   const nullifier = scopes.includes('isUnique')
     ? computeNullifier(deps.nullifierKey, nullifierSubject(approval), `app:${record.appId}`)

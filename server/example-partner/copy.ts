@@ -4,6 +4,7 @@
  * German. What only a developer reads (how a page works, the widget's event log) stays in
  * English on every page, marked `lang="en"`.
  */
+import type { SCOPE_FIELD, Scope } from '../sdk/index.ts';
 
 /** The widget's locales (src/protocol/api.ts LOCALES), English first: it is this site's default. */
 export const PAGE_LOCALES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt'] as const;
@@ -36,16 +37,7 @@ export type IndexLink =
   | 'blindProof';
 
 /** The facts a result can state, by the attribute they come from (spec: Verification attributes). */
-export type FactName =
-  | 'age_over_18'
-  | 'is_french'
-  | 'is_eu'
-  | 'is_male'
-  | 'is_female'
-  | 'nationality'
-  | 'birth_year'
-  | 'nullifier'
-  | 'verification_method';
+export type FactName = (typeof SCOPE_FIELD)[Scope] | 'verification_method';
 
 /** What the success pages' script shows; sent to it as JSON in the result card's `data-words`. */
 export interface ResultWords {

@@ -3,7 +3,7 @@
  * "Verified with: a face check", "Nationality: Germany", never a scope name, an attribute key or
  * a method identifier (issue 19).
  */
-import type { Attributes, BillingScope, Scope } from '../sdk/index.ts';
+import { SCOPE_FIELD, type Attributes, type BillingScope, type Scope } from '../sdk/index.ts';
 import { WORDS, type FactName, type PageLocale, type Words } from './copy.ts';
 
 /** One line of a result card: `name` marks it for scripts and tests, the rest is what is read. */
@@ -12,18 +12,6 @@ export interface Fact {
   label: string;
   value: string;
 }
-
-/** The attribute each scope fills (spec: Verification attributes). */
-const FIELD_OF_SCOPE: Readonly<Record<Scope, FactName>> = {
-  isAdult: 'age_over_18',
-  isFrench: 'is_french',
-  isEU: 'is_eu',
-  isMale: 'is_male',
-  isFemale: 'is_female',
-  isUnique: 'nullifier',
-  revealNationality: 'nationality',
-  revealBirthYear: 'birth_year',
-};
 
 // Personas carry ISO 3166-1 alpha-3 codes; Intl.DisplayNames names alpha-2 regions. The EU and
 // EEA, their neighbours and the sandbox's own nationalities; any other code is shown as it is.
@@ -72,7 +60,7 @@ export function describeExchange(
   const words = WORDS[locale];
   const facts: Fact[] = [];
   for (const scope of answer.scopes) {
-    const field = FIELD_OF_SCOPE[scope];
+    const field = SCOPE_FIELD[scope];
     if (!field) continue;
     const value = formatValue(field, answer.attributes[field], words, locale);
     if (value !== null) facts.push({ name: field, label: words.facts[field], value });
@@ -130,5 +118,5 @@ export function describeAttestation(
  */
 export function describeScopes(scopes: readonly Scope[], locale: PageLocale): string {
   const words = WORDS[locale];
-  return scopes.map((scope) => words.facts[FIELD_OF_SCOPE[scope]]).join(' · ');
+  return scopes.map((scope) => words.facts[SCOPE_FIELD[scope]]).join(' · ');
 }

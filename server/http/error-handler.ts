@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { errorBody, ServiceError, TooManyRequestsError, tooManyRequestsBody } from '../errors.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 
 /** Seconds a caller waits before retrying a 503 SERVICE_UNAVAILABLE (DESIGN §10: 1-2 s). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
@@ -26,7 +27,7 @@ function answerError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  if (isStoreUnavailable(error) || isStoreUnavailable(error.cause)) {
+  if (error instanceof StoreUnavailableError || error.cause instanceof StoreUnavailableError) {
     // Fail closed (DESIGN §10): the store did not answer, so nothing was decided; retry shortly.
     request.log.warn({ code: 'SERVICE_UNAVAILABLE', cause: describeCause(error) }, 'store unavailable');
     return reply
@@ -68,14 +69,6 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST';
   request.log.info({ code, cause: error.code }, 'request refused');
   void reply.code(ERRORS[code].status).header('X-SVC-CID', request.id).send(errorBody(code));
-}
-
-/**
- * store/store.ts's StoreUnavailableError, known by its name: the edge imports nothing from store/
- * (server/layers.test.ts), and the error may have crossed a wrapper (store/sealed.ts).
- */
-function isStoreUnavailable(error: unknown): boolean {
-  return error instanceof Error && error.name === 'StoreUnavailableError';
 }
 
 function describeCause(cause: unknown): string | undefined {

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HEADERS } from '../../src/protocol/api.ts';
-import { SCOPES } from '../../src/protocol/scopes.ts';
+import { ATTRIBUTE_TYPE, SCOPES, type AttributeField } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { exchangeGrant, introspectPassToken, readPassTokenAhead, type PassTokenRead } from '../domain/exchange.ts';
@@ -28,20 +28,23 @@ const AUTH_ERRORS = [
   'REPLAY_DETECTED',
 ] as const;
 
+/** What the schema says of an attribute beyond its type. */
+const ATTRIBUTE_DETAILS: Partial<Record<AttributeField, { pattern?: string; description: string }>> = {
+  nationality: { description: 'ISO 3166-1 alpha-3' },
+  nullifier: { pattern: '^0x[0-9a-f]+$', description: 'unique per user and application' },
+};
+
+/** Every field a scope fills, as src/protocol/scopes.ts types it. */
 const attributesSchema = {
   type: 'object',
   description: 'only the fields of the scopes requested',
   additionalProperties: false,
-  properties: {
-    age_over_18: { type: 'boolean' },
-    is_male: { type: 'boolean' },
-    is_female: { type: 'boolean' },
-    is_french: { type: 'boolean' },
-    is_eu: { type: 'boolean' },
-    nationality: { type: 'string', description: 'ISO 3166-1 alpha-3' },
-    birth_year: { type: 'integer' },
-    nullifier: { type: 'string', pattern: '^0x[0-9a-f]+$', description: 'unique per user and application' },
-  },
+  properties: Object.fromEntries(
+    Object.entries(ATTRIBUTE_TYPE).map(([field, type]) => [
+      field,
+      { type, ...ATTRIBUTE_DETAILS[field as AttributeField] },
+    ]),
+  ),
 } as const;
 
 const introspectionAttributesSchema = {

@@ -1,66 +1,40 @@
 /**
- * The phone's API (DESIGN §4, §12): what the phone page at /m/v/:requestId calls. In both modes:
+ * The phone's API (DESIGN §4, §12): what the phone page at /m/v/:requestId calls, in both modes:
  * `open` (with the methods that can prove the request), the identity providers' `start`, and the
  * providers' callback `GET /m/callback` (which sends the visitor back to the phone page, in its
  * finished state, as `/m/v/<id>?login=<result>`; an unknown or used state gets the page with 400).
- * In sandbox only: the persona picker (`personas`, `complete`, `wallet`); production answers
- * those 404 NOT_FOUND. (The page itself is served by routes/assets.ts.)
+ * The persona picker (`personas`, `complete`, `wallet`) is sandbox/phone-routes.ts, registered in
+ * sandbox mode only; production answers those 404 NOT_FOUND. (The page itself is served by
+ * routes/assets.ts.)
  *
- * POST /api/m/requests/:requestId/open {h} and /complete {h, persona, method, outcome} answer the
- * first failing check, in this order:
- *  1. body not a JSON object, a field missing or of the wrong type (persona and method may be left
- *     out when the outcome is failed or cancelled) → 400 INVALID_REQUEST
+ * POST /api/m/requests/:requestId/open {h} answers the first failing check, in this order:
+ *  1. body not a JSON object, h missing or not a string → 400 INVALID_REQUEST
  *  2. unknown request, malformed id, wrong or malformed h → 404 NOT_FOUND
- *  3. complete: already completed or failed → 409 ALREADY_FINISHED (open answers 200 with the status)
- *  4. past its deadline → 410 REQUEST_EXPIRED
- *  5. complete: method is not eudi_wallet in client proof mode, or is eudi_wallet outside it;
- *     an unknown persona → 400 INVALID_REQUEST
+ *  3. past its deadline → 410 REQUEST_EXPIRED (a finished request answers 200 with its status)
  * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
- *
- * When the EUDI wallet path is offered (DESIGN §11), the eudi_wallet method goes through the
- * sandbox wallet and the verifier, never around them: /complete with eudi_wallet approved (or
- * cancelled) makes the sandbox wallet present (or decline) over HTTP to the request's response_uri,
- * and POST /api/m/requests/:requestId/wallet {h, persona, tamper?} does the same with a tampered
- * presentation for QA → 200 { status, verifier: { status, error_description? } }.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  LoginResult,
-  Method,
-  Outcome,
-  PersonaSummary,
-  PhoneOpened,
-  ProviderLoginStarted,
-} from '../../src/protocol/api.ts';
+import type { LoginResult, PhoneOpened, ProviderLoginStarted } from '../../src/protocol/api.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
 import { sendPhonePage } from './assets.ts';
 import { phoneOpenSchema, providerCallbackSchema, providerStartSchema } from './phone-schemas.ts';
 import { documentOnly } from './verify-request-schemas.ts';
 import type { AppDeps } from '../deps.ts';
-import { summarizePersonas } from '../domain/personas.ts';
-import { completeFromPhone, openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
-import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from '../domain/phone-wallet.ts';
-import { isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
-import { INVALID_REQUEST_BODY, readJsonObject, readOneOf, readString, type JsonObject } from '../http/body.ts';
+import { openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } from '../http/body.ts';
 
-export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
-export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
-export const PHONE_WALLET_PATH = '/api/m/requests/:requestId/wallet';
 export const PROVIDER_START_PATH = '/api/m/requests/:requestId/providers/:providerId/start';
-
-const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
-const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
 
 type PhoneRequest = FastifyRequest<{ Params: { requestId: string } }>;
 
 /** The body as an object with the handoff token `h`, and the request it names. */
-function readHandoff(request: PhoneRequest): { body: JsonObject; handoff: PhoneHandoff } {
+export function readHandoff(request: PhoneRequest): { body: JsonObject; handoff: PhoneHandoff } {
   const body = readJsonObject(request, INVALID_REQUEST_BODY);
   return { body, handoff: { requestId: request.params.requestId, handoffToken: readString(body, 'h') } };
 }
 
-/** Registers the phone's routes: open, the providers' start and callback in both modes; the persona picker in sandbox. */
+/** Registers the phone's routes of both modes: open, the providers' start and callback. */
 export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (phone) => {
     phone.addHook('onRequest', (_request, reply, done) => {
@@ -103,43 +77,5 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
         return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
       },
     );
-  });
-
-  if (deps.config.mode !== 'sandbox') return;
-
-  app.register(async (phone) => {
-    phone.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
-
-    phone.get(PERSONAS_PATH, async (): Promise<PersonaSummary[]> => summarizePersonas(deps.personas));
-
-    phone.post<{ Params: { requestId: string } }>(PHONE_COMPLETE_PATH, async (request) => {
-      const { body, handoff } = readHandoff(request);
-      const outcome = readOneOf(body.outcome, OUTCOMES, 'outcome', true)!;
-      const approved = outcome === 'approved';
-      const method = readOneOf(body.method, METHODS, 'method', approved);
-      const personaId = body.persona !== undefined || approved ? readString(body, 'persona') : null;
-      if (method === 'eudi_wallet' && outcome !== 'failed') {
-        const presented = await presentWithSandboxWallet(
-          deps,
-          handoff,
-          { personaId, cancel: !approved },
-          postFormOverHttp,
-          { onlyIfOffered: true },
-        );
-        if (presented) return { status: presented.status };
-      }
-      return completeFromPhone(deps, handoff, { outcome, method, personaId });
-    });
-
-    phone.post<{ Params: { requestId: string } }>(PHONE_WALLET_PATH, async (request): Promise<WalletPresentation> => {
-      const { body, handoff } = readHandoff(request);
-      const tamper =
-        body.tamper === undefined ? undefined : readOneOf(body.tamper, Object.keys(WALLET_TAMPERS), 'tamper', true);
-      const choice = { personaId: readString(body, 'persona'), ...(isWalletTamper(tamper) ? { tamper } : {}) };
-      return (await presentWithSandboxWallet(deps, handoff, choice, postFormOverHttp))!;
-    });
   });
 }

@@ -22,7 +22,7 @@ import { liveIdOf, makeProductionTestDeps, PARTNERS, signedInject, type TestApp 
 import { clientsOf, REDIRECT_URI, startProvider } from '../test/providers.ts';
 import { issueTestSessionToken, postVerifyRequest, type Flow } from '../test/verify-flow.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
-import { personaClaims } from '../domain/personas.ts';
+import { personaClaims } from '../sandbox/personas.ts';
 
 let provider: ExampleProvider;
 let other: ExampleProvider;

@@ -25,8 +25,8 @@ import { startRedisServer } from '../test/redis-server.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 import { sealDcResponse } from '../wallet/dc-api.ts';
 import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../wallet/profile.ts';
-import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../wallet/sandbox-wallet.ts';
+import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
+import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { createDcapiSessionTranscript } from '../wallet/library-gaps.ts';
 
 const redis = await startRedisServer();

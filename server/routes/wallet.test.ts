@@ -15,8 +15,13 @@ import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
 import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
-import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { ATTACKER_TEXT, createDcApiCredential, createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
+import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
+import {
+  ATTACKER_TEXT,
+  createDcApiCredential,
+  createDirectPost,
+  type WalletTamper,
+} from '../sandbox/wallet/sandbox-wallet.ts';
 
 const issuer = loadSandboxIssuer();
 // A date inside the committed sandbox issuer's validity.

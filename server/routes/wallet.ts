@@ -19,6 +19,7 @@ import type { WalletResponseError } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { answerDcApiResponse, answerDirectPost, type WalletOutcome } from '../domain/wallet-response.ts';
+import { openCors, requestOrigin } from '../http/cors.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
@@ -145,20 +146,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
     );
 
     wallet.register(async (browser) => {
-      browser.addHook('onRequest', (_request, reply, done) => {
-        reply.headers({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-SVC-CID' });
-        done();
-      });
-      browser.options(DC_API_RESPONSE_PATH, async (_request, reply) =>
-        reply
-          .code(204)
-          .headers({
-            'Access-Control-Allow-Methods': 'POST, OPTIONS',
-            'Access-Control-Allow-Headers': 'Content-Type',
-            'Access-Control-Max-Age': '600',
-          })
-          .send(),
-      );
+      openCors(browser, { paths: [DC_API_RESPONSE_PATH], methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] });
       browser.post<WithId>(
         DC_API_RESPONSE_PATH,
         { schema: dcApiSchema, validatorCompiler: documentOnly },
@@ -168,12 +156,10 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
             request.log.info({ requestId, check: 'body' }, 'wallet response refused');
             return invalid(reply, 'the body must be the JSON the Digital Credentials API returned');
           }
-          const origin =
-            typeof request.headers.origin === 'string' && request.headers.origin !== '' ? request.headers.origin : null;
           const outcome = await answerDcApiResponse(deps, {
             requestId,
             pollToken: request.query.pt,
-            origin,
+            origin: requestOrigin(request),
             credential: request.body,
           });
           return answer(request, reply, requestId, outcome);

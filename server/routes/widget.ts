@@ -30,7 +30,7 @@
  * CORS on /api/w/*: any origin, no credentials, preflights answered, X-SVC-CID and Retry-After
  * exposed. Every answer here is Cache-Control: no-store.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { createWithPartnerId, createWithSessionToken } from '../domain/create-request.ts';
@@ -39,6 +39,7 @@ import { pollWidgetStatus } from '../domain/request-status.ts';
 import { POLL_AFTER_MS } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString } from '../http/body.ts';
+import { openCors, requestOrigin } from '../http/cors.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
@@ -47,34 +48,18 @@ import { documentOnly, widgetCreateSchema } from './verify-request-schemas.ts';
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
 export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
 
-function requestOrigin(request: FastifyRequest): string | null {
-  const origin = request.headers.origin;
-  return typeof origin === 'string' && origin !== '' ? origin : null;
-}
-
 /** Registers the loader's endpoints. */
 export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (widget) => {
+    openCors(widget, {
+      paths: [WIDGET_CREATE_PATH, WIDGET_STATUS_PATH],
+      methods: ['GET', 'POST', 'OPTIONS'],
+      exposeHeaders: ['X-SVC-CID', 'Retry-After'],
+    });
     widget.addHook('onRequest', (_request, reply, done) => {
-      reply.headers({
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Expose-Headers': 'X-SVC-CID, Retry-After',
-        'Cache-Control': 'no-store',
-      });
+      reply.header('Cache-Control', 'no-store');
       done();
     });
-
-    const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
-      reply
-        .code(204)
-        .headers({
-          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-          'Access-Control-Allow-Headers': 'Content-Type',
-          'Access-Control-Max-Age': '600',
-        })
-        .send();
-    widget.options(WIDGET_CREATE_PATH, preflight);
-    widget.options(WIDGET_STATUS_PATH, preflight);
 
     widget.post(
       WIDGET_CREATE_PATH,

@@ -19,7 +19,7 @@ export type {
   Scope,
   VerifyStatus,
 } from './types.ts';
-export { SCOPES, WALLET_SCOPES, findScopeProblem, isScope } from './scopes.ts';
+export { SCOPE_FIELD, SCOPES, WALLET_SCOPES, findScopeProblem, isScope } from './scopes.ts';
 export type { ScopeProblem } from './scopes.ts';
 export { SvcApiError, isRetryableStatus } from './errors.ts';
 export type { SvcErrorCode } from './errors.ts';

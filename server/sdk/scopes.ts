@@ -3,7 +3,7 @@
  * the loader's `data-scopes` check them: a partner can refuse a bad list before it reaches a page
  * or `createVerifyRequest`. Copied from the service's protocol; `types.test.ts` keeps them equal.
  */
-import type { Scope } from './types.ts';
+import type { Attributes, Scope } from './types.ts';
 
 export const SCOPES: readonly Scope[] = [
   'isAdult',
@@ -15,6 +15,18 @@ export const SCOPES: readonly Scope[] = [
   'revealNationality',
   'revealBirthYear',
 ];
+
+/** The field of `attributes` each scope fills (spec: Verification attributes). */
+export const SCOPE_FIELD = {
+  isAdult: 'age_over_18',
+  isFrench: 'is_french',
+  isEU: 'is_eu',
+  isMale: 'is_male',
+  isFemale: 'is_female',
+  isUnique: 'nullifier',
+  revealNationality: 'nationality',
+  revealBirthYear: 'birth_year',
+} as const satisfies Record<Scope, keyof Attributes>;
 
 /** Scopes usable with `clientProofMode` (EUDI wallet). */
 export const WALLET_SCOPES: readonly Scope[] = ['isAdult', 'isFrench', 'isEU', 'isUnique'];

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Protocol from '../../src/protocol/api.ts';
 import { HEADERS, PREFIX } from '../../src/protocol/api.ts';
 import * as ProtocolScopes from '../../src/protocol/scopes.ts';
-import { findScopeProblem, SCOPES, WALLET_SCOPES } from './scopes.ts';
+import { findScopeProblem, SCOPE_FIELD, SCOPES, WALLET_SCOPES } from './scopes.ts';
 import {
   BILLING_SCOPES,
   GRANT_CODE_PREFIX,
@@ -35,6 +35,10 @@ describe('SDK wire types', () => {
     expect(SCOPES).toEqual(ProtocolScopes.SCOPES);
     expect(WALLET_SCOPES).toEqual(ProtocolScopes.WALLET_SCOPES);
     expect(BILLING_SCOPES).toEqual(ProtocolScopes.BLIND_SCOPES);
+  });
+
+  it("copies the protocol's scope → field rule exactly", () => {
+    expect(SCOPE_FIELD).toEqual(ProtocolScopes.SCOPE_FIELD);
   });
 
   it('finds the same problem as the protocol in every scope list of up to three names', () => {

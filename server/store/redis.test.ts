@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
 import { openRedisStore, TTL_MARGIN_MS } from './redis.ts';
 import { runStoreContract } from './store.contract.ts';

@@ -27,7 +27,7 @@
  * the same handle works again once the client has reconnected by itself.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import {
   StoreUnavailableError,
   type CounterHit,

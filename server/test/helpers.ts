@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Attributes, Method } from '../../src/protocol/api.ts';
+import type { Attributes, Method, ScopeAttributes } from '../../src/protocol/api.ts';
 import { LIMITS } from '../../src/protocol/api.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { createApp } from '../app.ts';
@@ -31,7 +31,7 @@ import { digestToken, newToken } from '../domain/tokens.ts';
 import { signRequest } from '../sdk/signing.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { GrantRecord, Store } from '../store/store.ts';
-import { createIssuerCertificates, type IssuerCertificates } from '../wallet/sandbox-issuer.ts';
+import { createIssuerCertificates, type IssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 
 /** The repository root, so fixtures resolve wherever vitest was started from. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -210,12 +210,7 @@ export interface TestGrantInput {
   expiresAt?: number;
 }
 
-const DEFAULT_ATTRIBUTES: Required<
-  Pick<
-    Attributes,
-    'age_over_18' | 'is_male' | 'is_female' | 'is_french' | 'is_eu' | 'nationality' | 'birth_year' | 'nullifier'
-  >
-> = {
+const DEFAULT_ATTRIBUTES: Required<ScopeAttributes> = {
   age_over_18: true,
   is_male: true,
   is_female: false,

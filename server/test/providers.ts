@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import type * as client from 'openid-client';
 import type { Persona } from '../../src/protocol/api.ts';
-import { loadPersonas } from '../boot.ts';
 import { createFakeClock } from '../clock.ts';
+import { loadPersonas } from '../sandbox/personas.ts';
 import {
   startExampleProvider,
   type ExampleProvider,

@@ -5,7 +5,7 @@ import { createAgeDeviceRequest, createDcRequest, openDcResponse, sealDcResponse
 import { decodeBase64Url, encodeBase64Url } from './keys.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
 import { createWalletRequest, type WalletRequest } from './request.ts';
-import { createDcApiCredential, type PresentOptions } from './sandbox-wallet.ts';
+import { createDcApiCredential, type PresentOptions } from '../sandbox/wallet/sandbox-wallet.ts';
 import {
   API_URL,
   euProfileExample,

@@ -12,7 +12,7 @@ import { decodeBase64Url } from './keys.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
 import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest, type WalletRequest } from './request.ts';
-import { createDcApiCredential, createDeviceResponse, createDirectPost } from './sandbox-wallet.ts';
+import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
 import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
 import { verifyDcApiResponse, verifyDeviceResponseBytes, verifyWalletResponse } from './verify.ts';

@@ -9,8 +9,8 @@
  * Verdicts are `verified` (with age_over_18), `refused` (the check that failed, a wire-safe
  * description, a log-safe detail from a closed set of our phrases) or `cancelled` (the wallet's
  * `error`, e.g. access_denied).
- * The sandbox wallet lives in sandbox-wallet.ts and is not exported here: routes import it only
- * behind the sandbox-mode gate.
+ * The sandbox wallet and issuer live in sandbox/wallet/, which nothing here imports: the sandbox
+ * phone (sandbox/phone-wallet.ts) and `svc wallet present` use them.
  */
 export { createWalletRequest, walletRequestOf, type WalletRequest, type WalletRequestMaterial } from './request.ts';
 export { type DcRequest } from './dc-api.ts';

@@ -23,7 +23,7 @@ import { createEcJwk, toPublicEcJwk, type EcJwk } from './keys.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
-import { presentIssuerSigned } from './sandbox-wallet.ts';
+import { presentIssuerSigned } from '../sandbox/wallet/sandbox-wallet.ts';
 import { euProfileIssuerSigned, NOW, sandboxTrust, waiting } from './test-helpers.ts';
 import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust.ts';
 import { verifyDeviceResponseBytes, verifyWalletResponse } from './verify.ts';

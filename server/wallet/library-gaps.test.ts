@@ -20,8 +20,13 @@ import {
 import { mdocContext } from './mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
-import { createIssuerCertificates } from './sandbox-issuer.ts';
-import { ATTACKER_TEXT, createDeviceResponse, type PresentOptions, type WalletTamper } from './sandbox-wallet.ts';
+import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
+import {
+  ATTACKER_TEXT,
+  createDeviceResponse,
+  type PresentOptions,
+  type WalletTamper,
+} from '../sandbox/wallet/sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 import { verifyDeviceResponseBytes } from './verify.ts';

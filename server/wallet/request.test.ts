@@ -14,7 +14,7 @@ import {
   WalletLinkError,
   type WalletRequestMaterial,
 } from './request.ts';
-import { createDirectPost } from './sandbox-wallet.ts';
+import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { API_URL, NOW, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
 import { verifyWalletResponse } from './verify.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Persona } from '../../src/protocol/api.ts';
 import personas from '../../fixtures/personas.json' with { type: 'json' };
 import { AV_NAMESPACE } from './profile.ts';
-import { loadSandboxIssuer, type SandboxIssuer } from './sandbox-issuer.ts';
+import { loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './trust.ts';
 import type { RequestView } from './verify.ts';
 

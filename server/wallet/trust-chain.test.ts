@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCertificate } from './certificates.ts';
 import { createWalletRequest } from './request.ts';
-import { createIssuerCertificates, type SignerProfileOptions } from './sandbox-issuer.ts';
-import { createDirectPost } from './sandbox-wallet.ts';
+import { createIssuerCertificates, type SignerProfileOptions } from '../sandbox/wallet/sandbox-issuer.ts';
+import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import {
   API_URL,
   euProfileExample,

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, type Mode } from '../config.ts';
+import type { Mode } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import { readCertificate, type X509Certificate } from './certificates.ts';
 

@@ -3,7 +3,7 @@
  * Types and constants only.
  */
 import type { QrModules } from './qr.ts';
-import type { Scope } from './scopes.ts';
+import type { ATTRIBUTE_TYPE, AttributeField, Scope } from './scopes.ts';
 
 export const LOADER_PATH = '/v4/loader.min.js';
 
@@ -186,15 +186,16 @@ export interface Persona {
 
 // ---- Partner API ---------------------------------------------------------------------------------
 
-export interface Attributes {
-  age_over_18?: boolean;
-  is_male?: boolean;
-  is_female?: boolean;
-  is_french?: boolean;
-  is_eu?: boolean;
-  nationality?: string;
-  birth_year?: number;
-  nullifier?: string;
+interface JsonTypes {
+  boolean: boolean;
+  string: string;
+  integer: number;
+}
+
+/** The attributes scopes fill, each present only when its scope was requested (scopes.ts SCOPE_FIELD). */
+export type ScopeAttributes = { [F in AttributeField]?: JsonTypes[(typeof ATTRIBUTE_TYPE)[F]] };
+
+export interface Attributes extends ScopeAttributes {
   verification_method?: VerificationMethod;
   verified_at?: number;
 }

@@ -17,7 +17,12 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-/** Result field in `attributes` for each scope (spec: Verification attributes). */
+/**
+ * Result field in `attributes` for each scope (spec: Verification attributes): the one scope →
+ * field rule. The Attributes type (api.ts), the grant's attributes (server/domain/facts.ts), what
+ * an exchange discloses and the partner API's schema are derived from it; the SDK keeps a copy
+ * that server/sdk/types.test.ts checks.
+ */
 export const SCOPE_FIELD = {
   isAdult: 'age_over_18',
   isFrench: 'is_french',
@@ -28,6 +33,21 @@ export const SCOPE_FIELD = {
   revealNationality: 'nationality',
   revealBirthYear: 'birth_year',
 } as const satisfies Record<Scope, string>;
+
+/** A field of `attributes` that a scope fills. */
+export type AttributeField = (typeof SCOPE_FIELD)[Scope];
+
+/** The JSON type of each attribute's value, every field of SCOPE_FIELD once (the compiler checks). */
+export const ATTRIBUTE_TYPE = {
+  age_over_18: 'boolean',
+  is_male: 'boolean',
+  is_female: 'boolean',
+  is_french: 'boolean',
+  is_eu: 'boolean',
+  nationality: 'string',
+  birth_year: 'integer',
+  nullifier: 'string',
+} as const satisfies Record<AttributeField, 'boolean' | 'string' | 'integer'>;
 
 /** Scopes usable when `data-client-proof-mode` is true (EUDI wallet). */
 export const WALLET_SCOPES: readonly Scope[] = ['isAdult', 'isFrench', 'isEU', 'isUnique'];

@@ -5,7 +5,7 @@
  *
  *   npx tsx server/sandbox/example-idp/main.ts
  */
-import { loadPersonas } from '../../boot.ts';
+import { loadPersonas } from '../personas.ts';
 import { startExampleProvider } from './provider.ts';
 import { readExampleSetup } from './setup.ts';
 

@@ -16,8 +16,8 @@ import { randomBytes } from 'node:crypto';
 import Provider, { type InteractionDetails } from 'oidc-provider';
 import type { Persona } from '../../../src/protocol/api.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { findPersona, personaClaims, summarizePersonas } from '../../domain/personas.ts';
 import { createEcJwk } from '../../wallet/keys.ts';
+import { findPersona, personaClaims, summarizePersonas } from '../personas.ts';
 import { createMemoryAdapter } from './memory-adapter.ts';
 import { loginPageCsp, pickLocale, renderExpiredPage, renderLoginPage } from './login-page.ts';
 

@@ -28,14 +28,14 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
-import type { Persona } from '../../src/protocol/api.ts';
-import { personaFacts } from '../domain/personas.ts';
-import { sealDcResponse, type DcRequest } from './dc-api.ts';
-import { createEcJwk, type EcJwk, encodeBase64Url, toPublicEcJwk } from './keys.ts';
-import { createDcapiSessionTranscript, ecJwkToCoseKey } from './library-gaps.ts';
-import { mdocContext } from './mdoc-context.ts';
-import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from './profile.ts';
-import { createOid4VpSessionTranscript, parseWalletLink } from './request.ts';
+import type { Persona } from '../../../src/protocol/api.ts';
+import { sealDcResponse, type DcRequest } from '../../wallet/dc-api.ts';
+import { createEcJwk, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
+import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
+import { mdocContext } from '../../wallet/mdoc-context.ts';
+import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../../wallet/profile.ts';
+import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request.ts';
+import { personaFacts } from '../personas.ts';
 import { createIssuerCertificates, type SandboxIssuer } from './sandbox-issuer.ts';
 
 /** Every way the sandbox wallet can break a presentation, and what the verifier must answer. */

@@ -7,13 +7,14 @@
  */
 import type { RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
+import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { authorizationRequestOf, formatWalletLink } from '../wallet/request.ts';
-import { loadSandboxIssuer } from '../wallet/sandbox-issuer.ts';
-import { createDirectPost, type WalletTamper } from '../wallet/sandbox-wallet.ts';
 import { findPersona } from './personas.ts';
-import { effectiveStatus, findRequestForPhone, isOpenStatus } from './verify-requests.ts';
+import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
+import { createDirectPost, type WalletTamper } from './wallet/sandbox-wallet.ts';
 
 /** Posts a form to a URL and reads the answer: `fetch` in the service, an in-process one in tests. */
 export type FormPoster = (url: string, body: string) => Promise<{ status: number; body: string }>;
@@ -40,20 +41,6 @@ export function walletLinkOf(record: VerifyRequestRecord): string | null {
   return record.wallet ? formatWalletLink(authorizationRequestOf(record.wallet)) : null;
 }
 
-async function findOpenForPhone(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
-  requestId: string,
-  handoffToken: string,
-): Promise<VerifyRequestRecord> {
-  const now = deps.clock.now();
-  const record = await findRequestForPhone(deps.store, requestId, handoffToken, now);
-  if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
-  if (!isOpenStatus(record.status))
-    throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
-  if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
-  return record;
-}
-
 /**
  * The sandbox wallet presents `personaId`'s proof of age (or declines, `cancel`) to the request's
  * response_uri through `post`. 404 / 409 / 410 as the phone's other actions; 400 INVALID_REQUEST
@@ -64,14 +51,15 @@ async function findOpenForPhone(
  */
 export async function presentWithSandboxWallet(
   deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'personas'>,
-  handoff: { requestId: string; handoffToken: string },
+  handoff: PhoneHandoff,
   choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper },
   post: FormPoster,
   options: { onlyIfOffered?: boolean } = {},
 ): Promise<WalletPresentation | null> {
   if (deps.config.mode !== 'sandbox')
     throw new ServiceError('NOT_FOUND', { cause: 'the sandbox wallet exists in sandbox mode only' });
-  const record = await findOpenForPhone(deps, handoff.requestId, handoff.handoffToken);
+  const record = await findForPhone(deps, handoff);
+  assertActionable(record, deps.clock.now());
   const link = walletLinkOf(record);
   if (!link || !record.wallet) {
     if (options.onlyIfOffered) return null;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import personas from '../../fixtures/personas.json' with { type: 'json' };
-import type { Persona } from '../../src/protocol/api.ts';
-import { createEcJwk } from './keys.ts';
-import { AV_NAMESPACE } from './profile.ts';
-import { createWalletRequest } from './request.ts';
+import personas from '../../../fixtures/personas.json' with { type: 'json' };
+import type { Persona } from '../../../src/protocol/api.ts';
+import { createEcJwk } from '../../wallet/keys.ts';
+import { AV_NAMESPACE } from '../../wallet/profile.ts';
+import { createWalletRequest } from '../../wallet/request.ts';
 import {
   createDcApiCredential,
   createDirectPost,
@@ -12,8 +12,8 @@ import {
   WALLET_TAMPERS,
   type WalletTamper,
 } from './sandbox-wallet.ts';
-import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
-import { verifyDcApiResponse, verifyWalletResponse, type WalletCheck } from './verify.ts';
+import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../../wallet/test-helpers.ts';
+import { verifyDcApiResponse, verifyWalletResponse, type WalletCheck } from '../../wallet/verify.ts';
 
 /** What the verifier answers to each QA tamper (`svc wallet present … --tamper <what>`). */
 const EXPECTED: Record<WalletTamper, WalletCheck> = {

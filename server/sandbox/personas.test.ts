@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Persona } from '../../src/protocol/api.ts';
-import { loadPersonas } from '../boot.ts';
-import { attributesOf, EU_MEMBER_STATES } from './facts.ts';
-import { birthDateOf, findPersona, personaClaims, personaFacts, summarizePersonas } from './personas.ts';
+import { attributesOf, EU_MEMBER_STATES } from '../domain/facts.ts';
+import { birthDateOf, findPersona, loadPersonas, personaClaims, personaFacts, summarizePersonas } from './personas.ts';
 
 const personas = loadPersonas();
 const persona = (id: string): Persona => findPersona(personas, id)!;

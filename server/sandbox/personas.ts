@@ -1,9 +1,12 @@
 /**
  * Sandbox personas (fixtures/personas.json): the facts the phone "proves" about a test identity,
- * computed against the service clock so that "turns 18 today" stays true every day.
+ * computed against the service clock so that "turns 18 today" stays true every day. Loaded in
+ * sandbox mode only (boot.ts); the facts rule itself is domain/facts.ts.
  *
  * Dates are civil dates in UTC: a persona turns 18 at 00:00 UTC on their birthday.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Persona, PersonaSummary } from '../../src/protocol/api.ts';
 import {
   ageOn,
@@ -15,7 +18,15 @@ import {
   type CivilDate,
   type IdentityClaims,
   type ProvenFacts,
-} from './facts.ts';
+} from '../domain/facts.ts';
+import { PROJECT_ROOT } from '../paths.ts';
+
+const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
+
+/** @example const personas = loadPersonas() */
+export function loadPersonas(): Persona[] {
+  return JSON.parse(readFileSync(PERSONAS_PATH, 'utf8')) as Persona[];
+}
 
 /** What a persona can prove, at one moment: every fact, and its age. */
 export type PersonaFacts = Required<ProvenFacts> & { ageYears: number };

@@ -1,0 +1,77 @@
+/**
+ * The persona picker's verdict (DESIGN §4, sandbox only): the phone page names a persona, a method
+ * and an outcome. The sandbox works out what the persona proves, through the one facts rule
+ * (personaFacts), and the request ends as every other verdict ends it (domain/verify-requests.ts):
+ * approveRequest, or settle as failed.
+ */
+import type { Method, Outcome, RequestStatus } from '../../src/protocol/api.ts';
+import type { AppDeps } from '../deps.ts';
+import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { approveRequest, assertActionable, EXPIRED_GRACE_MS, settle } from '../domain/verify-requests.ts';
+import { ServiceError } from '../errors.ts';
+import type { VerifyRequestRecord } from '../store/store.ts';
+import { findPersona, personaFacts } from './personas.ts';
+
+export interface Completion {
+  outcome: Outcome;
+  /** required when approved */
+  method: Method | null;
+  /** one of `deps.personas`; required when approved */
+  personaId: string | null;
+}
+
+/**
+ * The phone's verdict. Approved STANDARD: a single-use grant (5 min) with the requested
+ * attributes only. Approved ADULT_BLIND: an attestation whose scope_mask has a bit only for a fact
+ * proven true. Either is sealed to the request's reader. Failed or cancelled: status failed.
+ * 409 ALREADY_FINISHED, 410 REQUEST_EXPIRED, then 400 INVALID_REQUEST for a method that does not
+ * fit the mode or an unknown persona.
+ *
+ * @example await completeRequest(deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' })
+ */
+export async function completeRequest(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'personas'>,
+  record: VerifyRequestRecord,
+  completion: Completion,
+): Promise<VerifyRequestRecord> {
+  const now = deps.clock.now();
+  assertActionable(record, now);
+  const { method, outcome } = completion;
+  if (method !== null) {
+    if (record.clientProofMode && method !== 'eudi_wallet') {
+      throw new ServiceError('INVALID_REQUEST', { cause: 'client proof mode needs method eudi_wallet' });
+    }
+    if (!record.clientProofMode && method === 'eudi_wallet') {
+      throw new ServiceError('INVALID_REQUEST', { cause: 'eudi_wallet outside client proof mode' });
+    }
+  }
+
+  if (outcome !== 'approved') {
+    return settle(deps.store, record, now, {
+      status: 'failed',
+      reason: outcome,
+      method,
+      expiresAt: now + EXPIRED_GRACE_MS,
+    });
+  }
+  const persona = findPersona(deps.personas, completion.personaId);
+  if (method === null || persona === null)
+    throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
+
+  return approveRequest(deps, record, { method, subject: persona.id, facts: personaFacts(persona, now) });
+}
+
+/**
+ * The verdict of the phone that holds the deep link: 404 NOT_FOUND for an unknown request or a
+ * wrong handoff token, then as completeRequest.
+ *
+ * @example await completeFromPhone(deps, { requestId, handoffToken }, { outcome: 'cancelled', method: null, personaId: null })
+ */
+export async function completeFromPhone(
+  deps: Parameters<typeof completeRequest>[0],
+  handoff: PhoneHandoff,
+  completion: Completion,
+): Promise<{ status: RequestStatus }> {
+  const record = await completeRequest(deps, await findForPhone(deps, handoff), completion);
+  return { status: record.status };
+}
