@@ -32,9 +32,15 @@ const ROUTES = [
   // DESIGN §11: the wallet endpoints answer OpenID4VP's error shape {error: "invalid_request", error_description}
   { method: 'POST', path: '/api/w/wallet-response/:requestId', signed: false },
   { method: 'POST', path: '/oid4vp/response/:requestId', signed: false },
+  { method: 'POST', path: '/api/m/requests/:requestId/wallet-response', signed: false },
+  { method: 'POST', path: '/api/m/requests/:requestId/providers/:providerId/start', signed: false },
 ] as const;
 
-const WALLET_PATHS = new Set<string>(['/api/w/wallet-response/:requestId', '/oid4vp/response/:requestId']);
+const WALLET_PATHS = new Set<string>([
+  '/api/w/wallet-response/:requestId',
+  '/oid4vp/response/:requestId',
+  '/api/m/requests/:requestId/wallet-response',
+]);
 
 const CATALOGUE_STATUSES = new Set(
   Object.values(ERRORS)
@@ -249,7 +255,8 @@ type Case = typeof requestCase extends fc.Arbitrary<infer C> ? C : never;
 function toInject(c: Case): InjectOptions {
   const method = (c.method === 'ROUTE' ? c.route.method : c.method) as InjectOptions['method'];
   const segmentValue = c.segment === 'LIVE_REQUEST' ? live.requestId : c.segment;
-  let url = c.route.path.replace(':requestId', segmentValue);
+  // an unknown provider: the start route's checks, never a discovery over the network
+  let url = c.route.path.replace(':requestId', segmentValue).replace(':providerId', 'idp_unknown');
   if (c.query) url += `?${c.query.replaceAll('LIVE_POLL', encodeURIComponent(live.pollToken))}`;
   const hasBody = method !== 'GET' && method !== 'HEAD' && c.body !== undefined;
   const payload = typeof c.body === 'string' ? c.body.replaceAll('LIVE_HANDOFF', live.handoff) : c.body;

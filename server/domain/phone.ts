@@ -34,7 +34,8 @@ async function findForPhone(
 }
 
 /**
- * The phone opened the deep link: what it shows. 404 NOT_FOUND for an unknown request or a wrong
+ * The phone opened the deep link: what it shows (a failed request with its reason, so the page
+ * can say why a provider's sign-in ended). 404 NOT_FOUND for an unknown request or a wrong
  * handoff token, 410 REQUEST_EXPIRED past the deadline; a finished request answers as it is.
  *
  * @example const opened = await openFromPhone(deps, { requestId, handoffToken: body.h })
@@ -52,6 +53,7 @@ export async function openFromPhone(
     audience_label: record.audienceLabel,
     expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
     status,
+    ...(status === 'failed' && record.reason !== null ? { reason: record.reason } : {}),
     methods: isOpenStatus(status) ? await phoneMethodsOf(deps, record) : [],
   };
 }

@@ -193,6 +193,7 @@ describe('sandbox phone API', () => {
         });
         expect(res.json()).toEqual({ status: 'failed' });
         expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: outcome });
+        expect((await openOnPhone(t, flow)).json()).toMatchObject({ status: 'failed', reason: outcome, methods: [] });
         expect((await t.store.getRequest(flow.requestId, t.clock.now()))!.sealedResult).toBeNull();
       }
     });

@@ -6,6 +6,15 @@
  * In sandbox only: the persona picker (`personas`, `complete`, `wallet`); production answers
  * those 404 NOT_FOUND. (The page itself is served by routes/assets.ts.)
  *
+ * POST /api/m/requests/:requestId/wallet-response {h, credential} (both modes): what the Digital
+ * Credentials API gave the phone page ("Use a wallet on this phone"), verified exactly as the
+ * partner page's /api/w/wallet-response but bound to the phone page's origin (the app URL's): a
+ * body that is not a JSON object with h → 400 INVALID_REQUEST; unknown request or wrong h → 404
+ * NOT_FOUND; another Origin, no wallet request, a request no longer waiting or a presentation the
+ * verifier refuses → 400 `{"error":"invalid_request","error_description"}` with the request left
+ * waiting; accepted → 200 `{ status, reason? }` (PhoneWalletAnswered). It shares the wallet
+ * routes' budget of 120 posts a minute per client address.
+ *
  * POST /api/m/requests/:requestId/open {h} and /complete {h, persona, method, outcome} answer the
  * first failing check, in this order:
  *  1. body not a JSON object, a field missing or of the wrong type (persona and method may be left
@@ -30,7 +39,9 @@ import type {
   Outcome,
   PersonaSummary,
   PhoneOpened,
+  PhoneWalletAnswered,
   ProviderLoginStarted,
+  WalletResponseError,
 } from '../../src/protocol/api.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
 import { sendPhonePage } from './assets.ts';
@@ -38,6 +49,9 @@ import type { AppDeps } from '../deps.ts';
 import { summarizePersonas } from '../domain/personas.ts';
 import { completeFromPhone, openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
 import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from '../domain/phone-wallet.ts';
+import { answerPhoneDcApiResponse } from '../domain/wallet-response.ts';
+import { addressKey } from '../limits/client-address.ts';
+import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { isWalletTamper, WALLET_TAMPERS } from '../wallet/sandbox-wallet.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readOneOf, readString, type JsonObject } from '../http/body.ts';
 
@@ -46,6 +60,7 @@ export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
 export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
 export const PHONE_WALLET_PATH = '/api/m/requests/:requestId/wallet';
 export const PROVIDER_START_PATH = '/api/m/requests/:requestId/providers/:providerId/start';
+export const PHONE_WALLET_RESPONSE_PATH = '/api/m/requests/:requestId/wallet-response';
 
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
@@ -78,6 +93,28 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
         return startProviderLogin(deps, handoff, request.params.providerId);
       },
     );
+
+    phone.post<{ Params: { requestId: string } }>(PHONE_WALLET_RESPONSE_PATH, async (request, reply) => {
+      await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
+      const { body, handoff } = readHandoff(request);
+      const origin = request.headers.origin;
+      const outcome = await answerPhoneDcApiResponse(deps, {
+        handoff,
+        origin: typeof origin === 'string' && origin !== '' ? origin : null,
+        appOrigin: new URL(deps.config.appUrl).origin,
+        credential: body.credential,
+      });
+      const { requestId } = handoff;
+      if (outcome.status === 'refused') {
+        request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
+        const refused: WalletResponseError = { error: 'invalid_request', error_description: outcome.description };
+        return reply.code(400).send(refused);
+      }
+      request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
+      const answered: PhoneWalletAnswered =
+        outcome.status === 'completed' ? { status: 'completed' } : { status: 'failed', reason: outcome.status };
+      return answered;
+    });
 
     phone.get(CALLBACK_PATH, async (request, reply) => {
       const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl));
