@@ -61,6 +61,7 @@ describe('sandbox phone API', () => {
         expires_at: flow.created.expires_at,
         status: 'in_progress',
         methods: [{ id: 'idp_example', name: 'Example ID', method: 'face_check' }, { id: 'sandbox' }],
+        sandbox: true,
       };
       const first = await openOnPhone(t, flow);
       expect(first.statusCode).toBe(200);
@@ -341,6 +342,7 @@ describe('sandbox phone API', () => {
     const opened = await openOnPhone(t, flow);
     expect(opened.statusCode).toBe(200);
     expect(opened.json().methods.map((m: { id: string }) => m.id)).toEqual(['eudi_wallet']);
+    expect(opened.json().sandbox).toBe(false);
     for (const res of [await t.app.inject({ method: 'GET', url: '/api/m/personas' }), await completeOnPhone(t, flow)]) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('NOT_FOUND');

@@ -231,6 +231,13 @@ describe('phone page: the ways to prove it (DESIGN §12)', () => {
     );
   });
 
+  it('keeps the test mark once the request is finished, in sandbox', async () => {
+    request.current = fakeRequest({ status: 'completed', methods: [PROVIDER_METHOD], sandbox: true });
+    await mount('h_good', 'en', { login: 'approved' });
+    expect(host.querySelector('[data-testid="sandbox-mark"]')).not.toBeNull();
+    expect(host.querySelector('[data-testid="finished"]')).not.toBeNull();
+  });
+
   it('back from the provider failed: says why, from the request’s reason', async () => {
     request.current = fakeRequest({ status: 'failed', reason: 'claims_missing', methods: [PROVIDER_METHOD] });
     await mount('h_good', 'en', { login: 'failed' });

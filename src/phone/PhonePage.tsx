@@ -61,7 +61,10 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
   );
 }
 
-/** The request, then the ways to prove it in the service's order (the persona picker, in sandbox, last). */
+/**
+ * Why the ways are offered again (if so), the request, then the ways to prove it in the service's
+ * order (the persona picker, in sandbox, last).
+ */
 function Asking({
   model,
   copy,
@@ -77,8 +80,8 @@ function Asking({
   const error = view.error && `${copy.problems[view.error].title}. ${copy.problems[view.error].help}`;
   return (
     <div class="phone-stack">
-      <RequestSummary copy={copy} request={view.request} sandbox={sandbox} takeFocus={view.notice === null} />
       {view.notice && <Notice panel={copy.notices[view.notice]} testId="notice" />}
+      <RequestSummary copy={copy} request={view.request} sandbox={sandbox} takeFocus={view.notice === null} />
       {real.length > 0 && (
         <section class="phone-stack" aria-labelledby="methods-title">
           <h2 id="methods-title" class="phone-section-title">

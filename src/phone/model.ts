@@ -49,7 +49,7 @@ export interface PhoneEnvironment {
 
 export interface PhoneModel {
   readonly view: ReadonlySignal<PhoneView>;
-  /** true when the service runs in sandbox (it offers the persona picker); null until known */
+  /** true when the service runs in sandbox (open says so); null until known */
   readonly sandbox: ReadonlySignal<boolean | null>;
   readonly personas: ReadonlySignal<PersonaSummary[]>;
   readonly persona: Signal<string>;
@@ -142,7 +142,7 @@ export function createPhoneModel(
     const request = opened.data;
     const hint = login;
     login = null;
-    if (request.methods.length > 0) sandbox.value = request.methods.some((m) => m.id === 'sandbox');
+    sandbox.value = request.sandbox ?? request.methods.some((m) => m.id === 'sandbox');
     if (request.status === 'completed' || request.status === 'failed') {
       view.value = endedView(request, hint);
       return;

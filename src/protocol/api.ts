@@ -146,6 +146,8 @@ export interface PhoneOpened {
   status: RequestStatus;
   /** with status `failed`: why (the page explains a provider's decline or missing claims) */
   reason?: FailReason;
+  /** true when the service runs in sandbox mode: the page shows its test-mode mark (always sent, as for verify-request) */
+  sandbox?: boolean;
   /** never empty for a request that is still open (a request nobody can prove is refused at creation: NO_METHOD) */
   methods: PhoneMethod[];
 }

@@ -50,6 +50,7 @@ export function fakeRequest(overrides: Partial<PhoneOpened> = {}): FakeRequest {
       status: 'pending',
       methods: [{ id: 'sandbox' }],
       ...overrides,
+      sandbox: overrides.sandbox ?? (overrides.methods ?? [{ id: 'sandbox' }]).some((m) => m.id === 'sandbox'),
     },
     h: 'h_good',
     completions: [],
