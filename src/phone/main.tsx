@@ -46,3 +46,8 @@ effect(() => {
 });
 mountPhonePage(document.getElementById('app')!, model, copy);
 void model.load();
+// Back from the provider with the browser's Back button, a page restored from the back/forward
+// cache would still say "Opening…": read the request again.
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) void model.load();
+});
