@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { deepLinkOf, waitForWidgetState } from './support/qa.ts';
+import type { LoginResult, VerifyRequestCreated } from '../src/protocol/api.ts';
+import { completeThroughApi, deepLinkOf, waitForWidgetState } from './support/qa.ts';
+import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 async function seriousViolations(page: Page, include?: string): Promise<string[]> {
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
@@ -34,6 +36,49 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await seriousViolations(phone)).toEqual([]);
     await phone.getByRole('button', { name: 'Cancel', exact: true }).click();
     await expect(phone.getByTestId('outcome')).toBeVisible();
+    expect(await seriousViolations(phone)).toEqual([]);
+  });
+}
+
+/** A request in client proof mode for isAdult: the phone offers the wallet, the example provider and the personas. */
+async function walletRequest(page: Page): Promise<VerifyRequestCreated> {
+  const res = await page.request.post(`${SERVICE_URL}/api/w/verify-request`, {
+    headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_URL },
+    data: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isAdult'], client_proof_mode: true }),
+  });
+  return (await res.json()) as VerifyRequestCreated;
+}
+
+/** The deep link as an identity provider sends the visitor back: `?login=<result>` before the fragment. */
+const backFromProvider = (deepLink: string, login: LoginResult) => deepLink.replace('#', `?login=${login}#`);
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the phone page's ways to prove it, refused and finished states have no serious accessibility violation (${colorScheme})`, async ({
+    page,
+    context,
+  }) => {
+    const phone = await context.newPage();
+    await phone.emulateMedia({ colorScheme });
+    // every kind of way: the wallet link, the provider, the persona picker; the wallet on this phone
+    // where the browser has the Digital Credentials API (Chromium)
+    const created = await walletRequest(page);
+    await phone.goto(created.deep_link);
+    await expect(phone.getByTestId('methods').getByRole('link', { name: 'Open your wallet app' })).toBeVisible();
+    await expect(phone.getByTestId('methods').getByRole('button', { name: 'Continue with Example ID' })).toBeVisible();
+    expect(await seriousViolations(phone)).toEqual([]);
+
+    await phone.goto(backFromProvider(created.deep_link, 'refused'));
+    await expect(phone.getByTestId('notice')).toBeVisible();
+    await expect(phone.getByTestId('notice').getByRole('heading')).toBeFocused();
+    expect(await seriousViolations(phone)).toEqual([]);
+
+    await completeThroughApi(page, created.deep_link, { persona: 'fr-adult-m' });
+    await phone.goto(backFromProvider(created.deep_link, 'approved'));
+    await expect(phone.getByTestId('finished')).toContainText('Done — you can go back to your computer');
+    expect(await seriousViolations(phone)).toEqual([]);
+
+    await phone.goto(`${SERVICE_URL}/m/callback?state=unknown&code=x`);
+    await expect(phone.getByTestId('finished')).toContainText('This sign-in link has expired');
     expect(await seriousViolations(phone)).toEqual([]);
   });
 }

@@ -1,9 +1,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 
-async function tabTo(page: Page, target: Locator, maxPresses = 15): Promise<void> {
+async function tabTo(page: Page, target: Locator, maxPresses = 15, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
   for (let i = 0; i < maxPresses; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
     const focused = await target.evaluate((el) => {
       let active = document.activeElement;
       while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
@@ -58,4 +58,33 @@ test('a keyboard-only visitor reaches the deep link, answers on the phone page a
   await expect(phone2.getByTestId('outcome')).toContainText('Verification approved');
   await page.waitForURL('**/success');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
+});
+
+test('a keyboard-only visitor reaches every way to prove it on the phone page, each with a visible focus, and leaves', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/standard?locale=en');
+  const phone = await context.newPage();
+  await phone.goto(await deepLinkOf(page));
+  // the request's heading holds the focus first, so Tab walks the page from the top
+  await expect(phone.getByTestId('audience')).toBeFocused();
+  const provider = phone.getByRole('button', { name: 'Continue with Example ID' });
+  const controls = [
+    provider,
+    phone.locator('input[name="persona"]:checked'),
+    phone.locator('input[name="method"]:checked'),
+    phone.locator('button[data-outcome="approved"]'),
+    phone.locator('button[data-outcome="failed"]'),
+    phone.locator('button[data-outcome="cancelled"]'),
+  ];
+  for (const control of controls) {
+    await tabTo(phone, control, 3);
+    const outline = await control.evaluate((el) => getComputedStyle(el).outlineStyle);
+    expect(outline, await control.evaluate((el) => el.outerHTML.slice(0, 60))).not.toBe('none');
+  }
+  // back up the page (Tab past its end would leave for the browser's own controls)
+  await tabTo(phone, provider, 8, 'Shift+Tab');
+  await phone.keyboard.press('Enter');
+  await phone.waitForURL('http://localhost:8789/**');
 });

@@ -1,14 +1,18 @@
 /**
  * Writes docs/screenshots/*.png: the designers' gallery (and its waiting row in German with an
  * accent), the waiting widget in both themes × fr, en and de on the example partner page, two
- * accents in both themes, and the sandbox phone page at 360 px.
+ * accents in both themes, the sandbox phone page at 360 px, and the phone page's ways to prove it
+ * (the wallet, the example identity provider, the personas), its refused and finished states in
+ * both schemes × en and fr.
  * Run with `npm run screenshots` (it rewrites the files; the normal e2e run leaves them alone).
  */
 import { expect, test } from '@playwright/test';
 import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { VerifyRequestCreated } from '../src/protocol/api.ts';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
-import { deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
+import { completeThroughApi, deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
+import { SERVICE_URL } from './support/urls.ts';
 
 const DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 mkdirSync(DIR, { recursive: true });
@@ -79,3 +83,38 @@ test('the sandbox phone page at 360 px', async ({ page, context }) => {
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   await page.locator('main').screenshot({ path: `${DIR}partner-success.png`, animations: 'disabled' });
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  for (const locale of ['en', 'fr'] as const) {
+    test(`the phone page's ways to prove it, refused and finished, ${colorScheme}, ${locale}`, async ({ browser }) => {
+      const context = await browser.newContext({ locale, colorScheme, viewport: { width: 360, height: 800 } });
+      const phone = await context.newPage();
+      // The designers' demo page (registered on the service's origin) in client proof mode for
+      // isAdult: the wallet (on this phone: Chromium has the Digital Credentials API; and its
+      // link), the example identity provider, the personas.
+      const res = await phone.request.post(`${SERVICE_URL}/api/w/verify-request`, {
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin: SERVICE_URL },
+        data: JSON.stringify({ partner_id: 'pk_test_designer', scopes: ['isAdult'], client_proof_mode: true }),
+      });
+      const created = (await res.json()) as VerifyRequestCreated;
+      const shot = (name: string) =>
+        phone.screenshot({
+          path: `${DIR}phone-${name}-${colorScheme}-${locale}.png`,
+          fullPage: true,
+          animations: 'disabled',
+        });
+
+      await phone.goto(created.deep_link);
+      await expect(phone.getByTestId('methods').locator('button, a')).toHaveCount(3);
+      await shot('methods');
+      await phone.goto(created.deep_link.replace('#', '?login=refused#'));
+      await expect(phone.getByTestId('notice')).toBeVisible();
+      await shot('refused');
+      await completeThroughApi(phone, created.deep_link, { persona: 'fr-adult-m' });
+      await phone.goto(created.deep_link.replace('#', '?login=approved#'));
+      await expect(phone.getByTestId('finished')).toBeVisible();
+      await shot('finished');
+      await context.close();
+    });
+  }
+}

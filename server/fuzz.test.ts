@@ -34,9 +34,14 @@ const ROUTES = [
   // DESIGN §11: the wallet endpoints answer OpenID4VP's error shape {error: "invalid_request", error_description}
   { method: 'POST', path: '/api/w/wallet-response/:requestId', signed: false },
   { method: 'POST', path: '/oid4vp/response/:requestId', signed: false },
+  { method: 'POST', path: '/api/m/requests/:requestId/wallet-response', signed: false },
 ] as const;
 
-const WALLET_PATHS = new Set<string>(['/api/w/wallet-response/:requestId', '/oid4vp/response/:requestId']);
+const WALLET_PATHS = new Set<string>([
+  '/api/w/wallet-response/:requestId',
+  '/oid4vp/response/:requestId',
+  '/api/m/requests/:requestId/wallet-response',
+]);
 
 const CATALOGUE_STATUSES = new Set(
   Object.values(ERRORS)

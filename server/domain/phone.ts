@@ -30,7 +30,9 @@ export async function findForPhone(
 }
 
 /**
- * The phone opened the deep link: what it shows. 404 NOT_FOUND for an unknown request or a wrong
+ * The phone opened the deep link: what it shows (a failed request with its reason, so the page
+ * can say why a provider's sign-in ended; whether the service runs in sandbox, for its test mark
+ * even once the request is finished). 404 NOT_FOUND for an unknown request or a wrong
  * handoff token, 410 REQUEST_EXPIRED past the deadline; a finished request answers as it is.
  *
  * @example const opened = await openFromPhone(deps, { requestId, handoffToken: body.h })
@@ -48,6 +50,8 @@ export async function openFromPhone(
     audience_label: record.audienceLabel,
     expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
     status,
+    ...(status === 'failed' && record.reason !== null ? { reason: record.reason } : {}),
+    sandbox: deps.config.mode === 'sandbox',
     methods: isOpenStatus(status) ? await phoneMethodsOf(deps, record) : [],
   };
 }

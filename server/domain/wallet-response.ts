@@ -1,7 +1,8 @@
 /**
  * A wallet's answer to a verification request (DESIGN §11): the `direct_post` to
  * `/oid4vp/response/<request_id>` and what the Digital Credentials API gave the partner page
- * (`/api/w/wallet-response/<request_id>?pt=`). The verifier (server/wallet/) checks it; this
+ * (`/api/w/wallet-response/<request_id>?pt=`) or the phone page
+ * (`/api/m/requests/<request_id>/wallet-response`, with the handoff token). The verifier (server/wallet/) checks it; this
  * settles the request:
  *
  *   verified, age_over_18 true  → completed exactly as a phone approval, method eudi_wallet
@@ -27,10 +28,12 @@ import {
   type WalletRequestMaterial,
   type WalletVerdict,
 } from '../wallet/index.ts';
+import type { PhoneHandoff } from './phone.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
 import {
   approveRequest,
   EXPIRED_GRACE_MS,
+  findRequestForPhone,
   findRequestForPoller,
   isOpenStatus,
   isRequestId,
@@ -152,11 +155,41 @@ export async function answerDcApiResponse(
   deps: WalletResponseDeps,
   input: { requestId: string; pollToken: unknown; origin: string | null; credential: unknown },
 ): Promise<WalletOutcome> {
-  const now = deps.clock.now();
-  const record = await findRequestForPoller(deps.store, input.requestId, input.pollToken, now);
+  const record = await findRequestForPoller(deps.store, input.requestId, input.pollToken, deps.clock.now());
+  if (!record) return UNKNOWN_REQUEST;
+  const allowed = input.origin !== null && (await originMatches(deps, record, input.origin));
+  return verifyDcApi(deps, record, allowed ? input.origin : null, input.credential);
+}
+
+/**
+ * What `navigator.credentials.get` gave the phone page, posted with the phone's handoff token
+ * (DESIGN §12: the wallet on this phone). The Origin must be the phone page's, `appOrigin` (the
+ * app URL's origin): the device signature is bound to it. An unknown request or a wrong handoff
+ * token is 404 NOT_FOUND, as for the phone's other calls; everything else answers as for the
+ * partner page.
+ *
+ * @example const outcome = await answerPhoneDcApiResponse(deps, { handoff, origin, appOrigin, credential: body.credential })
+ */
+export async function answerPhoneDcApiResponse(
+  deps: WalletResponseDeps,
+  input: { handoff: PhoneHandoff; origin: string | null; appOrigin: string; credential: unknown },
+): Promise<WalletOutcome> {
+  const { requestId, handoffToken } = input.handoff;
+  const record = await findRequestForPhone(deps.store, requestId, handoffToken, deps.clock.now());
+  if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
+  return verifyDcApi(deps, record, input.origin === input.appOrigin ? input.origin : null, input.credential);
+}
+
+/** Verifies a Digital Credentials API answer bound to `origin` (null: the Origin was refused) and settles. */
+async function verifyDcApi(
+  deps: WalletResponseDeps,
+  record: VerifyRequestRecord,
+  origin: string | null,
+  credential: unknown,
+): Promise<WalletOutcome> {
   const material = materialOf(deps, record);
-  if (!record || !material) return UNKNOWN_REQUEST;
-  if (input.origin === null || !(await originMatches(deps, record, input.origin))) {
+  if (!material) return UNKNOWN_REQUEST;
+  if (origin === null) {
     return {
       status: 'refused',
       check: 'origin',
@@ -164,9 +197,10 @@ export async function answerDcApiResponse(
       detail: 'Origin header',
     };
   }
+  const now = deps.clock.now();
   const verdict = await verifyDcApiResponse({
-    credential: input.credential,
-    origin: input.origin,
+    credential,
+    origin,
     material,
     trust: deps.wallet.trust,
     request: viewOf(record),

@@ -21,9 +21,10 @@ export const RATE_LIMITS = {
   /** per client address (DESIGN §3, not in the spec); every per-address rule keys by `addressKey` */
   widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
   /**
-   * per client address, both wallet routes together (not in the spec or DESIGN §11): a wallet
-   * answers once per verification, so this only stops one address from making the service read
-   * and verify presentations without end; as many as widget creates, for carrier-grade NAT
+   * per client address, the wallet routes together, the phone page's wallet-response included (not
+   * in the spec or DESIGN §11): a wallet answers once per verification, so this only stops one
+   * address from making the service read and verify presentations without end; as many as widget
+   * creates, for carrier-grade NAT
    */
   walletResponse: { name: 'wallet-response', max: 120, windowMs: MINUTE },
   /** per client address */

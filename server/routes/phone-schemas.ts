@@ -40,6 +40,12 @@ export const phoneOpenSchema = {
         audience_label: { type: 'string', description: 'who asks: the partner’s name, or the blind app' },
         expires_at: { type: 'number', description: 'ms since the Unix epoch' },
         status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'failed', 'expired'] },
+        reason: {
+          type: 'string',
+          enum: ['failed', 'cancelled', 'claims_missing', 'provider_error'],
+          description: 'a failed request: why',
+        },
+        sandbox: { type: 'boolean', description: 'the service runs in sandbox mode (the page shows a test mark)' },
         methods: {
           type: 'array',
           items: {

@@ -19,6 +19,7 @@ describe('phone API', () => {
         expires_at: flow.created.expires_at,
         status: 'in_progress',
         methods: [{ id: 'idp_example', name: 'Example ID', method: 'face_check' }, { id: 'sandbox' }],
+        sandbox: true,
       };
       const first = await openOnPhone(t, flow);
       expect(first.statusCode).toBe(200);

@@ -7,6 +7,15 @@
  * sandbox mode only; production answers those 404 NOT_FOUND. (The page itself is served by
  * routes/assets.ts.)
  *
+ * POST /api/m/requests/:requestId/wallet-response {h, credential} (both modes): what the Digital
+ * Credentials API gave the phone page ("Use a wallet on this phone"), verified exactly as the
+ * partner page's /api/w/wallet-response but bound to the phone page's origin (the app URL's): a
+ * body that is not a JSON object with h → 400 INVALID_REQUEST; unknown request or wrong h → 404
+ * NOT_FOUND; another Origin, no wallet request, a request no longer waiting or a presentation the
+ * verifier refuses → 400 `{"error":"invalid_request","error_description"}` with the request left
+ * waiting; accepted → 200 `{ status, reason? }` (PhoneWalletAnswered). It shares the wallet
+ * routes' budget of 120 posts a minute per client address.
+ *
  * POST /api/m/requests/:requestId/open {h} answers the first failing check, in this order:
  *  1. body not a JSON object, h missing or not a string → 400 INVALID_REQUEST
  *  2. unknown request, malformed id, wrong or malformed h → 404 NOT_FOUND
@@ -14,17 +23,27 @@
  * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { LoginResult, PhoneOpened, ProviderLoginStarted } from '../../src/protocol/api.ts';
+import type {
+  LoginResult,
+  PhoneOpened,
+  PhoneWalletAnswered,
+  ProviderLoginStarted,
+  WalletResponseError,
+} from '../../src/protocol/api.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
 import { sendPhonePage } from './assets.ts';
 import { phoneOpenSchema, providerCallbackSchema, providerStartSchema } from './phone-schemas.ts';
 import { documentOnly } from './verify-request-schemas.ts';
 import type { AppDeps } from '../deps.ts';
 import { openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { answerPhoneDcApiResponse } from '../domain/wallet-response.ts';
+import { addressKey } from '../limits/client-address.ts';
+import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } from '../http/body.ts';
 
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
 export const PROVIDER_START_PATH = '/api/m/requests/:requestId/providers/:providerId/start';
+export const PHONE_WALLET_RESPONSE_PATH = '/api/m/requests/:requestId/wallet-response';
 
 type PhoneRequest = FastifyRequest<{ Params: { requestId: string } }>;
 
@@ -57,6 +76,28 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
         return startProviderLogin(deps, handoff, request.params.providerId);
       },
     );
+
+    phone.post<{ Params: { requestId: string } }>(PHONE_WALLET_RESPONSE_PATH, async (request, reply) => {
+      await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
+      const { body, handoff } = readHandoff(request);
+      const origin = request.headers.origin;
+      const outcome = await answerPhoneDcApiResponse(deps, {
+        handoff,
+        origin: typeof origin === 'string' && origin !== '' ? origin : null,
+        appOrigin: new URL(deps.config.appUrl).origin,
+        credential: body.credential,
+      });
+      const { requestId } = handoff;
+      if (outcome.status === 'refused') {
+        request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
+        const refused: WalletResponseError = { error: 'invalid_request', error_description: outcome.description };
+        return reply.code(400).send(refused);
+      }
+      request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
+      const answered: PhoneWalletAnswered =
+        outcome.status === 'completed' ? { status: 'completed' } : { status: 'failed', reason: outcome.status };
+      return answered;
+    });
 
     phone.get(
       CALLBACK_PATH,

@@ -195,11 +195,13 @@ describe('a production request proven by an identity provider', () => {
     expect(decodeJwt(attestation).scope_mask).toBe(0b101);
   });
 
-  it('fails the request as cancelled when the visitor declines at the provider', async () => {
+  it('fails the request as cancelled when the visitor declines at the provider, and tells the phone why', async () => {
     t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
     const flow = await startStandardFlow(t, standard(['isAdult']));
     expect(await finish(t, flow, await signIn(t, flow, { decision: 'decline' }))).toBe('failed');
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'cancelled' });
+    // the phone page, back with ?login=failed, reads the reason with its handoff token
+    expect((await openOnPhone(t, flow)).json()).toMatchObject({ status: 'failed', reason: 'cancelled', methods: [] });
   });
 
   it('fails the request with claims_missing when the provider leaves out a needed claim', async () => {
@@ -217,6 +219,7 @@ describe('a production request proven by an identity provider', () => {
       });
       expect(await finish(t, flow, callbackUrl)).toBe('failed');
       expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'claims_missing' });
+      expect((await openOnPhone(t, flow)).json()).toMatchObject({ status: 'failed', reason: 'claims_missing' });
     } finally {
       await forgetful.close();
     }

@@ -340,10 +340,10 @@ describe('POST /oid4vp/response/:requestId', () => {
 });
 
 describe('wallet posts from one address', () => {
-  it('answer 429 Too many requests with Retry-After past 120 a minute over both routes, and again after the minute', async () => {
+  it('answer 429 Too many requests with Retry-After past 120 a minute over the three routes, and again after the minute', async () => {
     t = await walletApp();
     const flow = await proofFlow(t);
-    const post = (route: 'direct' | 'dc', remoteAddress = '198.51.100.20') =>
+    const post = (route: 'direct' | 'dc' | 'phone', remoteAddress = '198.51.100.20') =>
       t.app.inject(
         route === 'direct'
           ? {
@@ -353,16 +353,25 @@ describe('wallet posts from one address', () => {
               payload: 'state=wrong&vp_token=x',
               remoteAddress,
             }
-          : {
-              method: 'POST',
-              url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
-              headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
-              payload: '{"protocol":"org-iso-mdoc","data":{"response":"x"}}',
-              remoteAddress,
-            },
+          : route === 'dc'
+            ? {
+                method: 'POST',
+                url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+                headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
+                payload: '{"protocol":"org-iso-mdoc","data":{"response":"x"}}',
+                remoteAddress,
+              }
+            : {
+                method: 'POST',
+                url: `/api/m/requests/${flow.requestId}/wallet-response`,
+                headers: { 'content-type': 'application/json', origin: t.deps.config.appUrl },
+                payload: { h: flow.handoff, credential: { protocol: 'org-iso-mdoc', data: { response: 'x' } } },
+                remoteAddress,
+              },
       );
-    for (let i = 0; i < 120; i++) expect((await post(i % 2 === 0 ? 'direct' : 'dc')).statusCode).toBe(400);
-    for (const route of ['direct', 'dc'] as const) {
+    const routes = ['direct', 'dc', 'phone'] as const;
+    for (let i = 0; i < 120; i++) expect((await post(routes[i % 3]!)).statusCode).toBe(400);
+    for (const route of routes) {
       const limited = await post(route);
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toEqual({ error: 'Too many requests', message: expect.any(String) });
@@ -436,6 +445,116 @@ describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () 
       headers: { origin: PARTNER_ORIGIN },
     });
     expect(res.statusCode).toBe(204);
+  });
+});
+
+describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the phone, DESIGN §12)', () => {
+  const appOrigin = () => new URL(t.deps.config.appUrl).origin;
+
+  function phonePost(flow: Flow, credential: unknown, options: { origin?: string | null; h?: string } = {}) {
+    const origin = options.origin === undefined ? appOrigin() : options.origin;
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/wallet-response`,
+      headers: { 'content-type': 'application/json', ...(origin === null ? {} : { origin }) },
+      payload: JSON.stringify({ h: options.h ?? flow.handoff, credential }),
+    });
+  }
+
+  async function credentialFor(flow: Flow, options: { persona?: string; origin?: string; tamper?: WalletTamper } = {}) {
+    return createDcApiCredential({
+      dcRequest: flow.created.dc_request!,
+      origin: options.origin ?? appOrigin(),
+      issuer,
+      persona: personaOf(t, options.persona ?? 'fr-adult-m'),
+      now: t.clock.now(),
+      ...(options.tamper ? { tamper: options.tamper } : {}),
+    });
+  }
+
+  it('completes the request from the phone page with its handoff token, verification_method eudi_wallet', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const res = await phonePost(flow, await credentialFor(flow));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'completed' });
+    const { grant_code } = (await pollStatus(t, flow)).result as { grant_code: string };
+    expect(await methodOf(t, grant_code)).toBe('eudi_wallet');
+    expect(logLines.join('\n')).toContain('wallet response accepted');
+  });
+
+  it('answers a minor as failed, with the reason the phone page explains', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const res = await phonePost(flow, await credentialFor(flow, { persona: 'fr-minor' }));
+    expect(res.json()).toEqual({ status: 'failed', reason: 'failed' });
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'failed' });
+  });
+
+  it('refuses another origin, no origin, and a response signed for the partner page; the request stays waiting', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const credential = await credentialFor(flow);
+    for (const origin of [PARTNER_ORIGIN, 'http://evil.example', null]) {
+      const res = await phonePost(flow, credential, { origin });
+      expect(res.statusCode, String(origin)).toBe(400);
+      expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/origin/) });
+    }
+    // signed for the partner's origin, posted from the phone's: the device signature does not match
+    const forPartner = await phonePost(flow, await credentialFor(flow, { origin: PARTNER_ORIGIN }));
+    expect(forPartner.statusCode).toBe(400);
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+    expect((await phonePost(flow, credential)).statusCode).toBe(200);
+  });
+
+  it('answers 404 NOT_FOUND for a wrong handoff token, and 400 INVALID_REQUEST without one, touching nothing', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const credential = await credentialFor(flow);
+    const wrong = await phonePost(flow, credential, { h: `h_${'A'.repeat(43)}` });
+    expect(wrong.statusCode).toBe(404);
+    expect(wrong.json()).toMatchObject({ error: 'NOT_FOUND' });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/wallet-response`,
+      headers: { origin: appOrigin() },
+      payload: { credential },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ error: 'INVALID_REQUEST' });
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+  });
+
+  it.each(['digest', 'origin', 'device-key', 'untrusted-issuer'] as const)(
+    'refuses a presentation tampered with (%s) and leaves the request waiting for the genuine one',
+    async (tamper) => {
+      t = await walletApp();
+      const flow = await proofFlow(t);
+      const res = await phonePost(flow, await credentialFor(flow, { tamper }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_request' });
+      expect((await pollStatus(t, flow)).status).toBe('pending');
+      expect(logLines.join('\n')).toContain('wallet response refused');
+      expect((await phonePost(flow, await credentialFor(flow))).json()).toEqual({ status: 'completed' });
+    },
+  );
+
+  it('answers once: a replayed credential finds the request no longer waiting', async () => {
+    t = await walletApp();
+    const flow = await proofFlow(t);
+    const credential = await credentialFor(flow);
+    expect((await phonePost(flow, credential)).statusCode).toBe(200);
+    const replay = await phonePost(flow, credential);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('refuses a request that carries no wallet request (not in client proof mode)', async () => {
+    t = await walletApp();
+    const flow = await startStandardFlow(t, { scopes: ['isAdult'] });
+    const res = await phonePost(flow, { protocol: 'org-iso-mdoc', data: { response: 'x' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'invalid_request' });
   });
 });
 

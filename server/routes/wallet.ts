@@ -10,9 +10,10 @@
  * Both answer 200 `{}` when the request completed (or failed: not adult, or cancelled by the
  * wallet's `error=access_denied`), and 400 `{"error":"invalid_request","error_description":…}`
  * when the answer is refused; the request then stays waiting. The log line names the check that
- * failed, never the credential. Before anything else, more than 120 posts to either route in 60 s
- * from one client address answer the spec's 429 "Too many requests" with Retry-After (one budget
- * across instances, counted in the store).
+ * failed, never the credential. Before anything else, more than 120 posts in 60 s from one client
+ * address to these routes and the phone page's /api/m/requests/:id/wallet-response (routes/phone.ts)
+ * together answer the spec's 429 "Too many requests" with Retry-After (one budget across
+ * instances, counted in the store).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WalletResponseError } from '../../src/protocol/api.ts';

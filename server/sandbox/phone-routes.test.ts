@@ -106,6 +106,7 @@ describe('sandbox phone API', () => {
         });
         expect(res.json()).toEqual({ status: 'failed' });
         expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: outcome });
+        expect((await openOnPhone(t, flow)).json()).toMatchObject({ status: 'failed', reason: outcome, methods: [] });
         expect((await t.store.getRequest(flow.requestId, t.clock.now()))!.sealedResult).toBeNull();
       }
     });
@@ -253,6 +254,7 @@ describe('sandbox phone API', () => {
     const opened = await openOnPhone(t, flow);
     expect(opened.statusCode).toBe(200);
     expect(opened.json().methods.map((m: { id: string }) => m.id)).toEqual(['eudi_wallet']);
+    expect(opened.json().sandbox).toBe(false);
     for (const res of [await t.app.inject({ method: 'GET', url: '/api/m/personas' }), await completeOnPhone(t, flow)]) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('NOT_FOUND');

@@ -1,6 +1,7 @@
 import type { Signal } from '@preact/signals';
 import type { PersonaSummary } from '../protocol/api.ts';
 import type { PhoneCopy } from './copy/index.ts';
+import { personaLabelOf } from './words.ts';
 
 export function PersonaPicker(props: {
   copy: PhoneCopy;
@@ -21,7 +22,7 @@ export function PersonaPicker(props: {
             checked={selected.value === persona.id}
             onChange={() => (selected.value = persona.id)}
           />
-          <span>{persona.label}</span>
+          <span>{personaLabelOf(persona, copy)}</span>
         </label>
       ))}
     </fieldset>

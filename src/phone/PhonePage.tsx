@@ -1,19 +1,29 @@
-import type { Outcome } from '../protocol/api.ts';
-import type { PhoneCopy } from './copy/index.ts';
-import { MethodPicker } from './MethodPicker.tsx';
-import type { PhoneModel } from './model.ts';
+import type { PhoneMethod } from '../protocol/api.ts';
+import type { EndingKey, PhoneCopy } from './copy/index.ts';
+import { MethodList } from './MethodList.tsx';
+import type { PhoneModel, PhoneView } from './model.ts';
+import { Notice } from './Notice.tsx';
 import { OutcomePanel } from './OutcomePanel.tsx';
-import { PersonaPicker } from './PersonaPicker.tsx';
+import { PageHeader } from './PageHeader.tsx';
 import { RequestSummary } from './RequestSummary.tsx';
-import { SandboxHeader } from './SandboxHeader.tsx';
+import { SandboxForm } from './SandboxForm.tsx';
 
 const OUTCOME_TONE = { approved: 'good', failed: 'bad', cancelled: 'neutral' } as const;
+const ENDING_TONE: Readonly<Record<EndingKey, 'good' | 'bad' | 'neutral'>> = {
+  approved: 'good',
+  failed: 'bad',
+  cancelled: 'neutral',
+  claims_missing: 'bad',
+  provider_error: 'bad',
+  ended: 'neutral',
+  link_expired: 'bad',
+};
 
 export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy }) {
   const view = model.view.value;
   return (
     <div class="phone" data-view={view.kind}>
-      <SandboxHeader copy={copy} />
+      <PageHeader copy={copy} sandbox={model.sandbox.value} />
       <main>
         {view.kind === 'loading' && (
           <p class="phone-card phone-loading" role="status">
@@ -37,76 +47,67 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
             help={copy.outcomes[view.outcome].help}
           />
         )}
-        {view.kind === 'asking' && (
-          <form
-            class="phone-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void model.submit('approved');
-            }}
-          >
-            <RequestSummary copy={copy} request={view.request} />
-            <PersonaPicker
-              copy={copy}
-              personas={model.personas.value}
-              selected={model.persona}
-              disabled={view.sending !== null}
-            />
-            <MethodPicker copy={copy} allowed={model.method.value} disabled={view.sending !== null} />
-            {view.error && (
-              <p class="phone-error" role="alert">
-                {copy.problems[view.error].title}. {copy.problems[view.error].help}
-              </p>
-            )}
-            <div class="phone-actions">
-              {/* data-outcome: a hook for test tools that holds in every language */}
-              <button
-                type="submit"
-                class="phone-button phone-button-primary"
-                disabled={view.sending !== null}
-                data-outcome="approved"
-              >
-                {view.sending === 'approved' ? copy.sending : copy.approve}
-              </button>
-              <OutcomeButton
-                outcome="failed"
-                label={copy.fail}
-                sendingLabel={copy.sending}
-                model={model}
-                sending={view.sending}
-              />
-              <OutcomeButton
-                outcome="cancelled"
-                label={copy.cancel}
-                sendingLabel={copy.sending}
-                model={model}
-                sending={view.sending}
-              />
-            </div>
-          </form>
+        {view.kind === 'finished' && (
+          <OutcomePanel
+            tone={ENDING_TONE[view.ending]}
+            testId="finished"
+            title={copy.endings[view.ending].title}
+            help={copy.endings[view.ending].help}
+          />
         )}
+        {view.kind === 'asking' && <Asking model={model} copy={copy} view={view} />}
       </main>
     </div>
   );
 }
 
-function OutcomeButton(props: {
-  outcome: Outcome;
-  label: string;
-  sendingLabel: string;
+/**
+ * Why the ways are offered again (if so), the request, then the ways to prove it in the service's
+ * order (the persona picker, in sandbox, last).
+ */
+function Asking({
+  model,
+  copy,
+  view,
+}: {
   model: PhoneModel;
-  sending: Outcome | null;
+  copy: PhoneCopy;
+  view: Extract<PhoneView, { kind: 'asking' }>;
 }) {
-  const { outcome, label, sendingLabel, model, sending } = props;
+  const methods = view.request.methods;
+  const real = methods.filter((m): m is Exclude<PhoneMethod, { id: 'sandbox' }> => m.id !== 'sandbox');
+  const sandbox = methods.some((m) => m.id === 'sandbox');
+  const error = view.error && `${copy.problems[view.error].title}. ${copy.problems[view.error].help}`;
   return (
-    <button
-      type="button"
-      class="phone-button phone-button-secondary"
-      disabled={sending !== null}
-      onClick={() => void model.submit(outcome)}
-      data-outcome={outcome}
-    >
-      {sending === outcome ? sendingLabel : label}
-    </button>
+    <div class="phone-stack">
+      {view.notice && <Notice panel={copy.notices[view.notice]} testId="notice" />}
+      <RequestSummary copy={copy} request={view.request} sandbox={sandbox} takeFocus={view.notice === null} />
+      {real.length > 0 && (
+        <section class="phone-stack" aria-labelledby="methods-title">
+          <h2 id="methods-title" class="phone-section-title">
+            {copy.methodsTitle}
+          </h2>
+          <MethodList copy={copy} model={model} methods={real} busy={view.busy} />
+          {error && (
+            <p class="phone-error" role="alert">
+              {error}
+            </p>
+          )}
+          {sandbox && (
+            <SandboxForm
+              copy={copy}
+              model={model}
+              sending={view.sending}
+              busy={view.busy !== null}
+              titled
+              error={null}
+            />
+          )}
+        </section>
+      )}
+      {real.length === 0 && sandbox && (
+        <SandboxForm copy={copy} model={model} sending={view.sending} busy={false} titled={false} error={error} />
+      )}
+    </div>
   );
 }

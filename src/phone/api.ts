@@ -1,10 +1,22 @@
 /**
- * The sandbox phone API (DESIGN §4), same origin as the page.
+ * The phone API (DESIGN §4, §12), same origin as the page: open, an identity provider's start, the
+ * wallet's answer, and in sandbox the persona picker (personas, complete).
  */
-import type { Method, Outcome, PersonaSummary, PhoneOpened, RequestStatus } from '../protocol/api.ts';
+import type {
+  Method,
+  Outcome,
+  PersonaSummary,
+  PhoneOpened,
+  PhoneWalletAnswered,
+  ProviderLoginStarted,
+  RequestStatus,
+} from '../protocol/api.ts';
 import type { ErrorCode } from '../protocol/errors.ts';
 
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: ErrorCode | 'NETWORK_ERROR' };
+/** `invalid_request`: the wallet's answer was refused (OpenID4VP's error shape, DESIGN §11); the request still waits. */
+export type ApiFailureCode = ErrorCode | 'NETWORK_ERROR' | 'invalid_request';
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: ApiFailureCode };
 
 export interface PhoneApi {
   listPersonas(): Promise<ApiResult<PersonaSummary[]>>;
@@ -13,6 +25,11 @@ export interface PhoneApi {
     requestId: string,
     body: { h: string; persona: string; method: Method; outcome: Outcome },
   ): Promise<ApiResult<{ status: RequestStatus }>>;
+  startProvider(requestId: string, providerId: string, h: string): Promise<ApiResult<ProviderLoginStarted>>;
+  sendWalletResponse(
+    requestId: string,
+    body: { h: string; credential: unknown },
+  ): Promise<ApiResult<PhoneWalletAnswered>>;
 }
 
 /**
@@ -35,7 +52,7 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
     } catch {
       return { ok: false, status: 0, code: 'NETWORK_ERROR' };
     }
-    const payload = (await response.json().catch(() => null)) as (T & { error?: ErrorCode }) | null;
+    const payload = (await response.json().catch(() => null)) as (T & { error?: ApiFailureCode }) | null;
     if (response.ok && payload !== null) return { ok: true, data: payload };
     const code =
       typeof payload?.error === 'string' ? payload.error : response.status === 404 ? 'NOT_FOUND' : 'INTERNAL_ERROR';
@@ -47,5 +64,8 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
     listPersonas: () => call<PersonaSummary[]>('/api/m/personas'),
     open: (requestId, h) => call<PhoneOpened>(requestPath(requestId, 'open'), { h }),
     complete: (requestId, body) => call<{ status: RequestStatus }>(requestPath(requestId, 'complete'), body),
+    startProvider: (requestId, providerId, h) =>
+      call<ProviderLoginStarted>(requestPath(requestId, `providers/${encodeURIComponent(providerId)}/start`), { h }),
+    sendWalletResponse: (requestId, body) => call<PhoneWalletAnswered>(requestPath(requestId, 'wallet-response'), body),
   };
 }

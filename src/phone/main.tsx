@@ -1,11 +1,18 @@
-/** The sandbox phone page: the only file here with side effects. */
+/** The phone page: the only file here with side effects. */
+import { effect } from '@preact/signals';
+import type { DcRequest } from '../protocol/api.ts';
 import { pickLocale } from '../shared/locale.ts';
 import { createPhoneApi } from './api.ts';
 import { PHONE_COPY } from './copy/index.ts';
-import { takeHandoff } from './handoff.ts';
-import { createPhoneModel } from './model.ts';
+import { isCallbackPage, takeHandoff } from './handoff.ts';
+import { createPhoneModel, type PhoneEnvironment } from './model.ts';
 import { mountPhonePage } from './mount.tsx';
 import './phone.css';
+
+declare global {
+  /** The Digital Credentials API's credential (Chromium); absent where the API is not. */
+  var DigitalCredential: { prototype: { protocol: string; data: unknown } } | undefined;
+}
 
 function sessionStorageOrNull(): Storage | null {
   try {
@@ -15,11 +22,32 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
+/** DESIGN §11: `navigator.credentials.get` with the request's dc_request, where the browser has the API. */
+function credentialRequester(): PhoneEnvironment['requestCredential'] {
+  if (typeof DigitalCredential === 'undefined' || !navigator.credentials) return null;
+  return (request: DcRequest) =>
+    navigator.credentials.get({ mediation: 'required', digital: { requests: [request] } } as CredentialRequestOptions);
+}
+
 // The page stands in for the phone's app: it speaks the phone's language, else English.
 const locale = pickLocale([...(navigator.languages ?? [navigator.language]), 'en']);
+const copy = PHONE_COPY[locale];
 document.documentElement.lang = locale;
-document.title = PHONE_COPY[locale].title;
 
-const model = createPhoneModel(createPhoneApi(), takeHandoff(window.location, window.history, sessionStorageOrNull()));
-mountPhonePage(document.getElementById('app')!, model, PHONE_COPY[locale]);
+const entry = isCallbackPage(window.location.pathname)
+  ? 'unknown_sign_in'
+  : takeHandoff(window.location, window.history, sessionStorageOrNull());
+const model = createPhoneModel(createPhoneApi(), entry, {
+  navigate: (url) => window.location.assign(url),
+  requestCredential: credentialRequester(),
+});
+effect(() => {
+  document.title = model.sandbox.value ? copy.title : copy.pageTitle;
+});
+mountPhonePage(document.getElementById('app')!, model, copy);
 void model.load();
+// Back from the provider with the browser's Back button, a page restored from the back/forward
+// cache would still say "Opening…": read the request again.
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) void model.load();
+});

@@ -1,7 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DcRequest, FailReason, LoginResult } from '../protocol/api.ts';
 import { createPhoneApi } from './api.ts';
-import { createPhoneModel } from './model.ts';
-import { BASE, createFakePhoneApi, fakeRequest, type FakeRequest } from './test-support/fake-phone-api.ts';
+import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
+import {
+  AUTHORIZATION_URL,
+  BASE,
+  createFakePhoneApi,
+  DC_REQUEST,
+  fakeRequest,
+  PROVIDER_METHOD,
+  WALLET_METHOD,
+  type FakeRequest,
+} from './test-support/fake-phone-api.ts';
 
 const request: { current: FakeRequest } = { current: fakeRequest() };
 const server = createFakePhoneApi(request);
@@ -12,18 +22,42 @@ beforeEach(() => {
 });
 
 const api = createPhoneApi(undefined, BASE);
-const open = async (h: string | null = 'h_good') => {
-  const model = createPhoneModel(api, { requestId: 'vr_1', h });
+const entryOf = (h: string | null = 'h_good', login: LoginResult | null = null): PhoneEntry => ({
+  requestId: 'vr_1',
+  h,
+  login,
+});
+const open = async (h: string | null = 'h_good', login: LoginResult | null = null, env?: PhoneEnvironment) => {
+  const model = createPhoneModel(api, entryOf(h, login), env);
   await model.load();
   return model;
 };
+/** A production request: the wallet on this phone and one identity provider, no persona picker. */
+const production = () => fakeRequest({ scopes: ['isAdult'], methods: [WALLET_METHOD, PROVIDER_METHOD] });
 
-describe('phone model', () => {
+/** What navigator.credentials.get resolves to: a DigitalCredential, its fields getters on the prototype. */
+class FakeDigitalCredential {
+  get protocol() {
+    return 'org-iso-mdoc';
+  }
+  get data() {
+    return { response: 'b64-device-response' };
+  }
+}
+
+function environment(answer: () => Promise<unknown> = async () => new FakeDigitalCredential()) {
+  const navigate = vi.fn<(url: string) => void>();
+  const requestCredential = vi.fn<(request: DcRequest) => Promise<unknown>>(answer);
+  return { navigate, requestCredential };
+}
+
+describe('phone model: the persona picker (sandbox)', () => {
   it('opens the request and offers the personas, the first one picked', async () => {
     const model = await open();
     const view = model.view.value;
     expect(view.kind).toBe('asking');
     expect(view.kind === 'asking' && view.request.audience_label).toBe('Demo Shop');
+    expect(model.sandbox.value).toBe(true);
     expect(model.personas.value.map((p) => p.id)).toEqual(['fr-adult-m', 'fr-minor']);
     expect(model.persona.value).toBe('fr-adult-m');
     expect(request.current.opened.status).toBe('in_progress');
@@ -51,6 +85,7 @@ describe('phone model', () => {
   it('explains a link without its handoff token without calling the service', async () => {
     const model = await open(null);
     expect(model.view.value).toEqual({ kind: 'problem', problem: 'MISSING_LINK', retryable: false });
+    expect(request.current.opened.status).toBe('pending');
   });
 
   it('turns 404, 409 and 410 into their own explanations', async () => {
@@ -94,9 +129,158 @@ describe('phone model', () => {
   it('reports an unreachable service as retryable', async () => {
     const offline = createPhoneModel(
       createPhoneApi(() => Promise.reject(new TypeError('Failed to fetch'))),
-      { requestId: 'vr_1', h: 'h_good' },
+      entryOf(),
     );
     await offline.load();
     expect(offline.view.value).toEqual({ kind: 'problem', problem: 'NETWORK_ERROR', retryable: true });
+  });
+});
+
+describe('phone model: identity providers (DESIGN §12)', () => {
+  it('offers the methods in the service’s order and asks for no personas in production', async () => {
+    request.current = production();
+    const model = await open();
+    const view = model.view.value;
+    expect(view.kind === 'asking' && view.request.methods.map((m) => m.id)).toEqual(['eudi_wallet', 'idp_example']);
+    expect(model.sandbox.value).toBe(false);
+    expect(request.current.personaCalls).toBe(0);
+  });
+
+  it('starts the provider with the handoff token and leaves for its authorization URL, staying busy', async () => {
+    request.current = production();
+    const env = environment();
+    const model = await open('h_good', null, env);
+    await model.startProvider('idp_example');
+    expect(request.current.starts).toEqual(['idp_example']);
+    expect(env.navigate).toHaveBeenCalledExactlyOnceWith(AUTHORIZATION_URL);
+    expect(model.view.value).toMatchObject({ kind: 'asking', busy: 'idp_example' });
+  });
+
+  it('starts once even when the visitor presses twice, and blocks the persona picker meanwhile', async () => {
+    request.current = fakeRequest({ methods: [PROVIDER_METHOD, { id: 'sandbox' }] });
+    const env = environment();
+    const model = await open('h_good', null, env);
+    await Promise.all([
+      model.startProvider('idp_example'),
+      model.startProvider('idp_example'),
+      model.submit('approved'),
+    ]);
+    expect(request.current.starts).toHaveLength(1);
+    expect(request.current.completions).toEqual([]);
+    expect(env.navigate).toHaveBeenCalledTimes(1);
+  });
+
+  it('explains a request that finished before the provider opened, and keeps the methods after a server error', async () => {
+    request.current = production();
+    const env = environment();
+    let model = await open('h_good', null, env);
+    request.current.failNext = { status: 503, error: 'SERVICE_UNAVAILABLE' };
+    await model.startProvider('idp_example');
+    expect(model.view.value).toMatchObject({ kind: 'asking', busy: null, error: 'OTHER' });
+    expect(env.navigate).not.toHaveBeenCalled();
+    model = await open('h_good', null, env);
+    request.current.failNext = { status: 409, error: 'ALREADY_FINISHED' };
+    await model.startProvider('idp_example');
+    expect(model.view.value).toEqual({ kind: 'problem', problem: 'ALREADY_FINISHED', retryable: false });
+  });
+
+  it('back with login=approved: the finished state, read through open', async () => {
+    request.current = fakeRequest({ status: 'completed', methods: [PROVIDER_METHOD] });
+    expect((await open('h_good', 'approved')).view.value).toEqual({ kind: 'finished', ending: 'approved' });
+  });
+
+  it.each(['cancelled', 'claims_missing', 'provider_error'] as const satisfies readonly FailReason[])(
+    'back with login=failed: reads the request’s reason through open (%s)',
+    async (reason) => {
+      request.current = fakeRequest({ status: 'failed', reason, methods: [PROVIDER_METHOD] });
+      expect((await open('h_good', 'failed')).view.value).toEqual({ kind: 'finished', ending: reason });
+    },
+  );
+
+  it('back with login=refused: the request still waits, the methods are offered again under a notice', async () => {
+    request.current = fakeRequest({ status: 'in_progress', methods: [PROVIDER_METHOD] });
+    const model = await open('h_good', 'refused');
+    expect(model.view.value).toMatchObject({ kind: 'asking', notice: 'refused', busy: null });
+  });
+
+  it('back with login=finished: the request ended meanwhile', async () => {
+    request.current = fakeRequest({ status: 'completed', methods: [PROVIDER_METHOD] });
+    expect((await open('h_good', 'finished')).view.value).toEqual({ kind: 'finished', ending: 'ended' });
+  });
+
+  it('reads the result once: loading again shows the request’s status, not the sign-in’s', async () => {
+    request.current = fakeRequest({ status: 'completed', methods: [PROVIDER_METHOD] });
+    const model = await open('h_good', 'approved');
+    await model.load();
+    expect(model.view.value).toMatchObject({ kind: 'problem', problem: 'ALREADY_FINISHED' });
+  });
+
+  it('without its handoff token (another tab), shows what the result says and asks the service nothing', async () => {
+    expect((await open(null, 'approved')).view.value).toEqual({ kind: 'finished', ending: 'approved' });
+    expect((await open(null, 'failed')).view.value).toEqual({ kind: 'finished', ending: 'failed' });
+    expect((await open(null, 'finished')).view.value).toEqual({ kind: 'finished', ending: 'ended' });
+    expect((await open(null, 'refused')).view.value).toMatchObject({ kind: 'problem', problem: 'MISSING_LINK' });
+    expect(request.current.opened.status).toBe('pending');
+  });
+
+  it('explains a sign-in link the service did not know (/m/callback) without calling it', async () => {
+    const model = createPhoneModel(api, 'unknown_sign_in');
+    await model.load();
+    expect(model.view.value).toEqual({ kind: 'finished', ending: 'link_expired' });
+    expect(request.current.opened.status).toBe('pending');
+  });
+});
+
+describe('phone model: the wallet on this phone (Digital Credentials API)', () => {
+  it('asks the wallet first thing in the click, posts its credential with h, and shows the finished state', async () => {
+    request.current = production();
+    const env = environment();
+    const model = await open('h_good', null, env);
+    expect(model.canUseWalletHere).toBe(true);
+    const done = model.useWallet();
+    // synchronously, before any await: the browser requires the click's user activation
+    expect(env.requestCredential).toHaveBeenCalledExactlyOnceWith(DC_REQUEST);
+    expect(model.view.value).toMatchObject({ kind: 'asking', busy: 'eudi_wallet' });
+    await done;
+    expect(request.current.walletResponses).toEqual([
+      { h: 'h_good', credential: { protocol: 'org-iso-mdoc', data: { response: 'b64-device-response' } } },
+    ]);
+    expect(model.view.value).toEqual({ kind: 'finished', ending: 'approved' });
+  });
+
+  it('a wallet that declines posts nothing and offers the methods again under a notice', async () => {
+    request.current = production();
+    const env = environment(() => Promise.reject(new DOMException('denied', 'NotAllowedError')));
+    const model = await open('h_good', null, env);
+    await model.useWallet();
+    expect(request.current.walletResponses).toEqual([]);
+    expect(model.view.value).toMatchObject({ kind: 'asking', busy: null, notice: 'wallet_declined' });
+  });
+
+  it('a presentation the service refuses leaves the request waiting, the methods offered under a notice', async () => {
+    request.current = production();
+    request.current.walletVerdict = 'refused';
+    const model = await open('h_good', null, environment());
+    await model.useWallet();
+    expect(model.view.value).toMatchObject({ kind: 'asking', busy: null, notice: 'wallet_refused' });
+    request.current.walletVerdict = { status: 'completed' };
+    await model.useWallet();
+    expect(model.view.value).toEqual({ kind: 'finished', ending: 'approved' });
+  });
+
+  it('a minor’s proof ends the request as failed', async () => {
+    request.current = production();
+    request.current.walletVerdict = { status: 'failed', reason: 'failed' };
+    const model = await open('h_good', null, environment());
+    await model.useWallet();
+    expect(model.view.value).toEqual({ kind: 'finished', ending: 'failed' });
+  });
+
+  it('offers no such button where the browser has no Digital Credentials API', async () => {
+    request.current = production();
+    const model = await open();
+    expect(model.canUseWalletHere).toBe(false);
+    await model.useWallet();
+    expect(request.current.walletResponses).toEqual([]);
   });
 });

@@ -1,28 +1,70 @@
 /**
- * The phone page's state: what it shows, what the tester picked, and the two actions (load,
- * submit). Components only render these signals.
+ * The phone page's state: what it shows, what the visitor picked, and the actions (load, the
+ * persona picker's submit, an identity provider's start, the wallet on this phone). Components
+ * only render these signals.
  */
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
-import type { Method, Outcome, PersonaSummary, PhoneOpened } from '../protocol/api.ts';
-import type { PhoneApi } from './api.ts';
-import type { ProblemKey } from './copy/index.ts';
+import type {
+  DcRequest,
+  LoginResult,
+  Method,
+  Outcome,
+  PersonaSummary,
+  PhoneMethod,
+  PhoneOpened,
+} from '../protocol/api.ts';
+import type { ApiFailureCode, PhoneApi } from './api.ts';
+import type { EndingKey, NoticeKey, ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
 
 export type PhoneView =
   | { kind: 'loading' }
   | { kind: 'problem'; problem: ProblemKey; retryable: boolean }
-  | { kind: 'asking'; request: PhoneOpened; sending: Outcome | null; error: ProblemKey | null }
-  | { kind: 'done'; outcome: Outcome };
+  | {
+      kind: 'asking';
+      request: PhoneOpened;
+      /** the persona picker's verdict being sent */
+      sending: Outcome | null;
+      /** the method under way: a provider being opened (its id), or `eudi_wallet` */
+      busy: string | null;
+      error: ProblemKey | null;
+      /** why the methods are offered again (the request still waits) */
+      notice: NoticeKey | null;
+    }
+  /** the persona picker's verdict was recorded (sandbox) */
+  | { kind: 'done'; outcome: Outcome }
+  /** an identity provider or the wallet ended the request, or the sign-in link was unknown */
+  | { kind: 'finished'; ending: EndingKey };
+
+/** What the page needs from the browser beyond the API: kept out so tests can stand in. */
+export interface PhoneEnvironment {
+  /** leaves for the identity provider (`location.assign`) */
+  navigate(url: string): void;
+  /**
+   * The Digital Credentials API where the browser has it, else null. Called first thing in the
+   * click handler: the browser requires the user activation.
+   */
+  requestCredential: ((request: DcRequest) => Promise<unknown>) | null;
+}
 
 export interface PhoneModel {
   readonly view: ReadonlySignal<PhoneView>;
+  /** true when the service runs in sandbox (open says so); null until known */
+  readonly sandbox: ReadonlySignal<boolean | null>;
   readonly personas: ReadonlySignal<PersonaSummary[]>;
   readonly persona: Signal<string>;
-  /** the only method this request accepts (DESIGN §4: eudi_wallet iff client_proof_mode) */
+  /** the only method the persona picker accepts for this request (DESIGN §4: eudi_wallet iff client_proof_mode) */
   readonly method: ReadonlySignal<Method>;
+  /** true where the browser can ask a wallet on this phone (Digital Credentials API) */
+  readonly canUseWalletHere: boolean;
   load(): Promise<void>;
   submit(outcome: Outcome): Promise<void>;
+  startProvider(providerId: string): Promise<void>;
+  useWallet(): Promise<void>;
 }
+
+/** What the address said: the request (with a provider's result), a sign-in the service did not know, or nothing usable. */
+export type PhoneEntry = Handoff | 'unknown_sign_in' | null;
 
 const PROBLEM_OF: Partial<Record<string, ProblemKey>> = {
   NOT_FOUND: 'NOT_FOUND',
@@ -31,31 +73,64 @@ const PROBLEM_OF: Partial<Record<string, ProblemKey>> = {
   NETWORK_ERROR: 'NETWORK_ERROR',
 };
 
-function problemOf(code: string): ProblemKey {
+function problemOf(code: ApiFailureCode): ProblemKey {
   return PROBLEM_OF[code] ?? 'OTHER';
 }
 
+/** A request that is gone or finished can't be answered any more; anything else may be retried. */
+function isFinal(problem: ProblemKey): boolean {
+  return problem === 'NOT_FOUND' || problem === 'ALREADY_FINISHED' || problem === 'REQUEST_EXPIRED';
+}
+
+/** A provider's result shown without the request's status (its handoff token is lost). */
+function endingFromHint(login: LoginResult): EndingKey | null {
+  if (login === 'approved') return 'approved';
+  if (login === 'failed') return 'failed';
+  if (login === 'finished') return 'ended';
+  return null;
+}
+
+const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential: null };
+
 /**
  * @example
- * const model = createPhoneModel(createPhoneApi(), takeHandoff(location, history, sessionStorage));
+ * const model = createPhoneModel(createPhoneApi(), takeHandoff(location, history, sessionStorage), {
+ *   navigate: (url) => location.assign(url),
+ *   requestCredential: null,
+ * });
  * await model.load();
  */
-export function createPhoneModel(api: PhoneApi, handoff: Handoff | null): PhoneModel {
+export function createPhoneModel(
+  api: PhoneApi,
+  entry: PhoneEntry,
+  environment: PhoneEnvironment = NO_ENVIRONMENT,
+): PhoneModel {
+  const handoff = entry === 'unknown_sign_in' ? null : entry;
   const view = signal<PhoneView>({ kind: 'loading' });
+  const sandbox = signal<boolean | null>(null);
   const personas = signal<PersonaSummary[]>([]);
   const persona = signal('');
   const method = computed<Method>(() => {
     const current = view.value;
     return current.kind === 'asking' && current.request.client_proof_mode ? 'eudi_wallet' : 'face_check';
   });
+  // Read once: a retry or a reload shows the request's status, not the provider's result again.
+  let login = handoff?.login ?? null;
 
   async function load(): Promise<void> {
+    if (entry === 'unknown_sign_in') {
+      view.value = { kind: 'finished', ending: 'link_expired' };
+      return;
+    }
     if (!handoff?.h) {
-      view.value = { kind: 'problem', problem: 'MISSING_LINK', retryable: false };
+      const ending = login && endingFromHint(login);
+      view.value = ending
+        ? { kind: 'finished', ending }
+        : { kind: 'problem', problem: 'MISSING_LINK', retryable: false };
       return;
     }
     view.value = { kind: 'loading' };
-    const [opened, list] = await Promise.all([api.open(handoff.requestId, handoff.h), api.listPersonas()]);
+    const opened = await api.open(handoff.requestId, handoff.h);
     if (!opened.ok) {
       view.value = {
         kind: 'problem',
@@ -64,45 +139,125 @@ export function createPhoneModel(api: PhoneApi, handoff: Handoff | null): PhoneM
       };
       return;
     }
-    if (!list.ok || list.data.length === 0) {
-      view.value = { kind: 'problem', problem: problemOf(list.ok ? 'OTHER' : list.code), retryable: true };
+    const request = opened.data;
+    const hint = login;
+    login = null;
+    sandbox.value = request.sandbox ?? request.methods.some((m) => m.id === 'sandbox');
+    if (request.status === 'completed' || request.status === 'failed') {
+      view.value = endedView(request, hint);
       return;
     }
-    personas.value = list.data;
-    if (!list.data.some((p) => p.id === persona.value)) persona.value = list.data[0]!.id;
-    if (opened.data.status === 'completed' || opened.data.status === 'failed') {
-      view.value = { kind: 'problem', problem: 'ALREADY_FINISHED', retryable: false };
-      return;
-    }
-    if (opened.data.status === 'expired') {
+    if (request.status === 'expired') {
       view.value = { kind: 'problem', problem: 'REQUEST_EXPIRED', retryable: false };
       return;
     }
-    view.value = { kind: 'asking', request: opened.data, sending: null, error: null };
+    if (sandbox.value) {
+      const list = await api.listPersonas();
+      if (!list.ok || list.data.length === 0) {
+        login = hint;
+        view.value = { kind: 'problem', problem: list.ok ? 'OTHER' : problemOf(list.code), retryable: true };
+        return;
+      }
+      personas.value = list.data;
+      if (!list.data.some((p) => p.id === persona.value)) persona.value = list.data[0]!.id;
+    }
+    view.value = {
+      kind: 'asking',
+      request,
+      sending: null,
+      busy: null,
+      error: null,
+      notice: hint === 'refused' ? 'refused' : null,
+    };
+  }
+
+  /** A finished request: what the provider's sign-in (or the wallet) ended in, else "already finished". */
+  function endedView(request: PhoneOpened, hint: LoginResult | null): PhoneView {
+    if (hint === 'finished') return { kind: 'finished', ending: 'ended' };
+    if (hint === 'approved' || hint === 'failed') {
+      return { kind: 'finished', ending: request.status === 'completed' ? 'approved' : (request.reason ?? 'failed') };
+    }
+    return { kind: 'problem', problem: 'ALREADY_FINISHED', retryable: false };
+  }
+
+  /** The asking view, if nothing is under way; the handoff token it needs. */
+  function idle(): { current: Extract<PhoneView, { kind: 'asking' }>; h: string; requestId: string } | null {
+    const current = view.peek();
+    if (current.kind !== 'asking' || current.sending !== null || current.busy !== null || !handoff?.h) return null;
+    return { current, h: handoff.h, requestId: handoff.requestId };
+  }
+
+  /** After a failed call: the explanation when the request can't be answered any more, else the form with an error. */
+  function fail(current: Extract<PhoneView, { kind: 'asking' }>, code: ApiFailureCode): void {
+    const problem = problemOf(code);
+    view.value = isFinal(problem)
+      ? { kind: 'problem', problem, retryable: false }
+      : { ...current, sending: null, busy: null, error: problem, notice: null };
   }
 
   async function submit(outcome: Outcome): Promise<void> {
-    const current = view.value;
-    if (current.kind !== 'asking' || current.sending !== null || !handoff?.h) return;
-    view.value = { ...current, sending: outcome, error: null };
-    const result = await api.complete(handoff.requestId, {
-      h: handoff.h,
+    const at = idle();
+    if (!at) return;
+    view.value = { ...at.current, sending: outcome, error: null, notice: null };
+    const result = await api.complete(at.requestId, {
+      h: at.h,
       persona: persona.value,
       method: method.value,
       outcome,
     });
-    if (result.ok) {
-      view.value = { kind: 'done', outcome };
+    if (result.ok) view.value = { kind: 'done', outcome };
+    else fail(at.current, result.code);
+  }
+
+  async function startProvider(providerId: string): Promise<void> {
+    const at = idle();
+    if (!at) return;
+    view.value = { ...at.current, busy: providerId, error: null, notice: null };
+    const result = await api.startProvider(at.requestId, providerId, at.h);
+    // The page stays busy while the browser leaves for the provider.
+    if (result.ok) environment.navigate(result.data.authorization_url);
+    else fail(at.current, result.code);
+  }
+
+  async function useWallet(): Promise<void> {
+    const at = idle();
+    const offer = at?.current.request.methods.find(
+      (m): m is Extract<PhoneMethod, { id: 'eudi_wallet' }> => m.id === 'eudi_wallet',
+    );
+    if (!at || !offer || !environment.requestCredential) return;
+    // First thing: the browser requires the user activation of the click that called this.
+    const asked = environment.requestCredential(offer.dc_request);
+    view.value = { ...at.current, busy: 'eudi_wallet', error: null, notice: null };
+    const credential = (await asked.catch(() => null)) as { protocol?: unknown; data?: unknown } | null;
+    if (!credential) {
+      view.value = { ...at.current, notice: 'wallet_declined', error: null };
       return;
     }
-    const problem = problemOf(result.code);
-    // A request that is gone or finished can't be answered any more; anything else may be retried.
-    if (problem === 'NOT_FOUND' || problem === 'ALREADY_FINISHED' || problem === 'REQUEST_EXPIRED') {
-      view.value = { kind: 'problem', problem, retryable: false };
+    // The credential's fields are getters on its prototype: copy them, JSON.stringify sees none.
+    const result = await api.sendWalletResponse(at.requestId, {
+      h: at.h,
+      credential: { protocol: credential.protocol, data: credential.data },
+    });
+    if (result.ok) {
+      const { status, reason } = result.data;
+      view.value = { kind: 'finished', ending: status === 'completed' ? 'approved' : (reason ?? 'failed') };
+    } else if (result.code === 'invalid_request') {
+      view.value = { ...at.current, notice: 'wallet_refused', error: null };
     } else {
-      view.value = { ...current, sending: null, error: problem };
+      fail(at.current, result.code);
     }
   }
 
-  return { view, personas, persona, method, load, submit };
+  return {
+    view,
+    sandbox,
+    personas,
+    persona,
+    method,
+    canUseWalletHere: environment.requestCredential !== null,
+    load,
+    submit,
+    startProvider,
+    useWallet,
+  };
 }

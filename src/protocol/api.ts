@@ -144,8 +144,28 @@ export interface PhoneOpened {
   audience_label: string;
   expires_at: number;
   status: RequestStatus;
+  /** with status `failed`: why (the page explains a provider's decline or missing claims) */
+  reason?: FailReason;
+  /** true when the service runs in sandbox mode: the page shows its test-mode mark (always sent, as for verify-request) */
+  sandbox?: boolean;
   /** never empty for a request that is still open (a request nobody can prove is refused at creation: NO_METHOD) */
   methods: PhoneMethod[];
+}
+
+/**
+ * POST /api/m/requests/:requestId/wallet-response: what `navigator.credentials.get` gave the phone
+ * page (DESIGN §11's Digital Credentials API path, with the phone's handoff token).
+ */
+export interface PhoneWalletResponseBody {
+  h: string;
+  /** the credential as returned: `{ protocol: 'org-iso-mdoc', data: { response } }` */
+  credential: unknown;
+}
+
+/** Its 200 answer: the request completed, or failed (not adult; the wallet declined: `cancelled`). */
+export interface PhoneWalletAnswered {
+  status: 'completed' | 'failed';
+  reason?: FailReason;
 }
 
 /** POST /api/m/requests/:requestId/providers/:providerId/start: where to send the visitor. */

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import partners from '../../../fixtures/partners.json' with { type: 'json' };
+import personas from '../../../fixtures/personas.json' with { type: 'json' };
 import { LOCALES } from '../../protocol/api.ts';
 import { SCOPES } from '../../protocol/scopes.ts';
+import { DEMO_AUDIENCE_LABEL } from '../words.ts';
 import { en } from './en.ts';
 import { PHONE_COPY, type PhoneCopy } from './index.ts';
 
@@ -38,8 +41,29 @@ describe('phone page copy', () => {
       expect(value, `${locale}.${path}`).toBe(value.trim());
     }
     const copy = PHONE_COPY[locale];
-    for (const text of [copy.askedBy('⟨X⟩'), copy.blindNote('⟨X⟩'), copy.expiresIn('⟨X⟩')])
+    for (const text of [
+      copy.askedBy('⟨X⟩'),
+      copy.blindNote('⟨X⟩'),
+      copy.expiresIn('⟨X⟩'),
+      copy.continueWith('⟨X⟩'),
+      copy.opening('⟨X⟩'),
+    ])
       expect(text).toContain('⟨X⟩');
+  });
+
+  it.each(LOCALES)('names every sandbox persona of fixtures/personas.json in %s, keeping the name', (locale) => {
+    const words = PHONE_COPY[locale].personas;
+    expect(Object.keys(words).sort()).toEqual(personas.map((p) => p.id).sort());
+    for (const persona of personas)
+      expect(words[persona.id]).toMatch(new RegExp(`^${persona.label.split(' — ')[0]} — `));
+  });
+
+  it('speaks the English labels the service sends, so English reads the same with or without the copy', () => {
+    for (const persona of personas) expect(en.personas[persona.id]).toBe(persona.label);
+  });
+
+  it('knows the designers’ demo partner by the name fixtures/partners.json gives it', () => {
+    expect(partners.find((p) => p.id === 'pk_test_designer')?.name).toBe(DEMO_AUDIENCE_LABEL);
   });
 
   it.each(LOCALES.filter((l) => l !== 'en'))('leaves no sentence of %s in English', (locale) => {

@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** German: formal "Sie", German quotation marks. */
 export const de: PhoneCopy = {
   title: 'Test-Smartphone',
+  pageTitle: 'Identitätsprüfung',
   sandboxMark: 'Testmodus',
   sandboxNote:
     'Diese Seite ersetzt die mobile App. Es wird keine echte Identität geprüft: ' +
@@ -65,4 +66,62 @@ export const de: PhoneCopy = {
     revealBirthYear: 'Ihr Geburtsjahr (die Website erhält es)',
   },
   methods: { face_check: 'Gesichtsprüfung', eudi_wallet: 'EUDI-Wallet' },
+  methodsTitle: 'Wie möchten Sie den Nachweis erbringen?',
+  useWalletHere: 'Wallet auf diesem Smartphone verwenden',
+  openWalletApp: 'Ihre Wallet-App öffnen',
+  continueWith: (p) => `Weiter mit ${p}`,
+  opening: (p) => `${p} wird geöffnet\u00a0…`,
+  walletWaiting: 'Warten auf Ihre Wallet\u00a0…',
+  sandboxSection: 'Oder hier als Testperson antworten',
+  notices: {
+    refused: {
+      title: 'Wir konnten diese Anmeldung nicht bestätigen',
+      help: 'An die Website wurde nichts übermittelt. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
+    },
+    wallet_declined: {
+      title: 'Ihre Wallet hat keinen Nachweis geteilt',
+      help: 'An die Website wurde nichts übermittelt. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
+    },
+    wallet_refused: {
+      title: 'Der Nachweis Ihrer Wallet konnte nicht geprüft werden',
+      help: 'An die Website wurde nichts übermittelt. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'Fertig – Sie können zu Ihrem Computer zurückkehren',
+      help: 'Die Website macht von selbst weiter. Wenn Sie auf diesem Smartphone begonnen haben, kehren Sie einfach zur Website zurück.',
+    },
+    failed: { title: 'Prüfung fehlgeschlagen', help: 'Die Website zeigt an, dass die Prüfung nicht erfolgreich war.' },
+    cancelled: {
+      title: 'Prüfung abgebrochen',
+      help: 'Sie haben sich entschieden, Ihre Daten nicht zu teilen. Die Website zeigt an, dass die Prüfung abgebrochen wurde.',
+    },
+    claims_missing: {
+      title: 'Ihr Identitätsanbieter hat nicht alles Angefragte übermittelt',
+      help: 'Die Website zeigt an, dass die Prüfung nicht erfolgreich war. Sie können auf der Website neu beginnen.',
+    },
+    provider_error: {
+      title: 'Ihr Identitätsanbieter konnte die Prüfung nicht abschließen',
+      help: 'Er war nicht erreichbar oder seine Antwort war ungültig. Beginnen Sie auf der Website neu.',
+    },
+    ended: {
+      title: 'Diese Prüfung war bereits beendet',
+      help: 'Sie wurde während Ihrer Anmeldung abgeschlossen oder ist abgelaufen. Kehren Sie zur Website zurück.',
+    },
+    link_expired: {
+      title: 'Dieser Anmeldelink ist abgelaufen oder wurde bereits verwendet',
+      help: 'Kehren Sie zur Website zurück und starten Sie die Prüfung erneut.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — Franzose, 34, männlich',
+    'fr-adult-f': 'Camille Dubois — Französin, 28, weiblich',
+    'de-adult': 'Jonas Becker — Deutscher, 45, männlich',
+    'us-adult': 'Emily Carter — Amerikanerin, 31, weiblich',
+    'fr-minor': 'Léa Petit — Französin, 16, weiblich',
+    'turns-18-today': 'Hugo Bernard — Franzose, wird heute 18, männlich',
+    'turns-18-tomorrow': 'Chloé Moreau — Französin, wird morgen 18, weiblich',
+  },
+  demoAudience: 'Die Demoseite für Designer',
 };

@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** English: the page's first language, a tool for testers. */
 export const en: PhoneCopy = {
   title: 'Sandbox phone',
+  pageTitle: 'Identity check',
   sandboxMark: 'Test mode',
   sandboxNote:
     'This page stands in for the mobile app. No real identity is checked: pick a test persona and decide the outcome.',
@@ -58,4 +59,62 @@ export const en: PhoneCopy = {
     revealBirthYear: 'Your year of birth (the site receives it)',
   },
   methods: { face_check: 'Face check', eudi_wallet: 'EUDI wallet' },
+  methodsTitle: 'How do you want to prove it?',
+  useWalletHere: 'Use a wallet on this phone',
+  openWalletApp: 'Open your wallet app',
+  continueWith: (p) => `Continue with ${p}`,
+  opening: (p) => `Opening ${p}…`,
+  walletWaiting: 'Waiting for your wallet…',
+  sandboxSection: 'Or answer here as a test persona',
+  notices: {
+    refused: {
+      title: 'We could not confirm this sign-in',
+      help: 'Nothing was shared with the site. Try again, or choose another way.',
+    },
+    wallet_declined: {
+      title: 'Your wallet did not share a proof',
+      help: 'Nothing was shared with the site. Try again, or choose another way.',
+    },
+    wallet_refused: {
+      title: 'Your wallet’s proof could not be checked',
+      help: 'Nothing was shared with the site. Try again, or choose another way.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'Done — you can go back to your computer',
+      help: 'The site continues by itself. If you started on this phone, just go back to the site.',
+    },
+    failed: { title: 'Verification failed', help: 'The site shows that the check did not succeed.' },
+    cancelled: {
+      title: 'Verification cancelled',
+      help: 'You chose not to share your details. The site shows that the verification was cancelled.',
+    },
+    claims_missing: {
+      title: 'Your identity provider did not share what was asked',
+      help: 'The site shows that the check did not succeed. You can start again from the site.',
+    },
+    provider_error: {
+      title: 'Your identity provider could not complete the check',
+      help: 'It could not be reached, or its answer was not valid. Start again from the site.',
+    },
+    ended: {
+      title: 'This verification had already ended',
+      help: 'It was finished or expired while you were signing in. Go back to the site.',
+    },
+    link_expired: {
+      title: 'This sign-in link has expired or was already used',
+      help: 'Go back to the site and start the verification again.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — French, 34, male',
+    'fr-adult-f': 'Camille Dubois — French, 28, female',
+    'de-adult': 'Jonas Becker — German, 45, male',
+    'us-adult': 'Emily Carter — American, 31, female',
+    'fr-minor': 'Léa Petit — French, 16, female',
+    'turns-18-today': 'Hugo Bernard — French, 18 today, male',
+    'turns-18-tomorrow': 'Chloé Moreau — French, 18 tomorrow, female',
+  },
+  demoAudience: 'The designers’ demo page',
 };

@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** Spanish, as written in Spain: formal "usted". */
 export const es: PhoneCopy = {
   title: 'Móvil de pruebas',
+  pageTitle: 'Verificación de identidad',
   sandboxMark: 'Modo de prueba',
   sandboxNote:
     'Esta página sustituye a la aplicación móvil. No se comprueba ninguna identidad real: elija un perfil de prueba y decida el resultado.',
@@ -64,4 +65,62 @@ export const es: PhoneCopy = {
     revealBirthYear: 'Su año de nacimiento (el sitio web lo recibe)',
   },
   methods: { face_check: 'Reconocimiento facial', eudi_wallet: 'Cartera EUDI' },
+  methodsTitle: '¿Cómo quiere demostrarlo?',
+  useWalletHere: 'Usar una cartera en este móvil',
+  openWalletApp: 'Abrir su aplicación de cartera',
+  continueWith: (p) => `Continuar con ${p}`,
+  opening: (p) => `Abriendo ${p}…`,
+  walletWaiting: 'Esperando a su cartera…',
+  sandboxSection: 'O responda aquí con un perfil de prueba',
+  notices: {
+    refused: {
+      title: 'No hemos podido confirmar este inicio de sesión',
+      help: 'No se ha compartido nada con el sitio web. Vuelva a intentarlo o elija otra forma.',
+    },
+    wallet_declined: {
+      title: 'Su cartera no ha compartido ninguna prueba',
+      help: 'No se ha compartido nada con el sitio web. Vuelva a intentarlo o elija otra forma.',
+    },
+    wallet_refused: {
+      title: 'No se ha podido comprobar la prueba de su cartera',
+      help: 'No se ha compartido nada con el sitio web. Vuelva a intentarlo o elija otra forma.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'Listo: ya puede volver a su ordenador',
+      help: 'El sitio web continuará por sí solo. Si empezó en este móvil, simplemente vuelva al sitio web.',
+    },
+    failed: { title: 'Verificación fallida', help: 'El sitio web indica que la verificación no ha salido bien.' },
+    cancelled: {
+      title: 'Verificación cancelada',
+      help: 'Ha decidido no compartir sus datos. El sitio web indica que la verificación se ha cancelado.',
+    },
+    claims_missing: {
+      title: 'Su proveedor de identidad no ha compartido lo que se pedía',
+      help: 'El sitio web indica que la verificación no ha salido bien. Puede volver a empezar desde el sitio web.',
+    },
+    provider_error: {
+      title: 'Su proveedor de identidad no ha podido completar la verificación',
+      help: 'No se ha podido contactar con él o su respuesta no era válida. Vuelva a empezar desde el sitio web.',
+    },
+    ended: {
+      title: 'Esta verificación ya había terminado',
+      help: 'Terminó o caducó mientras iniciaba sesión. Vuelva al sitio web.',
+    },
+    link_expired: {
+      title: 'Este enlace de inicio de sesión ha caducado o ya se ha usado',
+      help: 'Vuelva al sitio web y empiece de nuevo la verificación.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — francés, 34 años, hombre',
+    'fr-adult-f': 'Camille Dubois — francesa, 28 años, mujer',
+    'de-adult': 'Jonas Becker — alemán, 45 años, hombre',
+    'us-adult': 'Emily Carter — estadounidense, 31 años, mujer',
+    'fr-minor': 'Léa Petit — francesa, 16 años, mujer',
+    'turns-18-today': 'Hugo Bernard — francés, cumple 18 hoy, hombre',
+    'turns-18-tomorrow': 'Chloé Moreau — francesa, cumple 18 mañana, mujer',
+  },
+  demoAudience: 'La página de demostración para diseñadores',
 };

@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** French: vouvoiement and French typography (a non-breaking space before « : », inside « »). */
 export const fr: PhoneCopy = {
   title: 'Téléphone de test',
+  pageTitle: 'Vérification d’identité',
   sandboxMark: 'Mode test',
   sandboxNote:
     'Cette page remplace l’application mobile. Aucune identité réelle n’est vérifiée\u00a0: ' +
@@ -67,4 +68,62 @@ export const fr: PhoneCopy = {
     revealBirthYear: 'Votre année de naissance (le site la reçoit)',
   },
   methods: { face_check: 'Vérification faciale', eudi_wallet: 'Portefeuille EUDI' },
+  methodsTitle: 'Comment voulez-vous le prouver\u00a0?',
+  useWalletHere: 'Utiliser un portefeuille sur ce téléphone',
+  openWalletApp: 'Ouvrir votre application portefeuille',
+  continueWith: (p) => `Continuer avec ${p}`,
+  opening: (p) => `Ouverture de ${p}…`,
+  walletWaiting: 'En attente de votre portefeuille…',
+  sandboxSection: 'Ou répondez ici avec un profil de test',
+  notices: {
+    refused: {
+      title: 'Nous n’avons pas pu confirmer cette connexion',
+      help: 'Rien n’a été transmis au site. Réessayez, ou choisissez un autre moyen.',
+    },
+    wallet_declined: {
+      title: 'Votre portefeuille n’a partagé aucune preuve',
+      help: 'Rien n’a été transmis au site. Réessayez, ou choisissez un autre moyen.',
+    },
+    wallet_refused: {
+      title: 'La preuve de votre portefeuille n’a pas pu être vérifiée',
+      help: 'Rien n’a été transmis au site. Réessayez, ou choisissez un autre moyen.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'C’est fait — vous pouvez revenir sur votre ordinateur',
+      help: 'Le site continue tout seul. Si vous avez commencé sur ce téléphone, revenez simplement au site.',
+    },
+    failed: { title: 'Vérification échouée', help: 'Le site indique que la vérification n’a pas abouti.' },
+    cancelled: {
+      title: 'Vérification annulée',
+      help: 'Vous avez choisi de ne pas partager vos informations. Le site indique que la vérification a été annulée.',
+    },
+    claims_missing: {
+      title: 'Votre fournisseur d’identité n’a pas transmis ce qui était demandé',
+      help: 'Le site indique que la vérification n’a pas abouti. Vous pouvez recommencer depuis le site.',
+    },
+    provider_error: {
+      title: 'Votre fournisseur d’identité n’a pas pu terminer la vérification',
+      help: 'Il était injoignable, ou sa réponse n’était pas valide. Recommencez depuis le site.',
+    },
+    ended: {
+      title: 'Cette vérification était déjà terminée',
+      help: 'Elle s’est terminée ou a expiré pendant votre connexion. Revenez sur le site.',
+    },
+    link_expired: {
+      title: 'Ce lien de connexion a expiré ou a déjà servi',
+      help: 'Revenez sur le site et recommencez la vérification.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — Français, 34 ans, homme',
+    'fr-adult-f': 'Camille Dubois — Française, 28 ans, femme',
+    'de-adult': 'Jonas Becker — Allemand, 45 ans, homme',
+    'us-adult': 'Emily Carter — Américaine, 31 ans, femme',
+    'fr-minor': 'Léa Petit — Française, 16 ans, femme',
+    'turns-18-today': 'Hugo Bernard — Français, 18 ans aujourd’hui, homme',
+    'turns-18-tomorrow': 'Chloé Moreau — Française, 18 ans demain, femme',
+  },
+  demoAudience: 'La page de démonstration des designers',
 };

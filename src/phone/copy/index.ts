@@ -1,9 +1,9 @@
 /**
- * Every string the sandbox phone page shows, in the widget's seven locales (the spec names fr
- * and en; de, es, it, nl and pt are additions, issue 11). The page stands in for the mobile app,
- * so it speaks the phone's language (its browser languages), not the partner page's.
+ * Every string the phone page shows, in the widget's seven locales (the spec names fr and en; de,
+ * es, it, nl and pt are additions, issue 11). The page stands in for the mobile app, so it speaks
+ * the phone's language (its browser languages), not the partner page's.
  */
-import type { Locale, Method, Outcome } from '../../protocol/api.ts';
+import type { FailReason, Locale, Method, Outcome } from '../../protocol/api.ts';
 import type { Scope } from '../../protocol/scopes.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
@@ -17,6 +17,16 @@ import { pt } from './pt.ts';
 export type ProblemKey =
   'MISSING_LINK' | 'NOT_FOUND' | 'ALREADY_FINISHED' | 'REQUEST_EXPIRED' | 'NETWORK_ERROR' | 'OTHER';
 
+/** Why the methods are offered again: the last attempt did not prove anything (the request still waits). */
+export type NoticeKey = 'refused' | 'wallet_declined' | 'wallet_refused';
+
+/**
+ * How a request ended through an identity provider or the wallet: approved, a failure reason,
+ * `ended` (finished or expired meanwhile, by another method) or `link_expired` (a sign-in link the
+ * service no longer knows, at /m/callback).
+ */
+export type EndingKey = 'approved' | FailReason | 'ended' | 'link_expired';
+
 /** A title and one line of help. */
 export interface Panel {
   title: string;
@@ -24,7 +34,10 @@ export interface Panel {
 }
 
 export interface PhoneCopy {
+  /** the sandbox page's title (it stands in for the mobile app) */
   title: string;
+  /** the page's title in production */
+  pageTitle: string;
   sandboxMark: string;
   sandboxNote: string;
   loading: string;
@@ -48,6 +61,23 @@ export interface PhoneCopy {
   /** what each scope asks the person to prove, as a plain fact */
   scopes: Readonly<Record<Scope, string>>;
   methods: Readonly<Record<Method, string>>;
+  /** above the ways to prove it, when there is more than the persona picker */
+  methodsTitle: string;
+  /** the Digital Credentials API button, where the browser has it */
+  useWalletHere: string;
+  /** the wallet link (`av://…`) */
+  openWalletApp: string;
+  continueWith(provider: string): string;
+  opening(provider: string): string;
+  walletWaiting: string;
+  /** the persona picker's heading when other ways come first (sandbox) */
+  sandboxSection: string;
+  notices: Readonly<Record<NoticeKey, Panel>>;
+  endings: Readonly<Record<EndingKey, Panel>>;
+  /** the sandbox personas' labels by persona id (fixtures/personas.json); an unknown id shows its English label */
+  personas: Readonly<Record<string, string>>;
+  /** the designers' demo partner (fixtures/partners.json pk_test_designer), as the subject of askedBy */
+  demoAudience: string;
 }
 
 export const PHONE_COPY: Readonly<Record<Locale, PhoneCopy>> = { fr, en, de, es, it, nl, pt };

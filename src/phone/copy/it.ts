@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** Italian: formal "Lei" in sentences; button labels in the imperative interfaces use. */
 export const it: PhoneCopy = {
   title: 'Telefono di prova',
+  pageTitle: 'Verifica dell’identità',
   sandboxMark: 'Modalità test',
   sandboxNote:
     'Questa pagina sostituisce l’app mobile. Nessuna identità reale viene verificata: scelga un profilo di prova e decida l’esito.',
@@ -55,4 +56,62 @@ export const it: PhoneCopy = {
     revealBirthYear: 'Il suo anno di nascita (il sito lo riceve)',
   },
   methods: { face_check: 'Verifica del volto', eudi_wallet: 'Portafoglio EUDI' },
+  methodsTitle: 'Come vuole dimostrarlo?',
+  useWalletHere: 'Usa un portafoglio su questo telefono',
+  openWalletApp: 'Apri l’app del portafoglio',
+  continueWith: (p) => `Continua con ${p}`,
+  opening: (p) => `Apertura di ${p}…`,
+  walletWaiting: 'In attesa del portafoglio…',
+  sandboxSection: 'Oppure risponda qui con un profilo di prova',
+  notices: {
+    refused: {
+      title: 'Non siamo riusciti a confermare questo accesso',
+      help: 'Al sito non è stato trasmesso nulla. Riprovi o scelga un altro modo.',
+    },
+    wallet_declined: {
+      title: 'Il portafoglio non ha condiviso alcuna prova',
+      help: 'Al sito non è stato trasmesso nulla. Riprovi o scelga un altro modo.',
+    },
+    wallet_refused: {
+      title: 'Non è stato possibile verificare la prova del portafoglio',
+      help: 'Al sito non è stato trasmesso nulla. Riprovi o scelga un altro modo.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'Fatto: può tornare al computer',
+      help: 'Il sito proseguirà da solo. Se ha iniziato su questo telefono, torni semplicemente al sito.',
+    },
+    failed: { title: 'Verifica non riuscita', help: 'Il sito mostra che la verifica non è andata a buon fine.' },
+    cancelled: {
+      title: 'Verifica annullata',
+      help: 'Ha scelto di non condividere i suoi dati. Il sito mostra che la verifica è stata annullata.',
+    },
+    claims_missing: {
+      title: 'Il suo fornitore di identità non ha condiviso quanto richiesto',
+      help: 'Il sito mostra che la verifica non è andata a buon fine. Può ricominciare dal sito.',
+    },
+    provider_error: {
+      title: 'Il suo fornitore di identità non è riuscito a completare la verifica',
+      help: 'Non era raggiungibile o la sua risposta non era valida. Ricominci dal sito.',
+    },
+    ended: {
+      title: 'Questa verifica era già conclusa',
+      help: 'Si è conclusa o è scaduta mentre effettuava l’accesso. Torni al sito.',
+    },
+    link_expired: {
+      title: 'Questo link di accesso è scaduto o è già stato usato',
+      help: 'Torni al sito e ricominci la verifica.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — francese, 34 anni, uomo',
+    'fr-adult-f': 'Camille Dubois — francese, 28 anni, donna',
+    'de-adult': 'Jonas Becker — tedesco, 45 anni, uomo',
+    'us-adult': 'Emily Carter — statunitense, 31 anni, donna',
+    'fr-minor': 'Léa Petit — francese, 16 anni, donna',
+    'turns-18-today': 'Hugo Bernard — francese, compie 18 anni oggi, uomo',
+    'turns-18-tomorrow': 'Chloé Moreau — francese, compie 18 anni domani, donna',
+  },
+  demoAudience: 'La pagina demo per i designer',
 };

@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** Dutch: formal "u". */
 export const nl: PhoneCopy = {
   title: 'Testtelefoon',
+  pageTitle: 'Identiteitscontrole',
   sandboxMark: 'Testmodus',
   sandboxNote:
     'Deze pagina vervangt de mobiele app. Er wordt geen echte identiteit gecontroleerd: kies een testpersoon en bepaal de uitkomst.',
@@ -61,4 +62,62 @@ export const nl: PhoneCopy = {
     revealBirthYear: 'Uw geboortejaar (de website ontvangt dat)',
   },
   methods: { face_check: 'Gezichtscontrole', eudi_wallet: 'EUDI-wallet' },
+  methodsTitle: 'Hoe wilt u het aantonen?',
+  useWalletHere: 'Een wallet op deze telefoon gebruiken',
+  openWalletApp: 'Uw wallet-app openen',
+  continueWith: (p) => `Doorgaan met ${p}`,
+  opening: (p) => `${p} wordt geopend…`,
+  walletWaiting: 'Wachten op uw wallet…',
+  sandboxSection: 'Of antwoord hier als testpersoon',
+  notices: {
+    refused: {
+      title: 'We konden deze aanmelding niet bevestigen',
+      help: 'Er is niets met de website gedeeld. Probeer het opnieuw of kies een andere manier.',
+    },
+    wallet_declined: {
+      title: 'Uw wallet heeft geen bewijs gedeeld',
+      help: 'Er is niets met de website gedeeld. Probeer het opnieuw of kies een andere manier.',
+    },
+    wallet_refused: {
+      title: 'Het bewijs van uw wallet kon niet worden gecontroleerd',
+      help: 'Er is niets met de website gedeeld. Probeer het opnieuw of kies een andere manier.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'Klaar – u kunt teruggaan naar uw computer',
+      help: 'De website gaat vanzelf verder. Bent u op deze telefoon begonnen, ga dan gewoon terug naar de website.',
+    },
+    failed: { title: 'Verificatie mislukt', help: 'De website laat zien dat de controle niet is gelukt.' },
+    cancelled: {
+      title: 'Verificatie geannuleerd',
+      help: 'U hebt ervoor gekozen uw gegevens niet te delen. De website laat zien dat de verificatie is geannuleerd.',
+    },
+    claims_missing: {
+      title: 'Uw identiteitsprovider heeft niet gedeeld wat werd gevraagd',
+      help: 'De website laat zien dat de controle niet is gelukt. U kunt opnieuw beginnen op de website.',
+    },
+    provider_error: {
+      title: 'Uw identiteitsprovider kon de controle niet afronden',
+      help: 'Die was niet bereikbaar of gaf een ongeldig antwoord. Begin opnieuw op de website.',
+    },
+    ended: {
+      title: 'Deze verificatie was al afgelopen',
+      help: 'Ze werd afgerond of is verlopen terwijl u zich aanmeldde. Ga terug naar de website.',
+    },
+    link_expired: {
+      title: 'Deze aanmeldlink is verlopen of al gebruikt',
+      help: 'Ga terug naar de website en begin de verificatie opnieuw.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — Frans, 34, man',
+    'fr-adult-f': 'Camille Dubois — Frans, 28, vrouw',
+    'de-adult': 'Jonas Becker — Duits, 45, man',
+    'us-adult': 'Emily Carter — Amerikaans, 31, vrouw',
+    'fr-minor': 'Léa Petit — Frans, 16, vrouw',
+    'turns-18-today': 'Hugo Bernard — Frans, wordt vandaag 18, man',
+    'turns-18-tomorrow': 'Chloé Moreau — Frans, wordt morgen 18, vrouw',
+  },
+  demoAudience: 'De demopagina voor ontwerpers',
 };

@@ -3,6 +3,7 @@ import type { PhoneCopy } from './index.ts';
 /** Portuguese, as written in Portugal: the formal third person. */
 export const pt: PhoneCopy = {
   title: 'Telemóvel de teste',
+  pageTitle: 'Verificação de identidade',
   sandboxMark: 'Modo de teste',
   sandboxNote:
     'Esta página substitui a aplicação móvel. Nenhuma identidade real é verificada: escolha um perfil de teste e decida o resultado.',
@@ -55,4 +56,62 @@ export const pt: PhoneCopy = {
     revealBirthYear: 'O seu ano de nascimento (o site recebe-o)',
   },
   methods: { face_check: 'Verificação facial', eudi_wallet: 'Carteira EUDI' },
+  methodsTitle: 'Como pretende comprovar?',
+  useWalletHere: 'Usar uma carteira neste telemóvel',
+  openWalletApp: 'Abrir a sua aplicação de carteira',
+  continueWith: (p) => `Continuar com ${p}`,
+  opening: (p) => `A abrir ${p}…`,
+  walletWaiting: 'A aguardar a sua carteira…',
+  sandboxSection: 'Ou responda aqui com um perfil de teste',
+  notices: {
+    refused: {
+      title: 'Não foi possível confirmar este início de sessão',
+      help: 'Nada foi partilhado com o site. Tente novamente ou escolha outra forma.',
+    },
+    wallet_declined: {
+      title: 'A sua carteira não partilhou nenhuma prova',
+      help: 'Nada foi partilhado com o site. Tente novamente ou escolha outra forma.',
+    },
+    wallet_refused: {
+      title: 'Não foi possível verificar a prova da sua carteira',
+      help: 'Nada foi partilhado com o site. Tente novamente ou escolha outra forma.',
+    },
+  },
+  endings: {
+    approved: {
+      title: 'Concluído: pode voltar ao seu computador',
+      help: 'O site continua sozinho. Se começou neste telemóvel, basta voltar ao site.',
+    },
+    failed: { title: 'Verificação falhada', help: 'O site indica que a verificação não foi bem-sucedida.' },
+    cancelled: {
+      title: 'Verificação cancelada',
+      help: 'Optou por não partilhar os seus dados. O site indica que a verificação foi cancelada.',
+    },
+    claims_missing: {
+      title: 'O seu fornecedor de identidade não partilhou o que foi pedido',
+      help: 'O site indica que a verificação não foi bem-sucedida. Pode recomeçar a partir do site.',
+    },
+    provider_error: {
+      title: 'O seu fornecedor de identidade não conseguiu concluir a verificação',
+      help: 'Não foi possível contactá-lo ou a resposta não era válida. Recomece a partir do site.',
+    },
+    ended: {
+      title: 'Esta verificação já tinha terminado',
+      help: 'Terminou ou expirou enquanto iniciava sessão. Volte ao site.',
+    },
+    link_expired: {
+      title: 'Esta ligação de início de sessão expirou ou já foi utilizada',
+      help: 'Volte ao site e recomece a verificação.',
+    },
+  },
+  personas: {
+    'fr-adult-m': 'Lucas Martin — francês, 34 anos, homem',
+    'fr-adult-f': 'Camille Dubois — francesa, 28 anos, mulher',
+    'de-adult': 'Jonas Becker — alemão, 45 anos, homem',
+    'us-adult': 'Emily Carter — norte-americana, 31 anos, mulher',
+    'fr-minor': 'Léa Petit — francesa, 16 anos, mulher',
+    'turns-18-today': 'Hugo Bernard — francês, faz 18 anos hoje, homem',
+    'turns-18-tomorrow': 'Chloé Moreau — francesa, faz 18 anos amanhã, mulher',
+  },
+  demoAudience: 'A página de demonstração para designers',
 };

@@ -1,0 +1,89 @@
+import type { Outcome } from '../protocol/api.ts';
+import type { PhoneCopy } from './copy/index.ts';
+import { MethodPicker } from './MethodPicker.tsx';
+import type { PhoneModel } from './model.ts';
+import { PersonaPicker } from './PersonaPicker.tsx';
+
+/**
+ * The sandbox persona picker (DESIGN §4): a persona, the method the request accepts, and the
+ * verdict. `titled` when other ways to prove it come first.
+ */
+export function SandboxForm(props: {
+  copy: PhoneCopy;
+  model: PhoneModel;
+  sending: Outcome | null;
+  busy: boolean;
+  titled: boolean;
+  /** an error to show above the verdict buttons */
+  error: string | null;
+}) {
+  const { copy, model, sending, titled } = props;
+  const disabled = sending !== null || props.busy;
+  return (
+    <form
+      class="phone-form"
+      aria-labelledby={titled ? 'sandbox-title' : undefined}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void model.submit('approved');
+      }}
+    >
+      {titled && (
+        <h3 id="sandbox-title" class="phone-section-title">
+          {copy.sandboxSection}
+        </h3>
+      )}
+      <PersonaPicker copy={copy} personas={model.personas.value} selected={model.persona} disabled={disabled} />
+      <MethodPicker copy={copy} allowed={model.method.value} disabled={disabled} />
+      {props.error && (
+        <p class="phone-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <div class="phone-actions">
+        {/* data-outcome: a hook for test tools that holds in every language */}
+        <button type="submit" class="phone-button phone-button-primary" disabled={disabled} data-outcome="approved">
+          {sending === 'approved' ? copy.sending : copy.approve}
+        </button>
+        <OutcomeButton
+          outcome="failed"
+          label={copy.fail}
+          copy={copy}
+          model={model}
+          sending={sending}
+          disabled={disabled}
+        />
+        <OutcomeButton
+          outcome="cancelled"
+          label={copy.cancel}
+          copy={copy}
+          model={model}
+          sending={sending}
+          disabled={disabled}
+        />
+      </div>
+    </form>
+  );
+}
+
+function OutcomeButton(props: {
+  outcome: Outcome;
+  label: string;
+  copy: PhoneCopy;
+  model: PhoneModel;
+  sending: Outcome | null;
+  disabled: boolean;
+}) {
+  const { outcome, label, copy, model, sending, disabled } = props;
+  return (
+    <button
+      type="button"
+      class="phone-button phone-button-secondary"
+      disabled={disabled}
+      onClick={() => void model.submit(outcome)}
+      data-outcome={outcome}
+    >
+      {sending === outcome ? copy.sending : label}
+    </button>
+  );
+}
