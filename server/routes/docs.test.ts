@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
-import { PARTNERS, signedInjectOptions, makeTestApp, type TestApp } from '../test/helpers.ts';
+import { makeTestApp, PARTNERS, signedInjectOptions, type TestApp } from '../test/helpers.ts';
 import { SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
 let t: TestApp;
@@ -16,11 +16,17 @@ let doc: {
     Record<
       string,
       {
+        tags?: string[];
         security?: unknown;
-        requestBody?: unknown;
+        requestBody?: { content: Record<string, { schema: { required?: string[]; properties: object } }> };
+        parameters?: Array<{ in: string; name: string; required: boolean; schema: object }>;
         responses: Record<
           string,
-          { description: string; content?: Record<string, { schema: { properties: { error?: { enum?: string[] } } } }> }
+          {
+            description: string;
+            headers?: Record<string, { required?: boolean; schema: object }>;
+            content?: Record<string, { schema: { properties: { error?: { enum?: string[] } } } }>;
+          }
         >;
       }
     >
@@ -212,6 +218,57 @@ describe('the OpenAPI document at /docs/json', () => {
         ['429', TOO_MANY_REQUESTS],
       ]),
     );
+  });
+
+  it('documents both status routes: the path, the query (pt, wait, known), the statuses a client reads', () => {
+    const widget = doc.paths['/api/w/verify-status/{requestId}']!.get!;
+    const partner = doc.paths['/api/partner/verify-status/{requestId}']!.get!;
+    const parameters = (operation: typeof widget) =>
+      operation.parameters!.map(({ in: where, name, required }) => `${where} ${name}${required ? '' : '?'}`).sort();
+    expect(parameters(widget)).toEqual(['path requestId', 'query known?', 'query pt', 'query wait?']);
+    expect(parameters(partner)).toEqual(['path requestId', 'query known?', 'query wait?']);
+    expect(widget.parameters!.find((p) => p.name === 'wait')!.schema).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: 25,
+    });
+    expect(widget.security).toBeUndefined();
+    expect(partner.security).toEqual(SIGNED_ROUTE_SECURITY);
+    expect(documentedErrors('/api/w/verify-status/{requestId}', 'get')).toEqual(
+      expect.arrayContaining([
+        ['400', 'INVALID_REQUEST'],
+        ['404', 'NOT_FOUND'],
+        ['429', 'RATE_LIMITED'],
+      ]),
+    );
+    expect(documentedErrors('/api/partner/verify-status/{requestId}', 'get')).toEqual(
+      expect.arrayContaining([
+        ['401', 'MISSING_HEADERS'],
+        ['404', 'NOT_FOUND'],
+        ['429', TOO_MANY_REQUESTS],
+      ]),
+    );
+  });
+
+  it('gives every 429 and 503 a required Retry-After header', () => {
+    const answers = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) =>
+        Object.entries(operation.responses).filter(([status]) => status === '429' || status === '503'),
+      ),
+    );
+    expect(answers.length).toBeGreaterThan(10);
+    for (const [, response] of answers) {
+      expect(response.headers?.['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+    }
+  });
+
+  it('documents the billing session’s body: origin required, scopes among the ADULT_BLIND rail’s', () => {
+    const body = doc.paths['/api/billing/session']!.post!.requestBody!.content['application/json']!.schema;
+    expect(body.required).toEqual(['origin']);
+    expect(body.properties).toMatchObject({
+      origin: { type: 'string' },
+      scopes: { type: 'array', items: { enum: ['isAdult', 'isFrench', 'isEU', 'isUnique'] } },
+    });
   });
 
   it('hides the sandbox persona picker, pages, health and the docs themselves', () => {

@@ -42,8 +42,11 @@ const WIRE_CODES = (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[
 
 type DocumentedCode = ErrorCode | typeof TOO_MANY_REQUESTS;
 
-/** Any route may fail unexpectedly (http/error-handler.ts). */
-const EVERY_ROUTE_ERRORS: readonly DocumentedCode[] = ['INTERNAL_ERROR'];
+/**
+ * Any route may fail unexpectedly, or find the store unreachable or the instance shutting down
+ * (http/error-handler.ts, app.ts: 503 with Retry-After).
+ */
+const EVERY_ROUTE_ERRORS: readonly DocumentedCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 /**
  * A route that reads a body: Fastify's body limit, and a framework-level refusal such as a bad
  * Content-Length or an aborted body (http/error-handler.ts answers both with catalogue codes).
@@ -71,9 +74,24 @@ export const errorBodySchema = {
   },
 } as const;
 
+/** The statuses whose answers carry Retry-After (http/error-handler.ts, limits/rate-limits.ts). */
+const RETRY_AFTER_HEADERS: Readonly<Record<number, object>> = {
+  429: {
+    'Retry-After': {
+      type: 'integer',
+      minimum: 1,
+      description: 'seconds to wait before the next call (the end of the rate-limit window; 60 for `RATE_LIMITED`)',
+    },
+  },
+  503: {
+    'Retry-After': { type: 'integer', minimum: 1, description: 'seconds to wait before retrying (1)' },
+  },
+};
+
 /**
  * Response schemas for the given catalogue codes, grouped by HTTP status, each described by
- * the codes it may carry. Pass `'Too many requests'` for the spec's rate-limit body.
+ * the codes it may carry; a 429 or a 503 also documents its Retry-After header. Pass
+ * `'Too many requests'` for the spec's rate-limit body.
  *
  * @example schema: { response: { 200: okSchema, ...errorResponses(['INVALID_REQUEST', 'INTERNAL_ERROR']) } }
  */
@@ -94,6 +112,7 @@ export function errorResponses(codes: ReadonlyArray<ErrorCode | typeof TOO_MANY_
       ...errorBodySchema,
       description: lines.join('\n\n'),
       properties: { ...errorBodySchema.properties, error: { type: 'string', enum: list } },
+      ...(RETRY_AFTER_HEADERS[status] ? { headers: RETRY_AFTER_HEADERS[status] } : {}),
     };
   }
   return responses;
@@ -177,6 +196,25 @@ Every response carries \`X-SVC-CID\`, a correlation id to quote to support. Erro
 retry only 429 and 5xx, at most 3 attempts, honouring Retry-After (else 1 s, 2 s, 4 s with jitter).`;
 
 /**
+ * Marks every documented Retry-After header required: the service sends it with every 429 and
+ * 503 (a generated client then types it as always there). @fastify/swagger copies a response
+ * schema's `headers` as they are, where `required: true` would not be valid JSON Schema.
+ */
+function requireRetryAfter<T extends object>(document: T): T {
+  type Responses = Record<string, { headers?: Record<string, { required?: boolean }> }>;
+  const paths = (document as { paths?: Record<string, Record<string, { responses?: Responses }>> }).paths ?? {};
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const header = response.headers?.['Retry-After'];
+        if (header) header.required = true;
+      }
+    }
+  }
+  return document;
+}
+
+/**
  * Registers the OpenAPI generator and Swagger UI.
  *
  * @example await registerDocs(app, deps) // then GET /docs/json
@@ -228,6 +266,8 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         },
       },
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? requireRetryAfter(document.openapiObject) : document.swaggerObject,
     transform: ({ schema, url, route }) => {
       const hide = !schema || INTERNAL_PATHS.some((pattern) => pattern.test(url));
       return { schema: hide ? { ...schema, hide: true } : withDocumentedErrors(route.method, schema), url };
