@@ -1,12 +1,14 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
-import { makeTestApp, PARTNERS, signedInjectOptions, type TestApp } from '../test/helpers.ts';
-import { SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY } from './docs.ts';
+import { makeTempDir, makeTestApp, PARTNERS, signedInjectOptions, type TestApp } from '../test/helpers.ts';
+import { PAGE_CSP } from './assets.ts';
+import { docsCsp, SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY, SWAGGER_UI_INLINE_STYLES } from './docs.ts';
 
 let t: TestApp;
 let doc: {
@@ -315,5 +317,41 @@ describe('the OpenAPI document at /docs/json', () => {
     // Swagger UI's page keeps its own CSP through the compression.
     const page = await t.app.inject({ url: '/docs/static/index.html', headers: { 'accept-encoding': 'gzip' } });
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('lets into /docs exactly the inline styles Swagger UI’s scripts create, nothing inline besides', async () => {
+    const staticDir = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static');
+    const created = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].flatMap((file) =>
+      [
+        ...readFileSync(join(staticDir, file), 'utf8').matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g),
+      ].map((match) => JSON.parse(match[1]!) as string),
+    );
+    expect(created).toEqual(SWAGGER_UI_INLINE_STYLES);
+    const csp = (await t.app.inject({ url: '/docs/' })).headers['content-security-policy'] as string;
+    expect(csp).toBe(docsCsp(t.deps.config.apiUrl));
+    const styleSrc = csp.split('; ').find((directive) => directive.startsWith('style-src '))!;
+    expect(styleSrc).toBe(
+      `style-src 'self' 'sha256-${createHash('sha256').update(SWAGGER_UI_INLINE_STYLES[0]!).digest('base64')}'`,
+    );
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https:(?!\/)/);
+    expect(csp).toContain("script-src 'self'; script-src-attr 'none'");
+  });
+
+  it('keeps Swagger UI’s CSP on /docs: the API and the pages keep theirs', async () => {
+    const dist = makeTempDir('svc-dist-');
+    mkdirSync(join(dist.path, 'phone'));
+    writeFileSync(join(dist.path, 'phone', 'index.html'), '<!doctype html><title>phone</title>');
+    const pages = await makeTestApp({ env: { SVC_DIST_DIR: dist.path } });
+    try {
+      const phone = await pages.app.inject({ url: '/m/v/vr_test' });
+      expect(phone.statusCode).toBe(200);
+      expect(phone.headers['content-security-policy']).toBe(PAGE_CSP);
+      for (const url of ['/healthz', '/api/billing/attestation-keys', '/unknown']) {
+        expect((await pages.app.inject({ url })).headers['content-security-policy'], url).toBeUndefined();
+      }
+    } finally {
+      await pages.close();
+      dist.remove();
+    }
   });
 });

@@ -13,6 +13,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { createHash } from 'node:crypto';
 import { ERRORS, TOO_MANY_REQUESTS, type ErrorCode } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { registerCompression } from '../http/compression.ts';
@@ -215,6 +216,42 @@ function requireRetryAfter<T extends object>(document: T): T {
 }
 
 /**
+ * The `<style>` elements Swagger UI's scripts create: one, inside the SVG logo of its top bar
+ * (swagger-ui-standalone-preset.js). Its hash lets exactly that text in; docs.test.ts fails
+ * when an upgrade of @fastify/swagger-ui changes the list.
+ */
+export const SWAGGER_UI_INLINE_STYLES: readonly string[] = [
+  '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}',
+];
+
+/**
+ * Swagger UI's CSP, for /docs only (its plugin sets it on its own routes; PAGE_CSP and the API's
+ * answers are untouched): the plugin's default without its `https:` sources for styles and fonts
+ * and without the online validator (`validatorUrl` is null), plus the hash of each inline style
+ * Swagger UI creates, and the API's origin for "Try it out" when it is not this one.
+ *
+ * @example docsCsp('https://api.example.com') // "default-src 'self'; … style-src 'self' 'sha256-…'; …"
+ */
+export function docsCsp(apiUrl: string): string {
+  const styleHashes = SWAGGER_UI_INLINE_STYLES.map(
+    (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
+  );
+  return [
+    "default-src 'self'",
+    "base-uri 'self'",
+    `connect-src 'self' ${new URL(apiUrl).origin}`,
+    "font-src 'self' data:",
+    "frame-ancestors 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    `style-src 'self' ${styleHashes.join(' ')}`,
+    'upgrade-insecure-requests',
+  ].join('; ');
+}
+
+/**
  * Registers the OpenAPI generator and Swagger UI.
  *
  * @example await registerDocs(app, deps) // then GET /docs/json
@@ -278,7 +315,7 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
     await registerCompression(docs);
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
-      staticCSP: true,
+      staticCSP: docsCsp(deps.config.apiUrl),
       uiConfig: { docExpansion: 'list', deepLinking: true },
     });
   });
