@@ -190,6 +190,9 @@ HMAC-SHA256:
 4. \`key\` = the Partner Secret **base64-decoded** to bytes;
 5. \`X-Partner-Signature\` = base64url (no padding) of HMAC-SHA256(key, canonical).
 
+The four headers are the security schemes below, so a generated client's calls do not take them: add them
+per request, over the exact body sent, in the client's middleware (openapi-fetch: \`client.use({ onRequest })\`).
+
 Checks, in order: body size (16 KiB) → MISSING_HEADERS → INVALID_PARTNER → TIMESTAMP_SKEW (±5 minutes) →
 INVALID_SIGNATURE → REPLAY_DETECTED (a nonce is single-use per partner across all routes) → body.
 
