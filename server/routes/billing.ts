@@ -24,18 +24,38 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
+import { BLIND_SCOPES } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { billingAppOf, createBillingSession } from '../domain/billing-session.ts';
 import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
+import { documentOnly } from './verify-request-schemas.ts';
 
 export const BILLING_SESSION_PATH = '/api/billing/session';
 export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
 
 /** The spec's INVALID_JSON for a body that is empty, not JSON, or JSON but not an object. */
 const BILLING_BODY: BodyRules = { code: 'INVALID_JSON', notObjectMessage: 'Body must be a JSON object.' };
+
+/** The body as the document shows it; the handler reads it itself, in the order above (documentOnly). */
+const sessionBodySchema = {
+  type: 'object',
+  required: ['origin'],
+  properties: {
+    origin: {
+      type: 'string',
+      description:
+        'the origin of the page the widget runs on (`https://shop.example`): the partner’s registered domain',
+    },
+    scopes: {
+      type: 'array',
+      items: { type: 'string', enum: [...BLIND_SCOPES] },
+      description: 'non-empty, distinct, within the partner’s allowed scopes; default ["isAdult"]',
+    },
+  },
+} as const;
 
 const jwksSchema = {
   type: 'object',
@@ -70,14 +90,20 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
         preAuthLimit: RATE_LIMITS.billingPreAuth,
         postAuthLimit: RATE_LIMITS.billingPostAuth,
       }),
+      validatorCompiler: documentOnly,
       schema: {
         summary: 'Issue a session token for the widget (ADULT_BLIND rail, HMAC-signed)',
         tags: ['billing'],
         security: SIGNED_ROUTE_SECURITY,
+        body: sessionBodySchema,
         response: {
           201: {
             type: 'object',
-            properties: { token: { type: 'string' }, expires_in: { type: 'integer' } },
+            description: 'the session token the page passes to the loader (`data-session-token`)',
+            properties: {
+              token: { type: 'string', description: 'valid 300 s; starts at most 20 verification requests' },
+              expires_in: { type: 'integer', description: 'seconds (300)' },
+            },
             required: ['token', 'expires_in'],
           },
           // The checks above; the signing and edge errors every signed POST shares are added by docs.ts.

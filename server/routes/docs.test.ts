@@ -1,12 +1,14 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
-import { PARTNERS, signedInjectOptions, makeTestApp, type TestApp } from '../test/helpers.ts';
-import { SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY } from './docs.ts';
+import { makeTempDir, makeTestApp, PARTNERS, signedInjectOptions, type TestApp } from '../test/helpers.ts';
+import { PAGE_CSP } from './assets.ts';
+import { docsCsp, SIGNED_ROUTE_ERRORS, SIGNED_ROUTE_SECURITY, SWAGGER_UI_INLINE_STYLES } from './docs.ts';
 
 let t: TestApp;
 let doc: {
@@ -16,11 +18,17 @@ let doc: {
     Record<
       string,
       {
+        tags?: string[];
         security?: unknown;
-        requestBody?: unknown;
+        requestBody?: { content: Record<string, { schema: { required?: string[]; properties: object } }> };
+        parameters?: Array<{ in: string; name: string; required: boolean; schema: object }>;
         responses: Record<
           string,
-          { description: string; content?: Record<string, { schema: { properties: { error?: { enum?: string[] } } } }> }
+          {
+            description: string;
+            headers?: Record<string, { required?: boolean; schema: object }>;
+            content?: Record<string, { schema: { properties: { error?: { enum?: string[] } } } }>;
+          }
         >;
       }
     >
@@ -214,6 +222,57 @@ describe('the OpenAPI document at /docs/json', () => {
     );
   });
 
+  it('documents both status routes: the path, the query (pt, wait, known), the statuses a client reads', () => {
+    const widget = doc.paths['/api/w/verify-status/{requestId}']!.get!;
+    const partner = doc.paths['/api/partner/verify-status/{requestId}']!.get!;
+    const parameters = (operation: typeof widget) =>
+      operation.parameters!.map(({ in: where, name, required }) => `${where} ${name}${required ? '' : '?'}`).sort();
+    expect(parameters(widget)).toEqual(['path requestId', 'query known?', 'query pt', 'query wait?']);
+    expect(parameters(partner)).toEqual(['path requestId', 'query known?', 'query wait?']);
+    expect(widget.parameters!.find((p) => p.name === 'wait')!.schema).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: 25,
+    });
+    expect(widget.security).toBeUndefined();
+    expect(partner.security).toEqual(SIGNED_ROUTE_SECURITY);
+    expect(documentedErrors('/api/w/verify-status/{requestId}', 'get')).toEqual(
+      expect.arrayContaining([
+        ['400', 'INVALID_REQUEST'],
+        ['404', 'NOT_FOUND'],
+        ['429', 'RATE_LIMITED'],
+      ]),
+    );
+    expect(documentedErrors('/api/partner/verify-status/{requestId}', 'get')).toEqual(
+      expect.arrayContaining([
+        ['401', 'MISSING_HEADERS'],
+        ['404', 'NOT_FOUND'],
+        ['429', TOO_MANY_REQUESTS],
+      ]),
+    );
+  });
+
+  it('gives every 429 and 503 a required Retry-After header', () => {
+    const answers = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) =>
+        Object.entries(operation.responses).filter(([status]) => status === '429' || status === '503'),
+      ),
+    );
+    expect(answers.length).toBeGreaterThan(10);
+    for (const [, response] of answers) {
+      expect(response.headers?.['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+    }
+  });
+
+  it('documents the billing session’s body: origin required, scopes among the ADULT_BLIND rail’s', () => {
+    const body = doc.paths['/api/billing/session']!.post!.requestBody!.content['application/json']!.schema;
+    expect(body.required).toEqual(['origin']);
+    expect(body.properties).toMatchObject({
+      origin: { type: 'string' },
+      scopes: { type: 'array', items: { enum: ['isAdult', 'isFrench', 'isEU', 'isUnique'] } },
+    });
+  });
+
   it('hides the sandbox persona picker, pages, health and the docs themselves', () => {
     const hidden = Object.keys(doc.paths).filter((path) =>
       /^\/(api\/m\/personas|api\/m\/requests\/[^/]+\/(complete|wallet)$|m\/v\/|demo|docs|healthz|v4\/)/.test(path),
@@ -260,5 +319,41 @@ describe('the OpenAPI document at /docs/json', () => {
     // Swagger UI's page keeps its own CSP through the compression.
     const page = await t.app.inject({ url: '/docs/static/index.html', headers: { 'accept-encoding': 'gzip' } });
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('lets into /docs exactly the inline styles Swagger UI’s scripts create, nothing inline besides', async () => {
+    const staticDir = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static');
+    const created = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].flatMap((file) =>
+      [
+        ...readFileSync(join(staticDir, file), 'utf8').matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g),
+      ].map((match) => JSON.parse(match[1]!) as string),
+    );
+    expect(created).toEqual(SWAGGER_UI_INLINE_STYLES);
+    const csp = (await t.app.inject({ url: '/docs/' })).headers['content-security-policy'] as string;
+    expect(csp).toBe(docsCsp(t.deps.config.apiUrl));
+    const styleSrc = csp.split('; ').find((directive) => directive.startsWith('style-src '))!;
+    expect(styleSrc).toBe(
+      `style-src 'self' 'sha256-${createHash('sha256').update(SWAGGER_UI_INLINE_STYLES[0]!).digest('base64')}'`,
+    );
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https:(?!\/)/);
+    expect(csp).toContain("script-src 'self'; script-src-attr 'none'");
+  });
+
+  it('keeps Swagger UI’s CSP on /docs: the API and the pages keep theirs', async () => {
+    const dist = makeTempDir('svc-dist-');
+    mkdirSync(join(dist.path, 'phone'));
+    writeFileSync(join(dist.path, 'phone', 'index.html'), '<!doctype html><title>phone</title>');
+    const pages = await makeTestApp({ env: { SVC_DIST_DIR: dist.path } });
+    try {
+      const phone = await pages.app.inject({ url: '/m/v/vr_test' });
+      expect(phone.statusCode).toBe(200);
+      expect(phone.headers['content-security-policy']).toBe(PAGE_CSP);
+      for (const url of ['/healthz', '/api/billing/attestation-keys', '/unknown']) {
+        expect((await pages.app.inject({ url })).headers['content-security-policy'], url).toBeUndefined();
+      }
+    } finally {
+      await pages.close();
+      dist.remove();
+    }
   });
 });

@@ -13,6 +13,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { createHash } from 'node:crypto';
 import { ERRORS, TOO_MANY_REQUESTS, type ErrorCode } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { registerCompression } from '../http/compression.ts';
@@ -42,8 +43,11 @@ const WIRE_CODES = (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[
 
 type DocumentedCode = ErrorCode | typeof TOO_MANY_REQUESTS;
 
-/** Any route may fail unexpectedly (http/error-handler.ts). */
-const EVERY_ROUTE_ERRORS: readonly DocumentedCode[] = ['INTERNAL_ERROR'];
+/**
+ * Any route may fail unexpectedly, or find the store unreachable or the instance shutting down
+ * (http/error-handler.ts, app.ts: 503 with Retry-After).
+ */
+const EVERY_ROUTE_ERRORS: readonly DocumentedCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 /**
  * A route that reads a body: Fastify's body limit, and a framework-level refusal such as a bad
  * Content-Length or an aborted body (http/error-handler.ts answers both with catalogue codes).
@@ -71,9 +75,24 @@ export const errorBodySchema = {
   },
 } as const;
 
+/** The statuses whose answers carry Retry-After (http/error-handler.ts, limits/rate-limits.ts). */
+const RETRY_AFTER_HEADERS: Readonly<Record<number, object>> = {
+  429: {
+    'Retry-After': {
+      type: 'integer',
+      minimum: 1,
+      description: 'seconds to wait before the next call (the end of the rate-limit window; 60 for `RATE_LIMITED`)',
+    },
+  },
+  503: {
+    'Retry-After': { type: 'integer', minimum: 1, description: 'seconds to wait before retrying (1)' },
+  },
+};
+
 /**
  * Response schemas for the given catalogue codes, grouped by HTTP status, each described by
- * the codes it may carry. Pass `'Too many requests'` for the spec's rate-limit body.
+ * the codes it may carry; a 429 or a 503 also documents its Retry-After header. Pass
+ * `'Too many requests'` for the spec's rate-limit body.
  *
  * @example schema: { response: { 200: okSchema, ...errorResponses(['INVALID_REQUEST', 'INTERNAL_ERROR']) } }
  */
@@ -94,6 +113,7 @@ export function errorResponses(codes: ReadonlyArray<ErrorCode | typeof TOO_MANY_
       ...errorBodySchema,
       description: lines.join('\n\n'),
       properties: { ...errorBodySchema.properties, error: { type: 'string', enum: list } },
+      ...(RETRY_AFTER_HEADERS[status] ? { headers: RETRY_AFTER_HEADERS[status] } : {}),
     };
   }
   return responses;
@@ -170,11 +190,69 @@ HMAC-SHA256:
 4. \`key\` = the Partner Secret **base64-decoded** to bytes;
 5. \`X-Partner-Signature\` = base64url (no padding) of HMAC-SHA256(key, canonical).
 
+The four headers are the security schemes below, so a generated client's calls do not take them: add them
+per request, over the exact body sent, in the client's middleware (openapi-fetch: \`client.use({ onRequest })\`).
+
 Checks, in order: body size (16 KiB) → MISSING_HEADERS → INVALID_PARTNER → TIMESTAMP_SKEW (±5 minutes) →
 INVALID_SIGNATURE → REPLAY_DETECTED (a nonce is single-use per partner across all routes) → body.
 
 Every response carries \`X-SVC-CID\`, a correlation id to quote to support. Errors are \`{error, message}\`;
 retry only 429 and 5xx, at most 3 attempts, honouring Retry-After (else 1 s, 2 s, 4 s with jitter).`;
+
+/**
+ * Marks every documented Retry-After header required: the service sends it with every 429 and
+ * 503 (a generated client then types it as always there). @fastify/swagger copies a response
+ * schema's `headers` as they are, where `required: true` would not be valid JSON Schema.
+ */
+function requireRetryAfter<T extends object>(document: T): T {
+  type Responses = Record<string, { headers?: Record<string, { required?: boolean }> }>;
+  const paths = (document as { paths?: Record<string, Record<string, { responses?: Responses }>> }).paths ?? {};
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const header = response.headers?.['Retry-After'];
+        if (header) header.required = true;
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * The `<style>` elements Swagger UI's scripts create: one, inside the SVG logo of its top bar
+ * (swagger-ui-standalone-preset.js). Its hash lets exactly that text in; docs.test.ts fails
+ * when an upgrade of @fastify/swagger-ui changes the list.
+ */
+export const SWAGGER_UI_INLINE_STYLES: readonly string[] = [
+  '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}',
+];
+
+/**
+ * Swagger UI's CSP, for /docs only (its plugin sets it on its own routes; PAGE_CSP and the API's
+ * answers are untouched): the plugin's default without its `https:` sources for styles and fonts
+ * and without the online validator (`validatorUrl` is null), plus the hash of each inline style
+ * Swagger UI creates, and the API's origin for "Try it out" when it is not this one.
+ *
+ * @example docsCsp('https://api.example.com') // "default-src 'self'; … style-src 'self' 'sha256-…'; …"
+ */
+export function docsCsp(apiUrl: string): string {
+  const styleHashes = SWAGGER_UI_INLINE_STYLES.map(
+    (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
+  );
+  return [
+    "default-src 'self'",
+    "base-uri 'self'",
+    `connect-src 'self' ${new URL(apiUrl).origin}`,
+    "font-src 'self' data:",
+    "frame-ancestors 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    `style-src 'self' ${styleHashes.join(' ')}`,
+    'upgrade-insecure-requests',
+  ].join('; ');
+}
 
 /**
  * Registers the OpenAPI generator and Swagger UI.
@@ -228,6 +306,8 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
         },
       },
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? requireRetryAfter(document.openapiObject) : document.swaggerObject,
     transform: ({ schema, url, route }) => {
       const hide = !schema || INTERNAL_PATHS.some((pattern) => pattern.test(url));
       return { schema: hide ? { ...schema, hide: true } : withDocumentedErrors(route.method, schema), url };
@@ -238,7 +318,7 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
     await registerCompression(docs);
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
-      staticCSP: true,
+      staticCSP: docsCsp(deps.config.apiUrl),
       uiConfig: { docExpansion: 'list', deepLinking: true },
     });
   });

@@ -33,7 +33,7 @@ import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, requireJsonCo
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
-import { documentOnly, partnerCreateSchema } from './verify-request-schemas.ts';
+import { documentOnly, partnerCreateSchema, partnerStatusSchema } from './verify-request-schemas.ts';
 
 export const PARTNER_CREATE_PATH = '/api/partner/verify-request';
 export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
@@ -76,6 +76,8 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
     partnerScope.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       PARTNER_STATUS_PATH,
       {
+        schema: partnerStatusSchema,
+        validatorCompiler: documentOnly,
         preValidation: partnerAuthHook(deps, {
           requireContentType: false,
           preAuthLimit: RATE_LIMITS.partnerVerifyStatus,

@@ -59,10 +59,12 @@ export const phoneOpenSchema = {
               dc_request: {
                 type: 'object',
                 description: 'EUDI wallet: for the Digital Credentials API',
+                required: ['protocol', 'data'],
                 properties: {
-                  protocol: { type: 'string' },
+                  protocol: { type: 'string', enum: ['org-iso-mdoc'] },
                   data: {
                     type: 'object',
+                    required: ['deviceRequest', 'encryptionInfo'],
                     properties: { deviceRequest: { type: 'string' }, encryptionInfo: { type: 'string' } },
                   },
                 },

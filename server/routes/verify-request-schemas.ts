@@ -1,10 +1,12 @@
 /**
- * The OpenAPI description of the two create routes, POST /api/w/verify-request (widget.ts) and
- * POST /api/partner/verify-request (partner-requests.ts). The handlers read the body themselves
- * (http/body.ts), so these schemas document the routes and shape the 201 answer (fields a schema
- * does not name are dropped): pass `validatorCompiler: documentOnly` with them.
+ * The OpenAPI description of the verification request routes: the loader's POST
+ * /api/w/verify-request and GET /api/w/verify-status/{requestId} (widget.ts), and their signed
+ * partner variants under /api/partner/ (partner-requests.ts). The handlers read the body and the
+ * query themselves (http/body.ts, http/long-poll.ts), so these schemas document the routes and
+ * shape the success answer (fields a schema does not name are dropped): pass
+ * `validatorCompiler: documentOnly` with them.
  */
-import { LOCALES } from '../../src/protocol/api.ts';
+import { LOCALES, MAX_WAIT_SECONDS } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
@@ -68,6 +70,7 @@ export const widgetCreateSchema = {
         qr: {
           type: 'object',
           description: 'the QR code of the deep link (of `wallet_link` when offered), precomputed',
+          required: ['size', 'bits'],
           properties: {
             size: { type: 'integer', description: 'modules per side' },
             bits: { type: 'string', description: 'size×size bits, row-major, MSB first, base64' },
@@ -77,10 +80,12 @@ export const widgetCreateSchema = {
         dc_request: {
           type: 'object',
           description: 'for navigator.credentials.get({ digital: { requests: [dc_request] } })',
+          required: ['protocol', 'data'],
           properties: {
             protocol: { type: 'string', enum: ['org-iso-mdoc'] },
             data: {
               type: 'object',
+              required: ['deviceRequest', 'encryptionInfo'],
               properties: { deviceRequest: { type: 'string' }, encryptionInfo: { type: 'string' } },
             },
           },
@@ -118,5 +123,125 @@ export const partnerCreateSchema = {
       properties: { request_id: requestId, deep_link: deepLink, expires_at: expiresAt },
     },
     ...errorResponses(['FORBIDDEN_RAIL', 'INVALID_SCOPES', 'NO_METHOD', TOO_MANY_REQUESTS]),
+  },
+} as const;
+
+const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'expired'] as const;
+
+const requestIdParam = {
+  type: 'object',
+  required: ['requestId'],
+  properties: { requestId: { type: 'string', description: 'the verification request id (`vr_…`)' } },
+} as const;
+
+/** The long poll's query (http/long-poll.ts); anything else is 400 INVALID_REQUEST. */
+const longPollQuery = {
+  wait: {
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_WAIT_SECONDS,
+    description:
+      `seconds to wait for a change (long poll), 0 to ${MAX_WAIT_SECONDS}; absent: 0, the answer comes at once. ` +
+      'Past the caps on concurrent long polls the answer comes at once, as wait=0.',
+  },
+  known: {
+    type: 'string',
+    enum: STATUSES,
+    description: 'the status the caller already shows: a long poll that finds another one answers at once',
+  },
+} as const;
+
+/** The answer of both status routes, with the result each rail carries. */
+function statusAnswer(result: object) {
+  return {
+    type: 'object',
+    description:
+      'the status now; with `wait`, when it changes, when the wait or the request’s deadline ends, or when the ' +
+      'caller goes away',
+    required: ['status', 'expires_at'],
+    properties: {
+      status: {
+        type: 'string',
+        enum: STATUSES,
+        description: '`in_progress`: the phone opened the link; `expired`: the deadline passed',
+      },
+      expires_at: {
+        type: 'number',
+        description:
+          'ms since the Unix epoch: the deadline while pending or in progress; once completed or failed, the end ' +
+          'of the answer’s life (then 404)',
+      },
+      result,
+      reason: {
+        type: 'string',
+        enum: ['failed', 'cancelled', 'claims_missing', 'provider_error'],
+        description: 'when failed; `claims_missing` and `provider_error` come from identity providers',
+      },
+    },
+  } as const;
+}
+
+const grantCode = {
+  type: 'string',
+  pattern: '^g_',
+  description: 'STANDARD: single use, 5 minutes: exchange it with POST /v1/exchange',
+} as const;
+
+/** GET /api/w/verify-status/{requestId}, polled by the loader. */
+export const widgetStatusSchema = {
+  tags: ['widget'],
+  summary: 'Read a request’s status (the loader), or wait for it to change',
+  description:
+    'With the poll token the create answered. An unknown or malformed id and a wrong poll token get the same 404, ' +
+    'counted against the caller’s address (60 per 60 s, then 429 `RATE_LIMITED`), never against the request; a ' +
+    'request answers at most 30 polls per 60 s (429 `RATE_LIMITED`, Retry-After: 60).',
+  params: requestIdParam,
+  querystring: {
+    type: 'object',
+    required: ['pt'],
+    properties: {
+      pt: { type: 'string', description: 'the poll token (`pt_…`) from POST /api/w/verify-request' },
+      ...longPollQuery,
+    },
+  },
+  response: {
+    200: statusAnswer({
+      description: 'when completed: `grant_code` (STANDARD) or `attestation` (ADULT_BLIND)',
+      anyOf: [
+        { type: 'object', required: ['grant_code'], properties: { grant_code: grantCode } },
+        {
+          type: 'object',
+          required: ['attestation'],
+          properties: {
+            attestation: {
+              type: 'string',
+              description: 'ADULT_BLIND: compact JWS, checked offline against GET /api/billing/attestation-keys',
+            },
+          },
+        },
+      ],
+    }),
+    ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', 'RATE_LIMITED']),
+  },
+} as const;
+
+/** GET /api/partner/verify-status/{requestId}, the signed variant for a partner backend. */
+export const partnerStatusSchema = {
+  tags: ['partner'],
+  summary: 'Read the status of a request this partner created (signed), or wait for it to change',
+  description:
+    'Signed over the empty body. Only requests created with POST /api/partner/verify-request by the same partner: ' +
+    'any other id answers 404.',
+  security: SIGNED_ROUTE_SECURITY,
+  params: requestIdParam,
+  querystring: { type: 'object', properties: longPollQuery },
+  response: {
+    200: statusAnswer({
+      type: 'object',
+      description: 'when completed',
+      required: ['grant_code'],
+      properties: { grant_code: grantCode },
+    }),
+    ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', TOO_MANY_REQUESTS]),
   },
 } as const;

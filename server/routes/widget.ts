@@ -43,7 +43,7 @@ import { openCors, requestOrigin } from '../http/cors.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
-import { documentOnly, widgetCreateSchema } from './verify-request-schemas.ts';
+import { documentOnly, widgetCreateSchema, widgetStatusSchema } from './verify-request-schemas.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
 export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
@@ -100,6 +100,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       WIDGET_STATUS_PATH,
+      { schema: widgetStatusSchema, validatorCompiler: documentOnly },
       async (request): Promise<VerifyStatus> => {
         const poll = readLongPoll(request.query);
         const { requestId } = request.params;

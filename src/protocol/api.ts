@@ -3,7 +3,7 @@
  * Types and constants only.
  */
 import type { QrModules } from './qr.ts';
-import type { ATTRIBUTE_TYPE, AttributeField, Scope } from './scopes.ts';
+import type { ATTRIBUTE_TYPE, AttributeField, BlindScope, Scope } from './scopes.ts';
 
 export const LOADER_PATH = '/v4/loader.min.js';
 
@@ -113,6 +113,7 @@ export const MAX_WAIT_SECONDS = 25;
 export interface PartnerVerifyRequestBody {
   scopes?: Scope[];
   client_proof_mode?: boolean;
+  locale?: Locale;
 }
 
 export interface PartnerVerifyRequestCreated {
@@ -248,7 +249,7 @@ export type IntrospectResponse = IntrospectActive | { active: false };
 
 export interface BillingSessionBody {
   origin: string;
-  scopes?: Scope[];
+  scopes?: BlindScope[];
 }
 
 export interface BillingSessionCreated {
