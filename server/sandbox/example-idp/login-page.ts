@@ -49,7 +49,7 @@ const COPY = {
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 body { margin: 0; display: grid; place-items: center; min-height: 100vh; background: Canvas; color: CanvasText; }
-main { width: min(26rem, 100% - 2rem); padding: 1.5rem; border: 1px solid GrayText; border-radius: 12px; }
+main { box-sizing: border-box; width: min(26rem, 100% - 2rem); padding: 1.5rem; border: 1px solid GrayText; border-radius: 12px; }
 h1 { margin: 0; font-size: 1.4rem; }
 .tag { margin: .25rem 0 1rem; color: GrayText; font-size: .85rem; }
 ul { padding-left: 1.2rem; }
