@@ -1,17 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { LoginResult, VerifyRequestCreated } from '../src/protocol/api.ts';
+import { seriousViolations } from './support/axe.ts';
 import { completeThroughApi, deepLinkOf, waitForWidgetState } from './support/qa.ts';
+import { openCompact } from './support/sizes.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
-
-async function seriousViolations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 for (const theme of ['dark', 'light'] as const) {
   for (const locale of ['fr', 'en'] as const) {
@@ -21,6 +13,13 @@ for (const theme of ['dark', 'light'] as const) {
       expect(await seriousViolations(page, '[data-testid="svc-widget"]')).toEqual([]);
     });
   }
+}
+
+for (const theme of ['dark', 'light'] as const) {
+  test(`the compact widget has no serious accessibility violation on a computer (${theme})`, async ({ page }) => {
+    await openCompact(page, theme);
+    expect(await seriousViolations(page, '[data-testid="svc-widget"]')).toEqual([]);
+  });
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './support/axe.ts';
 import { PHONE } from './support/browsers.ts';
 import { answerOnPhonePage, waitForWidgetState, widget } from './support/qa.ts';
+import { box, completeFirst, openBothSizes, openCompact, openWithWalletLink } from './support/sizes.ts';
 
 // A Pixel 7 in Chromium; in Firefox the same screen, touch pointer and a Firefox for Android UA.
 test.use(PHONE);
@@ -55,4 +57,33 @@ test('the phone page fits a 360 px screen without horizontal scrolling', async (
     const box = await phone.getByRole('button', { name, exact: true }).boundingBox();
     expect(box!.height).toBeGreaterThanOrEqual(44);
   }
+});
+
+test('the compact card has no icon, its buttons in one row, is shorter, and completes', async ({ page }) => {
+  await openBothSizes(page, '/e2e/sizes-mobile');
+  const compact = widget(page, 0);
+  const openApp = await box(compact.getByTestId('svc-open-app'));
+  const showQr = await box(compact.getByTestId('svc-show-qr'));
+  expect(Math.abs(openApp.y + openApp.height / 2 - (showQr.y + showQr.height / 2))).toBeLessThan(8);
+  expect(showQr.x).toBeGreaterThan(openApp.x + openApp.width);
+  await expect(compact.locator('svg.icon')).toBeHidden();
+  await expect(widget(page, 1).locator('svg.icon')).toBeVisible();
+  const [compactCard, regularCard] = [await box(compact), await box(widget(page, 1))];
+  expect(compactCard.height).toBeLessThan(regularCard.height * 0.7);
+  await completeFirst(page, (await compact.getByTestId('svc-open-app').getAttribute('href'))!);
+});
+
+for (const theme of ['dark', 'light'] as const) {
+  test(`the compact widget has no serious accessibility violation on a phone (${theme})`, async ({ page }) => {
+    await openCompact(page, theme);
+    await expect(widget(page).getByTestId('svc-open-app')).toBeVisible();
+    expect(await seriousViolations(page, '[data-testid="svc-widget"]')).toEqual([]);
+  });
+}
+
+test('in client proof mode the button opens the wallet link, which a phone can open', async ({ page }) => {
+  const link = await openWithWalletLink(page, '/standard?proof=1&locale=en');
+  const button = widget(page).getByTestId('svc-open-app');
+  await expect(button).toHaveText('Open your age-verification app');
+  await expect(button).toHaveAttribute('href', link);
 });

@@ -40,9 +40,22 @@ test('an expired request is renewed automatically while the page is visible, and
 
   await page.goto(url);
   const first = parseDeepLink(await deepLinkOf(page)).requestId;
+  // Issue 19: the card is as tall as its state, but holds still while the QR code renews. Every
+  // height the container takes from now on is recorded (a ResizeObserver sees each layout).
+  await page.evaluate(() => {
+    const heights: number[] = [];
+    (window as unknown as { e2eHeights: number[] }).e2eHeights = heights;
+    new ResizeObserver((entries) => heights.push(entries[0]!.contentRect.height)).observe(
+      document.getElementById('svc-widget')!,
+    );
+  });
   await expect.poll(async () => parseDeepLink(await deepLinkOf(page)).requestId, { timeout: 15_000 }).not.toBe(first);
   expect(states).toContain('expired');
   await waitForWidgetState(page, 'waiting');
+  const heights = await page.evaluate(() => (window as unknown as { e2eHeights: number[] }).e2eHeights);
+  expect(heights.length).toBeGreaterThan(0);
+  // held to the pixel: the widget reads offsetHeight, which rounds (396.53 px → 397 px)
+  expect(Math.max(...heights) - Math.min(...heights), `heights while renewing: ${heights.join(', ')}`).toBeLessThan(1);
 
   const renewedLink = await deepLinkOf(page);
   await completeThroughApi(page, renewedLink);

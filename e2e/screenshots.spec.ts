@@ -1,12 +1,13 @@
 /**
  * Writes docs/screenshots/*.png: the designers' gallery (and its waiting row in German with an
  * accent), the waiting widget in both themes × fr, en and de on the example partner page, two
- * accents in both themes, the sandbox phone page at 360 px, and the phone page's ways to prove it
- * (the wallet, the example identity provider, the personas), its refused and finished states in
- * both schemes × en and fr.
+ * accents in both themes, both sizes (regular and compact) waiting on a computer and on a phone
+ * and failed, client proof mode on a computer, in both themes, the sandbox phone page at 360 px,
+ * and the phone page's ways to prove it (the wallet, the example identity provider, the personas),
+ * its refused and finished states in both schemes × en and fr.
  * Run with `npm run screenshots` (it rewrites the files; the normal e2e run leaves them alone).
  */
-import { expect, test } from '@playwright/test';
+import { devices, expect, test, type Page } from '@playwright/test';
 import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { VerifyRequestCreated } from '../src/protocol/api.ts';
@@ -67,6 +68,47 @@ for (const theme of ['dark', 'light'] as const) {
       await page.locator('main').screenshot({ path: `${DIR}waiting-${theme}-${locale}.png`, animations: 'disabled' });
     });
   }
+}
+
+/** The card alone (inside the widget's shadow root), as a partner's visitor sees it. */
+const shootCard = (page: Page, name: string) =>
+  widget(page)
+    .getByTestId('svc-card')
+    .screenshot({ path: `${DIR}${name}.png`, animations: 'disabled' });
+
+for (const theme of ['dark', 'light'] as const) {
+  for (const size of ['regular', 'compact'] as const) {
+    test(`the ${size} widget, ${theme}: waiting on a computer and on a phone, and failed`, async ({
+      page,
+      browser,
+    }) => {
+      const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', size, theme, locale: 'en' });
+      const body = `<div id="svc-widget"></div>${tag}`;
+      await page.setViewportSize({ width: 900, height: 900 });
+      await page.goto(await servePartnerPage(page, `/e2e/shot-${size}-${theme}`, body));
+      await waitForWidgetState(page, 'waiting');
+      await shootCard(page, `size-${size}-desktop-${theme}`);
+      await completeThroughApi(page, await deepLinkOf(page), { outcome: 'failed' });
+      await waitForWidgetState(page, 'failed');
+      await shootCard(page, `failed-${size}-${theme}`);
+
+      const context = await browser.newContext({ ...devices['Pixel 7'] });
+      const phone = await context.newPage();
+      await phone.goto(await servePartnerPage(phone, `/e2e/shot-${size}-${theme}-phone`, body));
+      await waitForWidgetState(phone, 'waiting');
+      await expect(widget(phone).getByTestId('svc-open-app')).toBeVisible();
+      await shootCard(phone, `size-${size}-mobile-${theme}`);
+      await context.close();
+    });
+  }
+
+  test(`client proof mode on a computer, ${theme}: the wallet's QR code, no wallet link`, async ({ page }) => {
+    await page.setViewportSize({ width: 900, height: 1000 });
+    await page.goto(`/standard?proof=1&theme=${theme}&locale=en`);
+    await waitForWidgetState(page, 'waiting');
+    await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
+    await shootCard(page, `wallet-desktop-${theme}`);
+  });
 }
 
 test('the sandbox phone page at 360 px', async ({ page, context }) => {

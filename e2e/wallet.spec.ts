@@ -2,7 +2,7 @@
  * The EUDI wallet path (DESIGN §11, issue 10): a partner page in client proof mode completed by a
  * wallet speaking the EU age-verification profile. The sandbox wallet
  * (server/sandbox/wallet/sandbox-wallet.ts, as `svc wallet present` runs it) answers the av://
- * link the widget shows, over HTTP, exactly as a phone wallet would.
+ * link the widget's QR code encodes, over HTTP, exactly as a phone wallet would.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { runWalletCommand } from '../server/cli/wallet.ts';
@@ -10,15 +10,8 @@ import { loadSandboxIssuer } from '../server/sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential } from '../server/sandbox/wallet/sandbox-wallet.ts';
 import type { VerifyRequestCreated } from '../src/protocol/api.ts';
 import { waitForWidgetState, widget } from './support/qa.ts';
+import { openWithWalletLink } from './support/sizes.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
-
-/** The av:// link the waiting widget offers ("open on this device" beside the QR). */
-async function walletLinkOf(page: Page): Promise<string> {
-  await waitForWidgetState(page, 'waiting');
-  const href = await widget(page).getByTestId('svc-open-here').getAttribute('href');
-  if (!href?.startsWith('av://')) throw new Error(`the widget offers no wallet link: ${href}`);
-  return href;
-}
 
 /** `svc wallet present '<link>' --persona <id> [--tamper <what>]`, in process; the exit code. */
 async function presentWithSandboxWallet(
@@ -35,8 +28,7 @@ async function presentWithSandboxWallet(
 test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, the partner sees eudi_wallet', async ({
   page,
 }) => {
-  await page.goto('/standard?proof=1&locale=en');
-  const link = await walletLinkOf(page);
+  const link = await openWithWalletLink(page, '/standard?proof=1&locale=en');
   expect(link).toMatch(
     /^av:\/\/\?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3Ahttp%3A%2F%2Flocalhost%3A8787%2Foid4vp%2Fresponse%2Fvr_/,
   );
@@ -53,8 +45,7 @@ test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, th
 });
 
 test('ADULT_BLIND: the same through the wallet, with an attestation the partner verifies offline', async ({ page }) => {
-  await page.goto('/blind?proof=1');
-  const presented = await presentWithSandboxWallet(await walletLinkOf(page), 'de-adult');
+  const presented = await presentWithSandboxWallet(await openWithWalletLink(page, '/blind?proof=1'), 'de-adult');
   expect(presented.code).toBe(0);
   await page.waitForURL('**/blind/success');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
@@ -67,9 +58,8 @@ test('a tampered presentation is refused: the widget keeps waiting and the reque
   request,
 }) => {
   const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
-  await page.goto('/standard?proof=1');
+  const link = await openWithWalletLink(page, '/standard?proof=1');
   const { request_id, poll_token } = (await (await created).json()) as VerifyRequestCreated;
-  const link = await walletLinkOf(page);
   const tampered = await presentWithSandboxWallet(link, 'fr-adult-m', 'digest');
   expect(tampered.code).toBe(1);
   expect(tampered.out).toMatch(/→ 400 .*invalid_request/);
@@ -80,6 +70,25 @@ test('a tampered presentation is refused: the widget keeps waiting and the reque
   // The genuine wallet can still answer.
   expect((await presentWithSandboxWallet(link, 'fr-adult-m')).code).toBe(0);
   await page.waitForURL('**/success');
+});
+
+test('on a computer the widget links no wallet link, draws its QR code at 3 px a module and says to scan it with a wallet app', async ({
+  page,
+}) => {
+  await openWithWalletLink(page, '/standard?proof=1&locale=en');
+  const card = widget(page);
+  await expect(card.getByRole('heading', { level: 2 })).toHaveText('Scan with your EU wallet app');
+  // nothing a computer cannot open: "Open on this device" is the request's phone page
+  await expect(card.locator('a[href^="av:"]')).toHaveCount(0);
+  await expect(card.getByTestId('svc-open-here')).toHaveAttribute('href', new RegExp(`^${SERVICE_URL}/m/v/vr_`));
+  const qr = card.getByTestId('svc-qr');
+  const modules = Number((await qr.getAttribute('viewBox'))!.split(' ')[2]);
+  const drawn = (await qr.boundingBox())!;
+  expect(modules).toBeGreaterThan(90);
+  expect(drawn.width / modules).toBeGreaterThanOrEqual(3);
+  // the Digital Credentials button only where the browser has the API (Chromium, not Firefox ESR)
+  const hasApi = await page.evaluate(() => 'DigitalCredential' in window);
+  await expect(card.getByTestId('svc-use-wallet')).toHaveCount(hasApi ? 1 : 0);
 });
 
 test.describe('Digital Credentials API', () => {

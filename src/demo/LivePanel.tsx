@@ -4,7 +4,7 @@ import { SCOPES, type Scope } from '../protocol/scopes.ts';
 import { ACCENTS } from './gallery.ts';
 import { DEMO_PARTNER_ID, DEMO_PARTNER_ORIGIN, type LiveModel, type LiveSettings } from './live.ts';
 
-function Choice<K extends 'theme' | 'locale' | 'layout'>({
+function Choice<K extends 'theme' | 'locale' | 'layout' | 'size'>({
   model,
   field,
   legend,
@@ -77,6 +77,7 @@ export function LivePanel({ model, partnerUrl }: { model: LiveModel; partnerUrl:
           <Choice model={model} field="theme" legend="Theme" values={['dark', 'light', 'auto']} />
           <Choice model={model} field="locale" legend="Locale" values={[...LOCALES, 'auto']} />
           <Choice model={model} field="layout" legend="Layout" values={['auto', 'desktop', 'mobile']} />
+          <Choice model={model} field="size" legend="Size" values={['regular', 'compact']} />
           <fieldset class="control">
             <legend>Accent</legend>
             {[{ name: 'default', value: null }, ...ACCENTS].map(({ name, value }) => (

@@ -85,7 +85,37 @@ const STATES: readonly WidgetState[] = [
   'error',
 ];
 
-/** @example GALLERY_ROWS.length // 15: nine states, two variants, mobile waiting, three EUDI wallet states */
+/** The compact card (`data-size="compact"`), for checkout columns and modals: its own rows. */
+const COMPACT_ROWS: ReadonlyArray<[string, string, string, GalleryRow['options']]> = [
+  [
+    'waiting',
+    'waiting',
+    'data-size="compact": the QR code beside its words, for a checkout column or a modal.',
+    { state: 'waiting' },
+  ],
+  [
+    'waiting-mobile',
+    'waiting · mobile',
+    'Compact on a phone: the title, one line of help, the buttons in one row.',
+    { state: 'waiting', layout: 'mobile' },
+  ],
+  ['scanned', 'scanned', 'Every other state: the icon beside its words.', { state: 'scanned' }],
+  ['failed', 'failed', 'With its retry button under the words.', { state: 'failed' }],
+  [
+    'waiting-wallet',
+    'waiting · EUDI wallet',
+    'The wallet’s denser QR code keeps 3 px a module: the words go under it.',
+    { state: 'waiting', wallet: true, walletHere: true },
+  ],
+  [
+    'waiting-wallet-mobile',
+    'waiting · EUDI wallet · mobile',
+    'Client proof mode on a phone, compact.',
+    { state: 'waiting', layout: 'mobile', wallet: true, walletHere: true },
+  ],
+];
+
+/** @example GALLERY_ROWS.length // 21: nine states, two variants, mobile waiting, three EUDI wallet states, six compact */
 export const GALLERY_ROWS: readonly GalleryRow[] = [
   ...STATES.map((state) => ({ id: state, title: state, note: STATE_NOTES[state], options: { state, sandbox: true } })),
   {
@@ -109,7 +139,10 @@ export const GALLERY_ROWS: readonly GalleryRow[] = [
   {
     id: 'waiting-wallet',
     title: 'waiting · EUDI wallet',
-    note: 'Client proof mode: the QR opens the age-verification app; “use a wallet on this device” where the browser can.',
+    note:
+      'Client proof mode on a computer: the QR code, drawn at 3 px a module, opens the visitor’s EU wallet app; ' +
+      '“use a wallet on this device” where the browser can; “open on this device” is the phone page, never the ' +
+      'wallet link, which a computer cannot open.',
     options: { state: 'waiting', wallet: true, walletHere: true, sandbox: true },
   },
   {
@@ -124,4 +157,10 @@ export const GALLERY_ROWS: readonly GalleryRow[] = [
     note: 'The wallet on this device declined or failed; the QR code is one tap away.',
     options: { state: 'waiting', wallet: true, walletFailed: true, sandbox: true },
   },
+  ...COMPACT_ROWS.map(([id, title, note, options]) => ({
+    id: `${id}-compact`,
+    title: `${title} · compact`,
+    note,
+    options: { ...options, size: 'compact' as const, sandbox: true },
+  })),
 ];

@@ -10,6 +10,7 @@ import type {
   SvcApi,
   SvcError,
   SvcResult,
+  Size,
   Theme,
   WidgetHandle,
   WidgetState,
@@ -26,6 +27,8 @@ export interface LiveSettings {
   theme: Theme;
   locale: LocaleOption;
   layout: Layout | 'auto';
+  /** `data-size` */
+  size: Size;
   scopes: Scope[];
   /** `data-accent`, or null for the default */
   accent: string | null;
@@ -83,6 +86,7 @@ export function createLiveModel() {
     theme: 'dark',
     locale: 'fr',
     layout: 'auto',
+    size: 'regular',
     scopes: ['isAdult'],
     accent: null,
   });
@@ -149,8 +153,11 @@ export function createLiveModel() {
     }
     container = host;
     stopWatching = watchDeepLink(host);
-    const { theme, locale, layout, scopes, accent } = settings.value;
-    log('info', `render with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout}${accent ? ` · ${accent}` : ''}`);
+    const { theme, locale, layout, size, scopes, accent } = settings.value;
+    log(
+      'info',
+      `render with ${scopes.join(', ')} · ${theme} · ${locale} · ${layout} · ${size}${accent ? ` · ${accent}` : ''}`,
+    );
     handle = svc.render(host, {
       partnerId: DEMO_PARTNER_ID,
       successPath: '/demo',
@@ -158,6 +165,7 @@ export function createLiveModel() {
       locale,
       scopes,
       ...(layout === 'auto' ? {} : { layout }),
+      size,
       ...(accent ? { accent } : {}),
     });
     running.value = true;
@@ -177,11 +185,12 @@ export function createLiveModel() {
     const previous = settings.value;
     settings.value = { ...previous, ...next };
     if (!handle) return;
-    // Theme, locale and accent switch live; scopes and layout need a new request, and so does
-    // going back to the default accent (update() takes colours only).
+    // Theme, locale and accent switch live; scopes, layout and size need a new request, and so
+    // does going back to the default accent (update() takes colours only).
     if (
       next.scopes ||
       (next.layout && next.layout !== previous.layout) ||
+      (next.size && next.size !== previous.size) ||
       (next.accent === null && previous.accent !== null)
     ) {
       if (container) void start(container);

@@ -217,8 +217,9 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
       }
       mount(container);
     };
+    // DOMContentLoaded fires once: the listener needs no { once: true }
     if (document.readyState === 'loading' && !document.getElementById(id))
-      document.addEventListener('DOMContentLoaded', place, { once: true });
+      document.addEventListener('DOMContentLoaded', place);
     else place();
   }
 

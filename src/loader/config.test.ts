@@ -24,7 +24,8 @@ describe('parseConfig', () => {
       clientProofMode: false,
       serverVerify: false,
       serverVerifyTimeoutSeconds: 30,
-      layout: undefined,
+      layout: 'auto',
+      size: 'regular',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -48,6 +49,7 @@ describe('parseConfig', () => {
         onState: 'onAgeState',
         state: 'cart-42',
         layout: 'mobile',
+        size: 'compact',
       },
       ORIGIN,
     );
@@ -67,6 +69,7 @@ describe('parseConfig', () => {
       onState: 'onAgeState',
       state: 'cart-42',
       layout: 'mobile',
+      size: 'compact',
     });
   });
 
@@ -97,6 +100,12 @@ describe('parseConfig', () => {
     expect(problem).toBe('data-accent invalid');
   });
 
+  it('takes the size from render() options under the same rules', () => {
+    expect(parseConfig({ ...base, ...optionsToRaw({ size: 'compact' }) }, ORIGIN).config.size).toBe('compact');
+    const { problem } = parseConfig({ ...base, ...optionsToRaw({ size: 'tiny' as never }) }, ORIGIN);
+    expect(problem).toBe('data-size invalid');
+  });
+
   it('treats a bare boolean attribute (data-debug) as true', () => {
     expect(parseConfig({ ...base, debug: '' }, ORIGIN).config.debug).toBe(true);
   });
@@ -104,7 +113,9 @@ describe('parseConfig', () => {
   it.each([
     ['auto theme', { theme: 'auto' }, 'theme', 'auto'],
     ['auto locale', { locale: 'auto' }, 'locale', 'auto'],
-    ['auto layout', { layout: 'auto' }, 'layout', undefined],
+    ['auto layout', { layout: 'auto' }, 'layout', 'auto'],
+    ['the regular size', { size: 'regular' }, 'size', 'regular'],
+    ['the compact size', { size: 'compact' }, 'size', 'compact'],
   ] as const)('accepts %s', (_name, extra, key, expected) => {
     const { config, problem } = parseConfig({ ...base, ...extra }, ORIGIN);
     expect(problem).toBeUndefined();
@@ -202,6 +213,9 @@ describe('parseConfig', () => {
     ['an accent with a trailing newline', { ...base, accent: '#0a7d4f\n' }, 'data-accent', 'invalid'],
     ['an empty accent', { ...base, accent: '' }, 'data-accent', 'invalid'],
     ['an unknown layout', { ...base, layout: 'tablet' }, 'data-layout', 'invalid'],
+    ['an unknown size', { ...base, size: 'small' }, 'data-size', 'invalid'],
+    ['a size in the wrong case', { ...base, size: 'Compact' }, 'data-size', 'invalid'],
+    ['an empty size', { ...base, size: '' }, 'data-size', 'invalid'],
     ['a boolean that is not true or false', { ...base, serverVerify: 'yes' }, 'data-server-verify', 'invalid'],
     [
       'a client-proof-mode that is not true or false',

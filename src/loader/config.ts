@@ -11,6 +11,7 @@ import {
   type Layout,
   type LocaleOption,
   type RenderOptions,
+  type Size,
   type Theme,
   type WidgetConfig,
 } from '../shared/contract.ts';
@@ -118,7 +119,6 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     report('serverVerifyTimeout');
     timeout = 30;
   }
-  const layout = oneOf<Layout | 'auto'>('layout', ['auto', 'desktop', 'mobile']);
   // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
   if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent');
   // Attributes kept as written (partnerId, sessionToken, state, onError, …) travel by spreading.
@@ -134,7 +134,8 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     clientProofMode,
     serverVerify,
     serverVerifyTimeoutSeconds: timeout,
-    layout: layout === 'auto' ? undefined : layout,
+    layout: oneOf<Layout | 'auto'>('layout', ['auto', 'desktop', 'mobile']),
+    size: oneOf<Size>('size', ['regular', 'compact']),
   } as WidgetConfig;
   return { config: Object.freeze(config), problem };
 }

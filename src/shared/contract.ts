@@ -36,6 +36,8 @@ export type SvcResult = ({ grant_code: string } | { attestation: string }) & { s
 export type Theme = 'dark' | 'light' | 'auto';
 export type LocaleOption = Locale | 'auto';
 export type Layout = 'desktop' | 'mobile';
+/** `regular`: the card as tall as its state needs; `compact`: for checkout columns and modals (issue 19). */
+export type Size = 'regular' | 'compact';
 
 /** A validated widget configuration: the script tag's attributes, merged with `render()` options. */
 export interface WidgetConfig {
@@ -58,8 +60,10 @@ export interface WidgetConfig {
   readonly serverVerifyTimeoutSeconds: number;
   /** opaque partner value echoed as `&state=` after the result */
   readonly state?: string;
-  /** forced layout; absent: detected from the device */
-  readonly layout?: Layout;
+  /** `auto`: detected from the device (src/widget/model/layout.ts) */
+  readonly layout: Layout | 'auto';
+  /** `data-size`, `regular` when absent */
+  readonly size: Size;
   /** brand accent, `#rgb` or `#rrggbb` (validated): buttons, links and focus rings */
   readonly accent?: string;
   /** names of global functions (`data-on-error`, …) */
@@ -153,6 +157,8 @@ export interface RenderOptions {
   serverVerifyTimeout?: number;
   state?: string;
   layout?: Layout | 'auto';
+  /** as `data-size`; set at render, update() does not switch it */
+  size?: Size;
   /** `#rgb` or `#rrggbb`, as `data-accent` */
   accent?: string;
   onError?: string;

@@ -7,18 +7,19 @@
 import type { SvcResult } from './contract.ts';
 
 /**
- * Reads `#grant_code=…` or `#attestation=…` (with `&state=…` when present).
+ * Reads `#grant_code=…` or `#attestation=…` (with `&state=…` when present) from `location.hash`: the
+ * string starts with its `#`, or is empty.
  *
  * @example parseResultFragment('#grant_code=g_abc&state=cart-42') // { grant_code: 'g_abc', state: 'cart-42' }
  */
 export function parseResultFragment(hash: string): SvcResult | null {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const params = new URLSearchParams(hash.slice(1));
   const state = params.get('state');
   const extra = state === null ? {} : { state };
-  const grant = params.get('grant_code');
-  if (grant) return { grant_code: grant, ...extra };
-  const attestation = params.get('attestation');
-  if (attestation) return { attestation, ...extra };
+  for (const key of ['grant_code', 'attestation']) {
+    const value = params.get(key);
+    if (value) return { [key]: value, ...extra } as SvcResult;
+  }
   return null;
 }
 

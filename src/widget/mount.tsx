@@ -1,5 +1,10 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
 import { effect, signal } from './model/signals.ts';
-import { render } from 'preact';
+import { Fragment, h, render } from 'preact';
 import { LOCALES, type Locale } from '../protocol/api.ts';
 import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';
 import { accentCss } from './accent.ts';
@@ -25,11 +30,13 @@ export const mountWidget: MountWidget = (container, options) => {
   container.append(host);
   const root = host.attachShadow({ mode: 'open' });
 
-  const theme = signal(options.config.theme);
-  const locale = signal(options.config.locale);
-  const layout = signal(options.config.layout ?? detectLayout());
+  const { config } = options;
+  const theme = signal(config.theme);
+  const locale = signal(config.locale);
+  const detected = detectLayout();
+  const layout = signal(config.layout == 'auto' ? detected : config.layout);
   // The loader refused a malformed accent already (INIT_FAILED); never put one in a stylesheet.
-  const accent = signal(ACCENT_PATTERN.test(options.config.accent!) ? options.config.accent : undefined);
+  const accent = signal(ACCENT_PATTERN.test(config.accent!) ? config.accent : undefined);
   /** the language on screen and its copy; null until the first one is here */
   const shown = signal<[Locale, Copy] | null>(null);
   const legacyCss = !adoptStyles(root);
@@ -67,22 +74,31 @@ export const mountWidget: MountWidget = (container, options) => {
     effect(() => {
       const [lang, copy] = shown.value ?? [];
       if (!copy) return;
+      const state = flow.state.value;
+      const request = flow.request.value;
+      // The card is as tall as its state needs (issue 19), but holds still while the QR code
+      // renews (waiting → expired → creating → waiting): it keeps the height it had before, a
+      // min-height set through the CSSOM, which a CSP's style-src does not govern.
+      const card = root.querySelector<HTMLElement>('.card');
+      if (card) card.style.minHeight = state == 'expired' || state == 'creating' ? card.offsetHeight + 'px' : '';
       render(
         <>
           {legacyCss && <style>{cssWith(accent.value && accentCss(accent.value))}</style>}
           <App
-            state={flow.state.value}
+            state={state}
             copy={copy}
             lang={lang!}
             theme={theme.value}
             layout={layout.value}
-            sandbox={flow.request.value?.sandbox === true}
-            deepLink={flow.request.value?.deep_link}
-            walletLink={flow.request.value?.wallet_link}
+            size={config.size}
+            phone={detected == 'mobile'}
+            sandbox={request?.sandbox === true}
+            deepLink={request?.deep_link}
+            walletLink={request?.wallet_link}
             onWallet={flow.canUseWallet.value ? flow.useWallet : undefined}
             walletFailed={flow.walletFailed.value}
             onBackToQr={flow.backToQr}
-            qr={flow.request.value?.qr}
+            qr={request?.qr}
             secondsLeft={flow.secondsLeft.value}
             reason={flow.reason.value}
             error={flow.error.value}

@@ -7,7 +7,7 @@
 import { Fragment, h, render } from 'preact';
 import type { FailReason } from '../protocol/api.ts';
 import type { QrModules } from '../protocol/qr.ts';
-import type { Layout, LoaderErrorCode, LocaleOption, Theme, WidgetState } from '../shared/contract.ts';
+import type { Layout, LoaderErrorCode, LocaleOption, Size, Theme, WidgetState } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import { accentCss } from './accent.ts';
 import { ALL_COPY } from './copy/all.ts';
@@ -19,7 +19,10 @@ export interface PreviewOptions {
   state: WidgetState;
   theme: Theme;
   locale: LocaleOption;
+  /** `mobile` also previews a phone (where the wallet link is a link); default desktop */
   layout?: Layout;
+  /** `data-size`; default regular */
+  size?: Size;
   /** shows the "test mode" mark; default false */
   sandbox?: boolean;
   /** for `failed`: `cancelled` shows the cancellation copy */
@@ -48,21 +51,40 @@ export const PREVIEW_QR: QrModules = {
     'f9dwiwefnqhoitl5Gblk0kdVVKXMCLDYQoPtGmtEMQ1Xgc4vXJW6ovw5CU3u4Gmk1YPnlokzHpdv8AR9akX/tlOCqwWUx3ErpQnY/' +
     'F1G1v1u6jU1ehBB4k40/oLy8rgA==',
 };
-/** What the preview wallet QR encodes: shaped like a real av:// link, pointing nowhere. */
+/**
+ * What the preview wallet QR encodes: shaped like a real av:// link (DESIGN §11, its DCQL query
+ * and a nonce and state as long as the service's), pointing nowhere, so the preview shows the
+ * wallet QR code as dense as the real one.
+ */
 export const PREVIEW_WALLET_LINK =
   'av://?response_type=vp_token&response_mode=direct_post' +
-  '&client_id=redirect_uri%3Ahttps%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview' +
-  '&response_uri=https%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview&nonce=preview&state=preview';
+  '&client_id=redirect_uri%3Ahttps%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview0000000000000000' +
+  '&response_uri=https%3A%2F%2Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview0000000000000000' +
+  '&dcql_query=' +
+  '%7B%22credentials%22%3A%5B%7B%22id%22%3A%22proof_of_age%22%2C%22format%22%3A%22mso_mdoc%22' +
+  '%2C%22meta%22%3A%7B%22doctype_value%22%3A%22eu.europa.ec.av.1%22%7D%2C%22claims%22%3A%5B%7' +
+  'B%22path%22%3A%5B%22eu.europa.ec.av.1%22%2C%22age_over_18%22%5D%7D%5D%7D%5D%7D' +
+  '&nonce=ppppppppppppppppppppppppppppppppppppppppppp' +
+  '&state=sssssssssssssssssssssssssssssssssssssssssss';
 /** PREVIEW_WALLET_LINK's QR code, precomputed the same way (the service encodes the wallet link when it offers one). */
 export const PREVIEW_WALLET_QR: QrModules = {
-  size: 61,
+  size: 93,
   bits:
-    '/jR9bOZ/W/wQNhpMDwjQbp+aYqFK7rt0+8IdAEhV26ai/f3qQy7BSdCceBExB/qqqqqqqq/gDvO3EelQAJbpel/K8pUBrW0ZTKAAjc6A' +
-    'hgOvO9Q3K1OmgpcLCCntSVdL/Zho/jQfMthFZsc77bQ1fkHnLzie9DM1E7EGlF+ovQvs8cUGNqhaSwpcyqtxp3dWfwNLXFLYVR9ydan3' +
-    'gqsLNFYs2uboCMCgb4TJGvVP5n6VN0UBKrLhB38a53+YxItshQcZ6BJIbZcJQBegKF54GpVAU31LBfpDs/vUyP40ZCGEQegUdeuH8Otz' +
-    'NirvELHNHSNLFh+ZGk/P9p/Qz48DekQAmgL2TWiLuOnnUb/uZf0rVQlkhcJnnYolyFAsFpJJIxxYrnwKMyPuEaR30yF5oZoL/N3uSC/O' +
-    'bQnIsTYSZ6XmpybotmYk90Lh3mZQt8Z7pMR8PIl6PPiQhTmoBIwvSV3wsiV7HnigVwpb2JDRSzAxbdm7gg1IbQEppJI5T8fBkoTyWovR' +
-    'U8UpG1N9DzHGov21mP+AVjkUaWTUb/jyxetlYmpwVnnpF+F7Fbpy1Q/vtq+d11ehTMrE166GHmAaQ6SrBNMSu5vneI/q1YyZ+4+JgA==',
+    '/uL0p61lz6kVkdP8FRxSiaFwFfEvGNBuktK24AGhOMt8ort1xwRr1KOOo0Rppduh5ev/eY6PnLBHLsEYuJxJsNVFusvpB/qqqqqq' +
+    'qqqqqqqv4BrRLxdKFzFzQqYAt08f/9VAffpwSepbIbnBt21ufUxtmyHXxQpRTWKXp2tyH56JGCytcpWIihZlhzZxHq3mp3p1MEfj' +
+    '3Zpkzr/Hzna5+MdYIXwiA/9rBrwhErXQl4ykBSETqVgT8VxFdjp8NGFIdK7NZCCsJhT/GQY6qmzChUfOkSo4JtT8V/6tmSAoZIfq' +
+    'VQN6t+1+cDDuhZC0nFez7cY3Q05OHo+63EPFn1SiP30bPy5F3RNR/2D+ciOTy1kFmgizLsXxUitPEKwmp3UuvPjfRoJmYLDxAcbZ' +
+    'scNcuPOcCPi7hjch8kAApwewU9QmISoS0HD49fP6cOUfoBoG/sRM2nxeQyBHjWTUTivnu+uNWsK7r9iqwRvz0R8YhBE/EeUT76C/' +
+    'X6WmWPoShz/r6/2NKkGuNswlzklf5Ptoqm3V9WExsw6QX//WIPsjOglgArC5bnvmxTlZFOcHFGRJG+/DyjgBYN/SSpkCDC0Mx+ON' +
+    '8t+aH5dqNPoVo3tGpC8/Sg03TGN6QZ5J7txrTjS1n8gyjL2bCQ5v7JKIu9GkIdAdgUyp8S4pV434s7X6RRd1302lOgCsQ8SVK1Aj' +
+    'mUXW/C1oh03w3wnSihhVvR/kjQikM7NVh3uiwubzWkSgyhuUuIw7x0UAHhsA5K5oS1AnhBMFdBoV1FgqTmrP0LeH/2SrDgYbKra0' +
+    '+TpD+dimSYNnM+c1rBKCwvSZIOnUJ4KPibUC7m4Am1IsH9SbafAZhyOKOxN6P5xuBubab8vK/9OAHvzezR/yxpgpx8sC/EiggsfG' +
+    'spBiqEpeq4n6sqMRoTxxEDmtGlflcY78c3L4pX4fsEvl/WC9w7FjivY99MfGiIgTcFENgOphU5c+XKmmFVALBGVJsH9+pznm+1Rt' +
+    'c1hDhFr9iBw1ha/aaWHGQPzrk49U1sjZPfA1q2XbLNMmN2N557R27rvj3hLNfnWx5aD0ikBsOb7GeG8R0tU9Ho7CgGSZ7VAfv0n7' +
+    '8RuZpNMreshhLwnSQu9jIlwlpeOo0qmExtAEknClxYrYYcpBvnuvT71qppcjchG5/EZkaeo8RR4SxvDgEDSxUeF7gjgPeuJCJxPI' +
+    'j8YXTXUbQpoqXdXrSpdVLeCRRIEd5WbwPxtbw7bgP3a6L92XHH4cZUUV4AG+NSNgu5VlG/PC2l+2UgtRg4Pat8O68oZItjsqH0vg' +
+    'AAY91JP7oX1v/mFg/QB+5LR3ylrFrJLca/ulIWocUP6j8J1qUFWgoxq3kZGWpH0eumgnj6duovzpbp+91UC2MiI05KWXAciuvQsB' +
+    'Q8NYOZh9o5EEzB2PBi3aV/UrWh/vmww/egDOQYg3TgA=',
 };
 /** The frozen countdown: 4:32. */
 export const PREVIEW_SECONDS_LEFT = 272;
@@ -95,6 +117,8 @@ export function renderPreview(host: HTMLElement, options: PreviewOptions): () =>
         lang,
         theme: options.theme,
         layout: options.layout ?? 'desktop',
+        size: options.size ?? 'regular',
+        phone: options.layout === 'mobile',
         sandbox: options.sandbox === true,
         deepLink: PREVIEW_DEEP_LINK,
         qr: options.wallet ? PREVIEW_WALLET_QR : PREVIEW_QR,

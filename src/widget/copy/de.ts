@@ -38,4 +38,5 @@ export const de: Copy = {
   walletFailedTitle: 'Die Wallet hat keinen Nachweis übermittelt',
   walletFailedHelp: 'Versuchen Sie es erneut oder scannen Sie den QR-Code mit Ihrem Smartphone.',
   backToQr: 'Zurück zum QR-Code',
+  walletTitle: 'Scannen Sie mit Ihrer EU-Wallet-App',
 };

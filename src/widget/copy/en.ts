@@ -38,4 +38,5 @@ export const en: Copy = {
   walletFailedTitle: 'The wallet did not share a proof',
   walletFailedHelp: 'Try again, or scan the QR code with your phone.',
   backToQr: 'Back to the QR code',
+  walletTitle: 'Scan with your EU wallet app',
 };

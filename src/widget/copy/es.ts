@@ -38,4 +38,5 @@ export const es: Copy = {
   walletFailedTitle: 'La cartera no ha compartido ninguna prueba',
   walletFailedHelp: 'Vuelva a intentarlo o escanee el código QR con su móvil.',
   backToQr: 'Volver al código QR',
+  walletTitle: 'Escanee con su cartera digital de la UE',
 };

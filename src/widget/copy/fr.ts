@@ -40,6 +40,7 @@ export const fr = {
   walletFailedTitle: 'Le portefeuille n’a pas transmis la preuve',
   walletFailedHelp: 'Réessayez, ou scannez le QR code avec votre téléphone.',
   backToQr: 'Revenir au QR code',
+  walletTitle: 'Scannez avec votre portefeuille numérique européen',
 };
 
 /** The shape both locales share: a missing or extra key is a type error. */

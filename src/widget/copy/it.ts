@@ -41,4 +41,5 @@ export const it: Copy = {
   walletFailedTitle: 'Il portafoglio non ha condiviso alcuna prova',
   walletFailedHelp: 'Riprovi, oppure inquadri il codice QR con lo smartphone.',
   backToQr: 'Torna al codice QR',
+  walletTitle: 'Inquadri il codice con il portafoglio digitale UE',
 };

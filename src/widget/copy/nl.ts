@@ -38,4 +38,5 @@ export const nl: Copy = {
   walletFailedTitle: 'De wallet heeft geen bewijs gedeeld',
   walletFailedHelp: 'Probeer het opnieuw of scan de QR-code met uw telefoon.',
   backToQr: 'Terug naar de QR-code',
+  walletTitle: 'Scan met uw EU-wallet-app',
 };

@@ -41,4 +41,5 @@ export const pt: Copy = {
   walletFailedTitle: 'A carteira não partilhou nenhuma prova',
   walletFailedHelp: 'Tente novamente ou leia o código QR com o seu telemóvel.',
   backToQr: 'Voltar ao código QR',
+  walletTitle: 'Leia com a sua carteira digital da UE',
 };

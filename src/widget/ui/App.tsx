@@ -1,6 +1,11 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ */
+import { h } from 'preact';
 import type { FailReason, Locale } from '../../protocol/api.ts';
 import type { QrModules } from '../../protocol/qr.ts';
-import type { Layout, SvcError, Theme, WidgetState } from '../../shared/contract.ts';
+import type { Layout, Size, SvcError, Theme, WidgetState } from '../../shared/contract.ts';
 import type { Copy } from '../copy/fr.ts';
 import type { IconName } from './Icon.tsx';
 import { MobileWaiting } from './MobileWaiting.tsx';
@@ -15,9 +20,19 @@ export interface ViewProps {
   lang: Locale;
   theme: Theme;
   layout: Layout;
+  /** `compact`: the shorter card for checkout columns and modals (issue 19) */
+  size: Size;
+  /**
+   * The device is a phone (src/widget/model/layout.ts, whatever `data-layout` says): only there
+   * can the wallet link open an app, so only there is it a link (issue 19).
+   */
+  phone: boolean;
   sandbox: boolean;
   deepLink?: string;
-  /** DESIGN §11: the av:// wallet link, which the QR and the buttons then open instead of the deep link */
+  /**
+   * DESIGN §11: the av:// wallet link. The QR code encodes it (the service's modules); on a phone
+   * the buttons open it instead of the deep link, elsewhere they open the deep link.
+   */
   walletLink?: string;
   /** the Digital Credentials API button: present where the API exists and the request offers it */
   onWallet?: () => void;
@@ -34,64 +49,72 @@ export interface ViewProps {
   onShowQr(): void;
 }
 
-type Key = keyof Copy;
-const STATUS: Record<Exclude<WidgetState, 'waiting'>, [IconName, Key, Key]> = {
-  creating: ['spin', 'creatingTitle', 'creatingHelp'],
-  scanned: ['phone', 'scannedTitle', 'scannedHelp'],
-  completed: ['check', 'completedTitle', 'completedHelp'],
-  confirming: ['spin', 'confirmingTitle', 'confirmingHelp'],
-  redirecting: ['check', 'redirectingTitle', 'redirectingHelp'],
-  failed: ['cross', 'failedTitle', 'failedHelp'],
-  expired: ['clock', 'expiredTitle', 'expiredHelp'],
-  error: ['alert', 'errorTitle', 'errorHelp'],
+/** Each state but waiting by its icon; its words are the copy's `<state>Title` and `<state>Help`. */
+const ICONS: Record<Exclude<WidgetState, 'waiting'>, IconName> = {
+  creating: 'spin',
+  scanned: 'phone',
+  completed: 'check',
+  confirming: 'spin',
+  redirecting: 'check',
+  failed: 'cross',
+  expired: 'clock',
+  error: 'alert',
 };
+
+/** What a status view can say: a state's words, or one of its variants'. */
+type Words = keyof typeof ICONS | 'cancelled' | 'timeout' | 'walletFailed';
 
 /** The card: a header (with the test-mode mark), the current state, and the polite live region. */
 export function App(p: ViewProps) {
   const { copy, state } = p;
   let body;
   let title: string;
-  const link = p.walletLink ?? p.deepLink;
-  if ((state === 'waiting' || state === 'scanned') && p.walletFailed) {
-    title = copy.walletFailedTitle;
-    body = (
-      <Status icon="cross" title={title} help={copy.walletFailedHelp} action={copy.backToQr} onAction={p.onBackToQr} />
-    );
-  } else if (state === 'waiting' && link) {
+  const link = (p.phone && p.walletLink) || p.deepLink;
+  if (state === 'waiting' && link && !p.walletFailed) {
     const drawing = qrDrawing(p.qr);
     // Without modules from the service there is no QR code to show: the link is the way in.
     const mobile = !drawing || (p.layout === 'mobile' && !p.qrShown);
-    title = mobile ? copy.mobileTitle : copy.waitingTitle;
+    title = mobile ? copy.mobileTitle : p.walletLink ? copy.walletTitle : copy.waitingTitle;
     body = mobile ? (
       <MobileWaiting
         copy={copy}
         deepLink={link}
-        wallet={!!p.walletLink}
+        wallet={link == p.walletLink}
         onShowQr={drawing ? p.onShowQr : undefined}
         onWallet={p.onWallet}
       />
     ) : (
-      <Waiting copy={copy} deepLink={link} drawing={drawing} secondsLeft={p.secondsLeft} onWallet={p.onWallet} />
+      <Waiting
+        copy={copy}
+        title={title}
+        compact={p.size == 'compact'}
+        deepLink={link}
+        drawing={drawing}
+        secondsLeft={p.secondsLeft}
+        onWallet={p.onWallet}
+      />
     );
   } else {
-    let [icon, titleKey, helpKey] = STATUS[state === 'waiting' ? 'creating' : state];
-    if (state === 'failed' && p.reason === 'cancelled') [titleKey, helpKey] = ['cancelledTitle', 'cancelledHelp'];
-    if (state === 'error' && p.error?.code === 'SERVER_VERIFY_TIMEOUT')
-      [titleKey, helpKey] = ['timeoutTitle', 'timeoutHelp'];
+    // the wallet on this device declined: a retryable failure, back to the QR code
+    const walletFailed = (state === 'waiting' || state === 'scanned') && p.walletFailed;
+    const shown = state === 'waiting' ? 'creating' : state;
+    let words: Words = walletFailed ? 'walletFailed' : shown;
+    if (state === 'failed' && p.reason === 'cancelled') words = 'cancelled';
+    if (state === 'error' && p.error?.code === 'SERVER_VERIFY_TIMEOUT') words = 'timeout';
     const canRetry = state === 'failed' || (state === 'error' && p.error?.retryable !== false);
-    title = copy[titleKey];
+    title = copy[`${words}Title`];
     body = (
       <Status
-        icon={icon}
+        icon={walletFailed ? 'cross' : ICONS[shown]}
         title={title}
-        help={copy[helpKey]}
-        action={canRetry ? copy.retry : undefined}
-        onAction={p.onRetry}
+        help={copy[`${words}Help`]}
+        action={walletFailed ? copy.backToQr : canRetry ? copy.retry : undefined}
+        onAction={walletFailed ? p.onBackToQr : p.onRetry}
       />
     );
   }
   return (
-    <section class={'card ' + p.theme} lang={p.lang} aria-label={copy.brand} data-testid="svc-card">
+    <section class={`card ${p.theme} ${p.size}`} lang={p.lang} aria-label={copy.brand} data-testid="svc-card">
       <header class="head">
         <span>{copy.brand}</span>
         {p.sandbox && (

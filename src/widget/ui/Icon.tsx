@@ -1,3 +1,8 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ */
+import { h } from 'preact';
 /** The state icons: one ring, one stroke; `spin` is the ring alone, animated. */
 export type IconName = 'spin' | 'check' | 'cross' | 'clock' | 'phone' | 'alert';
 
@@ -12,7 +17,7 @@ const STROKES: Record<IconName, string> = {
 
 export function Icon({ name }: { name: IconName }) {
   return (
-    <svg class={'icon ' + name} viewBox="0 0 24 24" aria-hidden="true" data-testid={'svc-icon-' + name}>
+    <svg class={'icon ' + name} viewBox="0 0 24 24" aria-hidden>
       <circle cx="12" cy="12" r="10.5" />
       {STROKES[name] && <path d={STROKES[name]} />}
     </svg>

@@ -1,10 +1,16 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ */
+import { h } from 'preact';
 import type { Copy } from '../copy/fr.ts';
 import { Icon } from './Icon.tsx';
 
 /**
  * Mobile waiting: the deep link as the primary button, the QR code one tap away (when there is
- * one). With the EUDI wallet path the button opens the wallet link, and `onWallet` offers the
- * Digital Credentials API.
+ * one). With the EUDI wallet path on a phone the button opens the wallet link (`wallet`), and
+ * `onWallet` offers the Digital Credentials API. The buttons sit in `.row`: one under the other,
+ * or side by side in the compact card, which also leaves the icon out.
  */
 export function MobileWaiting(p: {
   copy: Copy;
@@ -15,23 +21,27 @@ export function MobileWaiting(p: {
 }) {
   const { copy, deepLink, onShowQr } = p;
   return (
-    <div class="state">
+    <div class="state m">
       <Icon name="phone" />
-      <h2 class="title">{copy.mobileTitle}</h2>
-      <p class="help">{copy.mobileHelp}</p>
-      <a class="button" href={deepLink} data-testid="svc-open-app">
-        {p.wallet ? copy.openWalletApp : copy.openApp}
-      </a>
-      {p.onWallet && (
-        <button type="button" class="link" onClick={p.onWallet} data-testid="svc-use-wallet">
-          {copy.useWalletHere}
-        </button>
-      )}
-      {onShowQr && (
-        <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
-          {copy.showQr}
-        </button>
-      )}
+      <div class="text">
+        <h2 class="title">{copy.mobileTitle}</h2>
+        <p class="help">{copy.mobileHelp}</p>
+        <div class="row">
+          <a class="button" href={deepLink} data-testid="svc-open-app">
+            {p.wallet ? copy.openWalletApp : copy.openApp}
+          </a>
+          {p.onWallet && (
+            <button type="button" class="link" onClick={p.onWallet} data-testid="svc-use-wallet">
+              {copy.useWalletHere}
+            </button>
+          )}
+          {onShowQr && (
+            <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
+              {copy.showQr}
+            </button>
+          )}
+        </div>
+      </div>
     </div>
   );
 }

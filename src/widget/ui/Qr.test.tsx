@@ -7,7 +7,7 @@ function drawn(precomputed: unknown): { d: string | null; viewBox: string | null
   const drawing = qrDrawing(precomputed);
   if (!drawing) return null;
   const host = document.createElement('div');
-  render(<Qr drawing={drawing} label="QR" />, host);
+  render(<Qr drawing={drawing} label="QR" least={200} />, host);
   const svg = host.querySelector('svg');
   return { d: svg?.querySelector('path')?.getAttribute('d') ?? null, viewBox: svg?.getAttribute('viewBox') ?? null };
 }

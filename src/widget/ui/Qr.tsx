@@ -1,3 +1,8 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ */
+import { h } from 'preact';
 import { readQrBits, svgPathOf } from '../../protocol/qr.ts';
 
 /** A QR code ready to draw: one SVG path over a `size`×`size` grid of modules. */
@@ -24,12 +29,18 @@ export function qrDrawing(qr: unknown): QrDrawing | null {
 
 /**
  * The QR code of the deep link: dark modules on a light tile in every theme, with the
- * four-module quiet zone inside the viewBox so the tile itself carries it.
+ * four-module quiet zone inside the viewBox so the tile itself carries it. Its side in CSS pixels
+ * is `least` (200, or 160 in the compact card), or 3 a module for a denser code, such as the
+ * wallet link's (about 100 modules, issue 19), so that a phone's camera still reads it; the
+ * stylesheet shrinks it to a narrower card.
  */
-export function Qr({ drawing: { path, size }, label }: { drawing: QrDrawing; label: string }) {
+export function Qr({ drawing: { path, size }, label, least }: { drawing: QrDrawing; label: string; least: number }) {
+  const side = Math.max(least, 3 * (size + 8));
   return (
     <svg
       class="qr"
+      width={side}
+      height={side}
       viewBox={`-4 -4 ${size + 8} ${size + 8}`}
       role="img"
       aria-label={label}

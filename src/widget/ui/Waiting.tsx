@@ -1,13 +1,24 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ */
+import { h } from 'preact';
 import type { Copy } from '../copy/fr.ts';
 import { Qr, type QrDrawing } from './Qr.tsx';
 
 /**
  * Desktop waiting: the QR code, its countdown, and the deep link as a plain link beside it. With
- * the EUDI wallet path (DESIGN §11) `deepLink` is the wallet link (the service's QR modules encode
- * it), and `onWallet` (where the Digital Credentials API exists) offers a wallet on this device.
+ * the EUDI wallet path (DESIGN §11) the QR code encodes the wallet link (the service's modules),
+ * `title` says to scan it with a wallet app, `deepLink` is the wallet link on a phone only (App.tsx),
+ * and `onWallet` (where the Digital Credentials API exists) offers a wallet on this device.
+ * The title, the countdown and the links sit in `.text`: below the QR code, or beside it in the
+ * compact card.
  */
 export function Waiting(props: {
   copy: Copy;
+  title: string;
+  /** the compact card's smaller QR code (Qr.tsx) */
+  compact: boolean;
   deepLink: string;
   drawing: QrDrawing;
   secondsLeft: number;
@@ -18,21 +29,23 @@ export function Waiting(props: {
   return (
     <div class="state">
       <div class="tile">
-        <Qr drawing={drawing} label={copy.qrLabel} />
+        <Qr drawing={drawing} label={copy.qrLabel} least={props.compact ? 160 : 200} />
       </div>
-      <h2 class="title">{copy.waitingTitle}</h2>
-      {/* role=timer is not live: screen readers hear state changes, not every tick */}
-      <p class="help" role="timer" data-testid="svc-countdown">
-        {copy.expiresIn.replace('{t}', clock)}
-      </p>
-      {onWallet && (
-        <button type="button" class="link" onClick={onWallet} data-testid="svc-use-wallet">
-          {copy.useWalletHere}
-        </button>
-      )}
-      <a class="link" href={deepLink} data-testid="svc-open-here">
-        {copy.openHere}
-      </a>
+      <div class="text">
+        <h2 class="title">{props.title}</h2>
+        {/* role=timer is not live: screen readers hear state changes, not every tick */}
+        <p class="help" role="timer" data-testid="svc-countdown">
+          {copy.expiresIn.replace('{t}', clock)}
+        </p>
+        {onWallet && (
+          <button type="button" class="link" onClick={onWallet} data-testid="svc-use-wallet">
+            {copy.useWalletHere}
+          </button>
+        )}
+        <a class="link" href={deepLink} data-testid="svc-open-here">
+          {copy.openHere}
+        </a>
+      </div>
     </div>
   );
 }
