@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DcRequest, FailReason, LoginResult } from '../protocol/api.ts';
+import type { DcApiRequest, FailReason, LoginResult } from '../protocol/api.ts';
 import { createPhoneApi } from './api.ts';
 import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
 import {
@@ -7,6 +7,7 @@ import {
   BASE,
   createFakePhoneApi,
   DC_REQUEST,
+  OID4VP_DC_REQUEST,
   fakeRequest,
   PROVIDER_METHOD,
   WALLET_METHOD,
@@ -47,7 +48,7 @@ class FakeDigitalCredential {
 
 function environment(answer: () => Promise<unknown> = async () => new FakeDigitalCredential()) {
   const navigate = vi.fn<(url: string) => void>();
-  const requestCredential = vi.fn<(request: DcRequest) => Promise<unknown>>(answer);
+  const requestCredential = vi.fn<(requests: DcApiRequest[]) => Promise<unknown>>(answer);
   return { navigate, requestCredential };
 }
 
@@ -239,7 +240,7 @@ describe('phone model: the wallet on this phone (Digital Credentials API)', () =
     expect(model.canUseWalletHere).toBe(true);
     const done = model.useWallet();
     // synchronously, before any await: the browser requires the click's user activation
-    expect(env.requestCredential).toHaveBeenCalledExactlyOnceWith(DC_REQUEST);
+    expect(env.requestCredential).toHaveBeenCalledExactlyOnceWith([DC_REQUEST, OID4VP_DC_REQUEST]);
     expect(model.view.value).toMatchObject({ kind: 'asking', busy: 'eudi_wallet' });
     await done;
     expect(request.current.walletResponses).toEqual([

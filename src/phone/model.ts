@@ -5,7 +5,7 @@
  */
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type {
-  DcRequest,
+  DcApiRequest,
   LoginResult,
   Method,
   Outcome,
@@ -44,7 +44,7 @@ export interface PhoneEnvironment {
    * The Digital Credentials API where the browser has it, else null. Called first thing in the
    * click handler: the browser requires the user activation.
    */
-  requestCredential: ((request: DcRequest) => Promise<unknown>) | null;
+  requestCredential: ((requests: DcApiRequest[]) => Promise<unknown>) | null;
 }
 
 export interface PhoneModel {
@@ -226,7 +226,7 @@ export function createPhoneModel(
     );
     if (!at || !offer || !environment.requestCredential) return;
     // First thing: the browser requires the user activation of the click that called this.
-    const asked = environment.requestCredential(offer.dc_request);
+    const asked = environment.requestCredential(offer.dc_requests);
     view.value = { ...at.current, busy: 'eudi_wallet', error: null, notice: null };
     const credential = (await asked.catch(() => null)) as { protocol?: unknown; data?: unknown } | null;
     if (!credential) {

@@ -34,6 +34,7 @@ export const de: Copy = {
   timeoutHelp: 'Die Website konnte Ihre Prüfung nicht bestätigen.',
   retry: 'Erneut versuchen',
   openWalletApp: 'Ihre Altersprüfungs-App öffnen',
+  openWallet: 'Ihre Wallet-App öffnen',
   useWalletHere: 'Wallet auf diesem Gerät verwenden',
   walletFailedTitle: 'Die Wallet hat keinen Nachweis übermittelt',
   walletFailedHelp: 'Versuchen Sie es erneut oder scannen Sie den QR-Code mit Ihrem Smartphone.',

@@ -36,6 +36,7 @@ export const fr = {
   timeoutHelp: 'Le site n’a pas pu confirmer votre vérification.',
   retry: 'Réessayer',
   openWalletApp: 'Ouvrir votre application de vérification d’âge',
+  openWallet: 'Ouvrir votre application portefeuille',
   useWalletHere: 'Utiliser un portefeuille sur cet appareil',
   walletFailedTitle: 'Le portefeuille n’a pas transmis la preuve',
   walletFailedHelp: 'Réessayez, ou scannez le QR code avec votre téléphone.',
