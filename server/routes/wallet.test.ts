@@ -593,6 +593,31 @@ describe('the sandbox phone with the wallet path offered', () => {
     expect(logLines.join('\n')).toContain('wallet response accepted');
   });
 
+  it('presents the credential the phone chose (an mDL), the PID by default, and refuses one the link does not accept', async () => {
+    t = await listening();
+    const post = (flow: Flow, body: Record<string, unknown>, verb = 'complete') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/m/requests/${flow.requestId}/${verb}`,
+        payload: { h: flow.handoff, persona: 'de-adult', method: 'eudi_wallet', outcome: 'approved', ...body },
+      });
+    const mdl = await startStandardFlow(t, { scopes: ['isFrench', 'isEU'], client_proof_mode: true });
+    expect((await post(mdl, { credential: 'mdl' })).json()).toEqual({ status: 'completed' });
+    const { grant_code } = (await pollStatus(t, mdl)).result as { grant_code: string };
+    const exchanged = (await signedInject(t, { url: '/v1/exchange', body: { grant_code } })).json();
+    expect(exchanged.attributes).toEqual({ is_french: false, is_eu: true });
+
+    const byDefault = await startStandardFlow(t, { scopes: ['isFrench'], client_proof_mode: true });
+    const tampered = await post(byDefault, { tamper: 'nationality' }, 'wallet');
+    expect(tampered.json()).toMatchObject({ status: 'pending', verifier: { status: 400 } });
+    const refusedCredential = await post(byDefault, { credential: 'av' });
+    expect(refusedCredential.statusCode).toBe(400);
+    expect(refusedCredential.json().error).toBe('INVALID_REQUEST');
+    expect((await post(byDefault, { credential: 'passport' })).statusCode).toBe(400);
+    expect((await post(byDefault, {})).json()).toEqual({ status: 'completed' });
+    expect(logLines.join('\n')).toMatch(/"outcome":"completed"/);
+  });
+
   it('cancel is the wallet declining (access_denied); a tampered presentation leaves the request waiting', async () => {
     t = await listening();
     const flow = await proofFlow(t);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../../src/protocol/api.ts';
 import {
+  CREDENTIAL_KINDS,
   credentialOfDocType,
+  CREDENTIALS,
   credentialOfQueryId,
   credentialsFor,
   dcqlQueryFor,
@@ -33,6 +36,12 @@ describe('which credentials prove which scopes (DESIGN §13)', () => {
   it('asks age_over_18 for isAdult and nationality once for isFrench and isEU', () => {
     expect(elementsFor(['isEU', 'isFrench'])).toEqual(['nationality']);
     expect(elementsFor(['isFrench', 'isAdult'])).toEqual(['age_over_18', 'nationality']);
+  });
+
+  it('keys each credential by the query id the wire names (src/protocol WALLET_CREDENTIAL_OF_QUERY_ID)', () => {
+    expect(Object.fromEntries(CREDENTIAL_KINDS.map((kind) => [CREDENTIALS[kind].queryId, kind]))).toEqual(
+      WALLET_CREDENTIAL_OF_QUERY_ID,
+    );
   });
 
   it('knows each credential by its query id and its docType', () => {

@@ -14,7 +14,7 @@
  * PID, a string in an mDL, where it is optional; either form is accepted from both). isUnique is
  * not provable by these credentials: they carry no unlinkable per-site identifier.
  */
-import type { DcqlQuery } from '../../src/protocol/api.ts';
+import type { DcqlQuery, WalletCredential } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import {
   factsFromClaims,
@@ -25,9 +25,9 @@ import {
 } from '../domain/facts.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID } from './profile.ts';
 
-/** The credentials, in the order a request lists them. */
-export const CREDENTIAL_KINDS = ['av', 'pid', 'mdl'] as const;
-export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+/** The credentials, in the order a request lists them (the wire's WalletCredential). */
+export const CREDENTIAL_KINDS = ['av', 'pid', 'mdl'] as const satisfies readonly WalletCredential[];
+export type CredentialKind = WalletCredential;
 
 /** The scopes a wallet can prove. */
 export const WALLET_PROVABLE_SCOPES = ['isAdult', 'isFrench', 'isEU'] as const;

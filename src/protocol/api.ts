@@ -219,11 +219,20 @@ export interface PersonaSummary {
   label: string;
 }
 
+/**
+ * The credentials client proof mode accepts (DESIGN §11, §13), by the DCQL query id that keys each
+ * one's presentation: the EU proof of age, the EU PID, the ISO mobile driving licence.
+ */
+export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl' } as const;
+export type WalletCredential = (typeof WALLET_CREDENTIAL_OF_QUERY_ID)[keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
+
 export interface PhoneCompleteBody {
   h: string;
   persona: string;
   method: Method;
   outcome: Outcome;
+  /** with eudi_wallet: the credential the sandbox wallet presents (default the first the request accepts) */
+  credential?: WalletCredential;
 }
 
 export interface Persona {
