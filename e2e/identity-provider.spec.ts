@@ -145,4 +145,40 @@ test.describe('the wallet on this phone (Digital Credentials API)', () => {
     );
     expect(await status.json()).toMatchObject({ status: 'completed', result: { grant_code: expect.any(String) } });
   });
+
+  test('isFrench from a PID on this phone over openid4vp-v1-unsigned, bound to the phone page origin', async ({
+    page,
+    context,
+  }) => {
+    const created = (await (
+      await page.request.post(`${SERVICE_URL}/api/w/verify-request`, {
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_URL },
+        data: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isFrench'], client_proof_mode: true }),
+      })
+    ).json()) as VerifyRequestCreated;
+    const phone = await context.newPage();
+    const credential = await createDcApiCredential({
+      dcRequest: created.dc_requests!.find((r) => r.protocol === 'openid4vp-v1-unsigned')!,
+      origin: SERVICE_URL,
+      issuer: loadSandboxIssuer(),
+      persona: { id: 'fr-adult-f', label: 'x', birth_date: '1990-01-01', sex: 'F', nationality: 'FRA' },
+      now: Date.now(),
+      credential: 'pid',
+    });
+    const cdp = await context.newCDPSession(phone);
+    await cdp.send(
+      'DigitalCredentials.setVirtualWalletBehavior' as never,
+      { action: 'respond', protocol: credential.protocol, response: credential.data } as never,
+    );
+    await phone.goto(created.deep_link);
+    await expect(phone.getByTestId('methods').locator('a[href^="openid4vp://"]')).toHaveText('Open your wallet app');
+    await phone.getByRole('button', { name: 'Use a wallet on this phone' }).click();
+    await expect(phone.getByTestId('finished').getByRole('heading')).toHaveText(
+      'Done — you can go back to your computer',
+    );
+    const status = await page.request.get(
+      `${SERVICE_URL}/api/w/verify-status/${created.request_id}?pt=${created.poll_token}`,
+    );
+    expect(await status.json()).toMatchObject({ status: 'completed' });
+  });
 });

@@ -1,8 +1,10 @@
 /**
- * The EUDI wallet path (DESIGN §11, issue 10): a partner page in client proof mode completed by a
- * wallet speaking the EU age-verification profile. The sandbox wallet
- * (server/sandbox/wallet/sandbox-wallet.ts, as `svc wallet present` runs it) answers the av://
- * link the widget's QR code encodes, over HTTP, exactly as a phone wallet would.
+ * The EUDI wallet path (DESIGN §11, §13; issues 10, 20): a partner page in client proof mode
+ * completed by a wallet — the EU age-verification profile's proof of age for isAdult, the EU PID
+ * or a mobile driving licence for isFrench and isEU. The sandbox wallet
+ * (server/sandbox/wallet/sandbox-wallet.ts, as `svc wallet present` runs it) answers the av:// or
+ * openid4vp:// link the widget shows, over HTTP, exactly as a phone wallet would; Chromium's
+ * virtual wallet answers the Digital Credentials API with either protocol.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { runWalletCommand } from '../server/cli/wallet.ts';
@@ -10,17 +12,30 @@ import { loadSandboxIssuer } from '../server/sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential } from '../server/sandbox/wallet/sandbox-wallet.ts';
 import type { VerifyRequestCreated } from '../src/protocol/api.ts';
 import { waitForWidgetState, widget } from './support/qa.ts';
-import { openWithWalletLink } from './support/sizes.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
-/** `svc wallet present '<link>' --persona <id> [--tamper <what>]`, in process; the exit code. */
+/**
+ * Opens `path` and answers the wallet link its request offers (from the create answer: on a
+ * computer the widget links no `av://` or `openid4vp://` link, issue 19), once the widget waits.
+ */
+async function openWithWalletLink(page: Page, path: string, scheme: 'av' | 'openid4vp' = 'av'): Promise<string> {
+  const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
+  await page.goto(path);
+  const { wallet_link: link } = (await (await created).json()) as VerifyRequestCreated;
+  if (!link?.startsWith(`${scheme}://`)) throw new Error(`the request offers no ${scheme}:// wallet link: ${link}`);
+  await waitForWidgetState(page, 'waiting');
+  return link;
+}
+
+/** `svc wallet present '<link>' --persona <id> [--tamper <what>] [more flags]`, in process; the exit code. */
 async function presentWithSandboxWallet(
   link: string,
   persona: string,
   tamper?: string,
+  flags: string[] = [],
 ): Promise<{ code: number; out: string }> {
   const out: string[] = [];
-  const args = ['present', link, '--persona', persona, ...(tamper ? ['--tamper', tamper] : [])];
+  const args = ['present', link, '--persona', persona, ...(tamper ? ['--tamper', tamper] : []), ...flags];
   const code = await runWalletCommand(args, { out: (l) => out.push(l), err: (l) => out.push(l) });
   return { code, out: out.join('\n') };
 }
@@ -91,6 +106,69 @@ test('on a computer the widget links no wallet link, draws its QR code at 3 px a
   await expect(card.getByTestId('svc-use-wallet')).toHaveCount(hasApi ? 1 : 0);
 });
 
+test('isAdult and isFrench through the openid4vp:// link: the sandbox wallet presents a PID, the partner sees both facts', async ({
+  page,
+}) => {
+  const link = await openWithWalletLink(page, '/standard?proof=1&locale=en&scopes=isAdult,isFrench', 'openid4vp');
+  expect(decodeURIComponent(link)).toContain('"credential_sets":[{"options":[["pid"],["mdl"]]}]');
+
+  // A nationality rewritten after signing is refused; the request keeps waiting for the genuine one.
+  const tampered = await presentWithSandboxWallet(link, 'de-adult', 'nationality', ['--credential', 'pid']);
+  expect(tampered.out).toMatch(/→ 400 .*a disclosed value does not match its issuer digest/);
+  expect(await widget(page).getAttribute('data-state')).toBe('waiting');
+
+  const presented = await presentWithSandboxWallet(link, 'fr-adult-f', undefined, ['--credential', 'pid']);
+  expect(presented.out).toContain('presenting pid as pid, disclosing {"age_over_18":true,"nationality":["FR"]}');
+  expect(presented.out).toContain('→ 200 {}');
+  await page.waitForURL('**/success');
+  await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+  await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
+  await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('an EU digital identity wallet');
+});
+
+test('isFrench answered by a driving licence without nationality: the widget shows the failure, not a wait', async ({
+  page,
+}) => {
+  const link = await openWithWalletLink(page, '/standard?proof=1&locale=en&scopes=isFrench', 'openid4vp');
+  const { createDirectPost } = await import('../server/sandbox/wallet/sandbox-wallet.ts');
+  const persona = { id: 'x', label: 'x', birth_date: '1990-01-01', sex: 'M' as const, nationality: 'FRA' };
+  const { responseUri, body } = await createDirectPost({
+    link,
+    issuer: loadSandboxIssuer(),
+    persona,
+    now: Date.now(),
+    credential: 'mdl',
+    elements: { nationality: undefined },
+  });
+  const answered = await fetch(responseUri, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  expect(answered.status).toBe(200);
+  await waitForWidgetState(page, 'failed');
+});
+
+test('the sandbox phone presents the credential picked on the page (a driving licence) for isFrench and isEU', async ({
+  page,
+  context,
+}) => {
+  const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
+  await page.goto('/standard?proof=1&locale=en&scopes=isFrench,isEU');
+  const { deep_link } = (await (await created).json()) as VerifyRequestCreated;
+  const phone = await context.newPage();
+  await phone.goto(deep_link);
+  await phone.locator('input[name="persona"][value="de-adult"]').check();
+  const credentials = phone.locator('input[name="credential"]');
+  await expect(credentials).toHaveCount(2);
+  await expect(phone.locator('input[name="credential"][value="pid"]')).toBeChecked();
+  await phone.locator('input[name="credential"][value="mdl"]').check();
+  await phone.locator('[data-outcome="approved"]').click();
+  await page.waitForURL('**/success');
+  await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('no');
+  await expect(page.locator('dd[data-attribute="is_eu"]')).toHaveText('yes');
+});
+
 test.describe('Digital Credentials API', () => {
   test.skip(
     ({ browserName }) => browserName !== 'chromium',
@@ -102,10 +180,50 @@ test.describe('Digital Credentials API', () => {
     await cdp.send('DigitalCredentials.setVirtualWalletBehavior' as never, behavior as never);
   }
 
-  async function createdRequest(page: Page): Promise<VerifyRequestCreated> {
+  async function createdRequest(page: Page, scopes = 'isAdult'): Promise<VerifyRequestCreated> {
     const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
-    await page.goto('/standard?proof=1&locale=en');
+    await page.goto(`/standard?proof=1&locale=en&scopes=${scopes}`);
     return (await (await created).json()) as VerifyRequestCreated;
+  }
+
+  for (const protocol of ['org-iso-mdoc', 'openid4vp-v1-unsigned'] as const) {
+    test(`isAdult and isFrench from a PID on this device over ${protocol}: the page hands every request to the browser`, async ({
+      page,
+    }) => {
+      const asked: unknown[] = [];
+      await page.exposeFunction('svcTestRecordRequests', (requests: unknown) => void asked.push(requests));
+      await page.addInitScript(() => {
+        const get = navigator.credentials.get.bind(navigator.credentials);
+        navigator.credentials.get = (options?: CredentialRequestOptions) => {
+          const digital = (options as { digital?: { requests?: { protocol: string }[] } } | undefined)?.digital;
+          void (window as unknown as { svcTestRecordRequests(r: unknown): void }).svcTestRecordRequests(
+            digital?.requests?.map((r) => r.protocol),
+          );
+          return get(options);
+        };
+      });
+      const created = await createdRequest(page, 'isAdult,isFrench');
+      expect(created.dc_requests!.map((r) => r.protocol)).toEqual(['org-iso-mdoc', 'openid4vp-v1-unsigned']);
+      const persona = { id: 'fr-adult-f', label: 'x', birth_date: '1990-01-01', sex: 'F' as const, nationality: 'FRA' };
+      const credential = await createDcApiCredential({
+        dcRequest: created.dc_requests!.find((r) => r.protocol === protocol)!,
+        origin: PARTNER_URL,
+        issuer: loadSandboxIssuer(),
+        persona,
+        now: Date.now(),
+        credential: 'pid',
+      });
+      await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
+      await waitForWidgetState(page, 'waiting');
+      await widget(page).getByTestId('svc-use-wallet').click();
+      await page.waitForURL('**/success');
+      expect(asked).toEqual([['org-iso-mdoc', 'openid4vp-v1-unsigned']]);
+      await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+      await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
+      await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText(
+        'an EU digital identity wallet',
+      );
+    });
   }
 
   test('the wallet on this device answers through navigator.credentials.get and the request completes', async ({

@@ -46,6 +46,51 @@ describe('svc wallet present', () => {
     await t.close();
   });
 
+  it('presents the credential chosen with --credential (default the first the link accepts), and says what it disclosed', async () => {
+    const clock = createFakeClock(Date.now());
+    const t = await makeTestApp({ clock });
+    const post: FormPoster = async (url, body) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: new URL(url).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    const link = flow.created.wallet_link!;
+    expect(link).toMatch(/^openid4vp:\/\//);
+
+    const refused = capture();
+    expect(await runWalletCommand(['present', link, '--persona', 'de-adult', '--credential', 'av'], refused.io)).toBe(
+      2,
+    );
+    expect(refused.err.join('\n')).toMatch(/does not accept av \(it accepts pid, mdl\)/);
+    const unknown = capture();
+    expect(
+      await runWalletCommand(['present', link, '--persona', 'de-adult', '--credential', 'passport'], unknown.io),
+    ).toBe(2);
+
+    const mdl = capture();
+    const code = await runWalletCommand(
+      ['present', link, '--persona', 'de-adult', '--credential', 'mdl', '--tamper', 'nationality'],
+      mdl.io,
+      { clock, post },
+    );
+    expect(code).toBe(1);
+    expect(mdl.out[0]).toBe('presenting mdl as mdl, disclosing {"age_over_18":true,"nationality":"DE"}');
+
+    const pid = capture();
+    expect(await runWalletCommand(['present', link, '--persona', 'fr-adult-f'], pid.io, { clock, post })).toBe(0);
+    expect(pid.out).toEqual([
+      'presenting pid as pid, disclosing {"age_over_18":true,"nationality":["FR"]}',
+      expect.stringMatching(/^POST http:\/\/localhost:8787\/oid4vp\/response\/vr_\S+ → 200 \{\}$/),
+    ]);
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+    await t.close();
+  });
+
   it.each([
     [['present']],
     [['present', 'https://not-a-link', '--persona', 'fr-adult-m']],

@@ -36,11 +36,14 @@ describe('provingMethods', () => {
     expect(await provingMethods(depsFor('production', true), walletShaped)).toEqual(['eudi_wallet']);
   });
 
-  it('offers the wallet only for client-proof [isAdult] loader requests with wallet trust enabled', async () => {
+  it('offers the wallet only for client-proof loader requests among isAdult, isFrench and isEU, with wallet trust enabled', async () => {
     const production = depsFor('production', true);
+    for (const scopes of [['isAdult'], ['isFrench'], ['isAdult', 'isFrench', 'isEU']] as const)
+      expect(await provingMethods(production, { ...walletShaped, scopes: [...scopes] })).toEqual(['eudi_wallet']);
     for (const request of [
       { ...walletShaped, clientProofMode: false },
-      { ...walletShaped, scopes: ['isAdult', 'isFrench'] as const },
+      { ...walletShaped, scopes: ['isAdult', 'isUnique'] as const },
+      { ...walletShaped, scopes: ['isUnique'] as const },
       { ...walletShaped, channel: 'partner' as const },
     ]) {
       expect(await provingMethods(production, { ...request, scopes: [...request.scopes] })).toEqual([]);

@@ -4,8 +4,10 @@
  * stored (issue 16), rather than created with a deep link nobody can finish.
  *
  * Methods, in the order the phone page lists them (§12):
- *  - `eudi_wallet`: client proof mode, scopes exactly [isAdult], a loader-created request, and
- *    wallet trust enabled (always in sandbox; in production with SVC_WALLET_TRUST), wallet-offer.ts;
+ *  - `eudi_wallet`: client proof mode, every scope one of isAdult, isFrench, isEU (the proof of
+ *    age, the EU PID or an mDL proves them, DESIGN §13; isUnique needs a provider), a
+ *    loader-created request, and wallet trust enabled (always in sandbox; in production with
+ *    SVC_WALLET_TRUST), wallet-offer.ts;
  *  - each enabled identity provider whose `--proves` covers the scopes (§12, provider-login.ts);
  *  - `sandbox`: the persona picker, which proves everything, in sandbox mode only.
  */

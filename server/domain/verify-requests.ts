@@ -81,7 +81,7 @@ export interface CreatedRequest {
   handoffToken: string;
   /** `{app_url}/m/v/<request_id>#h=<handoff_token>` */
   deepLink: string;
-  /** `wallet_link` and `dc_request` when the EUDI wallet path is offered (DESIGN §11) */
+  /** `wallet_link`, `dc_request` and `dc_requests` when the EUDI wallet path is offered (DESIGN §11, §13) */
   wallet: WalletOffer | null;
 }
 

@@ -1,28 +1,32 @@
 /**
- * Whether a new verification request offers the EUDI wallet path (DESIGN §11), and the wallet
- * request it then carries: `wallet_link` and `dc_request` for the loader, the material the store
- * keeps to check the answer. The HPKE private key in that material is sealed under a service
- * secret (`wallet_material_key`, itself sealed at rest by the store), bound to the request id.
+ * Whether a new verification request offers the EUDI wallet path (DESIGN §11, §13), and the
+ * wallet request it then carries: `wallet_link`, `dc_request` and `dc_requests` for the loader, the
+ * material the store keeps to check the answer. The two private keys in that material (Annex C's
+ * HPKE key, OpenID4VP's ECDH-ES key) are sealed under a service secret (`wallet_material_key`,
+ * itself sealed at rest by the store), each bound to the request id.
  */
-import type { DcRequest } from '../../src/protocol/api.ts';
+import type { DcApiRequest, DcRequest } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import { createWalletRequest, walletRequestOf, type WalletRequestMaterial } from '../wallet/index.ts';
+import { createWalletRequest, isWalletProvable, walletRequestOf, type WalletRequestMaterial } from '../wallet/index.ts';
 
 /** What verify-request answers when the path is offered. */
 export interface WalletOffer {
   walletLink: string;
   dcRequest: DcRequest;
+  dcRequests: DcApiRequest[];
 }
 
 const sealPurpose = (requestId: string) => `wallet-hpke/${requestId}`;
+const ecdhSealPurpose = (requestId: string) => `wallet-ecdh/${requestId}`;
 
 /**
- * True when the wallet path is offered: client proof mode, scopes exactly [isAdult] (the proof of
- * age proves nothing else), a loader-created request (the signed partner variant answers no wallet
- * link, DESIGN §3), and the path enabled (always in sandbox; in production with SVC_WALLET_TRUST).
+ * True when the wallet path is offered: client proof mode, every requested scope one a wallet
+ * can prove (isAdult, isFrench, isEU: isUnique needs an identity provider), a loader-created
+ * request (the signed partner variant answers no wallet link, DESIGN §3), and the path enabled
+ * (always in sandbox; in production with SVC_WALLET_TRUST).
  */
 export function isWalletOffered(
   deps: Pick<AppDeps, 'wallet'>,
@@ -32,8 +36,7 @@ export function isWalletOffered(
     deps.wallet.trust.enabled &&
     request.clientProofMode &&
     request.channel === 'widget' &&
-    request.scopes.length === 1 &&
-    request.scopes[0] === 'isAdult'
+    isWalletProvable(request.scopes)
   );
 }
 
@@ -46,29 +49,45 @@ export async function offerWallet(
   deps: Pick<AppDeps, 'wallet' | 'config'>,
   request: { id: string; scopes: readonly Scope[]; clientProofMode: boolean; channel: 'widget' | 'partner' },
 ): Promise<{ offer: WalletOffer; material: WalletRequestMaterial } | null> {
-  if (!isWalletOffered(deps, request)) return null;
-  const created = await createWalletRequest({ requestId: request.id, apiUrl: deps.config.apiUrl });
+  if (!isWalletOffered(deps, request) || !isWalletProvable(request.scopes)) return null;
+  const created = await createWalletRequest({
+    requestId: request.id,
+    apiUrl: deps.config.apiUrl,
+    scopes: request.scopes,
+  });
   const { material } = created;
-  const sealedKey = seal(deps.wallet.sealingSecret, sealPurpose(request.id), material.dc.recipientPrivateKey);
+  const secret = deps.wallet.sealingSecret;
+  const sealedKey = seal(secret, sealPurpose(request.id), material.dc.recipientPrivateKey);
+  const { oid4vpDc } = material;
   return {
-    offer: { walletLink: created.walletLink, dcRequest: created.dcRequest },
-    material: { ...material, dc: { ...material.dc, recipientPrivateKey: sealedKey } },
+    offer: { walletLink: created.walletLink, dcRequest: created.dcRequest, dcRequests: created.dcRequests },
+    material: {
+      ...material,
+      dc: { ...material.dc, recipientPrivateKey: sealedKey },
+      ...(oid4vpDc
+        ? { oid4vpDc: { ...oid4vpDc, privateKey: seal(secret, ecdhSealPurpose(request.id), oid4vpDc.privateKey) } }
+        : {}),
+    },
   };
 }
 
 /**
- * The link and Digital Credentials API request a stored wallet request stands for, as the phone
- * page offers them (no secret: the HPKE private key stays sealed in the store).
+ * The link and Digital Credentials API requests a stored wallet request stands for, as the phone
+ * page offers them (no secret: the private keys stay sealed in the store).
  *
- * @example const { wallet_link, dc_request } = walletOfferView(record.wallet)
+ * @example const { wallet_link, dc_request, dc_requests } = walletOfferView(record.wallet)
  */
-export function walletOfferView(stored: WalletRequestMaterial): { wallet_link: string; dc_request: DcRequest } {
-  const { walletLink, dcRequest } = walletRequestOf(stored);
-  return { wallet_link: walletLink, dc_request: dcRequest };
+export function walletOfferView(stored: WalletRequestMaterial): {
+  wallet_link: string;
+  dc_request: DcRequest;
+  dc_requests: DcApiRequest[];
+} {
+  const { walletLink, dcRequest, dcRequests } = walletRequestOf(stored);
+  return { wallet_link: walletLink, dc_request: dcRequest, dc_requests: dcRequests };
 }
 
 /**
- * The stored material with its HPKE private key opened, for the verifier.
+ * The stored material with its private keys opened, for the verifier.
  *
  * @example const material = openWalletMaterial(deps, record.id, record.wallet)
  */
@@ -77,7 +96,12 @@ export function openWalletMaterial(
   requestId: string,
   stored: WalletRequestMaterial,
 ): WalletRequestMaterial {
-  const key = unseal(deps.wallet.sealingSecret, sealPurpose(requestId), stored.dc.recipientPrivateKey);
+  const secret = deps.wallet.sealingSecret;
+  const key = unseal(secret, sealPurpose(requestId), stored.dc.recipientPrivateKey);
   if (key === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'wallet HPKE key does not open' });
-  return { ...stored, dc: { ...stored.dc, recipientPrivateKey: key } };
+  const opened: WalletRequestMaterial = { ...stored, dc: { ...stored.dc, recipientPrivateKey: key } };
+  if (!stored.oid4vpDc) return opened;
+  const ecdhKey = unseal(secret, ecdhSealPurpose(requestId), stored.oid4vpDc.privateKey);
+  if (ecdhKey === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'wallet ECDH-ES key does not open' });
+  return { ...opened, oid4vpDc: { ...stored.oid4vpDc, privateKey: ecdhKey } };
 }

@@ -1,12 +1,16 @@
 /**
- * A wallet's answer to a verification request (DESIGN §11): the `direct_post` to
+ * A wallet's answer to a verification request (DESIGN §11, §13): the `direct_post` to
  * `/oid4vp/response/<request_id>` and what the Digital Credentials API gave the partner page
  * (`/api/w/wallet-response/<request_id>?pt=`) or the phone page
- * (`/api/m/requests/<request_id>/wallet-response`, with the handoff token). The verifier (server/wallet/) checks it; this
- * settles the request:
+ * (`/api/m/requests/<request_id>/wallet-response`, with the handoff token). The verifier
+ * (server/wallet/) checks it and reads the facts its requested elements prove; this settles the
+ * request:
  *
- *   verified, age_over_18 true  → completed exactly as a phone approval, method eudi_wallet
- *   verified, age_over_18 false → failed (not adult)
+ *   verified, a requested fact not disclosed (e.g. an mDL without nationality for isFrench)
+ *     → failed, reason claims_missing (as an identity provider's missing claim, DESIGN §12)
+ *   verified, isAdult requested and age_over_18 false → failed (not adult, DESIGN §11)
+ *   verified otherwise → completed through approveRequest with the requested facts (isFrench or
+ *     isEU may be false: a fact, like a provider's), method eudi_wallet
  *   error=access_denied (after the state matched) → failed, cancelled
  *   refused → nothing changes: the request stays waiting (a stranger's bad post cannot end it)
  *
@@ -14,6 +18,7 @@
  * and the other finds it no longer waiting (refused, request_not_waiting). Nothing here reads the
  * partner: on ADULT_BLIND the verifier path never learns it (DESIGN §8).
  */
+import type { FailReason } from '../../src/protocol/api.ts';
 import { originHash } from '../crypto/blind.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
@@ -28,6 +33,7 @@ import {
   type WalletRequestMaterial,
   type WalletVerdict,
 } from '../wallet/index.ts';
+import { pickFacts, unprovenScopes } from './facts.ts';
 import type { PhoneHandoff } from './phone.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
 import {
@@ -47,7 +53,8 @@ type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'bl
  * `detail` is one of a closed set of our phrases (RefusalDetail and the three below).
  */
 export type WalletOutcome =
-  | { status: 'completed' | 'failed' | 'cancelled'; requestId: string }
+  | { status: 'completed' | 'cancelled'; requestId: string }
+  | { status: 'failed'; requestId: string; reason: Extract<FailReason, 'failed' | 'claims_missing'> }
   | {
       status: 'refused';
       check: WalletCheck | 'unknown_request' | 'origin';
@@ -98,16 +105,23 @@ async function settleFromVerdict(
       });
       return { status: 'cancelled', requestId: record.id };
     }
-    if (!verdict.ageOver18) {
+    const facts = pickFacts(verdict.facts, record.scopes);
+    const reason =
+      unprovenScopes(facts, record.scopes).length > 0
+        ? 'claims_missing'
+        : record.scopes.includes('isAdult') && facts.isAdult !== true
+          ? 'failed'
+          : null;
+    if (reason !== null) {
       await settle(deps.store, record, now, {
         status: 'failed',
-        reason: 'failed',
+        reason,
         method: 'eudi_wallet',
         expiresAt: now + EXPIRED_GRACE_MS,
       });
-      return { status: 'failed', requestId: record.id };
+      return { status: 'failed', requestId: record.id, reason };
     }
-    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts: { isAdult: true } });
+    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts });
     return { status: 'completed', requestId: record.id };
   } catch (error) {
     // ALREADY_FINISHED / REQUEST_EXPIRED from the compare-and-set: another answer (or the clock) won.

@@ -75,10 +75,10 @@ describe('production refuses what no enabled method can prove: 400 NO_METHOD', (
     const refused = [
       await create.standard(['isAdult'], false),
       await create.standard(['isAdult', 'isFrench'], false),
-      await create.standard(['isFrench'], true),
+      await create.standard(['isFrench', 'isUnique'], true),
       await create.standard(['isAdult', 'isUnique'], true),
       await create.blind(['isAdult'], false),
-      await create.blind(['isAdult', 'isFrench'], true),
+      await create.blind(['isAdult', 'isUnique'], true),
     ];
     for (const res of refused) {
       expect(res.statusCode, res.body).toBe(400);
@@ -142,6 +142,19 @@ describe('requests some method can prove are created', () => {
     for (const res of [await create.standard(['isAdult'], true), await create.blind(['isAdult'], true)]) {
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({ sandbox: false, wallet_link: expect.stringMatching(/^av:\/\/\?/) });
+    }
+  });
+
+  it('production, wallet trusted: client-proof isFrench and isEU requests too (the PID or the mDL) → 201, openid4vp link', async () => {
+    t = await productionApp();
+    const create = creators(t, live);
+    for (const res of [
+      await create.standard(['isFrench'], true),
+      await create.standard(['isAdult', 'isFrench', 'isEU'], true),
+      await create.blind(['isAdult', 'isEU'], true),
+    ]) {
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ wallet_link: expect.stringMatching(/^openid4vp:\/\/\?/) });
     }
   });
 

@@ -15,6 +15,7 @@ import type {
   BillingSessionBody,
   BillingSessionCreated,
   BlindVerifyRequestBody,
+  DcApiRequest,
   DcRequest,
   ExchangeResponse,
   FailReason,
@@ -131,11 +132,11 @@ export interface Outside {
   completeOnPhone(requestId: string, handoff: string): Promise<void>;
   /** a wallet's answer to an `av://` link: the direct_post form */
   presentWithWallet(walletLink: string): Promise<URLSearchParams>;
-  /** what the Digital Credentials API resolves to for `dcRequest` on the page at `origin` */
+  /** what the Digital Credentials API resolves to for `dcRequest` on the page at `origin` (a French adult's PID) */
   presentWithDcApi(
-    dcRequest: DcRequest,
+    dcRequest: DcApiRequest,
     origin: string,
-  ): Promise<{ protocol: 'org-iso-mdoc'; data: { response: string } }>;
+  ): Promise<{ protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned'; data: { response: string } }>;
 }
 
 export interface Clients {
@@ -254,16 +255,19 @@ export async function walletJourney(clients: Clients, outside: Outside, t: Trans
   return { created, first, opened, answered, done, ...(await exchangeAndIntrospect(clients, t, grantCode)) };
 }
 
-/** The loader in client proof mode, answered on the same device through the Digital Credentials API. */
+/**
+ * The loader in client proof mode for isAdult and isFrench, answered on the same device through the
+ * Digital Credentials API's OpenID4VP request (the last of `dc_requests`, Chrome's).
+ */
 export async function dcApiJourney(clients: Clients, outside: Outside, t: Transcript) {
   const created = ok(
     'create',
     await t.record(
       'POST /api/w/verify-request',
-      widgetCreate(clients, { partner_id: 'pk_test_demo', client_proof_mode: true }),
+      widgetCreate(clients, { partner_id: 'pk_test_demo', scopes: ['isAdult', 'isFrench'], client_proof_mode: true }),
     ),
   );
-  const credential = await outside.presentWithDcApi(created.dc_request!, clients.origin);
+  const credential = await outside.presentWithDcApi(created.dc_requests!.at(-1)!, clients.origin);
   const answered = ok(
     'wallet response',
     await t.record(
@@ -442,6 +446,11 @@ export const DOCUMENT_MATCHES_PROTOCOL: true[] = [
   true satisfies Matches<Reply<WidgetCreate, 201>, VerifyRequestCreated>,
   true satisfies Matches<NonNullable<Reply<WidgetCreate, 201>['qr']>, QrModules>,
   true satisfies Matches<NonNullable<Reply<WidgetCreate, 201>['dc_request']>, DcRequest>,
+  true satisfies SameKeys<NonNullable<Reply<WidgetCreate, 201>['dc_requests']>[number], DcApiRequest>,
+  true satisfies Same<
+    NonNullable<Reply<WidgetCreate, 201>['dc_requests']>[number]['protocol'],
+    DcApiRequest['protocol']
+  >,
   true satisfies Matches<Reply<WidgetStatus, 200>, VerifyStatus>,
   true satisfies Matches<NonNullable<Reply<WidgetStatus, 200>['result']>, VerifyResult>,
   true satisfies Same<Reply<WidgetStatus, 200>['status'], RequestStatus>,

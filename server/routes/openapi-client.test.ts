@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DcRequest } from '../../src/protocol/api.ts';
+import type { DcApiRequest } from '../../src/protocol/api.ts';
 import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTempDir, makeTestDeps, PARTNERS, REPO_ROOT, type TestDeps, type TestPartner } from '../test/helpers.ts';
@@ -148,8 +148,15 @@ const outside = {
     const { body } = await createDirectPost({ link: walletLink, issuer, persona: persona(), now: t.clock.now() });
     return new URLSearchParams(body);
   },
-  presentWithDcApi(dcRequest: DcRequest, origin: string) {
-    return createDcApiCredential({ dcRequest, origin, issuer, persona: persona(), now: t.clock.now() });
+  presentWithDcApi(dcRequest: DcApiRequest, origin: string) {
+    return createDcApiCredential({
+      dcRequest,
+      origin,
+      issuer,
+      persona: persona(),
+      now: t.clock.now(),
+      credential: 'pid',
+    });
   },
 };
 
@@ -242,7 +249,7 @@ describe('the OpenAPI document, proven by a generated client', () => {
     expect(result.inactive).toEqual({ active: false });
   });
 
-  it('runs the loader answered through the Digital Credentials API (wallet-response) through it', async () => {
+  it('runs the loader answered through the Digital Credentials API (wallet-response, openid4vp-v1-unsigned) through it', async () => {
     const { steps, result } = await run(calls.dcApiJourney);
     expect(statusesOf(steps)).toEqual([
       'POST /api/w/verify-request 201',
@@ -250,6 +257,10 @@ describe('the OpenAPI document, proven by a generated client', () => {
       'GET /api/w/verify-status/{requestId} 200',
     ]);
     expectDocumented(steps);
+    expect((result.created as { dc_requests: { protocol: string }[] }).dc_requests.map((r) => r.protocol)).toEqual([
+      'org-iso-mdoc',
+      'openid4vp-v1-unsigned',
+    ]);
     expect(result.done).toMatchObject({ status: 'completed', result: { grant_code: expect.stringMatching(/^g_/) } });
   });
 

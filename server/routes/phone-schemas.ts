@@ -7,6 +7,7 @@
 import { LOCALES } from '../../src/protocol/api.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { errorResponses } from './docs.ts';
+import { dcRequestSchema, dcRequestsSchema } from './verify-request-schemas.ts';
 
 const handoffBody = {
   type: 'object',
@@ -56,19 +57,8 @@ export const phoneOpenSchema = {
               name: { type: 'string', description: 'identity provider: shown to the visitor' },
               method: { type: 'string', description: 'identity provider: the verification_method it yields' },
               wallet_link: { type: 'string', description: 'EUDI wallet: the OpenID4VP request link' },
-              dc_request: {
-                type: 'object',
-                description: 'EUDI wallet: for the Digital Credentials API',
-                required: ['protocol', 'data'],
-                properties: {
-                  protocol: { type: 'string', enum: ['org-iso-mdoc'] },
-                  data: {
-                    type: 'object',
-                    required: ['deviceRequest', 'encryptionInfo'],
-                    properties: { deviceRequest: { type: 'string' }, encryptionInfo: { type: 'string' } },
-                  },
-                },
-              },
+              dc_request: { ...dcRequestSchema, description: 'EUDI wallet: the org-iso-mdoc request alone' },
+              dc_requests: { ...dcRequestsSchema, description: 'EUDI wallet: for the Digital Credentials API' },
             },
           },
         },

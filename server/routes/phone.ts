@@ -95,7 +95,9 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       }
       request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
       const answered: PhoneWalletAnswered =
-        outcome.status === 'completed' ? { status: 'completed' } : { status: 'failed', reason: outcome.status };
+        outcome.status === 'completed'
+          ? { status: 'completed' }
+          : { status: 'failed', reason: outcome.status === 'failed' ? outcome.reason : 'cancelled' };
       return answered;
     });
 

@@ -17,8 +17,121 @@ export const documentOnly = () => () => true;
 const NO_METHOD_NOTE =
   '400 `NO_METHOD` when no enabled method (the EUDI wallet, an identity provider, the sandbox) can prove every ' +
   'requested scope: nothing is created. In production the methods are the identity providers registered with ' +
-  '`svc providers add` and, for loader requests in client proof mode for exactly `["isAdult"]`, the EUDI wallet ' +
-  'when `SVC_WALLET_TRUST` is set.';
+  '`svc providers add` and, for loader requests in client proof mode whose scopes are all among `isAdult`, ' +
+  '`isFrench` and `isEU`, the EUDI wallet when `SVC_WALLET_TRUST` is set (`isUnique` needs a provider).';
+
+const strings = { type: 'array', items: { type: 'string' } } as const;
+
+/** DESIGN §11: the ISO/IEC 18013-7 Annex C request (`org-iso-mdoc`), base64url CBOR fields. */
+export const dcRequestSchema = {
+  type: 'object',
+  description: 'ISO/IEC 18013-7 Annex C: one DocRequest per credential that can prove the scopes',
+  required: ['protocol', 'data'],
+  properties: {
+    protocol: { type: 'string', enum: ['org-iso-mdoc'] },
+    data: {
+      type: 'object',
+      required: ['deviceRequest', 'encryptionInfo'],
+      properties: { deviceRequest: { type: 'string' }, encryptionInfo: { type: 'string' } },
+    },
+  },
+} as const;
+
+/** DESIGN §13: an unsigned OpenID4VP 1.0 request over the Digital Credentials API, response encrypted. */
+const oid4vpDcRequestSchema = {
+  type: 'object',
+  description:
+    'OpenID4VP 1.0 over the Digital Credentials API (unsigned), the response a JWE to `client_metadata.jwks`',
+  required: ['protocol', 'data'],
+  properties: {
+    protocol: { type: 'string', enum: ['openid4vp-v1-unsigned'] },
+    data: {
+      type: 'object',
+      required: ['response_type', 'response_mode', 'nonce', 'dcql_query', 'client_metadata'],
+      properties: {
+        response_type: { type: 'string', enum: ['vp_token'] },
+        response_mode: { type: 'string', enum: ['dc_api.jwt'] },
+        nonce: { type: 'string' },
+        dcql_query: {
+          type: 'object',
+          required: ['credentials'],
+          properties: {
+            credentials: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'format', 'meta', 'claims'],
+                properties: {
+                  id: { type: 'string', description: '`proof_of_age`, `pid` or `mdl`: the key of `vp_token`' },
+                  format: { type: 'string', enum: ['mso_mdoc'] },
+                  meta: {
+                    type: 'object',
+                    required: ['doctype_value'],
+                    properties: { doctype_value: { type: 'string' } },
+                  },
+                  claims: {
+                    type: 'array',
+                    items: { type: 'object', required: ['path'], properties: { path: strings } },
+                  },
+                },
+              },
+            },
+            credential_sets: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['options'],
+                properties: { options: { type: 'array', items: strings } },
+              },
+            },
+          },
+        },
+        client_metadata: {
+          type: 'object',
+          required: ['jwks', 'encrypted_response_enc_values_supported', 'vp_formats_supported'],
+          properties: {
+            jwks: {
+              type: 'object',
+              required: ['keys'],
+              properties: {
+                keys: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    description: 'an ephemeral P-256 ECDH-ES key of this request',
+                    required: ['kty', 'crv', 'x', 'y', 'use', 'alg', 'kid'],
+                    properties: {
+                      kty: { type: 'string', enum: ['EC'] },
+                      crv: { type: 'string', enum: ['P-256'] },
+                      x: { type: 'string' },
+                      y: { type: 'string' },
+                      use: { type: 'string', enum: ['enc'] },
+                      alg: { type: 'string', enum: ['ECDH-ES'] },
+                      kid: { type: 'string', description: 'its RFC 7638 thumbprint' },
+                    },
+                  },
+                },
+              },
+            },
+            encrypted_response_enc_values_supported: strings,
+            vp_formats_supported: {
+              type: 'object',
+              required: ['mso_mdoc'],
+              properties: { mso_mdoc: { type: 'object', properties: {} } },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** DESIGN §13: the array the page hands to `navigator.credentials.get`, Annex C first, then OpenID4VP. */
+export const dcRequestsSchema = {
+  type: 'array',
+  description: 'for navigator.credentials.get({ mediation: "required", digital: { requests: dc_requests } })',
+  items: { anyOf: [dcRequestSchema, oid4vpDcRequestSchema] },
+} as const;
 
 const choices = {
   scopes: {
@@ -58,7 +171,8 @@ export const widgetCreateSchema = {
   response: {
     201: {
       type: 'object',
-      description: 'created, pending; `wallet_link` and `dc_request` when the EUDI wallet path is offered',
+      description:
+        'created, pending; `wallet_link`, `dc_request` and `dc_requests` when the EUDI wallet path is offered',
       required: ['request_id', 'poll_token', 'deep_link', 'expires_at', 'poll_after_ms'],
       properties: {
         request_id: requestId,
@@ -76,20 +190,13 @@ export const widgetCreateSchema = {
             bits: { type: 'string', description: 'size×size bits, row-major, MSB first, base64' },
           },
         },
-        wallet_link: { type: 'string', description: 'the `av://` OpenID4VP request (DESIGN §11)' },
-        dc_request: {
-          type: 'object',
-          description: 'for navigator.credentials.get({ digital: { requests: [dc_request] } })',
-          required: ['protocol', 'data'],
-          properties: {
-            protocol: { type: 'string', enum: ['org-iso-mdoc'] },
-            data: {
-              type: 'object',
-              required: ['deviceRequest', 'encryptionInfo'],
-              properties: { deviceRequest: { type: 'string' }, encryptionInfo: { type: 'string' } },
-            },
-          },
+        wallet_link: {
+          type: 'string',
+          description:
+            'the OpenID4VP request: `av://` for exactly ["isAdult"], `openid4vp://` otherwise (DESIGN §11, §13)',
         },
+        dc_request: { ...dcRequestSchema, description: 'the org-iso-mdoc request alone (older widgets)' },
+        dc_requests: dcRequestsSchema,
       },
     },
     ...errorResponses([

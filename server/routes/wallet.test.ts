@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VerifyRequestCreated } from '../../src/protocol/api.ts';
+import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/api.ts';
+import { parseWalletLink } from '../wallet/request.ts';
 import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
@@ -134,7 +135,7 @@ describe('POST /api/w/verify-request offers the wallet path (DESIGN §11)', () =
 
   it.each([
     ['not in client proof mode', { scopes: ['isAdult'], client_proof_mode: false }],
-    ['another scope beside isAdult', { scopes: ['isAdult', 'isEU'], client_proof_mode: true }],
+    ['with a scope no credential proves (isUnique)', { scopes: ['isAdult', 'isUnique'], client_proof_mode: true }],
   ])('offers nothing %s', async (_label, body) => {
     t = await walletApp();
     const created = (await startStandardFlow(t, body)).created;
@@ -142,11 +143,14 @@ describe('POST /api/w/verify-request offers the wallet path (DESIGN §11)', () =
     expect(created.dc_request).toBeUndefined();
   });
 
-  it('offers it on ADULT_BLIND for an isAdult-only session token, and not for isAdult + isEU', async () => {
+  it('offers it on ADULT_BLIND: av:// for an isAdult-only session token, openid4vp:// for isAdult + isEU, none with isUnique', async () => {
     t = await walletApp();
     expect((await startBlindFlow(t, { clientProofMode: true })).created.wallet_link).toMatch(/^av:/);
     expect(
       (await startBlindFlow(t, { clientProofMode: true, scopes: ['isAdult', 'isEU'] })).created.wallet_link,
+    ).toMatch(/^openid4vp:\/\/\?response_type=vp_token&/);
+    expect(
+      (await startBlindFlow(t, { clientProofMode: true, scopes: ['isEU', 'isUnique'] })).created.wallet_link,
     ).toBeUndefined();
   });
 });
@@ -589,6 +593,31 @@ describe('the sandbox phone with the wallet path offered', () => {
     expect(logLines.join('\n')).toContain('wallet response accepted');
   });
 
+  it('presents the credential the phone chose (an mDL), the PID by default, and refuses one the link does not accept', async () => {
+    t = await listening();
+    const post = (flow: Flow, body: Record<string, unknown>, verb = 'complete') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/m/requests/${flow.requestId}/${verb}`,
+        payload: { h: flow.handoff, persona: 'de-adult', method: 'eudi_wallet', outcome: 'approved', ...body },
+      });
+    const mdl = await startStandardFlow(t, { scopes: ['isFrench', 'isEU'], client_proof_mode: true });
+    expect((await post(mdl, { credential: 'mdl' })).json()).toEqual({ status: 'completed' });
+    const { grant_code } = (await pollStatus(t, mdl)).result as { grant_code: string };
+    const exchanged = (await signedInject(t, { url: '/v1/exchange', body: { grant_code } })).json();
+    expect(exchanged.attributes).toEqual({ is_french: false, is_eu: true });
+
+    const byDefault = await startStandardFlow(t, { scopes: ['isFrench'], client_proof_mode: true });
+    const tampered = await post(byDefault, { tamper: 'nationality' }, 'wallet');
+    expect(tampered.json()).toMatchObject({ status: 'pending', verifier: { status: 400 } });
+    const refusedCredential = await post(byDefault, { credential: 'av' });
+    expect(refusedCredential.statusCode).toBe(400);
+    expect(refusedCredential.json().error).toBe('INVALID_REQUEST');
+    expect((await post(byDefault, { credential: 'passport' })).statusCode).toBe(400);
+    expect((await post(byDefault, {})).json()).toEqual({ status: 'completed' });
+    expect(logLines.join('\n')).toMatch(/"outcome":"completed"/);
+  });
+
   it('cancel is the wallet declining (access_denied); a tampered presentation leaves the request waiting', async () => {
     t = await listening();
     const flow = await proofFlow(t);
@@ -646,5 +675,239 @@ describe('production', () => {
     await bare.ready();
     expect((await bare.inject({ method: 'POST', url: '/oid4vp/response/vr_x' })).statusCode).toBe(404);
     await bare.close();
+  });
+});
+
+describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL (DESIGN §13)', () => {
+  async function frenchFlow(scopes: string[] = ['isAdult', 'isFrench']): Promise<Flow> {
+    return startStandardFlow(t, { scopes, client_proof_mode: true });
+  }
+
+  async function presentAs(
+    flow: Flow,
+    credential: 'av' | 'pid' | 'mdl',
+    options: {
+      persona?: string;
+      tamper?: WalletTamper;
+      elements?: Record<string, unknown>;
+      discloseAll?: boolean;
+    } = {},
+  ) {
+    const { responseUri, body } = await createDirectPost({
+      link: flow.created.wallet_link!,
+      issuer,
+      persona: personaOf(t, options.persona ?? 'fr-adult-f'),
+      now: t.clock.now(),
+      credential,
+      ...(options.tamper ? { tamper: options.tamper } : {}),
+      ...(options.elements ? { elements: options.elements } : {}),
+      ...(options.discloseAll ? { discloseAll: true } : {}),
+    });
+    return postDirect(t.app, responseUri, body);
+  }
+
+  async function exchanged(flow: Flow): Promise<Record<string, unknown>> {
+    const status = await pollStatus(t, flow);
+    expect(status.status).toBe('completed');
+    const { grant_code } = status.result as { grant_code: string };
+    return (await signedInject(t, { url: '/v1/exchange', body: { grant_code } })).json();
+  }
+
+  it('answers an openid4vp:// link, dc_request and dc_requests (org-iso-mdoc, then openid4vp-v1-unsigned) for [isAdult, isFrench]', async () => {
+    t = await walletApp();
+    const { created } = await frenchFlow();
+    expect(created.wallet_link).toMatch(/^openid4vp:\/\/\?response_type=vp_token&response_mode=direct_post&/);
+    expect(created.dc_request?.protocol).toBe('org-iso-mdoc');
+    expect(created.dc_requests?.map((r) => r.protocol)).toEqual(['org-iso-mdoc', 'openid4vp-v1-unsigned']);
+    expect(created.dc_requests![0]).toEqual(created.dc_request);
+    const { encodeQr } = await import('../domain/qr.ts');
+    expect(created.qr).toEqual(encodeQr(created.wallet_link!));
+  });
+
+  it('keeps both private keys sealed in the store', async () => {
+    t = await walletApp();
+    const flow = await frenchFlow();
+    const record = (await t.store.getRequest(flow.requestId, t.clock.now()))!;
+    expect(record.wallet!.dc.recipientPrivateKey).toMatch(/^v1\./);
+    expect(record.wallet!.oid4vpDc!.privateKey).toMatch(/^v1\./);
+    expect(record.wallet!.scopes).toEqual(['isAdult', 'isFrench']);
+  });
+
+  it("completes with a French adult's PID: the partner reads age_over_18 and is_french, nothing else", async () => {
+    t = await walletApp();
+    const flow = await frenchFlow(['isAdult', 'isFrench', 'isEU']);
+    expect((await presentAs(flow, 'pid', { discloseAll: true })).statusCode).toBe(200);
+    const answer = await exchanged(flow);
+    expect(answer).toMatchObject({
+      scopes: ['isAdult', 'isFrench', 'isEU'],
+      attributes: { age_over_18: true, is_french: true, is_eu: true },
+    });
+    expect(Object.keys(answer.attributes as object).sort()).toEqual(['age_over_18', 'is_eu', 'is_french']);
+    // The birth date the wallet over-shared is neither kept nor logged.
+    expect(JSON.stringify(answer)).not.toContain('1998');
+    expect(logLines.join('\n')).not.toMatch(/1998|birth_date|"FR"/);
+  });
+
+  it("completes a German adult's PID for isFrench false and isEU true", async () => {
+    t = await walletApp();
+    const flow = await frenchFlow(['isFrench', 'isEU']);
+    expect((await presentAs(flow, 'pid', { persona: 'de-adult' })).statusCode).toBe(200);
+    expect((await exchanged(flow)).attributes).toEqual({ is_french: false, is_eu: true });
+  });
+
+  it('completes with an mDL too', async () => {
+    t = await walletApp();
+    const flow = await frenchFlow();
+    expect((await presentAs(flow, 'mdl', { persona: 'fr-adult-m' })).statusCode).toBe(200);
+    expect((await exchanged(flow)).attributes).toEqual({ age_over_18: true, is_french: true });
+  });
+
+  it('fails the request with reason claims_missing for an mDL without nationality, answering the wallet 200', async () => {
+    t = await walletApp();
+    const flow = await frenchFlow();
+    const res = await presentAs(flow, 'mdl', { elements: { nationality: undefined } });
+    expect(res.statusCode).toBe(200);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'claims_missing' });
+    const accepted = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'wallet response accepted');
+    expect(accepted).toMatchObject({ requestId: flow.requestId, outcome: 'failed', reason: 'claims_missing' });
+  });
+
+  it('fails a minor as not adult even when the nationality is there', async () => {
+    t = await walletApp();
+    const flow = await frenchFlow();
+    expect((await presentAs(flow, 'pid', { persona: 'fr-minor' })).statusCode).toBe(200);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'failed', reason: 'failed' });
+  });
+
+  it.each([
+    ['a nationality rewritten after signing', 'pid', 'nationality', 'digests'],
+    ['a PID keyed as mdl', 'pid', 'credential-id', 'doctype'],
+    ['an mDL keyed as pid', 'mdl', 'credential-id', 'doctype'],
+  ] as const)('refuses %s with 400 (%s) and the request stays waiting', async (_label, credential, tamper, check) => {
+    t = await walletApp();
+    const flow = await frenchFlow();
+    const res = await presentAs(flow, credential, { persona: 'de-adult', tamper });
+    expect(res.statusCode).toBe(400);
+    const refused = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'wallet response refused');
+    expect(refused).toMatchObject({ requestId: flow.requestId, check });
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+    expect((await presentAs(flow, credential)).statusCode).toBe(200);
+  });
+
+  it('refuses a proof of age for isFrench: the link does not ask for it (vp_token)', async () => {
+    t = await walletApp();
+    const flow = await frenchFlow();
+    const age = await proofFlow(t);
+    const { body } = await createDirectPost({
+      link: age.created.wallet_link!,
+      issuer,
+      persona: personaOf(t, 'fr-adult-f'),
+      now: t.clock.now(),
+    });
+    const form = new URLSearchParams(body);
+    form.set('state', parseWalletLink(flow.created.wallet_link!).state);
+    const res = await postDirect(t.app, `http://x/oid4vp/response/${flow.requestId}`, form.toString());
+    expect(res.statusCode).toBe(400);
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+  });
+
+  it('completes an ADULT_BLIND request for isAdult and isEU: the attestation sets the bits proven true', async () => {
+    t = await walletApp();
+    const flow = await startBlindFlow(t, { clientProofMode: true, scopes: ['isAdult', 'isFrench', 'isEU'] });
+    expect((await presentAs(flow, 'pid', { persona: 'de-adult' })).statusCode).toBe(200);
+    const { attestation } = (await pollStatus(t, flow)).result as { attestation: string };
+    const claims = JSON.parse(Buffer.from(attestation.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(claims.scope_mask).toBe(0b101);
+  });
+
+  describe('through the Digital Credentials API, both protocols', () => {
+    function dcPost(flow: Flow, credential: unknown, origin = PARTNER_ORIGIN) {
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin },
+        payload: JSON.stringify(credential),
+      });
+    }
+
+    it.each(['org-iso-mdoc', 'openid4vp-v1-unsigned'] as const)(
+      "completes with a French adult's PID over %s",
+      async (protocol) => {
+        t = await walletApp();
+        const flow = await frenchFlow(['isAdult', 'isFrench']);
+        const credential = await createDcApiCredential({
+          dcRequest: flow.created.dc_requests!.find((r) => r.protocol === protocol)!,
+          origin: PARTNER_ORIGIN,
+          issuer,
+          persona: personaOf(t, 'fr-adult-f'),
+          now: t.clock.now(),
+          credential: 'pid',
+        });
+        expect(credential.protocol).toBe(protocol);
+        expect((await dcPost(flow, credential)).statusCode).toBe(200);
+        expect((await exchanged(flow)).attributes).toEqual({ age_over_18: true, is_french: true });
+      },
+    );
+
+    it.each(['org-iso-mdoc', 'openid4vp-v1-unsigned'] as const)(
+      'binds %s to the page origin: another Origin header, or a transcript for another origin, is refused and the request waits',
+      async (protocol) => {
+        t = await walletApp();
+        const flow = await frenchFlow(['isFrench']);
+        const make = (tamper?: WalletTamper) =>
+          createDcApiCredential({
+            dcRequest: flow.created.dc_requests!.find((r) => r.protocol === protocol)!,
+            origin: PARTNER_ORIGIN,
+            issuer,
+            persona: personaOf(t, 'fr-adult-f'),
+            now: t.clock.now(),
+            ...(tamper ? { tamper } : {}),
+          });
+        const genuine = await make();
+        const otherOrigin = await dcPost(flow, genuine, 'https://attacker.example');
+        expect(otherOrigin.statusCode).toBe(400);
+        expect(otherOrigin.json().error_description).toMatch(/origin/);
+        const signedElsewhere = await dcPost(flow, await make('origin'));
+        expect(signedElsewhere.statusCode).toBe(400);
+        expect(signedElsewhere.json().error_description).toBe('the device signature does not cover this request');
+        expect((await pollStatus(t, flow)).status).toBe('pending');
+        expect((await dcPost(flow, genuine)).statusCode).toBe(200);
+      },
+    );
+
+    it('offers the phone page the same dc_requests, and completes from it over openid4vp-v1-unsigned', async () => {
+      t = await walletApp();
+      const flow = await frenchFlow();
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: `/api/m/requests/${flow.requestId}/open`,
+        headers: { 'content-type': 'application/json' },
+        payload: { h: flow.handoff },
+      });
+      const wallet = (opened.json() as PhoneOpened).methods.find((m) => m.id === 'eudi_wallet') as Extract<
+        PhoneMethod,
+        { id: 'eudi_wallet' }
+      >;
+      expect(wallet.wallet_link).toBe(flow.created.wallet_link);
+      expect(wallet.dc_requests).toEqual(flow.created.dc_requests);
+      const appOrigin = new URL(t.deps.config.appUrl).origin;
+      const credential = await createDcApiCredential({
+        dcRequest: wallet.dc_requests[1]!,
+        origin: appOrigin,
+        issuer,
+        persona: personaOf(t, 'fr-adult-f'),
+        now: t.clock.now(),
+        credential: 'mdl',
+        elements: { nationality: undefined },
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/m/requests/${flow.requestId}/wallet-response`,
+        headers: { 'content-type': 'application/json', origin: appOrigin },
+        payload: { h: flow.handoff, credential },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'failed', reason: 'claims_missing' });
+    });
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The EUDI wallet's answers (DESIGN §11):
+ * The EUDI wallet's answers (DESIGN §11, §13):
  *
  * POST /oid4vp/response/:requestId — the wallet's OpenID4VP `direct_post`, form-encoded (`vp_token`
- *   as a JSON string or as `vp_token[proof_of_age]` keys, `state`; or `error`, `state`). Posted by
- *   the wallet app, not by a browser: no CORS.
+ *   as a JSON string or as `vp_token[<id>]` keys, the id `proof_of_age`, `pid` or `mdl` of the
+ *   credential presented, `state`; or `error`, `state`). Posted by the wallet app, not by a
+ *   browser: no CORS.
  * POST /api/w/wallet-response/:requestId?pt=<poll_token> — what the Digital Credentials API gave
  *   the partner page, posted by the loader as text/plain JSON (no preflight), CORS open as /api/w/*.
  *
@@ -41,7 +42,8 @@ function answer(request: FastifyRequest, reply: FastifyReply, requestId: string,
     request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
     return invalid(reply, outcome.description);
   }
-  request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
+  const reason = outcome.status === 'failed' ? { reason: outcome.reason } : {};
+  request.log.info({ requestId, outcome: outcome.status, ...reason }, 'wallet response accepted');
   return reply.code(200).send({});
 }
 
@@ -60,7 +62,9 @@ const walletAnswers = {
   200: {
     type: 'object',
     additionalProperties: false,
-    description: 'accepted: the request completed (or failed: not adult, or cancelled)',
+    description:
+      'accepted: the request completed (or failed: not adult, a requested element not disclosed — claims_missing —, ' +
+      'or cancelled)',
   },
   400: {
     type: 'object',
@@ -75,10 +79,11 @@ const walletAnswers = {
 } as const;
 
 const directPostSchema = {
-  summary: "The wallet's OpenID4VP direct_post (EUDI age-verification profile)",
+  summary: "The wallet's OpenID4VP direct_post (EUDI wallet: proof of age, PID or mDL)",
   description:
     'Posted by the wallet to the `response_uri` of `wallet_link`, form-encoded: `vp_token` as the JSON string ' +
-    '`{"proof_of_age":["<base64url DeviceResponse>"]}` or as `vp_token[proof_of_age]=…`, and `state`; or `error` ' +
+    '`{"<id>":["<base64url DeviceResponse>"]}` or as `vp_token[<id>]=…`, the id the one of the credential presented ' +
+    '(`proof_of_age` for the `av://` link, `pid` or `mdl` for `openid4vp://`), and `state`; or `error` ' +
     '(e.g. `access_denied`) and `state`. Single use.',
   tags: ['wallet'],
   consumes: [FORM],
@@ -86,7 +91,7 @@ const directPostSchema = {
   body: {
     type: 'object',
     properties: {
-      vp_token: { type: 'string', description: 'JSON: {"proof_of_age":["<base64url mdoc DeviceResponse>"]}' },
+      vp_token: { type: 'string', description: 'JSON: {"<id>":["<base64url mdoc DeviceResponse>"]}' },
       state: { type: 'string' },
       error: { type: 'string', description: 'e.g. access_denied: the request fails as cancelled' },
     },
@@ -97,9 +102,9 @@ const directPostSchema = {
 const dcApiSchema = {
   summary: 'What the Digital Credentials API returned to the partner page (posted by the loader)',
   description:
-    'text/plain JSON of the credential `navigator.credentials.get({ digital: { requests: [dc_request] } })` resolved ' +
-    'to (`{ protocol: "org-iso-mdoc", data: { response } }`), from the partner page (its Origin is checked and bound ' +
-    'to the device signature).',
+    'text/plain JSON of the credential `navigator.credentials.get({ digital: { requests: dc_requests } })` resolved ' +
+    'to (`{ protocol: "org-iso-mdoc" | "openid4vp-v1-unsigned", data: { response } }`), from the partner page (its ' +
+    'Origin is checked and bound to the device signature).',
   tags: ['widget'],
   params: requestIdParam,
   querystring: {
@@ -110,8 +115,13 @@ const dcApiSchema = {
   body: {
     type: 'object',
     properties: {
-      protocol: { type: 'string', enum: ['org-iso-mdoc'] },
-      data: { type: 'object', properties: { response: { type: 'string' } } },
+      protocol: { type: 'string', enum: ['org-iso-mdoc', 'openid4vp-v1-unsigned'] },
+      data: {
+        type: 'object',
+        properties: {
+          response: { type: 'string', description: 'Annex C: base64url CBOR; OpenID4VP: a compact JWE' },
+        },
+      },
     },
   },
   response: walletAnswers,

@@ -93,6 +93,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
         if (created.wallet) {
           answer.wallet_link = created.wallet.walletLink;
           answer.dc_request = created.wallet.dcRequest;
+          answer.dc_requests = created.wallet.dcRequests;
         }
         return reply.code(201).send(answer);
       },

@@ -146,9 +146,10 @@ describe('sandbox phone API', () => {
 
     it('requires eudi_wallet in client proof mode and refuses it otherwise', async () => {
       t = await makeTestApp();
-      // isAdult + isEU: the EUDI wallet path of DESIGN §11 is not offered, so the phone's verdict stands
-      // (wallet.test.ts covers the sandbox wallet going through the verifier).
-      const wallet = await startStandardFlow(t, { scopes: ['isAdult', 'isEU'], client_proof_mode: true });
+      // isAdult + isUnique: no credential proves isUnique, so the EUDI wallet path (DESIGN §13) is not
+      // offered and the phone's verdict stands (wallet.test.ts covers the sandbox wallet going through
+      // the verifier).
+      const wallet = await startStandardFlow(t, { scopes: ['isAdult', 'isUnique'], client_proof_mode: true });
       expect((await completeOnPhone(t, wallet, { method: 'face_check' })).json().error).toBe('INVALID_REQUEST');
       expect((await completeOnPhone(t, wallet, { method: 'eudi_wallet' })).statusCode).toBe(200);
       expect((await grantOf(t, wallet))!.method).toBe('eudi_wallet');

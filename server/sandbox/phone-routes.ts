@@ -15,11 +15,13 @@
  *  5. method is not eudi_wallet in client proof mode, or is eudi_wallet outside it; an unknown
  *     persona → 400 INVALID_REQUEST
  *
- * When the EUDI wallet path is offered (DESIGN §11), the eudi_wallet method goes through the
+ * When the EUDI wallet path is offered (DESIGN §11, §13), the eudi_wallet method goes through the
  * sandbox wallet and the verifier, never around them: /complete with eudi_wallet approved (or
  * cancelled) makes the sandbox wallet present (or decline) over HTTP to the request's response_uri,
- * and POST /api/m/requests/:requestId/wallet {h, persona, tamper?} does the same with a tampered
- * presentation for QA → 200 { status, verifier: { status, error_description? } }.
+ * and POST /api/m/requests/:requestId/wallet {h, persona, credential?, tamper?} does the same,
+ * with a tampered presentation for QA → 200 { status, verifier: { status, error_description? } }.
+ * Both take an optional `credential` (`av`, `pid` or `mdl`; default the first the request's link
+ * accepts); one the link does not accept → 400 INVALID_REQUEST.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Method, Outcome, PersonaSummary } from '../../src/protocol/api.ts';
@@ -30,6 +32,8 @@ import { completeFromPhone } from './persona-approval.ts';
 import { summarizePersonas } from './personas.ts';
 import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from './phone-wallet.ts';
 import { isWalletTamper, WALLET_TAMPERS } from './wallet/sandbox-wallet.ts';
+import { CREDENTIAL_KINDS, type CredentialKind } from '../wallet/credentials.ts';
+import type { JsonObject } from '../http/body.ts';
 
 export const PERSONAS_PATH = '/api/m/personas';
 export const PHONE_COMPLETE_PATH = '/api/m/requests/:requestId/complete';
@@ -37,6 +41,12 @@ export const PHONE_WALLET_PATH = '/api/m/requests/:requestId/wallet';
 
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
+
+/** The optional `credential` of a body: av, pid or mdl. */
+function readCredential(body: JsonObject): { credential?: CredentialKind } {
+  if (body.credential === undefined) return {};
+  return { credential: readOneOf(body.credential, CREDENTIAL_KINDS, 'credential', true)! };
+}
 
 /** Registers the persona picker's routes; app.ts calls it in sandbox mode only. */
 export function registerSandboxPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -58,7 +68,7 @@ export function registerSandboxPhoneRoutes(app: FastifyInstance, deps: AppDeps):
         const presented = await presentWithSandboxWallet(
           deps,
           handoff,
-          { personaId, cancel: !approved },
+          { personaId, cancel: !approved, ...readCredential(body) },
           postFormOverHttp,
           { onlyIfOffered: true },
         );
@@ -71,7 +81,11 @@ export function registerSandboxPhoneRoutes(app: FastifyInstance, deps: AppDeps):
       const { body, handoff } = readHandoff(request);
       const tamper =
         body.tamper === undefined ? undefined : readOneOf(body.tamper, Object.keys(WALLET_TAMPERS), 'tamper', true);
-      const choice = { personaId: readString(body, 'persona'), ...(isWalletTamper(tamper) ? { tamper } : {}) };
+      const choice = {
+        personaId: readString(body, 'persona'),
+        ...(isWalletTamper(tamper) ? { tamper } : {}),
+        ...readCredential(body),
+      };
       return (await presentWithSandboxWallet(deps, handoff, choice, postFormOverHttp))!;
     });
   });

@@ -1,9 +1,10 @@
 /**
- * The sandbox phone's "EUDI wallet" method when the wallet path is offered (DESIGN §4, §11): the
- * sandbox wallet answers the request's `av://` link and posts to its `response_uri` over HTTP,
- * exactly as a phone wallet would, so the verifier decides, never the phone. A cancel is the
- * wallet's `error=access_denied`. Sandbox only (test support: the sandbox issuer is trusted in
- * sandbox mode only).
+ * The sandbox phone's "EUDI wallet" method when the wallet path is offered (DESIGN §4, §11, §13):
+ * the sandbox wallet answers the request's wallet link (`av://` or `openid4vp://`) with the
+ * credential chosen (the proof of age, the PID or the mDL; default the first the link accepts) and
+ * posts to its `response_uri` over HTTP, exactly as a phone wallet would, so the verifier decides,
+ * never the phone. A cancel is the wallet's `error=access_denied`. Sandbox only (test support:
+ * the sandbox issuer is trusted in sandbox mode only).
  */
 import type { RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
@@ -11,10 +12,11 @@ import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
 import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
-import { authorizationRequestOf, formatWalletLink } from '../wallet/request.ts';
+import type { CredentialKind } from '../wallet/credentials.ts';
+import { walletLinkOf as linkOfMaterial } from '../wallet/request.ts';
 import { findPersona } from './personas.ts';
 import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
-import { createDirectPost, type WalletTamper } from './wallet/sandbox-wallet.ts';
+import { createDirectPost, CredentialChoiceError, type WalletTamper } from './wallet/sandbox-wallet.ts';
 
 /** Posts a form to a URL and reads the answer: `fetch` in the service, an in-process one in tests. */
 export type FormPoster = (url: string, body: string) => Promise<{ status: number; body: string }>;
@@ -36,23 +38,24 @@ export interface WalletPresentation {
   verifier: { status: number; error_description?: string };
 }
 
-/** The av:// link of a request's stored material (nonce and state travel in it; no secret does). */
+/** The wallet link of a request's stored material (nonce and state travel in it; no secret does). */
 export function walletLinkOf(record: VerifyRequestRecord): string | null {
-  return record.wallet ? formatWalletLink(authorizationRequestOf(record.wallet)) : null;
+  return record.wallet ? linkOfMaterial(record.wallet) : null;
 }
 
 /**
- * The sandbox wallet presents `personaId`'s proof of age (or declines, `cancel`) to the request's
- * response_uri through `post`. 404 / 409 / 410 as the phone's other actions; 400 INVALID_REQUEST
- * when the wallet path is not offered for the request (null instead with `onlyIfOffered`) or the
- * persona is unknown.
+ * The sandbox wallet presents `personaId`'s credential (`credential`, default the first the link
+ * accepts), or declines (`cancel`), to the request's response_uri through `post`. 404 / 409 / 410
+ * as the phone's other actions; 400 INVALID_REQUEST when the wallet path is not offered for the
+ * request (null instead with `onlyIfOffered`), the persona is unknown or the link does not accept
+ * the credential.
  *
  * @example await presentWithSandboxWallet(deps, { requestId, handoffToken: body.h }, { personaId: 'fr-adult-m' }, postFormOverHttp)
  */
 export async function presentWithSandboxWallet(
   deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'personas'>,
   handoff: PhoneHandoff,
-  choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper },
+  choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper; credential?: CredentialKind },
   post: FormPoster,
   options: { onlyIfOffered?: boolean } = {},
 ): Promise<WalletPresentation | null> {
@@ -72,8 +75,20 @@ export async function presentWithSandboxWallet(
   } else {
     const persona = findPersona(deps.personas, choice.personaId);
     if (!persona) throw new ServiceError('INVALID_REQUEST', { cause: 'unknown persona' });
-    const options = { link, issuer: loadSandboxIssuer(), persona, now: deps.clock.now() };
-    target = await createDirectPost(choice.tamper ? { ...options, tamper: choice.tamper } : options);
+    const options = {
+      link,
+      issuer: loadSandboxIssuer(),
+      persona,
+      now: deps.clock.now(),
+      ...(choice.tamper ? { tamper: choice.tamper } : {}),
+      ...(choice.credential ? { credential: choice.credential } : {}),
+    };
+    try {
+      target = await createDirectPost(options);
+    } catch (error) {
+      if (error instanceof CredentialChoiceError) throw new ServiceError('INVALID_REQUEST', { cause: error.message });
+      throw error;
+    }
   }
   const answered = await post(target.responseUri, target.body);
   const verifier: WalletPresentation['verifier'] = { status: answered.status };

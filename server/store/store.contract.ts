@@ -456,16 +456,30 @@ export function runStoreContract(
         expect(await store.getRequest('vr_unknown', T0)).toBeNull();
       });
 
-      it('keeps the EUDI wallet material of a request (DESIGN §11) through updates', async () => {
+      it('keeps the EUDI wallet material of a request (DESIGN §11, §13) through updates', async () => {
         const store = await fresh();
         const wallet = {
-          v: 1 as const,
+          v: 2 as const,
           responseUri: 'http://localhost:8787/oid4vp/response/vr_x',
           nonce: 'nonce-value',
           state: 'state-value',
+          scopes: ['isAdult' as const, 'isFrench' as const],
           dc: { deviceRequest: 'dr', encryptionInfo: 'ei', recipientPrivateKey: 'v1.sealed.key.tag' },
+          oid4vpDc: {
+            nonce: 'dc-nonce',
+            publicJwk: {
+              kty: 'EC' as const,
+              crv: 'P-256' as const,
+              x: 'x',
+              y: 'y',
+              use: 'enc' as const,
+              alg: 'ECDH-ES' as const,
+              kid: 'k',
+            },
+            privateKey: 'v1.sealed.ecdh.tag',
+          },
         };
-        const record = request({ clientProofMode: true, scopes: ['isAdult'], wallet });
+        const record = request({ clientProofMode: true, scopes: ['isAdult', 'isFrench'], wallet });
         await store.createRequest(record);
         expect(await store.getRequest(record.id, T0)).toEqual(record);
         const updated = await store.updateRequest(record.id, 1, { status: 'in_progress', openedAt: T0 });

@@ -94,9 +94,9 @@ export interface VerifyRequestRecord {
   /** its private half, sealed with the poll token or the partner's result-reader key: the store alone can't open a result */
   resultKeySealed: string;
   /**
-   * The EUDI wallet request (DESIGN §11) when the wallet path was offered: what a wallet's answer
-   * is checked against. `dc.recipientPrivateKey` is stored sealed (domain/wallet.ts). Absent or
-   * null: not offered. Written once at creation, never patched.
+   * The EUDI wallet request (DESIGN §11, §13) when the wallet path was offered: what a wallet's
+   * answer is checked against. `dc.recipientPrivateKey` and `oid4vpDc.privateKey` are stored sealed
+   * (domain/wallet-offer.ts). Absent or null: not offered. Written once at creation, never patched.
    */
   wallet?: WalletRequestMaterial | null;
 }

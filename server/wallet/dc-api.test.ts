@@ -1,7 +1,7 @@
-import { cborDecode, cborEncode } from '@owf/mdoc';
+import { cborDecode, cborEncode, DeviceRequest } from '@owf/mdoc';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createAgeDeviceRequest, createDcRequest, openDcResponse, sealDcResponse } from './dc-api.ts';
+import { createDcRequest, createDeviceRequest, openDcResponse, sealDcResponse } from './dc-api.ts';
 import { decodeBase64Url, encodeBase64Url } from './keys.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
 import { createWalletRequest, type WalletRequest } from './request.ts';
@@ -62,12 +62,38 @@ function verify(request: WalletRequest, credential: unknown, origin = ORIGIN): P
 }
 
 describe('Digital Credentials API request (ISO/IEC 18013-7 Annex C)', () => {
-  it("builds the EU profile's example deviceRequest byte for byte", () => {
-    expect(encodeBase64Url(createAgeDeviceRequest().encode())).toBe(euProfileExample.dcApiRequest.deviceRequest);
+  it("builds the EU profile's example deviceRequest byte for byte when asking the proof of age alone", () => {
+    expect(encodeBase64Url(createDeviceRequest(['av'], ['isAdult']).encode())).toBe(
+      euProfileExample.dcApiRequest.deviceRequest,
+    );
+  });
+
+  it('asks one DocRequest per credential that proves the scopes, each for exactly the elements they need', async () => {
+    const itemsOf = async (scopes: Parameters<typeof createDeviceRequest>[1]) => {
+      const request = await createWalletRequest({ requestId: 'vr_dc', apiUrl: API_URL, scopes });
+      const decoded = DeviceRequest.decode(decodeBase64Url(request.dcRequest.data.deviceRequest)!);
+      return decoded.docRequests.map(({ itemsRequest }) => [
+        itemsRequest.docType,
+        Object.fromEntries([...itemsRequest.namespaces].map(([ns, items]) => [ns, Object.fromEntries(items)])),
+      ]);
+    };
+    expect(await itemsOf(['isAdult'])).toEqual([
+      ['eu.europa.ec.av.1', { 'eu.europa.ec.av.1': { age_over_18: false } }],
+      ['eu.europa.ec.eudi.pid.1', { 'eu.europa.ec.eudi.pid.1': { age_over_18: false } }],
+      ['org.iso.18013.5.1.mDL', { 'org.iso.18013.5.1': { age_over_18: false } }],
+    ]);
+    expect(await itemsOf(['isFrench', 'isEU'])).toEqual([
+      ['eu.europa.ec.eudi.pid.1', { 'eu.europa.ec.eudi.pid.1': { nationality: false } }],
+      ['org.iso.18013.5.1.mDL', { 'org.iso.18013.5.1': { nationality: false } }],
+    ]);
+    expect(await itemsOf(['isAdult', 'isFrench'])).toEqual([
+      ['eu.europa.ec.eudi.pid.1', { 'eu.europa.ec.eudi.pid.1': { age_over_18: false, nationality: false } }],
+      ['org.iso.18013.5.1.mDL', { 'org.iso.18013.5.1': { age_over_18: false, nationality: false } }],
+    ]);
   });
 
   it("writes encryptionInfo in the shape of the EU profile's example, with a fresh key and nonce each time", async () => {
-    const [a, b] = [await createDcRequest(), await createDcRequest()];
+    const [a, b] = [await createDcRequest(['av'], ['isAdult']), await createDcRequest(['av'], ['isAdult'])];
     expect(shapeOf(decode(a.dcRequest.data.encryptionInfo))).toEqual(
       shapeOf(decode(euProfileExample.dcApiRequest.encryptionInfo)),
     );
@@ -93,8 +119,8 @@ describe('Digital Credentials API request (ISO/IEC 18013-7 Annex C)', () => {
   });
 
   it('opens what a wallet sealed for the request, and nothing sealed for another key or origin', async () => {
-    const { dcRequest, material } = await createDcRequest();
-    const other = await createDcRequest();
+    const { dcRequest, material } = await createDcRequest(['av'], ['isAdult']);
+    const other = await createDcRequest(['av'], ['isAdult']);
     const plaintext = new Uint8Array([1, 2, 3]);
     const sealed = await sealDcResponse(dcRequest.data.encryptionInfo, ORIGIN, plaintext);
     expect(await openDcResponse(material, ORIGIN, sealed)).toEqual(plaintext);
@@ -107,20 +133,29 @@ describe('Digital Credentials API request (ISO/IEC 18013-7 Annex C)', () => {
 describe('verifyDcApiResponse', () => {
   it('verifies the sandbox wallet answer for the partner page origin', async () => {
     const request = await newRequest();
-    expect(await verify(request, await answer(request))).toEqual({ status: 'verified', ageOver18: true });
+    expect(await verify(request, await answer(request))).toEqual({
+      status: 'verified',
+      credential: 'av',
+      facts: { isAdult: true },
+    });
   });
 
   it('accepts the whole credential object or just its data', async () => {
     const request = await newRequest();
     const credential = (await answer(request)) as { data: unknown };
-    expect(await verify(request, credential.data)).toEqual({ status: 'verified', ageOver18: true });
+    expect(await verify(request, credential.data)).toEqual({
+      status: 'verified',
+      credential: 'av',
+      facts: { isAdult: true },
+    });
   });
 
   it('reports age_over_18 false for a minor', async () => {
     const request = await newRequest();
     expect(await verify(request, await answer(request, { persona: persona('fr-minor') }))).toEqual({
       status: 'verified',
-      ageOver18: false,
+      credential: 'av',
+      facts: { isAdult: false },
     });
   });
 
@@ -150,6 +185,7 @@ describe('verifyDcApiResponse', () => {
       null,
       'x',
       { protocol: 'openid4vp', data: good.data },
+      { protocol: 'openid4vp-v1-unsigned', data: good.data },
       { protocol: 'org-iso-mdoc', data: {} },
     ]) {
       expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'dc_response' });

@@ -1,6 +1,7 @@
 /**
  * The Digital Credentials API path (ISO/IEC 18013-7 Annex C, profile Annex A §A.5): the request
- * the page hands to `navigator.credentials.get`, and HPKE (DHKEM(P-256, HKDF-SHA256),
+ * the page hands to `navigator.credentials.get` (one DocRequest per credential that can prove the
+ * scopes, DESIGN §13; OpenID4VP's own protocol is oid4vp-dc-api.ts), and HPKE (DHKEM(P-256, HKDF-SHA256),
  * HKDF-SHA256, AES-128-GCM, base mode) on @hpke/core for the encrypted answer.
  *
  * Request:  `{ protocol: "org-iso-mdoc", data: { deviceRequest, encryptionInfo } }`, both base64url
@@ -12,8 +13,9 @@ import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/c
 import { cborDecode, cborEncode, CoseKey, Curve, DeviceRequest, DocRequest, ItemsRequest, KeyType } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
 import { decodeBase64Url, encodeBase64Url } from './keys.ts';
+import { type CredentialKind, CREDENTIALS, elementsFor, type WalletScope } from './credentials.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
-import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, DC_API_NONCE_BYTES, DC_API_PROTOCOL } from './profile.ts';
+import { DC_API_NONCE_BYTES, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from './profile.ts';
 
 /** What the page passes to `navigator.credentials.get({ digital: { requests: [dcRequest] } })`. */
 export interface DcRequest {
@@ -33,27 +35,37 @@ function createSuite(): CipherSuite {
   return new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
 }
 
-/** The DeviceRequest for `age_over_18`, not retained (intentToRetain false), no reader auth. */
-export function createAgeDeviceRequest(): DeviceRequest {
+/**
+ * The DeviceRequest asking each of `kinds` (one DocRequest per doctype, in that order) for
+ * exactly the elements `scopes` need, none retained (intentToRetain false), no reader auth.
+ *
+ * @example createDeviceRequest(['pid', 'mdl'], ['isFrench']) // nationality from either
+ */
+export function createDeviceRequest(kinds: readonly CredentialKind[], scopes: readonly WalletScope[]): DeviceRequest {
+  const elements = elementsFor(scopes);
   return DeviceRequest.create({
-    docRequests: [
-      DocRequest.create({
+    docRequests: kinds.map((kind) => {
+      const { docType, namespace } = CREDENTIALS[kind];
+      return DocRequest.create({
         itemsRequest: ItemsRequest.create({
-          docType: AV_DOCTYPE,
-          namespaces: { [AV_NAMESPACE]: { [AV_CLAIM]: false } },
+          docType,
+          namespaces: { [namespace]: Object.fromEntries(elements.map((element) => [element, false])) },
         }),
-      }),
-    ],
+      });
+    }),
   });
 }
 
 /**
- * A fresh Annex C request with its own HPKE P-256 key pair (derived from random bytes, RFC 9180
- * §7.1.3), and what the store must keep to open the answer.
+ * A fresh Annex C request for `kinds` and `scopes` with its own HPKE P-256 key pair (derived from
+ * random bytes, RFC 9180 §7.1.3), and what the store must keep to open the answer.
  *
- * @example const { dcRequest, material } = await createDcRequest()
+ * @example const { dcRequest, material } = await createDcRequest(['av', 'pid', 'mdl'], ['isAdult'])
  */
-export async function createDcRequest(): Promise<{ dcRequest: DcRequest; material: DcRequestMaterial }> {
+export async function createDcRequest(
+  kinds: readonly CredentialKind[],
+  scopes: readonly WalletScope[],
+): Promise<{ dcRequest: DcRequest; material: DcRequestMaterial }> {
   const suite = createSuite();
   const pair = await suite.kem.deriveKeyPair(randomBytes(32));
   const publicPoint = new Uint8Array(await suite.kem.serializePublicKey(pair.publicKey));
@@ -73,7 +85,7 @@ export async function createDcRequest(): Promise<{ dcRequest: DcRequest; materia
       ]),
     ]),
   );
-  const deviceRequest = encodeBase64Url(createAgeDeviceRequest().encode());
+  const deviceRequest = encodeBase64Url(createDeviceRequest(kinds, scopes).encode());
   return {
     dcRequest: { protocol: DC_API_PROTOCOL, data: { deviceRequest, encryptionInfo } },
     material: { deviceRequest, encryptionInfo, recipientPrivateKey: encodeBase64Url(privateScalar) },
@@ -119,18 +131,25 @@ export async function sealDcResponse(
   );
 }
 
+/** The Digital Credentials API protocols this verifier offers, in the order the page lists them. */
+export type DcProtocol = typeof DC_API_PROTOCOL | typeof OID4VP_DC_API_PROTOCOL;
+
 /**
- * Reads `data.response` out of what `navigator.credentials.get` resolved to (or its `data`), as
- * own properties only: what an object's prototype holds under these names is never read.
+ * Reads `protocol` and `data.response` out of what `navigator.credentials.get` resolved to (or
+ * its `data`, for the widgets that posted only that: org-iso-mdoc), as own properties only: what
+ * an object's prototype holds under these names is never read. Null for another protocol.
+ *
+ * @example readDcResponse({ protocol: 'openid4vp-v1-unsigned', data: { response: jwe } })
  */
-export function readDcResponseField(credential: unknown): string | null {
+export function readDcResponse(credential: unknown): { protocol: DcProtocol; response: string } | null {
   if (typeof credential !== 'object' || credential === null) return null;
   const record = credential as Record<string, unknown>;
-  if (Object.hasOwn(record, 'protocol') && record.protocol !== DC_API_PROTOCOL) return null;
+  const protocol = Object.hasOwn(record, 'protocol') ? record.protocol : DC_API_PROTOCOL;
+  if (protocol !== DC_API_PROTOCOL && protocol !== OID4VP_DC_API_PROTOCOL) return null;
   const data = Object.hasOwn(record, 'data') ? record.data : record;
   if (typeof data !== 'object' || data === null) return null;
   const response = Object.hasOwn(data, 'response') ? (data as Record<string, unknown>).response : undefined;
-  return typeof response === 'string' ? response : null;
+  return typeof response === 'string' ? { protocol, response } : null;
 }
 
 /**

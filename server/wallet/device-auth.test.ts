@@ -172,7 +172,8 @@ describe('device authentication other than a detached ECDSA signature', () => {
     const { bytes, transcript } = await validBytes();
     expect(await verifyDeviceResponseBytes(bytes, transcript, sandboxTrust, NOW)).toEqual({
       status: 'verified',
-      ageOver18: true,
+      credential: 'av',
+      facts: { isAdult: true },
     });
   });
 

@@ -1,19 +1,28 @@
 /**
- * The EUDI wallet path (DESIGN §11, issue 10) behind one small interface for the routes:
+ * The EUDI wallet path (DESIGN §11, §13; issues 10, 20) behind one small interface for the routes:
  *
- * - `createWalletRequest` → `wallet_link`, `dc_request`, and the material the store keeps;
+ * - `isWalletProvable`: whether a wallet can prove the scopes (isAdult, isFrench, isEU);
+ * - `createWalletRequest` → `wallet_link`, `dc_request`, `dc_requests`, and the material the store keeps;
  * - `verifyWalletResponse` for `POST /oid4vp/response/<request_id>` (direct_post);
  * - `verifyDcApiResponse` for what the Digital Credentials API gave the page;
  * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures), `walletTrustNotices` for its log.
  *
- * Verdicts are `verified` (with age_over_18), `refused` (the check that failed, a wire-safe
+ * Verdicts are `verified` (the credential and the facts its requested elements prove), `refused` (the check that failed, a wire-safe
  * description, a log-safe detail from a closed set of our phrases) or `cancelled` (the wallet's
  * `error`, e.g. access_denied).
  * The sandbox wallet and issuer live in sandbox/wallet/, which nothing here imports: the sandbox
  * phone (sandbox/phone-wallet.ts) and `svc wallet present` use them.
  */
-export { createWalletRequest, walletRequestOf, type WalletRequest, type WalletRequestMaterial } from './request.ts';
+export {
+  createWalletRequest,
+  walletRequestOf,
+  type DcApiRequest,
+  type WalletRequest,
+  type WalletRequestMaterial,
+} from './request.ts';
+export { isWalletProvable, type CredentialKind, type WalletScope } from './credentials.ts';
 export { type DcRequest } from './dc-api.ts';
+export { type Oid4vpDcRequest } from './oid4vp-dc-api.ts';
 export {
   verifyDcApiResponse,
   verifyWalletResponse,

@@ -1,8 +1,9 @@
 /**
  * Interop: presentations this verifier did not build itself. A credential and DeviceResponse made
  * by @owf/mdoc's own Issuer and Holder (signatures by node:crypto, certificates by @peculiar/x509
- * directly, request read by @openid4vc/openid4vp) under an unrelated IACA; and the EU profile's
- * published example credential, signed by the EU reference issuer.
+ * directly, request read by @openid4vc/openid4vp) under an unrelated IACA — a proof of age and an
+ * EU PID —; the EU profile's published example credential, signed by the EU reference issuer; and
+ * the other way round, a PID of ours checked by @owf/mdoc's Verifier.
  */
 import { parseOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
 import * as mdoc from '@owf/mdoc';
@@ -23,8 +24,18 @@ import { createEcJwk, toPublicEcJwk, type EcJwk } from './keys.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE } from './profile.ts';
 import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
-import { presentIssuerSigned } from '../sandbox/wallet/sandbox-wallet.ts';
-import { euProfileIssuerSigned, NOW, sandboxTrust, waiting } from './test-helpers.ts';
+import { createDirectPost, presentIssuerSigned } from '../sandbox/wallet/sandbox-wallet.ts';
+import { PID_DOCTYPE, PID_NAMESPACE } from './credentials.ts';
+import {
+  API_URL,
+  euProfileIssuerSigned,
+  NOW,
+  persona,
+  sandboxIssuer,
+  sandboxTrust,
+  trustOf,
+  waiting,
+} from './test-helpers.ts';
 import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust.ts';
 import { verifyDeviceResponseBytes, verifyWalletResponse } from './verify.ts';
 
@@ -166,7 +177,7 @@ describe('interop', () => {
       request: waiting(),
       now: NOW,
     });
-    expect(verdict).toEqual({ status: 'verified', ageOver18: true });
+    expect(verdict).toEqual({ status: 'verified', credential: 'av', facts: { isAdult: true } });
   });
 
   it('refuses the same kind of presentation when its IACA is not registered: trust_chain', async () => {
@@ -231,5 +242,116 @@ describe("the EU profile's example credential (Annex A §A.10)", () => {
     expect(await verifyDeviceResponseBytes(bytes, transcript, sandboxTrust, whileValid)).toMatchObject({
       check: 'device_auth',
     });
+  });
+});
+
+describe('interop: the EU PID (DESIGN §13)', () => {
+  it("accepts a PID issued by the library's Issuer and presented by its Holder, answering our openid4vp:// link", async () => {
+    const issuer = await createOtherIssuer();
+    const trust = trustOf(issuer.iacaPem);
+    const request = await createWalletRequest({
+      requestId: 'vr_interop_pid',
+      apiUrl: 'https://svc.example',
+      scopes: ['isAdult', 'isFrench', 'isEU'],
+    });
+    // The wallet's side, from the libraries alone: @openid4vc/openid4vp reads the link, @owf/mdoc
+    // issues, selects the elements the DeviceRequest names, and signs.
+    const { params } = parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink });
+    const asked = params as { client_id: string; response_uri: string; nonce: string; state: string };
+    const deviceKey = createEcJwk();
+    const issuerSigned = await new mdoc.Issuer(PID_DOCTYPE, holderContext)
+      .addIssuerNamespace(PID_NAMESPACE, {
+        family_name: 'Mustermann',
+        given_name: 'Erika',
+        birth_date: new mdoc.DateOnly('1964-08-12'),
+        age_over_18: true,
+        nationality: ['DE', 'FR'],
+      })
+      .sign({
+        signingKey: mdoc.CoseKey.fromJwk({ ...issuer.dsKey }),
+        algorithm: mdoc.SignatureAlgorithm.ES256,
+        digestAlgorithm: 'SHA-256',
+        validityInfo: {
+          signed: new Date(NOW - DAY_MS),
+          validFrom: new Date(NOW - DAY_MS),
+          validUntil: new Date(NOW + 90 * DAY_MS),
+        },
+        deviceKeyInfo: { deviceKey: mdoc.DeviceKey.fromJwk({ ...toPublicEcJwk(deviceKey) }) },
+        certificates: issuer.x5chain,
+      });
+    const sessionTranscript = await mdoc.SessionTranscript.forOid4Vp(
+      { clientId: asked.client_id, responseUri: asked.response_uri, nonce: asked.nonce },
+      holderContext,
+    );
+    const deviceRequest = mdoc.DeviceRequest.create({
+      docRequests: [
+        mdoc.DocRequest.create({
+          itemsRequest: mdoc.ItemsRequest.create({
+            docType: PID_DOCTYPE,
+            namespaces: { [PID_NAMESPACE]: { age_over_18: false, nationality: false } },
+          }),
+        }),
+      ],
+    });
+    const response = await mdoc.Holder.createDeviceResponseForDeviceRequest(
+      {
+        deviceRequest,
+        sessionTranscript,
+        issuerSigned: [issuerSigned],
+        signature: { signingKey: mdoc.CoseKey.fromJwk({ ...deviceKey, alg: 'ES256' }) },
+      },
+      holderContext,
+    );
+    const body = new URLSearchParams({
+      vp_token: JSON.stringify({ pid: [response.encodedForOid4Vp] }),
+      state: asked.state,
+    });
+    const verdict = await verifyWalletResponse({
+      body,
+      material: request.material,
+      trust,
+      request: waiting(),
+      now: NOW,
+    });
+    expect(verdict).toEqual({
+      status: 'verified',
+      credential: 'pid',
+      facts: { isAdult: true, isFrench: true, isEU: true },
+    });
+  });
+
+  it("has the library's Verifier accept a PID our sandbox issuer and wallet made, for the request it answers", async () => {
+    const request = await createWalletRequest({ requestId: 'vr_ours', apiUrl: API_URL, scopes: ['isFrench'] });
+    const { body } = await createDirectPost({
+      link: request.walletLink,
+      issuer: sandboxIssuer,
+      persona: persona('fr-adult-f'),
+      now: NOW,
+      credential: 'pid',
+    });
+    const presentation = (JSON.parse(new URLSearchParams(body).get('vp_token')!) as { pid: [string] }).pid[0];
+    const sessionTranscript = await createOid4VpSessionTranscript({
+      responseUri: request.responseUri,
+      nonce: request.nonce,
+    });
+    const deviceResponse = mdoc.DeviceResponse.decode(new Uint8Array(Buffer.from(presentation, 'base64url')));
+    const failures: string[] = [];
+    await mdoc.Verifier.verifyDeviceResponse(
+      {
+        deviceResponse,
+        sessionTranscript,
+        trustedCertificates: sandboxTrust.anchors.map((anchor) => anchor.der),
+        now: new Date(NOW),
+        onCheck: (assessment) => {
+          if (assessment.status === 'FAILED') failures.push(assessment.check);
+        },
+      },
+      mdocContext,
+    );
+    expect(failures).toEqual([]);
+    const [document] = deviceResponse.documents!;
+    expect(document!.docType).toBe(PID_DOCTYPE);
+    // Selective disclosure: the sandbox wallet shared the element asked for, not the birth date it also holds.
+    expect(document!.issuerSigned.getPrettyClaims(PID_NAMESPACE)).toEqual({ nationality: ['FR'] });
   });
 });

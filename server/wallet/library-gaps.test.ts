@@ -291,3 +291,36 @@ describe('gap 10: assessment texts quote the credential', () => {
     }
   });
 });
+
+describe('gap 11: vp_token ids and the docType of what they key', () => {
+  it('@openid4vc/openid4vp 0.4.6 returns presentations under any id; we take only an id asked, with its docType', async () => {
+    const request = await createWalletRequest({
+      requestId: 'vr_gap11',
+      apiUrl: 'https://svc.example',
+      scopes: ['isFrench'],
+    });
+    const payload = openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink }).params;
+    const parsed = await openid4vp.parseOpenid4vpAuthorizationResponse({
+      authorizationResponse: { vp_token: { proof_of_age: ['x'], not_asked: ['y'] }, state: request.state },
+      authorizationRequestPayload: payload as openid4vp.Openid4vpAuthorizationRequest,
+      callbacks: {} as never,
+    });
+    expect(parsed.type === 'dcql' && Object.keys(parsed.dcql.presentations)).toEqual(['proof_of_age', 'not_asked']);
+    // Ours: a PID keyed as mdl is refused by its docType, whatever the id says.
+    const sessionTranscript = await createOid4VpSessionTranscript({
+      responseUri: request.responseUri,
+      nonce: request.nonce,
+    });
+    const bytes = await createDeviceResponse({
+      issuer: sandboxIssuer,
+      persona: persona('fr-adult-m'),
+      now: NOW,
+      sessionTranscript,
+      asked: { kind: 'pid', queryId: 'pid', elements: ['nationality'] },
+    });
+    const keyedAsMdl = { credentials: ['mdl'] as const, scopes: ['isFrench'] as const };
+    expect(await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW, keyedAsMdl)).toMatchObject({
+      check: 'doctype',
+    });
+  });
+});

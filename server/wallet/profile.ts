@@ -1,7 +1,9 @@
 /**
  * The EU age-verification profile as this verifier speaks it (DESIGN §11; av-doc-technical-
  * specification Annex A §A.5–A.6): mdoc only, one doctype and namespace, one claim, OpenID4VP 1.0
- * with DCQL, `direct_post`, request by value, client id `redirect_uri:<response_uri>`.
+ * with DCQL, `direct_post`, request by value, client id `redirect_uri:<response_uri>`. Requests
+ * for exactly [isAdult] keep it byte for byte; the other credentials and their requests (DESIGN
+ * §13) are credentials.ts's.
  */
 
 /** docType of the proof-of-age mdoc, and the namespace of its claim. */
@@ -24,8 +26,11 @@ export const AV_DCQL_QUERY = Object.freeze({
   ],
 });
 
-/** The link scheme the EU age-verification app registers (Annex A §A.5). */
+/** The link scheme the EU age-verification app registers (Annex A §A.5): requests for exactly [isAdult]. */
 export const WALLET_LINK_SCHEME = 'av://';
+
+/** OpenID4VP's own scheme (1.0 §13.1): every other wallet request (DESIGN §13). */
+export const OPENID4VP_LINK_SCHEME = 'openid4vp://';
 
 /** Prefix of the client identifier: the verifier is identified by its response_uri. */
 export const CLIENT_ID_PREFIX = 'redirect_uri:';
@@ -35,6 +40,9 @@ export const RESPONSE_PATH = '/oid4vp/response/';
 
 /** Digital Credentials API protocol identifier for ISO/IEC 18013-7 Annex C. */
 export const DC_API_PROTOCOL = 'org-iso-mdoc';
+
+/** Digital Credentials API protocol identifier of unsigned OpenID4VP 1.0 requests (§A.1, A.2). */
+export const OID4VP_DC_API_PROTOCOL = 'openid4vp-v1-unsigned';
 
 /** Clock skew accepted on the MSO validity window (DESIGN §11). */
 export const MSO_SKEW_SECONDS = 300;

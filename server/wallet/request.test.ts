@@ -12,6 +12,7 @@ import {
   parseWalletLink,
   responseUriOf,
   WalletLinkError,
+  walletRequestOf,
   type WalletRequestMaterial,
 } from './request.ts';
 import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
@@ -22,6 +23,14 @@ import { verifyWalletResponse } from './verify.ts';
 const DESIGN_DCQL =
   '{"credentials":[{"id":"proof_of_age","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.av.1"},' +
   '"claims":[{"path":["eu.europa.ec.av.1","age_over_18"]}]}]}';
+
+// DESIGN §13's DCQL query for isAdult and a nationality scope, the mdl entry written out as the pid's.
+const DESIGN_13_DCQL =
+  '{"credentials":[{"id":"pid","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.eudi.pid.1"},' +
+  '"claims":[{"path":["eu.europa.ec.eudi.pid.1","age_over_18"]},{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},' +
+  '{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"org.iso.18013.5.1.mDL"},' +
+  '"claims":[{"path":["org.iso.18013.5.1","age_over_18"]},{"path":["org.iso.18013.5.1","nationality"]}]}],' +
+  '"credential_sets":[{"options":[["pid"],["mdl"]]}]}';
 
 describe('wallet request', () => {
   it('writes the av:// link in the order and form DESIGN §11 gives, every value percent-encoded', async () => {
@@ -52,7 +61,7 @@ describe('wallet request', () => {
     const request = await createWalletRequest({ requestId: 'vr_json', apiUrl: API_URL });
     const stored = JSON.parse(JSON.stringify(request.material)) as WalletRequestMaterial;
     expect(stored).toEqual(request.material);
-    expect(Object.keys(stored).sort()).toEqual(['dc', 'nonce', 'responseUri', 'state', 'v']);
+    expect(Object.keys(stored).sort()).toEqual(['dc', 'nonce', 'oid4vpDc', 'responseUri', 'scopes', 'state', 'v']);
     const { body } = await createDirectPost({
       link: request.walletLink,
       issuer: sandboxIssuer,
@@ -66,7 +75,89 @@ describe('wallet request', () => {
       request: waiting(),
       now: NOW,
     });
-    expect(verdict).toEqual({ status: 'verified', ageOver18: true });
+    expect(verdict).toEqual({ status: 'verified', credential: 'av', facts: { isAdult: true } });
+  });
+
+  it('keeps the [isAdult] link of the age-verification app unchanged: its parameters and DCQL, snapshot', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_snapshot', apiUrl: 'https://svc.example' });
+    const params = parseWalletLink(request.walletLink);
+    expect(request.walletLink.startsWith('av://?')).toBe(true);
+    expect({ ...params, nonce: '<nonce>', state: '<state>' }).toMatchInlineSnapshot(`
+      {
+        "client_id": "redirect_uri:https://svc.example/oid4vp/response/vr_snapshot",
+        "dcql_query": {
+          "credentials": [
+            {
+              "claims": [
+                {
+                  "path": [
+                    "eu.europa.ec.av.1",
+                    "age_over_18",
+                  ],
+                },
+              ],
+              "format": "mso_mdoc",
+              "id": "proof_of_age",
+              "meta": {
+                "doctype_value": "eu.europa.ec.av.1",
+              },
+            },
+          ],
+        },
+        "nonce": "<nonce>",
+        "response_mode": "direct_post",
+        "response_type": "vp_token",
+        "response_uri": "https://svc.example/oid4vp/response/vr_snapshot",
+        "state": "<state>",
+      }
+    `);
+    expect([...new URLSearchParams(request.walletLink.slice('av://?'.length)).keys()]).toEqual([
+      'response_type',
+      'response_mode',
+      'client_id',
+      'response_uri',
+      'dcql_query',
+      'nonce',
+      'state',
+    ]);
+    expect(JSON.stringify(params.dcql_query)).toBe(DESIGN_DCQL);
+  });
+
+  it('gives every other wallet request an openid4vp:// link with the same parameters and the DCQL of DESIGN §13', async () => {
+    const request = await createWalletRequest({
+      requestId: 'vr_fr',
+      apiUrl: 'https://svc.example',
+      scopes: ['isAdult', 'isFrench'],
+    });
+    const responseUri = 'https://svc.example/oid4vp/response/vr_fr';
+    const e = encodeURIComponent;
+    expect(request.walletLink).toBe(
+      'openid4vp://?response_type=vp_token&response_mode=direct_post' +
+        `&client_id=${e(`redirect_uri:${responseUri}`)}&response_uri=${e(responseUri)}` +
+        `&dcql_query=${e(DESIGN_13_DCQL)}&nonce=${request.nonce}&state=${request.state}`,
+    );
+  });
+
+  it('asks for age_over_18 only when isAdult is asked, and for nationality once for isFrench and isEU', async () => {
+    const queryOf = async (scopes: ('isAdult' | 'isFrench' | 'isEU')[]) =>
+      JSON.stringify(
+        parseWalletLink((await createWalletRequest({ requestId: 'vr_q', apiUrl: API_URL, scopes })).walletLink)
+          .dcql_query,
+      );
+    const nationalityOnly = DESIGN_13_DCQL.replaceAll(/\{"path":\["[a-z0-9.]+","age_over_18"\]\},/g, '');
+    expect(await queryOf(['isFrench'])).toBe(nationalityOnly);
+    expect(await queryOf(['isEU', 'isFrench'])).toBe(nationalityOnly);
+    expect(await queryOf(['isAdult', 'isEU'])).toBe(DESIGN_13_DCQL);
+    expect(nationalityOnly).not.toContain('age_over_18');
+  });
+
+  it('reads a stored material of before issue 20 (v1, no scopes) as the [isAdult] request it was', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_v1', apiUrl: API_URL });
+    const v1: WalletRequestMaterial = { ...request.material, v: 1 };
+    delete v1.scopes;
+    delete v1.oid4vpDc;
+    expect(walletRequestOf(v1).walletLink).toBe(request.walletLink);
+    expect(walletRequestOf(v1).dcRequests).toEqual([request.dcRequest]);
   });
 
   it('refuses request ids and api urls that cannot form a response_uri', () => {
@@ -103,6 +194,22 @@ describe('av:// and DCQL round trips', () => {
       effective: request.clientId,
     });
     expect(resolved.dcql?.query).toEqual(AV_DCQL_QUERY);
+  });
+
+  it('parses an openid4vp:// link back to the same request with @openid4vc/openid4vp, credential sets included', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_rt', apiUrl: 'https://svc.example', scopes: ['isEU'] });
+    const parsed = parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink });
+    expect(parsed.params).toMatchObject({ client_id: request.clientId, nonce: request.nonce, state: request.state });
+    const resolved = await resolveOpenid4vpAuthorizationRequest({
+      authorizationRequestPayload: parsed.params as Parameters<
+        typeof resolveOpenid4vpAuthorizationRequest
+      >[0]['authorizationRequestPayload'],
+      callbacks: {} as Parameters<typeof resolveOpenid4vpAuthorizationRequest>[0]['callbacks'],
+    });
+    expect(resolved.dcql?.query).toMatchObject({
+      credentials: [{ id: 'pid' }, { id: 'mdl' }],
+      credential_sets: [{ options: [['pid'], ['mdl']] }],
+    });
   });
 
   it('parses back to the same request with our reader, http sandbox links included', async () => {

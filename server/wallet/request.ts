@@ -1,40 +1,67 @@
 /**
- * The verifier's request (DESIGN §11): the `av://` link for a wallet on a phone and the Digital
- * Credentials API request for a wallet on this device, both bound to one verification request by
- * a fresh nonce and state; and the SessionTranscripts a presentation must be signed over.
+ * The verifier's request (DESIGN §11, §13): the wallet link for a wallet on a phone and the
+ * Digital Credentials API requests for a wallet on this device, all bound to one verification
+ * request by fresh nonces and a state; and the SessionTranscripts a presentation must be signed
+ * over. Requests for exactly [isAdult] keep the EU age-verification profile's `av://` link byte for
+ * byte; every other wallet request gets an `openid4vp://` link asking for a PID or an mDL.
  */
 import { type Openid4vpAuthorizationRequest, validateOpenid4vpAuthorizationRequestPayload } from '@openid4vc/openid4vp';
 import { SessionTranscript } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
+import {
+  type CredentialKind,
+  credentialsFor,
+  dcqlQueryFor,
+  type DcqlQuery,
+  isAgeVerificationRequest,
+  type WalletScope,
+} from './credentials.ts';
 import { createDcRequest, type DcRequest, type DcRequestMaterial } from './dc-api.ts';
 import { mdocContext } from './mdoc-context.ts';
 import {
-  AV_DCQL_QUERY,
+  createOid4vpDcMaterial,
+  type Oid4vpDcMaterial,
+  type Oid4vpDcRequest,
+  oid4vpDcRequestOf,
+} from './oid4vp-dc-api.ts';
+import {
   CLIENT_ID_PREFIX,
+  DC_API_PROTOCOL,
   NONCE_BYTES,
+  OPENID4VP_LINK_SCHEME,
   RESPONSE_PATH,
   STATE_BYTES,
   WALLET_LINK_SCHEME,
-  DC_API_PROTOCOL,
 } from './profile.ts';
 
 /**
  * What the store keeps for one request, as JSON: everything a response is checked against.
- * `dc.recipientPrivateKey` is secret; nonce and state travel in the link anyway.
+ * `dc.recipientPrivateKey` and `oid4vpDc.privateKey` are secret; nonce and state travel in the
+ * requests anyway. A v1 material (before issue 20) asked [isAdult] and had no `oid4vpDc`.
  */
 export interface WalletRequestMaterial {
-  v: 1;
+  v: 1 | 2;
   responseUri: string;
   nonce: string;
   state: string;
+  /** the scopes the wallet is asked to prove (v1: absent, [isAdult]) */
+  scopes?: WalletScope[];
+  /** the Annex C request (org-iso-mdoc) */
   dc: DcRequestMaterial;
+  /** the OpenID4VP request over the Digital Credentials API (openid4vp-v1-unsigned) */
+  oid4vpDc?: Oid4vpDcMaterial;
 }
+
+/** What the page hands to `navigator.credentials.get({ digital: { requests } })`, in this order. */
+export type DcApiRequest = DcRequest | Oid4vpDcRequest;
 
 export interface WalletRequest {
   /** the `wallet_link` of verify-request */
   walletLink: string;
-  /** the `dc_request` of verify-request */
+  /** the `dc_request` of verify-request (org-iso-mdoc, for the widgets that know only it) */
   dcRequest: DcRequest;
+  /** the `dc_requests` of verify-request: org-iso-mdoc, then openid4vp-v1-unsigned */
+  dcRequests: DcApiRequest[];
   responseUri: string;
   clientId: string;
   nonce: string;
@@ -42,7 +69,7 @@ export interface WalletRequest {
   material: WalletRequestMaterial;
 }
 
-/** The request parameters an `av://` link carries, in the order DESIGN §11 writes them. */
+/** The request parameters a wallet link carries, in the order DESIGN §11 writes them. */
 export interface WalletLinkParams {
   response_type: 'vp_token';
   response_mode: 'direct_post';
@@ -72,32 +99,64 @@ export function responseUriOf(apiUrl: string, requestId: string): string {
   return apiUrl.replace(/\/+$/, '') + RESPONSE_PATH + requestId;
 }
 
+/** The scopes a material asks a wallet to prove: [isAdult] for a v1 material. */
+export function scopesOf(material: Pick<WalletRequestMaterial, 'scopes'>): readonly WalletScope[] {
+  return material.scopes ?? ['isAdult'];
+}
+
+/**
+ * The credentials the wallet link asks for: the proof of age alone for exactly [isAdult] (the
+ * age-verification profile), otherwise each credential that proves every scope (PID, then mDL).
+ *
+ * @example linkCredentials(['isAdult']) // ['av']; ['isAdult', 'isFrench'] → ['pid', 'mdl']
+ */
+export function linkCredentials(scopes: readonly WalletScope[]): CredentialKind[] {
+  return isAgeVerificationRequest(scopes) ? ['av'] : credentialsFor(scopes);
+}
+
+/** The DCQL query of a material's wallet link. */
+export function linkQueryOf(material: Pick<WalletRequestMaterial, 'scopes'>): DcqlQuery {
+  const scopes = scopesOf(material);
+  return dcqlQueryFor(linkCredentials(scopes), scopes);
+}
+
 /** The OpenID4VP authorization request a material stands for, as @openid4vc/openid4vp types it. */
 export function authorizationRequestOf(
-  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state'>,
+  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes'>,
 ): WalletLinkParams {
   return {
     response_type: 'vp_token',
     response_mode: 'direct_post',
     client_id: clientIdOf(material.responseUri),
     response_uri: material.responseUri,
-    dcql_query: AV_DCQL_QUERY,
+    dcql_query: linkQueryOf(material),
     nonce: material.nonce,
     state: material.state,
   };
 }
 
 /**
- * `av://?response_type=…&response_mode=…&client_id=…&response_uri=…&dcql_query=…&nonce=…&state=…`,
- * every value percent-encoded (RFC 3986 unreserved characters kept).
+ * `av://?response_type=…&response_mode=…&client_id=…&response_uri=…&dcql_query=…&nonce=…&state=…`
+ * (`openid4vp://?…` with `scheme: 'openid4vp'`), every value percent-encoded (RFC 3986 unreserved
+ * characters kept).
  *
  * @example formatWalletLink(authorizationRequestOf(material))
  */
-export function formatWalletLink(params: WalletLinkParams): string {
+export function formatWalletLink(params: WalletLinkParams, scheme: 'av' | 'openid4vp' = 'av'): string {
   const query = Object.entries(params)
     .map(([key, value]) => `${key}=${encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value))}`)
     .join('&');
-  return `${WALLET_LINK_SCHEME}?${query}`;
+  return `${scheme === 'av' ? WALLET_LINK_SCHEME : OPENID4VP_LINK_SCHEME}?${query}`;
+}
+
+/**
+ * The wallet link a material stands for: `av://` for exactly [isAdult], `openid4vp://` otherwise.
+ *
+ * @example const link = walletLinkOf(record.wallet)
+ */
+export function walletLinkOf(material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes'>) {
+  const scheme = isAgeVerificationRequest(scopesOf(material)) ? 'av' : 'openid4vp';
+  return formatWalletLink(authorizationRequestOf(material), scheme);
 }
 
 /**
@@ -141,44 +200,65 @@ export function parseWalletLink(link: string): WalletLinkParams {
 }
 
 /**
- * The link and the Digital Credentials API request a stored material stands for (the same as
- * createWalletRequest answered), e.g. for the phone page.
- *
- * @example const { walletLink, dcRequest } = walletRequestOf(record.wallet)
+ * The credentials the Digital Credentials API requests ask for: each one that proves every scope
+ * (for [isAdult] the proof of age, the PID and the mDL alike).
  */
-export function walletRequestOf(material: WalletRequestMaterial): Pick<WalletRequest, 'walletLink' | 'dcRequest'> {
-  return {
-    walletLink: formatWalletLink(authorizationRequestOf(material)),
-    dcRequest: {
-      protocol: DC_API_PROTOCOL,
-      data: { deviceRequest: material.dc.deviceRequest, encryptionInfo: material.dc.encryptionInfo },
-    },
-  };
+export function dcApiCredentials(material: Pick<WalletRequestMaterial, 'scopes'>): CredentialKind[] {
+  return credentialsFor(scopesOf(material));
 }
 
 /**
- * A new wallet request for one verification request: link, DC API request, and the material the
- * store keeps (serialisable as JSON).
+ * The link and the Digital Credentials API requests a stored material stands for (the same as
+ * createWalletRequest answered), e.g. for the phone page. Nothing secret: the public key only.
  *
- * @example const wallet = await createWalletRequest({ requestId: 'vr_…', apiUrl: config.apiUrl })
+ * @example const { walletLink, dcRequest, dcRequests } = walletRequestOf(record.wallet)
  */
-export async function createWalletRequest(input: { requestId: string; apiUrl: string }): Promise<WalletRequest> {
+export function walletRequestOf(
+  material: WalletRequestMaterial,
+): Pick<WalletRequest, 'walletLink' | 'dcRequest' | 'dcRequests'> {
+  const dcRequest: DcRequest = {
+    protocol: DC_API_PROTOCOL,
+    data: { deviceRequest: material.dc.deviceRequest, encryptionInfo: material.dc.encryptionInfo },
+  };
+  const dcRequests: DcApiRequest[] = [dcRequest];
+  if (material.oid4vpDc) {
+    const query = dcqlQueryFor(dcApiCredentials(material), scopesOf(material));
+    dcRequests.push(oid4vpDcRequestOf(material.oid4vpDc, query));
+  }
+  return { walletLink: walletLinkOf(material), dcRequest, dcRequests };
+}
+
+/**
+ * A new wallet request for one verification request whose scopes a wallet can prove: link, DC
+ * API requests, and the material the store keeps (serialisable as JSON).
+ *
+ * @example const wallet = await createWalletRequest({ requestId: 'vr_…', apiUrl: config.apiUrl, scopes: ['isFrench'] })
+ */
+export async function createWalletRequest(input: {
+  requestId: string;
+  apiUrl: string;
+  /** default [isAdult] */
+  scopes?: readonly WalletScope[];
+}): Promise<WalletRequest> {
+  const scopes = [...(input.scopes ?? ['isAdult'])];
+  if (scopes.length === 0) throw new Error('a wallet request asks for at least one scope');
   const responseUri = responseUriOf(input.apiUrl, input.requestId);
   const nonce = randomBytes(NONCE_BYTES).toString('base64url');
   const state = randomBytes(STATE_BYTES).toString('base64url');
-  const params = authorizationRequestOf({ responseUri, nonce, state });
+  const params = authorizationRequestOf({ responseUri, nonce, state, scopes });
   // The library's own request checks (response_mode vs response_uri, one query language, …).
   validateOpenid4vpAuthorizationRequestPayload({ params: params as Openid4vpAuthorizationRequest });
-  const { dcRequest, material: dc } = await createDcRequest();
-  return {
-    walletLink: formatWalletLink(params),
-    dcRequest,
+  const { material: dc } = await createDcRequest(credentialsFor(scopes), scopes);
+  const material: WalletRequestMaterial = {
+    v: 2,
     responseUri,
-    clientId: params.client_id,
     nonce,
     state,
-    material: { v: 1, responseUri, nonce, state, dc },
+    scopes,
+    dc,
+    oid4vpDc: await createOid4vpDcMaterial(),
   };
+  return { ...walletRequestOf(material), responseUri, clientId: params.client_id, nonce, state, material };
 }
 
 /**

@@ -62,7 +62,7 @@ const signer = (options: SignerProfileOptions): IssuerShape => ({ signer: option
 
 describe('the DS certificate profile (ISO/IEC 18013-5 Annex B)', () => {
   it('accepts a DS certificate with the Annex B profile: digitalSignature, mdlDS, the IACA country', async () => {
-    expect(await verdictFor({})).toEqual({ status: 'verified', ageOver18: true });
+    expect(await verdictFor({})).toEqual({ status: 'verified', credential: 'av', facts: { isAdult: true } });
   });
 
   it('refuses a DS certificate whose keyUsage is keyCertSign only: trust_chain', async () => {
@@ -118,7 +118,8 @@ describe('the DS certificate profile (ISO/IEC 18013-5 Annex B)', () => {
     expect(EU_REFERENCE_DS_EKU).toBe('1.3.130.2.0.0.1.2');
     expect(await verdictFor(signer({ extendedKeyUsage: [EU_REFERENCE_DS_EKU] }))).toEqual({
       status: 'verified',
-      ageOver18: true,
+      credential: 'av',
+      facts: { isAdult: true },
     });
   });
 });
@@ -134,7 +135,8 @@ describe('the path to the IACA: path length constraints', () => {
   it('accepts the same intermediate under an IACA with pathlen:1', async () => {
     expect(await verdictFor({ iacaPathLength: 1, intermediates: [{ pathLength: 0 }] })).toEqual({
       status: 'verified',
-      ageOver18: true,
+      credential: 'av',
+      facts: { isAdult: true },
     });
   });
 

@@ -30,7 +30,7 @@ export interface WalletTrust {
 /**
  * Roots production refuses, known by SHA-256 fingerprint whatever their file or subject says
  * (issue 16). `never`: the sandbox IACA, whose document signer's private key is committed in
- * fixtures/wallet/ (anyone can sign a proof of age under it). `test`: the EU age-verification
+ * fixtures/wallet/ (anyone can sign a proof of age, a PID or an mDL under it). `test`: the EU age-verification
  * reference *test* CA, whose test credentials anyone can obtain; only with
  * SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots), and logged at boot. A test checks these against the
  * files in fixtures/wallet/; a regenerated sandbox IACA adds its fingerprint here (the old key
@@ -102,7 +102,7 @@ function refusePublicRoots(anchors: readonly TrustAnchor[], allowTestRoots: bool
     throw new ConfigError(
       known.refused === 'never'
         ? `SVC_WALLET_TRUST holds ${which}: its document signer's private key is public in fixtures/wallet/, ` +
-            'so anyone could sign a proof of age under it; production never trusts it'
+            'so anyone could sign a proof of age, a PID or an mDL under it; production never trusts it'
         : `SVC_WALLET_TRUST holds ${which}: its test credentials are public, ` +
             'so production refuses it unless SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots only)',
     );

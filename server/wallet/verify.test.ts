@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDirectPost, type PresentOptions, type WalletTamper } from '../sandbox/wallet/sandbox-wallet.ts';
+import type { WalletScope } from './credentials.ts';
 import { createWalletRequest, type WalletRequest } from './request.ts';
 import { MINUTE_MS, NOW, persona, sandboxIssuer, sandboxTrust, trustOf, waiting, API_URL } from './test-helpers.ts';
 import { type FormBody, verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from './verify.ts';
@@ -52,7 +53,8 @@ describe('verifyWalletResponse: what passes', () => {
     const request = await newRequest();
     expect(await verify(request, await present(request, { encoding: 'json' }))).toEqual({
       status: 'verified',
-      ageOver18: true,
+      credential: 'av',
+      facts: { isAdult: true },
     });
   });
 
@@ -60,7 +62,7 @@ describe('verifyWalletResponse: what passes', () => {
     const request = await newRequest();
     const body = await present(request, { encoding: 'brackets' });
     expect(new URLSearchParams(body).has('vp_token[proof_of_age]')).toBe(true);
-    expect(await verify(request, body)).toEqual({ status: 'verified', ageOver18: true });
+    expect(await verify(request, body)).toEqual({ status: 'verified', credential: 'av', facts: { isAdult: true } });
   });
 
   it('accepts the form as URLSearchParams or as a parsed object as well as raw text', async () => {
@@ -75,14 +77,15 @@ describe('verifyWalletResponse: what passes', () => {
     const request = await newRequest();
     expect(await verify(request, await present(request, { tagIssuerAuth: true }))).toEqual({
       status: 'verified',
-      ageOver18: true,
+      credential: 'av',
+      facts: { isAdult: true },
     });
   });
 
   it('verifies a minor and reports age_over_18 false, which the route turns into a failed request', async () => {
     const request = await newRequest();
     const verdict = await verify(request, await present(request, { persona: persona('fr-minor') }));
-    expect(verdict).toEqual({ status: 'verified', ageOver18: false });
+    expect(verdict).toEqual({ status: 'verified', credential: 'av', facts: { isAdult: false } });
   });
 
   it('accepts an MSO that starts up to five minutes after the verifier clock, not six', async () => {
@@ -345,5 +348,104 @@ describe('verifyWalletResponse: the form itself', () => {
     expect(verdict).toMatchObject({ status: 'refused', check: 'digests' });
     for (let i = 0; i + 24 <= presentation.length; i += 24) expect(text).not.toContain(presentation.slice(i, i + 24));
     expect(text).not.toMatch(/true|false/);
+  });
+});
+
+describe('verifyWalletResponse: the PID and the mDL, per scope (DESIGN §13)', () => {
+  async function newFor(scopes: WalletScope[]): Promise<WalletRequest> {
+    return createWalletRequest({ requestId: 'vr_13', apiUrl: API_URL, scopes });
+  }
+
+  async function presented(scopes: WalletScope[], options: Partial<PresentOptions>): Promise<WalletVerdict> {
+    const request = await newFor(scopes);
+    return verify(request, await present(request, options));
+  }
+
+  it("proves isAdult, isFrench and isEU from a French adult's PID", async () => {
+    const verdict = await presented(['isAdult', 'isFrench', 'isEU'], {
+      persona: persona('fr-adult-f'),
+      credential: 'pid',
+    });
+    expect(verdict).toEqual({
+      status: 'verified',
+      credential: 'pid',
+      facts: { isAdult: true, isFrench: true, isEU: true },
+    });
+  });
+
+  it("proves isFrench false and isEU true from a German adult's PID", async () => {
+    const verdict = await presented(['isFrench', 'isEU'], { persona: persona('de-adult'), credential: 'pid' });
+    expect(verdict).toEqual({ status: 'verified', credential: 'pid', facts: { isFrench: false, isEU: true } });
+  });
+
+  it('proves isFrench from a PID of two nationalities, French the second', async () => {
+    const verdict = await presented(['isFrench', 'isEU'], {
+      persona: persona('us-adult'),
+      credential: 'pid',
+      elements: { nationality: ['US', 'FR'] },
+    });
+    expect(verdict).toEqual({ status: 'verified', credential: 'pid', facts: { isFrench: true, isEU: true } });
+    expect(
+      await presented(['isEU'], {
+        persona: persona('us-adult'),
+        credential: 'pid',
+        elements: { nationality: ['US', 'CA'] },
+      }),
+    ).toMatchObject({ facts: { isEU: false } });
+  });
+
+  it("proves the same from a mobile driving licence's single nationality", async () => {
+    const verdict = await presented(['isAdult', 'isFrench'], { persona: persona('fr-adult-m'), credential: 'mdl' });
+    expect(verdict).toEqual({ status: 'verified', credential: 'mdl', facts: { isAdult: true, isFrench: true } });
+  });
+
+  it('verifies an mDL without nationality and leaves isFrench out (the request then fails: claims_missing)', async () => {
+    const verdict = await presented(['isAdult', 'isFrench'], {
+      persona: persona('fr-adult-m'),
+      credential: 'mdl',
+      elements: { nationality: undefined },
+    });
+    expect(verdict).toEqual({ status: 'verified', credential: 'mdl', facts: { isAdult: true } });
+  });
+
+  it('refuses a nationality rewritten after the issuer signed it: digests, naming only the element asked', async () => {
+    const verdict = await presented(['isFrench'], {
+      persona: persona('de-adult'),
+      credential: 'pid',
+      tamper: 'nationality',
+    });
+    refusedBy(verdict, 'digests');
+    expect(verdict).toMatchObject({
+      detail: 'a disclosed value does not match its digest: eu.europa.ec.eudi.pid.1/nationality',
+    });
+  });
+
+  it('refuses a PID keyed as mdl, and an mDL keyed as pid: doctype', async () => {
+    refusedBy(await presented(['isFrench'], { credential: 'pid', tamper: 'credential-id' }), 'doctype');
+    refusedBy(await presented(['isFrench'], { credential: 'mdl', tamper: 'credential-id' }), 'doctype');
+  });
+
+  it('refuses a proof of age for a nationality request, keyed by an id the link did not ask: vp_token', async () => {
+    const request = await newFor(['isFrench']);
+    const age = await newFor(['isAdult']);
+    const body = new URLSearchParams(await present(age));
+    body.set('state', request.state);
+    refusedBy(await verify(request, body), 'vp_token');
+  });
+
+  it('refuses a requested element of the wrong type, signed by the issuer: elements', async () => {
+    refusedBy(await presented(['isFrench'], { credential: 'pid', elements: { nationality: 250 } }), 'elements');
+    refusedBy(await presented(['isAdult'], { credential: 'av', elements: { age_over_18: 'yes' } }), 'elements');
+    refusedBy(await presented(['isEU'], { credential: 'mdl', elements: { nationality: 'FRA' } }), 'elements');
+  });
+
+  it('ignores the elements it did not ask for, even when the wallet discloses them all', async () => {
+    const verdict = await presented(['isFrench'], {
+      persona: persona('de-adult'),
+      credential: 'pid',
+      discloseAll: true,
+    });
+    expect(verdict).toEqual({ status: 'verified', credential: 'pid', facts: { isFrench: false } });
+    expect(JSON.stringify(verdict)).not.toMatch(/1981|birth|age_over_18|DE/);
   });
 });

@@ -1,24 +1,46 @@
 /**
- * Checks a wallet's answer (DESIGN §11), each failure named by the check that refused it:
+ * Checks a wallet's answer (DESIGN §11, §13), each failure named by the check that refused it:
  *
- *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token →
- *   device_response → doctype → trust_chain, certificate_validity (the path and the DS profile,
- *   trust-chain.ts) → device_auth (ours: a detached device signature, device-auth.ts) →
- *   issuer_signature, mso_validity, digests, device_auth (by @owf/mdoc) → mso_validity (ours: the
- *   window's order and the signing date, mso-validity.ts) → device_auth (ours: over this request's
- *   transcript) → age_over_18
+ *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token (one
+ *   presentation, keyed by the id of a credential the request asked for) → device_response →
+ *   doctype (the document's and the MSO's: the one of that id) → trust_chain,
+ *   certificate_validity (the path and the DS profile, trust-chain.ts) → device_auth (ours: a
+ *   detached device signature, device-auth.ts) → issuer_signature, mso_validity, digests,
+ *   device_auth (by @owf/mdoc) → mso_validity (ours: the window's order and the signing date,
+ *   mso-validity.ts) → device_auth (ours: over this request's transcript) → elements (each
+ *   requested element once and of its type, credentials.ts)
  *
- * The DC API answer skips state and vp_token and starts with dc_response (HPKE).
+ * The verdict carries the facts the requested elements prove (domain/facts.ts); an element the
+ * wallet did not disclose leaves its fact out, for the caller to fail the request (claims_missing).
+ * Elements not requested are never read. The DC API answer skips state and starts with
+ * dc_response: org-iso-mdoc opens with HPKE (dc-api.ts), openid4vp-v1-unsigned with jose's JWE
+ * decryption (oid4vp-dc-api.ts), whose vp_token is then read as the direct_post's.
  * Nothing here logs or returns credential contents: `detail` is a phrase of ours from a closed set
  * (`RefusalDetail`), never a value and never a library's text, which can quote the credential's
  * namespace and element names (issue 16, finding 6).
  * Single use is the store's: the route completes the request with a compare-and-set, so a second
  * post finds it no longer waiting.
  */
-import { type Openid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
+import {
+  type Openid4vpAuthorizationRequest,
+  parseDcqlVpToken,
+  parseOpenid4vpAuthorizationResponse,
+} from '@openid4vc/openid4vp';
 import { type Document, type SessionTranscript, type VerificationAssessment, Verifier } from '@owf/mdoc';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { openDcResponse, readDcResponseField } from './dc-api.ts';
+import type { ProvenFacts } from '../domain/facts.ts';
+import {
+  type CredentialKind,
+  credentialOfDocType,
+  credentialOfQueryId,
+  CREDENTIALS,
+  type ElementName,
+  type ElementProblem,
+  type KnownNamespace,
+  readFacts,
+  type WalletScope,
+} from './credentials.ts';
+import { openDcResponse, readDcResponse } from './dc-api.ts';
 import { checkDeviceAuthShape, type DeviceAuthProblem, verifyDeviceSignature } from './device-auth.ts';
 import { decodeBase64Url } from './keys.ts';
 import {
@@ -30,8 +52,16 @@ import {
 } from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { checkMsoValidity, type MsoValidityProblem } from './mso-validity.ts';
-import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, MSO_SKEW_SECONDS } from './profile.ts';
-import { authorizationRequestOf, createOid4VpSessionTranscript, type WalletRequestMaterial } from './request.ts';
+import { createOid4vpDcApiSessionTranscript, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
+import { DC_API_PROTOCOL, MSO_SKEW_SECONDS } from './profile.ts';
+import {
+  authorizationRequestOf,
+  createOid4VpSessionTranscript,
+  dcApiCredentials,
+  linkCredentials,
+  scopesOf,
+  type WalletRequestMaterial,
+} from './request.ts';
 import { type ChainProblem, evaluateIssuerChain } from './trust-chain.ts';
 import type { WalletTrust } from './trust.ts';
 
@@ -40,17 +70,17 @@ export const WALLET_CHECKS = {
   request_expired: 'the verification request has expired',
   request_not_waiting: 'the verification request is not waiting for a response',
   state: 'state does not match the request',
-  vp_token: 'vp_token must hold exactly one proof_of_age presentation',
+  vp_token: 'vp_token must hold exactly one presentation of a requested credential',
   dc_response: 'the Digital Credentials API response does not open for this request',
   device_response: 'the presentation is not a valid mdoc DeviceResponse',
-  doctype: 'the credential is not an eu.europa.ec.av.1 proof of age',
+  doctype: 'the credential is not of the document type requested',
   trust_chain: 'the credential issuer is not trusted',
   certificate_validity: 'an issuer certificate is outside its validity period',
   issuer_signature: 'the issuer signature does not verify',
   mso_validity: 'the credential is outside its validity period',
   digests: 'a disclosed value does not match its issuer digest',
   device_auth: 'the device signature does not cover this request',
-  age_over_18: 'the credential does not disclose age_over_18',
+  elements: 'a requested element is repeated or not of its type',
 } as const;
 
 export type WalletCheck = keyof typeof WALLET_CHECKS;
@@ -62,8 +92,8 @@ type LibraryProblem =
   | 'the MSO was signed outside the DS certificate validity'
   | 'the MSO is not valid now'
   | 'the MSO has no supported digestAlgorithm'
-  | `the MSO has no digests for ${typeof AV_NAMESPACE | 'unexpected_namespace'}`
-  | `a disclosed value does not match its digest: ${`${typeof AV_NAMESPACE}/${typeof AV_CLAIM}` | 'unexpected_element'}`
+  | `the MSO has no digests for ${KnownNamespace | 'unexpected_namespace'}`
+  | `a disclosed value does not match its digest: ${`${KnownNamespace}/${ElementName}` | 'unexpected_element'}`
   | 'the device signature does not verify'
   | `the library's ${WalletCheck} check failed`;
 
@@ -76,15 +106,17 @@ export type RefusalDetail =
   | 'the request was already answered or ended'
   | 'state is missing, repeated or different'
   | 'an error response must carry no vp_token'
-  | 'vp_token is missing, mixed, or not one proof_of_age presentation'
+  | 'vp_token is missing, mixed, or not one presentation of a requested credential'
   | 'the presentation is not base64url'
-  | 'not an org-iso-mdoc response'
+  | 'not a Digital Credentials API response of a protocol this request offered'
   | 'the HPKE envelope does not open for this request and origin'
+  | 'the JWE does not open with this request’s key as ECDH-ES and A128GCM, or is not JSON'
   | 'expected status 0 and exactly one document'
   | 'the DeviceResponse does not decode'
   | 'the library could not evaluate the DeviceResponse'
-  | 'no single boolean age_over_18 in the issuer-signed namespace'
+  | 'the docType is not one the request asked for'
   | DocTypeProblem
+  | ElementProblem
   | ChainProblem
   | CertificateDateProblem
   | DeviceAuthProblem
@@ -92,7 +124,8 @@ export type RefusalDetail =
   | LibraryProblem;
 
 export type WalletVerdict =
-  | { status: 'verified'; ageOver18: boolean }
+  /** `facts`: those of the requested scopes the disclosed elements prove (a missing one: not disclosed) */
+  | { status: 'verified'; credential: CredentialKind; facts: ProvenFacts }
   | { status: 'refused'; check: WalletCheck; description: string; detail: RefusalDetail }
   | { status: 'cancelled'; error: string };
 
@@ -169,12 +202,34 @@ const NO_JWT_CALLBACKS = {
   verifyJwt: () => Promise.reject(new Error('direct_post responses are not signed')),
 };
 
-/** The one presentation of the `proof_of_age` query, parsed by @openid4vc/openid4vp. */
+/** A presentation and the credential its query id stands for. */
+interface KeyedPresentation {
+  credential: CredentialKind;
+  presentation: string;
+}
+
+/**
+ * The one presentation of parsed DCQL presentations: exactly one query id, of a credential in
+ * `asked`, with exactly one string.
+ */
+function onePresentation(
+  presentations: Readonly<Record<string, readonly unknown[]>>,
+  asked: readonly CredentialKind[],
+): KeyedPresentation | null {
+  const entries = Object.entries(presentations);
+  if (entries.length !== 1) return null;
+  const [queryId, values] = entries[0]!;
+  const credential = credentialOfQueryId(queryId);
+  if (credential === null || !asked.includes(credential)) return null;
+  return values.length === 1 && typeof values[0] === 'string' ? { credential, presentation: values[0] } : null;
+}
+
+/** The one presentation of the link's DCQL query, parsed by @openid4vc/openid4vp. */
 async function readPresentation(
   vpToken: unknown,
   state: string,
   material: WalletRequestMaterial,
-): Promise<string | null> {
+): Promise<KeyedPresentation | null> {
   try {
     const parsed = await parseOpenid4vpAuthorizationResponse({
       authorizationResponse: { vp_token: vpToken, state },
@@ -182,10 +237,7 @@ async function readPresentation(
       callbacks: NO_JWT_CALLBACKS as never,
     });
     if (parsed.type !== 'dcql') return null;
-    const entries = Object.entries(parsed.dcql.presentations);
-    if (entries.length !== 1 || entries[0]![0] !== CREDENTIAL_QUERY_ID) return null;
-    const presentations = entries[0]![1];
-    return presentations.length === 1 && typeof presentations[0] === 'string' ? presentations[0] : null;
+    return onePresentation(parsed.dcql.presentations, linkCredentials(scopesOf(material)));
   } catch {
     return null;
   }
@@ -230,7 +282,13 @@ const LIBRARY_PHRASES: Readonly<Record<string, LibraryProblem>> = {
 
 const NAMESPACE_DIGESTS = 'Issuer Auth must include digests for namespace: ';
 const ELEMENT_DIGEST = 'The calculated digest for ';
-const OUR_ELEMENT_DIGEST = `${ELEMENT_DIGEST}${AV_NAMESPACE}/${AV_CLAIM} attribute must match the digest in the issuerAuth element`;
+const ELEMENT_DIGEST_END = ' attribute must match the digest in the issuerAuth element';
+
+// The names the credential table holds (credentials.ts): the only ones a phrase may repeat.
+const KNOWN_NAMESPACES: ReadonlySet<string> = new Set(Object.values(CREDENTIALS).map((c) => c.namespace));
+const KNOWN_ELEMENTS: ReadonlySet<string> = new Set(
+  Object.values(CREDENTIALS).flatMap((c) => c.elements.map((element) => `${c.namespace}/${element}`)),
+);
 
 /**
  * A failed library check in our words. The library's texts quote the credential's namespace and
@@ -242,30 +300,39 @@ function describeLibraryFailure(assessment: VerificationAssessment, check: Walle
   const text = assessment.check;
   const known = Object.hasOwn(LIBRARY_PHRASES, text) ? LIBRARY_PHRASES[text] : undefined;
   if (known) return known;
-  if (text === `${NAMESPACE_DIGESTS}${AV_NAMESPACE}`) return `the MSO has no digests for ${AV_NAMESPACE}`;
-  if (text.startsWith(NAMESPACE_DIGESTS)) return 'the MSO has no digests for unexpected_namespace';
-  if (text === OUR_ELEMENT_DIGEST) return `a disclosed value does not match its digest: ${AV_NAMESPACE}/${AV_CLAIM}`;
-  if (text.startsWith(ELEMENT_DIGEST)) return 'a disclosed value does not match its digest: unexpected_element';
+  if (text.startsWith(NAMESPACE_DIGESTS)) {
+    const namespace = text.slice(NAMESPACE_DIGESTS.length);
+    return KNOWN_NAMESPACES.has(namespace)
+      ? `the MSO has no digests for ${namespace as KnownNamespace}`
+      : 'the MSO has no digests for unexpected_namespace';
+  }
+  if (text.startsWith(ELEMENT_DIGEST)) {
+    const name = text.endsWith(ELEMENT_DIGEST_END) ? text.slice(ELEMENT_DIGEST.length, -ELEMENT_DIGEST_END.length) : '';
+    return KNOWN_ELEMENTS.has(name)
+      ? `a disclosed value does not match its digest: ${name as `${KnownNamespace}/${ElementName}`}`
+      : 'a disclosed value does not match its digest: unexpected_element';
+  }
   return `the library's ${check} check failed`;
 }
 
-function readAgeClaim(document: Document): boolean | null {
-  const items = (document.issuerSigned.getIssuerNamespace(AV_NAMESPACE) ?? []).filter(
-    (item) => item.elementIdentifier === AV_CLAIM,
-  );
-  const value: unknown = items.length === 1 ? items[0]!.elementValue : null;
-  return typeof value === 'boolean' ? value : null;
+/** What a presentation must be: one of `credentials` (one: the credential its query id stands for), proving `scopes`. */
+export interface Expectation {
+  credentials: readonly CredentialKind[];
+  scopes: readonly WalletScope[];
 }
 
 /**
  * Verifies DeviceResponse bytes against a SessionTranscript: everything from device_response on.
  * Exported for the interop tests; the routes call verifyWalletResponse / verifyDcApiResponse.
+ *
+ * @example await verifyDeviceResponseBytes(bytes, transcript, trust, now, { credentials: ['pid'], scopes: ['isFrench'] })
  */
 export async function verifyDeviceResponseBytes(
   bytes: Uint8Array,
   sessionTranscript: SessionTranscript,
   trust: WalletTrust,
   now: number,
+  expected: Expectation = { credentials: ['av'], scopes: ['isAdult'] },
 ): Promise<WalletVerdict> {
   let document: Document;
   let response: ReturnType<typeof decodeDeviceResponse>;
@@ -281,7 +348,13 @@ export async function verifyDeviceResponseBytes(
     return refuse('device_response', 'the DeviceResponse does not decode');
   }
 
-  const docTypeProblem = checkDocTypes(document, AV_DOCTYPE);
+  // Keyed by a query id: that credential's docType. Annex C (no id): any docType asked for.
+  const [only] = expected.credentials;
+  const credential = expected.credentials.length === 1 ? only! : credentialOfDocType(document.docType);
+  if (credential === null || !expected.credentials.includes(credential))
+    return refuse('doctype', 'the docType is not one the request asked for');
+  const { docType, namespace } = CREDENTIALS[credential];
+  const docTypeProblem = checkDocTypes(document, docType);
   if (docTypeProblem) return refuse('doctype', docTypeProblem);
 
   const anchors = trust.anchors.map((anchor) => anchor.certificate);
@@ -324,12 +397,12 @@ export async function verifyDeviceResponseBytes(
   );
   if (msoProblem) return refuse('mso_validity', msoProblem);
   // And whatever the library did: the signature must cover the bytes we compute.
-  const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, AV_DOCTYPE);
+  const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, docType);
   if (deviceSignatureProblem) return refuse('device_auth', deviceSignatureProblem);
 
-  const ageOver18 = readAgeClaim(document);
-  if (ageOver18 === null) return refuse('age_over_18', 'no single boolean age_over_18 in the issuer-signed namespace');
-  return { status: 'verified', ageOver18 };
+  const read = readFacts(document.issuerSigned.getIssuerNamespace(namespace) ?? [], expected.scopes, now);
+  if ('problem' in read) return refuse('elements', read.problem);
+  return { status: 'verified', credential, facts: read.facts };
 }
 
 /**
@@ -337,7 +410,7 @@ export async function verifyDeviceResponseBytes(
  *
  * @example
  * const verdict = await verifyWalletResponse({ body: rawFormBody, material, trust, request: { waiting, expiresAt }, now: clock.now() })
- * if (verdict.status === 'verified') completeRequest(verdict.ageOver18)
+ * if (verdict.status === 'verified') completeRequest(verdict.facts)
  */
 export async function verifyWalletResponse(input: CommonInput & { body: FormBody }): Promise<WalletVerdict> {
   const requestProblem = checkRequest(input.request, input.now);
@@ -357,22 +430,27 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
   }
 
   const vpToken = readVpToken(pairs);
-  const presentation = vpToken === null ? null : await readPresentation(vpToken, input.material.state, input.material);
-  if (presentation === null)
-    return refuse('vp_token', 'vp_token is missing, mixed, or not one proof_of_age presentation');
-  const bytes = decodeBase64Url(presentation);
+  const keyed = vpToken === null ? null : await readPresentation(vpToken, input.material.state, input.material);
+  if (keyed === null)
+    return refuse('vp_token', 'vp_token is missing, mixed, or not one presentation of a requested credential');
+  const bytes = decodeBase64Url(keyed.presentation);
   if (!bytes) return refuse('device_response', 'the presentation is not base64url');
 
   const transcript = await createOid4VpSessionTranscript({
     responseUri: input.material.responseUri,
     nonce: input.material.nonce,
   });
-  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now);
+  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now, {
+    credentials: [keyed.credential],
+    scopes: scopesOf(input.material),
+  });
 }
 
 /**
  * Checks what `navigator.credentials.get` gave the page (posted to
- * `POST /api/w/wallet-response/<request_id>`), bound to the partner page's origin.
+ * `POST /api/w/wallet-response/<request_id>`), bound to the page's origin: an org-iso-mdoc answer
+ * through its HPKE envelope and `dcapi` transcript, an openid4vp-v1-unsigned one through its
+ * OpenID4VPDCAPIHandover transcript.
  *
  * @example const verdict = await verifyDcApiResponse({ credential: JSON.parse(body), origin, material, trust, request, now })
  */
@@ -381,10 +459,43 @@ export async function verifyDcApiResponse(
 ): Promise<WalletVerdict> {
   const requestProblem = checkRequest(input.request, input.now);
   if (requestProblem) return requestProblem;
-  const response = readDcResponseField(input.credential);
-  if (response === null) return refuse('dc_response', 'not an org-iso-mdoc response');
-  const bytes = await openDcResponse(input.material.dc, input.origin, response);
-  if (!bytes) return refuse('dc_response', 'the HPKE envelope does not open for this request and origin');
-  const transcript = createDcapiSessionTranscript(input.material.dc.encryptionInfo, input.origin);
-  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now);
+  const { material, origin } = input;
+  const scopes = scopesOf(material);
+  const read = readDcResponse(input.credential);
+  if (read === null || (read.protocol !== DC_API_PROTOCOL && !material.oid4vpDc))
+    return refuse('dc_response', 'not a Digital Credentials API response of a protocol this request offered');
+
+  if (read.protocol === DC_API_PROTOCOL) {
+    const bytes = await openDcResponse(material.dc, origin, read.response);
+    if (!bytes) return refuse('dc_response', 'the HPKE envelope does not open for this request and origin');
+    const transcript = createDcapiSessionTranscript(material.dc.encryptionInfo, origin);
+    return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now, {
+      credentials: dcApiCredentials(material),
+      scopes,
+    });
+  }
+
+  const oid4vp = material.oid4vpDc!;
+  const payload = await openOid4vpDcResponse(oid4vp, read.response);
+  if (payload === null)
+    return refuse(
+      'dc_response',
+      'the JWE does not open with this request’s key as ECDH-ES and A128GCM, or is not JSON',
+    );
+  let keyed: KeyedPresentation | null;
+  try {
+    const own = Object.hasOwn(payload, 'vp_token') ? payload.vp_token : undefined;
+    keyed = onePresentation(parseDcqlVpToken(own), dcApiCredentials(material));
+  } catch {
+    keyed = null;
+  }
+  if (keyed === null)
+    return refuse('vp_token', 'vp_token is missing, mixed, or not one presentation of a requested credential');
+  const bytes = decodeBase64Url(keyed.presentation);
+  if (!bytes) return refuse('device_response', 'the presentation is not base64url');
+  const transcript = await createOid4vpDcApiSessionTranscript({ origin, nonce: oid4vp.nonce, jwk: oid4vp.publicJwk });
+  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now, {
+    credentials: [keyed.credential],
+    scopes,
+  });
 }

@@ -115,7 +115,7 @@ const COMPACT_ROWS: ReadonlyArray<[string, string, string, GalleryRow['options']
   ],
 ];
 
-/** @example GALLERY_ROWS.length // 21: nine states, two variants, mobile waiting, three EUDI wallet states, six compact */
+/** @example GALLERY_ROWS.length // 23: nine states, two variants, mobile waiting, five EUDI wallet states, six compact */
 export const GALLERY_ROWS: readonly GalleryRow[] = [
   ...STATES.map((state) => ({ id: state, title: state, note: STATE_NOTES[state], options: { state, sandbox: true } })),
   {
@@ -150,6 +150,20 @@ export const GALLERY_ROWS: readonly GalleryRow[] = [
     title: 'waiting · EUDI wallet · mobile',
     note: 'Client proof mode on a phone: “open your age-verification app” first.',
     options: { state: 'waiting', layout: 'mobile', wallet: true, walletHere: true, sandbox: true },
+  },
+  {
+    id: 'waiting-wallet-french',
+    title: 'waiting · EUDI wallet · isFrench',
+    note:
+      'Client proof mode for isFrench or isEU: the QR opens any EU wallet holding a PID or a driving licence ' +
+      '(an openid4vp:// link, a denser code than the age-verification app’s).',
+    options: { state: 'waiting', wallet: 'openid4vp', walletHere: true, sandbox: true },
+  },
+  {
+    id: 'waiting-wallet-french-mobile',
+    title: 'waiting · EUDI wallet · isFrench · mobile',
+    note: 'Client proof mode for isFrench on a phone: “open your wallet app” first.',
+    options: { state: 'waiting', layout: 'mobile', wallet: 'openid4vp', walletHere: true, sandbox: true },
   },
   {
     id: 'wallet-failed',

@@ -1,12 +1,14 @@
 import type { Outcome } from '../protocol/api.ts';
 import type { PhoneCopy } from './copy/index.ts';
+import { CredentialPicker } from './CredentialPicker.tsx';
 import { MethodPicker } from './MethodPicker.tsx';
 import type { PhoneModel } from './model.ts';
 import { PersonaPicker } from './PersonaPicker.tsx';
 
 /**
- * The sandbox persona picker (DESIGN §4): a persona, the method the request accepts, and the
- * verdict. `titled` when other ways to prove it come first.
+ * The sandbox persona picker (DESIGN §4): a persona, the method the request accepts, the sandbox
+ * wallet's credential when the request accepts several (DESIGN §13), and the verdict. `titled`
+ * when other ways to prove it come first.
  */
 export function SandboxForm(props: {
   copy: PhoneCopy;
@@ -35,6 +37,14 @@ export function SandboxForm(props: {
       )}
       <PersonaPicker copy={copy} personas={model.personas.value} selected={model.persona} disabled={disabled} />
       <MethodPicker copy={copy} allowed={model.method.value} disabled={disabled} />
+      {model.method.value === 'eudi_wallet' && model.credentials.value.length > 1 && (
+        <CredentialPicker
+          copy={copy}
+          credentials={model.credentials.value}
+          selected={model.credential}
+          disabled={disabled}
+        />
+      )}
       {props.error && (
         <p class="phone-error" role="alert">
           {props.error}

@@ -3,9 +3,8 @@
  * wallet's answer, and in sandbox the persona picker (personas, complete).
  */
 import type {
-  Method,
-  Outcome,
   PersonaSummary,
+  PhoneCompleteBody,
   PhoneOpened,
   PhoneWalletAnswered,
   ProviderLoginStarted,
@@ -21,10 +20,7 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; 
 export interface PhoneApi {
   listPersonas(): Promise<ApiResult<PersonaSummary[]>>;
   open(requestId: string, h: string): Promise<ApiResult<PhoneOpened>>;
-  complete(
-    requestId: string,
-    body: { h: string; persona: string; method: Method; outcome: Outcome },
-  ): Promise<ApiResult<{ status: RequestStatus }>>;
+  complete(requestId: string, body: PhoneCompleteBody): Promise<ApiResult<{ status: RequestStatus }>>;
   startProvider(requestId: string, providerId: string, h: string): Promise<ApiResult<ProviderLoginStarted>>;
   sendWalletResponse(
     requestId: string,

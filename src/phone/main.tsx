@@ -1,6 +1,6 @@
 /** The phone page: the only file here with side effects. */
 import { effect } from '@preact/signals';
-import type { DcRequest } from '../protocol/api.ts';
+import type { DcApiRequest } from '../protocol/api.ts';
 import { pickLocale } from '../shared/locale.ts';
 import { createPhoneApi } from './api.ts';
 import { PHONE_COPY } from './copy/index.ts';
@@ -22,11 +22,11 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
-/** DESIGN §11: `navigator.credentials.get` with the request's dc_request, where the browser has the API. */
+/** DESIGN §13: `navigator.credentials.get` with the request's dc_requests, where the browser has the API. */
 function credentialRequester(): PhoneEnvironment['requestCredential'] {
   if (typeof DigitalCredential === 'undefined' || !navigator.credentials) return null;
-  return (request: DcRequest) =>
-    navigator.credentials.get({ mediation: 'required', digital: { requests: [request] } } as CredentialRequestOptions);
+  return (requests: DcApiRequest[]) =>
+    navigator.credentials.get({ mediation: 'required', digital: { requests } } as CredentialRequestOptions);
 }
 
 // The page stands in for the phone's app: it speaks the phone's language, else English.

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DcRequest, FailReason, LoginResult } from '../protocol/api.ts';
+import type { DcApiRequest, FailReason, LoginResult, PhoneMethod } from '../protocol/api.ts';
 import { createPhoneApi } from './api.ts';
-import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
+import { createPhoneModel, credentialsOfLink, type PhoneEnvironment, type PhoneEntry } from './model.ts';
 import {
   AUTHORIZATION_URL,
   BASE,
   createFakePhoneApi,
   DC_REQUEST,
+  OID4VP_DC_REQUEST,
   fakeRequest,
   PROVIDER_METHOD,
   WALLET_METHOD,
@@ -47,7 +48,7 @@ class FakeDigitalCredential {
 
 function environment(answer: () => Promise<unknown> = async () => new FakeDigitalCredential()) {
   const navigate = vi.fn<(url: string) => void>();
-  const requestCredential = vi.fn<(request: DcRequest) => Promise<unknown>>(answer);
+  const requestCredential = vi.fn<(requests: DcApiRequest[]) => Promise<unknown>>(answer);
   return { navigate, requestCredential };
 }
 
@@ -80,6 +81,37 @@ describe('phone model: the persona picker (sandbox)', () => {
     await model.submit('failed');
     expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', outcome: 'failed' });
     expect(model.view.value).toEqual({ kind: 'done', outcome: 'failed' });
+  });
+
+  it('lets the tester choose the credential the sandbox wallet presents when the link accepts several', async () => {
+    const dcql = { credentials: [{ id: 'pid' }, { id: 'mdl' }], credential_sets: [{ options: [['pid'], ['mdl']] }] };
+    const link = `openid4vp://?response_type=vp_token&dcql_query=${encodeURIComponent(JSON.stringify(dcql))}&state=s`;
+    request.current = fakeRequest({
+      client_proof_mode: true,
+      scopes: ['isAdult', 'isFrench'],
+      methods: [
+        { ...(WALLET_METHOD as Extract<PhoneMethod, { id: 'eudi_wallet' }>), wallet_link: link },
+        { id: 'sandbox' },
+      ],
+    });
+    const model = await open();
+    expect(model.credentials.value).toEqual(['pid', 'mdl']);
+    model.credential.value = 'mdl';
+    await model.submit('approved');
+    expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', credential: 'mdl' });
+  });
+
+  it('sends no credential when the tester chose none, or the link accepts one only', async () => {
+    request.current = fakeRequest({ client_proof_mode: true, methods: [WALLET_METHOD, { id: 'sandbox' }] });
+    const model = await open();
+    expect(model.credentials.value).toEqual([]);
+    model.credential.value = 'pid';
+    await model.submit('approved');
+    expect(request.current.completions[0]).not.toHaveProperty('credential');
+    expect(credentialsOfLink('not a link')).toEqual([]);
+    expect(
+      credentialsOfLink(`av://?dcql_query=${encodeURIComponent('{"credentials":[{"id":"proof_of_age"}]}')}`),
+    ).toEqual(['av']);
   });
 
   it('explains a link without its handoff token without calling the service', async () => {
@@ -239,7 +271,7 @@ describe('phone model: the wallet on this phone (Digital Credentials API)', () =
     expect(model.canUseWalletHere).toBe(true);
     const done = model.useWallet();
     // synchronously, before any await: the browser requires the click's user activation
-    expect(env.requestCredential).toHaveBeenCalledExactlyOnceWith(DC_REQUEST);
+    expect(env.requestCredential).toHaveBeenCalledExactlyOnceWith([DC_REQUEST, OID4VP_DC_REQUEST]);
     expect(model.view.value).toMatchObject({ kind: 'asking', busy: 'eudi_wallet' });
     await done;
     expect(request.current.walletResponses).toEqual([

@@ -5,14 +5,16 @@
  */
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type {
-  DcRequest,
+  DcApiRequest,
   LoginResult,
   Method,
   Outcome,
   PersonaSummary,
   PhoneMethod,
   PhoneOpened,
+  WalletCredential,
 } from '../protocol/api.ts';
+import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../protocol/api.ts';
 import type { ApiFailureCode, PhoneApi } from './api.ts';
 import type { EndingKey, NoticeKey, ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
@@ -44,7 +46,7 @@ export interface PhoneEnvironment {
    * The Digital Credentials API where the browser has it, else null. Called first thing in the
    * click handler: the browser requires the user activation.
    */
-  requestCredential: ((request: DcRequest) => Promise<unknown>) | null;
+  requestCredential: ((requests: DcApiRequest[]) => Promise<unknown>) | null;
 }
 
 export interface PhoneModel {
@@ -55,6 +57,10 @@ export interface PhoneModel {
   readonly persona: Signal<string>;
   /** the only method the persona picker accepts for this request (DESIGN §4: eudi_wallet iff client_proof_mode) */
   readonly method: ReadonlySignal<Method>;
+  /** the credentials the request's wallet link accepts, in its order (none without the wallet path) */
+  readonly credentials: ReadonlySignal<WalletCredential[]>;
+  /** the one the sandbox wallet presents (DESIGN §13); null: the first the request accepts */
+  readonly credential: Signal<WalletCredential | null>;
   /** true where the browser can ask a wallet on this phone (Digital Credentials API) */
   readonly canUseWalletHere: boolean;
   load(): Promise<void>;
@@ -93,6 +99,27 @@ function endingFromHint(login: LoginResult): EndingKey | null {
 const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential: null };
 
 /**
+ * The credentials a wallet link's DCQL query asks for, in its order (DESIGN §13): an unknown id or
+ * an unreadable link gives none.
+ *
+ * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'mdl']
+ */
+export function credentialsOfLink(link: string): WalletCredential[] {
+  try {
+    const query = JSON.parse(new URLSearchParams(link.slice(link.indexOf('?') + 1)).get('dcql_query') ?? '') as {
+      credentials?: { id?: unknown }[];
+    };
+    return (query.credentials ?? []).flatMap(({ id }) =>
+      typeof id === 'string' && Object.hasOwn(WALLET_CREDENTIAL_OF_QUERY_ID, id)
+        ? [WALLET_CREDENTIAL_OF_QUERY_ID[id as keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID]]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
  * @example
  * const model = createPhoneModel(createPhoneApi(), takeHandoff(location, history, sessionStorage), {
  *   navigate: (url) => location.assign(url),
@@ -114,6 +141,12 @@ export function createPhoneModel(
     const current = view.value;
     return current.kind === 'asking' && current.request.client_proof_mode ? 'eudi_wallet' : 'face_check';
   });
+  const credentials = computed<WalletCredential[]>(() => {
+    const current = view.value;
+    const wallet = current.kind === 'asking' ? current.request.methods.find((m) => m.id === 'eudi_wallet') : undefined;
+    return wallet && 'wallet_link' in wallet ? credentialsOfLink(wallet.wallet_link) : [];
+  });
+  const credential = signal<WalletCredential | null>(null);
   // Read once: a retry or a reload shows the request's status, not the provider's result again.
   let login = handoff?.login ?? null;
 
@@ -199,11 +232,13 @@ export function createPhoneModel(
     const at = idle();
     if (!at) return;
     view.value = { ...at.current, sending: outcome, error: null, notice: null };
+    const chosen = credential.value;
     const result = await api.complete(at.requestId, {
       h: at.h,
       persona: persona.value,
       method: method.value,
       outcome,
+      ...(method.value === 'eudi_wallet' && chosen && credentials.value.includes(chosen) ? { credential: chosen } : {}),
     });
     if (result.ok) view.value = { kind: 'done', outcome };
     else fail(at.current, result.code);
@@ -226,7 +261,7 @@ export function createPhoneModel(
     );
     if (!at || !offer || !environment.requestCredential) return;
     // First thing: the browser requires the user activation of the click that called this.
-    const asked = environment.requestCredential(offer.dc_request);
+    const asked = environment.requestCredential(offer.dc_requests);
     view.value = { ...at.current, busy: 'eudi_wallet', error: null, notice: null };
     const credential = (await asked.catch(() => null)) as { protocol?: unknown; data?: unknown } | null;
     if (!credential) {
@@ -254,6 +289,8 @@ export function createPhoneModel(
     personas,
     persona,
     method,
+    credentials,
+    credential,
     canUseWalletHere: environment.requestCredential !== null,
     load,
     submit,

@@ -76,10 +76,15 @@ export interface VerifyRequestCreated {
   sandbox?: boolean;
   /** the deep link's QR code, precomputed (see qr.ts); optional for clients, always sent */
   qr?: QrModules;
-  /** DESIGN §11, when the EUDI wallet path is offered: the `av://` link (the QR then encodes it, see qr) */
+  /**
+   * DESIGN §11, §13, when the EUDI wallet path is offered: the `av://` link for exactly [isAdult],
+   * `openid4vp://` otherwise (the QR then encodes it, see qr)
+   */
   wallet_link?: string;
-  /** DESIGN §11: what the page hands to `navigator.credentials.get({ digital: { requests: [dc_request] } })` */
+  /** DESIGN §11: the org-iso-mdoc request alone, for widgets that know nothing else */
   dc_request?: DcRequest;
+  /** DESIGN §13: what the page hands to `navigator.credentials.get({ digital: { requests: dc_requests } })` */
+  dc_requests?: DcApiRequest[];
 }
 
 /** ISO/IEC 18013-7 Annex C request for the Digital Credentials API (base64url CBOR fields). */
@@ -87,6 +92,34 @@ export interface DcRequest {
   protocol: 'org-iso-mdoc';
   data: { deviceRequest: string; encryptionInfo: string };
 }
+
+/** A DCQL query for mdocs (OpenID4VP 1.0 §6), as the wallet requests of DESIGN §13 ask it. */
+export interface DcqlQuery {
+  credentials: { id: string; format: 'mso_mdoc'; meta: { doctype_value: string }; claims: { path: string[] }[] }[];
+  credential_sets?: { options: string[][] }[];
+}
+
+/**
+ * OpenID4VP 1.0 over the Digital Credentials API, unsigned, its response encrypted to the
+ * ephemeral key in `client_metadata.jwks` (DESIGN §13).
+ */
+export interface Oid4vpDcRequest {
+  protocol: 'openid4vp-v1-unsigned';
+  data: {
+    response_type: 'vp_token';
+    response_mode: 'dc_api.jwt';
+    nonce: string;
+    dcql_query: DcqlQuery;
+    client_metadata: {
+      jwks: { keys: { kty: 'EC'; crv: 'P-256'; x: string; y: string; use: 'enc'; alg: 'ECDH-ES'; kid: string }[] };
+      encrypted_response_enc_values_supported: string[];
+      vp_formats_supported: { mso_mdoc: Record<string, never> };
+    };
+  };
+}
+
+/** A Digital Credentials API request: Annex C first (Safari, the AV app), then OpenID4VP (Chrome). */
+export type DcApiRequest = DcRequest | Oid4vpDcRequest;
 
 /** The 400 answer of the wallet endpoints (OpenID4VP's error shape, DESIGN §11). */
 export interface WalletResponseError {
@@ -133,7 +166,7 @@ export interface PhoneOpenBody {
  * EUDI wallet on this phone, each identity provider, and in sandbox the persona picker last.
  */
 export type PhoneMethod =
-  | { id: 'eudi_wallet'; wallet_link: string; dc_request: DcRequest }
+  | { id: 'eudi_wallet'; wallet_link: string; dc_request: DcRequest; dc_requests: DcApiRequest[] }
   | { id: `idp_${string}`; name: string; method: string }
   | { id: 'sandbox' };
 
@@ -159,7 +192,7 @@ export interface PhoneOpened {
  */
 export interface PhoneWalletResponseBody {
   h: string;
-  /** the credential as returned: `{ protocol: 'org-iso-mdoc', data: { response } }` */
+  /** the credential as returned: `{ protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned', data: { response } }` */
   credential: unknown;
 }
 
@@ -186,11 +219,20 @@ export interface PersonaSummary {
   label: string;
 }
 
+/**
+ * The credentials client proof mode accepts (DESIGN §11, §13), by the DCQL query id that keys each
+ * one's presentation: the EU proof of age, the EU PID, the ISO mobile driving licence.
+ */
+export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl' } as const;
+export type WalletCredential = (typeof WALLET_CREDENTIAL_OF_QUERY_ID)[keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
+
 export interface PhoneCompleteBody {
   h: string;
   persona: string;
   method: Method;
   outcome: Outcome;
+  /** with eudi_wallet: the credential the sandbox wallet presents (default the first the request accepts) */
+  credential?: WalletCredential;
 }
 
 export interface Persona {

@@ -5,7 +5,15 @@ import { qrBitsOf } from '../protocol/qr.ts';
 import type { WidgetState } from '../shared/contract.ts';
 import { accentCss } from './accent.ts';
 import { ALL_COPY } from './copy/all.ts';
-import { PREVIEW_DEEP_LINK, PREVIEW_QR, PREVIEW_WALLET_LINK, PREVIEW_WALLET_QR, renderPreview } from './preview.ts';
+import {
+  PREVIEW_DEEP_LINK,
+  PREVIEW_OPENID4VP_LINK,
+  PREVIEW_OPENID4VP_QR,
+  PREVIEW_QR,
+  PREVIEW_WALLET_LINK,
+  PREVIEW_WALLET_QR,
+  renderPreview,
+} from './preview.ts';
 
 const STATES: WidgetState[] = [
   'creating',
@@ -70,6 +78,7 @@ describe('renderPreview', () => {
   it.each([
     ['deep link', PREVIEW_DEEP_LINK, PREVIEW_QR],
     ['wallet link', PREVIEW_WALLET_LINK, PREVIEW_WALLET_QR],
+    ['openid4vp link', PREVIEW_OPENID4VP_LINK, PREVIEW_OPENID4VP_QR],
   ])(
     'draws the QR code of its %s as the service would encode it (no encoder in the preview)',
     (_name, link, modules) => {
@@ -79,6 +88,19 @@ describe('renderPreview', () => {
       expect(modules).toEqual(qrBitsOf(qr.getModuleCount(), (y, x) => qr.isDark(y, x)));
     },
   );
+
+  it('shows an isFrench request in client proof mode: the openid4vp link, “open your wallet app” on a phone', () => {
+    renderPreview(host, { state: 'waiting', theme: 'dark', locale: 'en', layout: 'mobile', wallet: 'openid4vp' });
+    const button = shadowOf(host).querySelector('[data-testid="svc-open-app"]');
+    expect(button?.textContent).toBe('Open your wallet app');
+    expect(button?.getAttribute('href')).toBe(PREVIEW_OPENID4VP_LINK);
+    expect(PREVIEW_OPENID4VP_LINK).toContain(encodeURIComponent('"nationality"'));
+    host.replaceChildren();
+    renderPreview(host, { state: 'waiting', theme: 'dark', locale: 'en', layout: 'mobile', wallet: true });
+    expect(shadowOf(host).querySelector('[data-testid="svc-open-app"]')?.textContent).toBe(
+      'Open your age-verification app',
+    );
+  });
 
   it.each(LOCALES)('renders every locale at once, here %s, with no script to load', (locale) => {
     renderPreview(host, { state: 'waiting', theme: 'dark', locale });

@@ -30,8 +30,11 @@ export interface PreviewOptions {
   errorCode?: LoaderErrorCode;
   /** `#rgb` or `#rrggbb`, as `data-accent` (not validated here) */
   accent?: string;
-  /** client proof mode with the EUDI wallet path (DESIGN §11): the QR and buttons open the wallet link */
-  wallet?: boolean;
+  /**
+   * client proof mode with the EUDI wallet path: the QR and buttons open the wallet link, the
+   * age-verification app's `av://` (true, DESIGN §11) or any wallet's `openid4vp://` (DESIGN §13)
+   */
+  wallet?: boolean | 'openid4vp';
   /** with `wallet`: the "Use a wallet on this device" button (where the Digital Credentials API exists) */
   walletHere?: boolean;
   /** the wallet on this device declined: the retryable failure */
@@ -86,6 +89,50 @@ export const PREVIEW_WALLET_QR: QrModules = {
     'AAY91JP7oX1v/mFg/QB+5LR3ylrFrJLca/ulIWocUP6j8J1qUFWgoxq3kZGWpH0eumgnj6duovzpbp+91UC2MiI05KWXAciuvQsB' +
     'Q8NYOZh9o5EEzB2PBi3aV/UrWh/vmww/egDOQYg3TgA=',
 };
+/**
+ * What the preview QR encodes for a client-proof request beyond isAdult (DESIGN §13): an
+ * `openid4vp://` link asking any EU wallet for a PID or a driving licence, its DCQL query as the
+ * service writes it for [isAdult, isFrench] (nonce and state shortened), so the designers see the
+ * real density of that QR code.
+ */
+export const PREVIEW_OPENID4VP_LINK =
+  'openid4vp://?response_type=vp_token&response_mode=direct_post&client_id=redirect_uri%3Ahttps%3A%2F%2' +
+  'Fsvc.example%2Foid4vp%2Fresponse%2Fvr_preview&response_uri=https%3A%2F%2Fsvc.example%2Foid4vp%2Fresp' +
+  'onse%2Fvr_preview&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22%2C%22format%22%3A%22m' +
+  'so_mdoc%22%2C%22meta%22%3A%7B%22doctype_value%22%3A%22eu.europa.ec.eudi.pid.1%22%7D%2C%22claims%22%3' +
+  'A%5B%7B%22path%22%3A%5B%22eu.europa.ec.eudi.pid.1%22%2C%22age_over_18%22%5D%7D%2C%7B%22path%22%3A%5B' +
+  '%22eu.europa.ec.eudi.pid.1%22%2C%22nationality%22%5D%7D%5D%7D%2C%7B%22id%22%3A%22mdl%22%2C%22format%' +
+  '22%3A%22mso_mdoc%22%2C%22meta%22%3A%7B%22doctype_value%22%3A%22org.iso.18013.5.1.mDL%22%7D%2C%22clai' +
+  'ms%22%3A%5B%7B%22path%22%3A%5B%22org.iso.18013.5.1%22%2C%22age_over_18%22%5D%7D%2C%7B%22path%22%3A%5' +
+  'B%22org.iso.18013.5.1%22%2C%22nationality%22%5D%7D%5D%7D%5D%2C%22credential_sets%22%3A%5B%7B%22optio' +
+  'ns%22%3A%5B%5B%22pid%22%5D%2C%5B%22mdl%22%5D%5D%7D%5D%7D&nonce=preview&state=preview';
+/** PREVIEW_OPENID4VP_LINK's QR code, precomputed the same way. */
+export const PREVIEW_OPENID4VP_QR: QrModules = {
+  size: 117,
+  bits:
+    '/t5Tg4IJnnRmxqxxkGP8FIKiukYHY16rANyn4lBumAcdSJUOibxOwK1bzrt1dfaBLGyYO2MVXGoGhdukq7v+NlHv4aBr9ekqLsE9aM8b' +
+    'vw7Gp2jRp8DZB/qqqqqqqqqqqqqqqqqv4BLK0kdASPGH6tRtZtcAty7ZA/Q22vxmyH/DvyJYBGYecLbkm9lnMNurqaXYseAh9fpbdKVu' +
+    'A+M7U4uA4P/t9qLUp0L0D8J0WD6nilI0qbdNcxA1x5mx8Hqn+8ig9bnSBk2TBmL1wNrZta2ScVXkLgWBbxX/ki7mPthktB3gVC8IVCq9' +
+    'k+ymAkdU+nrZpVccIXHcwi1JQOnwuBUAUo07YIrqhj9x21JjwU4C8H8H581Ag3GFPSiH4lAP6twnfo6ujrp2gL3M0/2PHmwvWzSdBVan' +
+    'SpE2sGD2+3EiX04GWZXgdJcqMpXuF9ExpRCIha3Tr0B0j8BcC8EAKh2gmr2SR8RpnAJ1kwsRSCuoFaq5jnJDF7iQmcYb1Q8Q37mkG1Sx' +
+    'ahLkKCkpG61wWvVqfC9q9IViyG0qHM7JqcqIGQ/UbGAEQ0Yf3dgUvzZAYOdUeKZooX6y3E/mtCvj9Sv/5H8+4Rhg+8f04PEvSvxNapUS' +
+    '2q35EqnbgK0F2Kva5mqwxT2UESf6rFi5jxs0S8Vz4Q6E/SRfPsM4T/AuE/q5pz2ag+JUX0D0meDUkSnkhUsll5ej0tj+59hogW5ci5rU' +
+    '3oDhtQi7h7pCkjoGSlVbzgeBKBakb1XV0hXtE4BedCJE9qSq/q1vm5qo674B7HWAeLUQKHrq4NtGUEf+b7CJw5KJanRsrNFMB4kkp9tS' +
+    'kf9DpSAgngAmpDQvtPZPvv4P9j2uMEDIQztYEauGb3Xe0gDad1HfHmNmC1OZXtghli8ppFF7N6MbReDaFeUL8795U3cPBT/2LcE2LeCz' +
+    'Jq+LQTYcAr41n+tUTlwEaIJVyetoPi3QJf97zYaLoiyP4/SQdCK1IBaBbg0IsKAqWB9KDCVoAA8K2NIqGMy08gqKNAbiBApELo6yu4B+' +
+    'M7560KaNWJ0x6F3p0rTKUC4zpTm38T9XXqmNDwOM4GsvYvrnYJbLr8LD3/5VQfiam/+bfH+kxPtx0UY9vFAW8Rz1mMfKoBkMqs0LK7Vo' +
+    'GqQuJqsRkwZcR7L5HUp0xUjUkbr/fKS+LcA/89iv97+p+kbmFcDDj4kxWeFgqSBBgGiASGnxT1GEe0NRblLLADlcvSa69qGitgNCfo90' +
+    'gzlCH4GHbZpGTc5csc8+wbiarWFpfoUkga29yYanzyoUcNYXkH9ViWoDsp3qBh8yt5RL0tanzFYHT6VtPgFaGrzWxDENxypf3miXlIRn' +
+    'rEMtu+iPi3mMRHry/QNCgfecNvLTB5QXcaAdLpSsBcfwhU0cj0qYLyvjVct1wxB6npUtXuoW6361EzhrQ7pYJKhLBjmYm4pCzVKVBUeh' +
+    'dUfhe/xxLyTXll/BNi9CNifKUeaoGX766YVMtceFsGyRh/z+kYxNNrkLy7pZ6iaICRxaQixgkdxXtS7/5SltQ5KkKzIYRnmPyFzLyH1T' +
+    'PhKsWLNaIiyTXbma3c6BhMjcSMQ9t1A6MvgZMctr6BmJ+mN6f/QrH7FvU+dRE1IsVJB3H+L8Rcp+kY+uhtnrgIxq4I3mvGQzrMRGxZEU' +
+    '2hBEqoJRPHfcW/+CJb+wXgPkfkP5egL/0oaCaaxSnIJoVgio+gfOImtrfxD2YdcQMEp9IF76pTnVYVcrbVyb6Eqx50yw4ybjWvZVzz5S' +
+    'mvoGkGVBGS4vN/a1FPoHXtonywz8ZmGax/JJ2wjvRd3qwzCSqLNtrMcpOGE6QYyBPowHnwmsg5COFuDCU/BcLwGh8M2aj/b8pUE2D8HQ' +
+    '+ofKAkElxfz114k12oTUAfm5iyjjlMyfi/HTiPJpq87uN6rxAEfkNdK1KGgTF7LeRSHIhonI8IXI4F42eSf+q0LS1EcfFB/bvuY+nBsb' +
+    '57Ta2IIC9gU69j6ECtCJ8Hqz9G3/pDoSTzdQOAUtyMANSndtCjc5a1LD24HBjOXHCeOD0Ix17JNKFX6mNjOSA2kGnBtrzsX2nHQvFORv' +
+    'UKEvFeJIjqFlZeBeT+BUNUD8rRYqZGs+Bxo/jQwj4sbo/ABWuTMWzjvEHjvxtXBsY/rMVArau0a1K1etOkbqkFmIdkTsdrHAfCxg1KUX' +
+    'ul6IU/H8cf7dAH6dLd/11KTvl6o46M8444Y20GmusunfGqNipD8GwU5GotkEKchwpTyFanwnptat1p/rAy1X8k3BHGh20HFzOgA=',
+};
 /** The frozen countdown: 4:32. */
 export const PREVIEW_SECONDS_LEFT = 272;
 
@@ -121,8 +168,9 @@ export function renderPreview(host: HTMLElement, options: PreviewOptions): () =>
         phone: options.layout === 'mobile',
         sandbox: options.sandbox === true,
         deepLink: PREVIEW_DEEP_LINK,
-        qr: options.wallet ? PREVIEW_WALLET_QR : PREVIEW_QR,
-        walletLink: options.wallet ? PREVIEW_WALLET_LINK : undefined,
+        qr: options.wallet === 'openid4vp' ? PREVIEW_OPENID4VP_QR : options.wallet ? PREVIEW_WALLET_QR : PREVIEW_QR,
+        walletLink:
+          options.wallet === 'openid4vp' ? PREVIEW_OPENID4VP_LINK : options.wallet ? PREVIEW_WALLET_LINK : undefined,
         onWallet: options.walletHere ? () => undefined : undefined,
         walletFailed: options.walletFailed === true,
         onBackToQr: () => undefined,

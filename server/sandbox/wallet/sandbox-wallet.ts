@@ -1,16 +1,22 @@
 /**
- * Sandbox wallet (test support, never trusted outside sandbox): issues a proof-of-age mdoc for a
- * persona from the sandbox issuer, holds its device key, and answers a verifier's request exactly
- * as a phone wallet would — a `direct_post` form for an `av://` link, or an Annex C response for
- * a Digital Credentials API request. `tamper` breaks one thing on purpose, for QA and for the
- * verifier's negative tests (`svc wallet present '<av://…>' --persona <id> --tamper <what>`).
+ * Sandbox wallet (test support, never trusted outside sandbox): issues a persona's mdocs from the
+ * sandbox issuer — the proof of age, the EU PID and the mobile driving licence (DESIGN §13) —,
+ * holds their device key, and answers a verifier's request exactly as a phone wallet would: a
+ * `direct_post` form for an `av://` or `openid4vp://` link, an Annex C response for an
+ * `org-iso-mdoc` Digital Credentials API request, an encrypted OpenID4VP response for an
+ * `openid4vp-v1-unsigned` one. It presents the credential asked for (`credential`, default the
+ * first the request accepts) and discloses only the elements the request asks, as a wallet does.
+ * `tamper` breaks one thing on purpose, for QA and for the verifier's negative tests
+ * (`svc wallet present '<link>' --persona <id> [--credential av|pid|mdl] --tamper <what>`).
  */
 import {
+  DateOnly,
   DeviceAuth,
   DeviceAuthentication,
   DeviceKey,
   DeviceKeyInfo,
   DeviceNamespaces,
+  DeviceRequest,
   DeviceResponse,
   DeviceSignature,
   DeviceSigned,
@@ -29,13 +35,26 @@ import {
 } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
 import type { Persona } from '../../../src/protocol/api.ts';
+import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
+import {
+  type CredentialKind,
+  credentialOfDocType,
+  CREDENTIALS,
+  type DcqlQuery,
+  MDL_DOCTYPE,
+} from '../../wallet/credentials.ts';
 import { sealDcResponse, type DcRequest } from '../../wallet/dc-api.ts';
-import { createEcJwk, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
+import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
 import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
 import { mdocContext } from '../../wallet/mdoc-context.ts';
-import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../../wallet/profile.ts';
+import {
+  createOid4vpDcApiSessionTranscript,
+  type Oid4vpDcRequest,
+  sealOid4vpDcResponse,
+} from '../../wallet/oid4vp-dc-api.ts';
+import { AV_CLAIM, AV_DOCTYPE, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from '../../wallet/profile.ts';
 import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request.ts';
-import { personaFacts } from '../personas.ts';
+import { personaClaims, personaFacts } from '../personas.ts';
 import { createIssuerCertificates, type SandboxIssuer } from './sandbox-issuer.ts';
 
 /** Every way the sandbox wallet can break a presentation, and what the verifier must answer. */
@@ -45,7 +64,9 @@ export const WALLET_TAMPERS = {
   'client-id': 'device signature over another client_id',
   state: 'posts another state',
   origin: 'DC API: device signature over another origin',
-  digest: 'age_over_18 changed after the issuer signed it',
+  digest: 'age_over_18 changed after the issuer signed it (a request that asks it)',
+  nationality: 'nationality rewritten after the issuer signed it (a request that asks it)',
+  'credential-id': 'the credential presented under the query id of another credential (a PID keyed as mdl)',
   doctype: 'document docType changed (and re-signed by the device)',
   'mso-doctype': 'issuer signed an MSO of another docType',
   'device-key': 'device signature by a key that is not in the MSO',
@@ -64,7 +85,6 @@ export function isWalletTamper(value: unknown): value is WalletTamper {
   return typeof value === 'string' && Object.hasOwn(WALLET_TAMPERS, value);
 }
 
-const OTHER_DOCTYPE = 'org.iso.18013.5.1.mDL';
 /** 6 KB of text that reads like a claim: the name of an unsigned element or namespace. */
 export const ATTACKER_TEXT = 'family_name=Doe;'.repeat(384);
 const ATTACKER_URI = 'https://attacker.example/oid4vp/response/x';
@@ -78,7 +98,16 @@ export interface PresentOptions {
   /** ms since the epoch */
   now: number;
   tamper?: WalletTamper;
-  /** `json` (default): vp_token={"proof_of_age":[…]}; `brackets`: vp_token[proof_of_age]=… */
+  /** the credential to present; default the first the request accepts */
+  credential?: CredentialKind;
+  /**
+   * elements to issue instead of the persona's, by name; one set to undefined is left out
+   * (e.g. `{ nationality: undefined }`: an mDL without nationality; `{ nationality: ['DE', 'FR'] }`)
+   */
+  elements?: Readonly<Record<string, unknown>>;
+  /** disclose every issued element, not only those the request asks (a wallet that over-shares) */
+  discloseAll?: boolean;
+  /** `json` (default): vp_token={"<id>":[…]}; `brackets`: vp_token[<id>]=… */
   encoding?: 'json' | 'brackets';
   /** Wrap issuerAuth in COSE tag 18, as some issuers do (valid, and must be accepted). */
   tagIssuerAuth?: boolean;
@@ -118,16 +147,69 @@ async function issuerFor(options: PresentOptions): Promise<SandboxIssuer> {
   });
 }
 
+/** The thrown error when the request does not accept the credential asked for. */
+export class CredentialChoiceError extends Error {
+  override name = 'CredentialChoiceError';
+}
+
+// Personas hold ISO 3166-1 alpha-3 codes, credentials carry alpha-2 (PID rulebook, ISO 18013-5).
+const ALPHA3_TO_ALPHA2: ReadonlyMap<string, string> = new Map(
+  Object.entries(ALPHA2_TO_ALPHA3).map(([alpha2, alpha3]) => [alpha3, alpha2]),
+);
+
+function alpha2Of(alpha3: string): string {
+  const code = ALPHA3_TO_ALPHA2.get(alpha3);
+  if (!code) throw new Error(`no ISO 3166-1 alpha-2 code for ${alpha3}`);
+  return code;
+}
+
 /**
- * Issues the persona's proof-of-age mdoc, bound to `deviceKey`.
+ * What the sandbox issuer writes into a persona's credential: age_over_18 from the birth date on
+ * `now`, and for the PID and the mDL the birth date (an element no request asks) and the
+ * nationality (alpha-2: a list in a PID, a string in an mDL), then `overrides`.
  *
- * @example const issuerSigned = await issueAgeCredential({ issuer, persona, now, deviceKey })
+ * @example personaElements('pid', persona, now) // { birth_date: 1992-03-14, age_over_18: true, nationality: ['FR'] }
  */
-export async function issueAgeCredential(options: PresentOptions & { deviceKey: EcJwk }): Promise<IssuerSigned> {
+export function personaElements(
+  kind: CredentialKind,
+  persona: Persona,
+  now: number,
+  overrides: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  const ageOver18 = personaFacts(persona, now).isAdult;
+  const claims = personaClaims(persona, now);
+  const nationalities = claims.nationalities.map(alpha2Of);
+  const elements: Record<string, unknown> =
+    kind === 'av'
+      ? { [AV_CLAIM]: ageOver18 }
+      : {
+          birth_date: new DateOnly(claims.birthdate),
+          [AV_CLAIM]: ageOver18,
+          nationality: kind === 'pid' ? nationalities : nationalities[0],
+        };
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete elements[name];
+    else elements[name] = value;
+  }
+  return elements;
+}
+
+/** A docType the verifier did not ask under this credential's id. */
+function otherDocType(kind: CredentialKind): string {
+  return kind === 'mdl' ? AV_DOCTYPE : MDL_DOCTYPE;
+}
+
+/**
+ * Issues the persona's mdoc of `credential` (default the proof of age), bound to `deviceKey`.
+ *
+ * @example const issuerSigned = await issueCredential({ issuer, persona, now, deviceKey, credential: 'pid' })
+ */
+export async function issueCredential(options: PresentOptions & { deviceKey: EcJwk }): Promise<IssuerSigned> {
   const issuer = await issuerFor(options);
-  const ageOver18 = personaFacts(options.persona, options.now).isAdult;
-  return new Issuer(options.tamper === 'mso-doctype' ? OTHER_DOCTYPE : AV_DOCTYPE, mdocContext)
-    .addIssuerNamespace(AV_NAMESPACE, { [AV_CLAIM]: ageOver18 })
+  const kind = options.credential ?? 'av';
+  const { docType, namespace } = CREDENTIALS[kind];
+  return new Issuer(options.tamper === 'mso-doctype' ? otherDocType(kind) : docType, mdocContext)
+    .addIssuerNamespace(namespace, personaElements(kind, options.persona, options.now, options.elements))
     .sign({
       signingKey: ecJwkToCoseKey(issuer.dsKey),
       algorithm: SignatureAlgorithm.ES256,
@@ -153,8 +235,8 @@ function swapDeviceKey(issuerSigned: IssuerSigned, deviceKey: EcJwk): IssuerSign
   return IssuerSigned.create({ issuerNamespaces: issuerSigned.issuerNamespaces, issuerAuth });
 }
 
-/** Adds an item the issuer never signed: to our namespace, or under a namespace of its own. */
-function addUnsignedItem(issuerSigned: IssuerSigned, where: 'element' | 'namespace'): void {
+/** Adds an item the issuer never signed: to the credential's namespace, or under a namespace of its own. */
+function addUnsignedItem(issuerSigned: IssuerSigned, namespace: string, where: 'element' | 'namespace'): void {
   const item = IssuerSignedItem.fromOptions({
     digestId: 4242,
     random: new Uint8Array(randomBytes(32)),
@@ -163,14 +245,29 @@ function addUnsignedItem(issuerSigned: IssuerSigned, where: 'element' | 'namespa
   });
   const namespaces = issuerSigned.issuerNamespaces;
   if (where === 'element')
-    namespaces.setIssuerNamespace(AV_NAMESPACE, [...(namespaces.getIssuerNamespace(AV_NAMESPACE) ?? []), item]);
+    namespaces.setIssuerNamespace(namespace, [...(namespaces.getIssuerNamespace(namespace) ?? []), item]);
   else namespaces.setIssuerNamespace(ATTACKER_TEXT, [item]);
 }
 
-function flipAgeClaim(issuerSigned: IssuerSigned): void {
-  for (const item of issuerSigned.getIssuerNamespace(AV_NAMESPACE) ?? []) {
-    if (item.elementIdentifier === AV_CLAIM) item.decodedStructure.set('elementValue', !item.elementValue);
+/** Rewrites a disclosed element's value under the issuer's signature (its digest no longer matches). */
+function rewriteElement(
+  issuerSigned: IssuerSigned,
+  namespace: string,
+  name: string,
+  rewrite: (value: unknown) => unknown,
+) {
+  for (const item of issuerSigned.getIssuerNamespace(namespace) ?? []) {
+    if (item.elementIdentifier === name) item.decodedStructure.set('elementValue', rewrite(item.elementValue));
   }
+}
+
+/** Keeps only the elements asked (selective disclosure: the MSO's digests of the others stay, unmatched). */
+function disclose(issuerSigned: IssuerSigned, namespace: string, asked: readonly string[]): void {
+  const items = issuerSigned.getIssuerNamespace(namespace) ?? [];
+  issuerSigned.issuerNamespaces.setIssuerNamespace(
+    namespace,
+    items.filter((item) => asked.includes(item.elementIdentifier)),
+  );
 }
 
 /** Puts COSE tag 18 (0xd2) in front of issuerAuth inside an encoded DeviceResponse. */
@@ -225,36 +322,106 @@ export async function presentIssuerSigned(options: {
   return options.tagIssuerAuth ? tagIssuerAuth(encoded, options.issuerSigned) : encoded;
 }
 
+/** One credential a request asks for: its query id (none in Annex C) and the elements asked. */
+export interface AskedCredential {
+  kind: CredentialKind;
+  queryId: string;
+  elements: readonly string[];
+}
+
+/** The credentials a DCQL query asks for, in its order (query ids of other credentials skipped). */
+export function askedByDcql(query: unknown): AskedCredential[] {
+  const credentials = (query as Partial<DcqlQuery> | null)?.credentials;
+  if (!Array.isArray(credentials)) return [];
+  return credentials.flatMap((credential) => {
+    const kind = credentialOfDocType(String(credential?.meta?.doctype_value));
+    if (kind === null || typeof credential.id !== 'string') return [];
+    const elements = (credential.claims ?? []).map((claim) => String(claim.path?.[1]));
+    return [{ kind, queryId: credential.id, elements }];
+  });
+}
+
+/** The credentials an Annex C DeviceRequest asks for, in its order. */
+export function askedByDeviceRequest(deviceRequest: string): AskedCredential[] {
+  const bytes = decodeBase64Url(deviceRequest);
+  if (!bytes) throw new Error('deviceRequest is not base64url');
+  return DeviceRequest.decode(bytes).docRequests.flatMap((docRequest) => {
+    const { docType, namespaces } = docRequest.itemsRequest;
+    const kind = credentialOfDocType(docType);
+    if (kind === null) return [];
+    const elements = [...(namespaces.get(CREDENTIALS[kind].namespace)?.keys() ?? [])].map(String);
+    return [{ kind, queryId: CREDENTIALS[kind].queryId, elements }];
+  });
+}
+
 /**
- * A DeviceResponse for `sessionTranscript`: issues the persona's credential, then signs as the
- * device, with the tampering asked for.
+ * The credential to present: the one asked for, which the request must accept, or the first it
+ * accepts. Throws CredentialChoiceError otherwise.
+ */
+export function chooseCredential(asked: readonly AskedCredential[], wanted?: CredentialKind): AskedCredential {
+  const chosen = wanted === undefined ? asked[0] : asked.find((credential) => credential.kind === wanted);
+  if (!chosen) {
+    const accepted = asked.map((credential) => credential.kind).join(', ') || 'none of av, pid, mdl';
+    throw new CredentialChoiceError(
+      `the request does not accept ${wanted ?? 'any credential'} (it accepts ${accepted})`,
+    );
+  }
+  return chosen;
+}
+
+/** The query id a presentation is keyed by: its own, or another one with the `credential-id` tamper. */
+function keyOf(chosen: AskedCredential, asked: readonly AskedCredential[], tamper?: WalletTamper): string {
+  if (tamper !== 'credential-id') return chosen.queryId;
+  return (
+    asked.find((credential) => credential.kind !== chosen.kind)?.queryId ?? (chosen.kind === 'mdl' ? 'pid' : 'mdl')
+  );
+}
+
+const AV_ASKED: AskedCredential = { kind: 'av', queryId: CREDENTIALS.av.queryId, elements: [AV_CLAIM] };
+
+/**
+ * A DeviceResponse for `sessionTranscript`: issues the persona's credential (`asked`: default the
+ * proof of age with age_over_18), discloses the elements asked, then signs as the device, with the
+ * tampering asked for.
  */
 export async function createDeviceResponse(
-  options: PresentOptions & { sessionTranscript: SessionTranscript },
+  options: PresentOptions & { sessionTranscript: SessionTranscript; asked?: AskedCredential },
 ): Promise<Uint8Array> {
+  const asked = options.asked ?? AV_ASKED;
+  const { namespace, docType } = CREDENTIALS[asked.kind];
   const deviceKey = createEcJwk();
-  let issuerSigned = await issueAgeCredential({ ...options, deviceKey });
+  let issuerSigned = await issueCredential({ ...options, credential: asked.kind, deviceKey });
   let signingKey = deviceKey;
   if (options.tamper === 'swap-device-key') {
     signingKey = createEcJwk();
     issuerSigned = swapDeviceKey(issuerSigned, signingKey);
   }
   if (options.tamper === 'device-key') signingKey = createEcJwk();
-  if (options.tamper === 'digest') flipAgeClaim(issuerSigned);
-  if (options.tamper === 'unsigned-element') addUnsignedItem(issuerSigned, 'element');
-  if (options.tamper === 'unsigned-namespace') addUnsignedItem(issuerSigned, 'namespace');
+  if (!options.discloseAll) disclose(issuerSigned, namespace, asked.elements);
+  if (options.tamper === 'digest') rewriteElement(issuerSigned, namespace, AV_CLAIM, (value) => !value);
+  if (options.tamper === 'nationality') {
+    // A German made French (a French one German): what an attacker would rewrite.
+    const rewritten = (value: unknown) =>
+      value === 'FR' || (Array.isArray(value) && value.includes('FR')) ? 'DE' : 'FR';
+    rewriteElement(issuerSigned, namespace, 'nationality', (value) =>
+      Array.isArray(value) ? [rewritten(value)] : rewritten(value),
+    );
+  }
+  if (options.tamper === 'unsigned-element') addUnsignedItem(issuerSigned, namespace, 'element');
+  if (options.tamper === 'unsigned-namespace') addUnsignedItem(issuerSigned, namespace, 'namespace');
   return presentIssuerSigned({
     issuerSigned,
     signingKey,
     sessionTranscript: options.sessionTranscript,
-    docType: options.tamper === 'doctype' ? OTHER_DOCTYPE : AV_DOCTYPE,
+    docType: options.tamper === 'doctype' ? otherDocType(asked.kind) : docType,
     tagIssuerAuth: options.tagIssuerAuth ?? false,
     embedPayload: options.embedPayload === true || options.tamper === 'embedded-payload',
   });
 }
 
 /**
- * Answers an `av://` link: the `direct_post` form body and where to post it.
+ * Answers an `av://` or `openid4vp://` link: the `direct_post` form body and where to post it,
+ * presenting `credential` (default the first the link's DCQL query asks for).
  *
  * @example
  * const { responseUri, body } = await createDirectPost({ link, issuer: loadSandboxIssuer(), persona, now })
@@ -265,29 +432,40 @@ export async function createDirectPost(
 ): Promise<{ responseUri: string; body: string }> {
   if (options.tamper === 'origin') throw new Error('tamper "origin" applies to the Digital Credentials API only');
   const request = parseWalletLink(options.link);
+  const asked = askedByDcql(request.dcql_query);
+  const chosen = chooseCredential(asked, options.credential);
   const elsewhere = options.tamper === 'embedded-payload';
   const sessionTranscript = await createOid4VpSessionTranscript({
     responseUri: options.tamper === 'response-uri' || elsewhere ? ATTACKER_URI : request.response_uri,
     clientId: options.tamper === 'client-id' || elsewhere ? `redirect_uri:${ATTACKER_URI}` : request.client_id,
     nonce: options.tamper === 'nonce' ? randomBytes(32).toString('base64url') : request.nonce,
   });
-  const presentation = encodeBase64Url(await createDeviceResponse({ ...options, sessionTranscript }));
+  const presentation = encodeBase64Url(await createDeviceResponse({ ...options, sessionTranscript, asked: chosen }));
+  const key = keyOf(chosen, asked, options.tamper);
   const form = new URLSearchParams();
-  if (options.encoding === 'brackets') form.set(`vp_token[${CREDENTIAL_QUERY_ID}]`, presentation);
-  else form.set('vp_token', JSON.stringify({ [CREDENTIAL_QUERY_ID]: [presentation] }));
+  if (options.encoding === 'brackets') form.set(`vp_token[${key}]`, presentation);
+  else form.set('vp_token', JSON.stringify({ [key]: [presentation] }));
   form.set('state', options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state);
   return { responseUri: request.response_uri, body: form.toString() };
 }
 
+/** What `navigator.credentials.get` resolves to (its `protocol` and `data`). */
+export interface DcApiCredential {
+  protocol: typeof DC_API_PROTOCOL | typeof OID4VP_DC_API_PROTOCOL;
+  data: { response: string };
+}
+
 /**
  * Answers a Digital Credentials API request as a wallet on the device would: the object
- * `navigator.credentials.get` resolves to (its `protocol` and `data`).
+ * `navigator.credentials.get` resolves to. `org-iso-mdoc`: an Annex C response (HPKE);
+ * `openid4vp-v1-unsigned`: a JWE of `{ vp_token }` to the request's key. Presents `credential`
+ * (default the first the request accepts).
  *
  * @example const credential = await createDcApiCredential({ dcRequest, origin: 'https://shop.example', issuer, persona, now })
  */
 export async function createDcApiCredential(
-  options: PresentOptions & { dcRequest: DcRequest; origin: string },
-): Promise<{ protocol: typeof DC_API_PROTOCOL; data: { response: string } }> {
+  options: PresentOptions & { dcRequest: DcRequest | Oid4vpDcRequest; origin: string },
+): Promise<DcApiCredential> {
   if (
     options.tamper === 'nonce' ||
     options.tamper === 'response-uri' ||
@@ -296,11 +474,27 @@ export async function createDcApiCredential(
   ) {
     throw new Error(`tamper "${options.tamper}" applies to OpenID4VP links only`);
   }
-  const { encryptionInfo } = options.dcRequest.data;
   const signedOrigin =
     options.tamper === 'origin' || options.tamper === 'embedded-payload' ? 'https://attacker.example' : options.origin;
+  const { dcRequest } = options;
+  if (dcRequest.protocol === OID4VP_DC_API_PROTOCOL) {
+    const { nonce, dcql_query: query, client_metadata: metadata } = dcRequest.data;
+    const asked = askedByDcql(query);
+    const chosen = chooseCredential(asked, options.credential);
+    const [jwk] = metadata.jwks.keys;
+    if (!jwk) throw new Error('the request has no encryption key in client_metadata.jwks');
+    const sessionTranscript = await createOid4vpDcApiSessionTranscript({ origin: signedOrigin, nonce, jwk });
+    const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript, asked: chosen });
+    const vpToken = { [keyOf(chosen, asked, options.tamper)]: [encodeBase64Url(deviceResponse)] };
+    return {
+      protocol: OID4VP_DC_API_PROTOCOL,
+      data: { response: await sealOid4vpDcResponse(jwk, { vp_token: vpToken }) },
+    };
+  }
+  const { encryptionInfo, deviceRequest } = dcRequest.data;
+  const chosen = chooseCredential(askedByDeviceRequest(deviceRequest), options.credential);
   const sessionTranscript = createDcapiSessionTranscript(encryptionInfo, signedOrigin);
-  const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript });
+  const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript, asked: chosen });
   return {
     protocol: DC_API_PROTOCOL,
     data: { response: await sealDcResponse(encryptionInfo, options.origin, deviceResponse) },

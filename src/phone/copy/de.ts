@@ -19,6 +19,8 @@ export const de: PhoneCopy = {
   methodLegend: 'Prüfmethode',
   methodOnlyWallet: 'Diese Anfrage läuft im EUDI-Wallet-Modus: Nur die Wallet kann sie beantworten.',
   methodOnlyFace: 'Diese Anfrage läuft nicht im EUDI-Wallet-Modus: Die Wallet wird nicht angeboten.',
+  credentialLegend: 'Nachweis in der Test-Wallet',
+  credentials: { av: 'Altersnachweis', pid: 'EU-PID (Identität)', mdl: 'Mobiler Führerschein' },
   approve: 'Bestätigen',
   fail: 'Prüfung scheitern lassen',
   cancel: 'Abbrechen',

@@ -18,6 +18,8 @@ export const en: PhoneCopy = {
   methodLegend: 'Verification method',
   methodOnlyWallet: 'This request is in EUDI wallet mode: only the wallet can answer it.',
   methodOnlyFace: 'This request is not in EUDI wallet mode: the wallet is not offered.',
+  credentialLegend: 'Credential in the sandbox wallet',
+  credentials: { av: 'Proof of age', pid: 'EU PID (identity)', mdl: 'Mobile driving licence' },
   approve: 'Approve',
   fail: 'Fail the check',
   cancel: 'Cancel',

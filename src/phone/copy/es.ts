@@ -18,6 +18,8 @@ export const es: PhoneCopy = {
   methodLegend: 'Método de verificación',
   methodOnlyWallet: 'Esta solicitud está en modo cartera EUDI: solo la cartera puede responderla.',
   methodOnlyFace: 'Esta solicitud no está en modo cartera EUDI: la cartera no se ofrece.',
+  credentialLegend: 'Credencial en la cartera de prueba',
+  credentials: { av: 'Prueba de edad', pid: 'PID europeo (identidad)', mdl: 'Permiso de conducir móvil' },
   approve: 'Aprobar',
   fail: 'Hacer fallar la verificación',
   cancel: 'Cancelar',

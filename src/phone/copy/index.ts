@@ -3,7 +3,7 @@
  * es, it, nl and pt are additions, issue 11). The page stands in for the mobile app, so it speaks
  * the phone's language (its browser languages), not the partner page's.
  */
-import type { FailReason, Locale, Method, Outcome } from '../../protocol/api.ts';
+import type { FailReason, Locale, Method, Outcome, WalletCredential } from '../../protocol/api.ts';
 import type { Scope } from '../../protocol/scopes.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
@@ -51,6 +51,9 @@ export interface PhoneCopy {
   methodLegend: string;
   methodOnlyWallet: string;
   methodOnlyFace: string;
+  /** the sandbox wallet's choice of credential, when the request accepts more than one (DESIGN §13) */
+  credentialLegend: string;
+  credentials: Readonly<Record<WalletCredential, string>>;
   approve: string;
   fail: string;
   cancel: string;

@@ -18,6 +18,8 @@ export const nl: PhoneCopy = {
   methodLegend: 'Verificatiemethode',
   methodOnlyWallet: 'Dit verzoek staat in EUDI-walletmodus: alleen de wallet kan het beantwoorden.',
   methodOnlyFace: 'Dit verzoek staat niet in EUDI-walletmodus: de wallet wordt niet aangeboden.',
+  credentialLegend: 'Bewijs in de testwallet',
+  credentials: { av: 'Leeftijdsbewijs', pid: 'Europese PID (identiteit)', mdl: 'Mobiel rijbewijs' },
   approve: 'Goedkeuren',
   fail: 'Controle laten mislukken',
   cancel: 'Annuleren',

@@ -8,6 +8,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type {
   DcRequest,
+  Oid4vpDcRequest,
   PhoneCompleteBody,
   PhoneMethod,
   PhoneOpened,
@@ -21,8 +22,27 @@ export const BASE = 'http://phone.test';
 export const AUTHORIZATION_URL = 'https://id.example/authorize?state=s_1';
 
 export const DC_REQUEST: DcRequest = { protocol: 'org-iso-mdoc', data: { deviceRequest: 'dr', encryptionInfo: 'ei' } };
+export const OID4VP_DC_REQUEST: Oid4vpDcRequest = {
+  protocol: 'openid4vp-v1-unsigned',
+  data: {
+    response_type: 'vp_token',
+    response_mode: 'dc_api.jwt',
+    nonce: 'n_1',
+    dcql_query: { credentials: [] },
+    client_metadata: {
+      jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', use: 'enc', alg: 'ECDH-ES', kid: 'k' }] },
+      encrypted_response_enc_values_supported: ['A128GCM'],
+      vp_formats_supported: { mso_mdoc: {} },
+    },
+  },
+};
 export const WALLET_LINK = 'av://?response_type=vp_token&state=st_1';
-export const WALLET_METHOD: PhoneMethod = { id: 'eudi_wallet', wallet_link: WALLET_LINK, dc_request: DC_REQUEST };
+export const WALLET_METHOD: PhoneMethod = {
+  id: 'eudi_wallet',
+  wallet_link: WALLET_LINK,
+  dc_request: DC_REQUEST,
+  dc_requests: [DC_REQUEST, OID4VP_DC_REQUEST],
+};
 export const PROVIDER_METHOD: PhoneMethod = { id: 'idp_example', name: 'Example ID', method: 'face_check' };
 
 export interface FakeRequest {

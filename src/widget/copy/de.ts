@@ -34,9 +34,10 @@ export const de: Copy = {
   timeoutHelp: 'Die Website konnte Ihre Prüfung nicht bestätigen.',
   retry: 'Erneut versuchen',
   openWalletApp: 'Ihre Altersprüfungs-App öffnen',
+  openWallet: 'Ihre Wallet-App öffnen',
   useWalletHere: 'Wallet auf diesem Gerät verwenden',
   walletFailedTitle: 'Die Wallet hat keinen Nachweis übermittelt',
-  walletFailedHelp: 'Versuchen Sie es erneut oder scannen Sie den QR-Code mit Ihrem Smartphone.',
+  walletFailedHelp: 'Versuchen Sie es erneut oder scannen Sie den QR-Code.',
   backToQr: 'Zurück zum QR-Code',
   walletTitle: 'Scannen Sie mit Ihrer EU-Wallet-App',
 };

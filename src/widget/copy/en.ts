@@ -34,9 +34,10 @@ export const en: Copy = {
   timeoutHelp: 'The site could not confirm your verification.',
   retry: 'Try again',
   openWalletApp: 'Open your age-verification app',
+  openWallet: 'Open your wallet app',
   useWalletHere: 'Use a wallet on this device',
   walletFailedTitle: 'The wallet did not share a proof',
-  walletFailedHelp: 'Try again, or scan the QR code with your phone.',
+  walletFailedHelp: 'Try again, or scan the QR code.',
   backToQr: 'Back to the QR code',
   walletTitle: 'Scan with your EU wallet app',
 };

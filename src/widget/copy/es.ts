@@ -34,9 +34,10 @@ export const es: Copy = {
   timeoutHelp: 'El sitio web no ha podido confirmar su verificación.',
   retry: 'Volver a intentarlo',
   openWalletApp: 'Abrir su aplicación de verificación de edad',
+  openWallet: 'Abrir su aplicación de cartera',
   useWalletHere: 'Usar una cartera en este dispositivo',
   walletFailedTitle: 'La cartera no ha compartido ninguna prueba',
-  walletFailedHelp: 'Vuelva a intentarlo o escanee el código QR con su móvil.',
+  walletFailedHelp: 'Vuelva a intentarlo o escanee el código QR.',
   backToQr: 'Volver al código QR',
   walletTitle: 'Escanee con su cartera digital de la UE',
 };

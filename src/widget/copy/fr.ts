@@ -10,7 +10,7 @@ export const fr = {
   creatingHelp: 'Cela ne prend que quelques secondes.',
   waitingTitle: 'Scannez ce QR code avec votre téléphone',
   expiresIn: 'Ce code expire dans {t}',
-  qrLabel: 'QR code à scanner avec votre téléphone pour vérifier votre âge',
+  qrLabel: 'QR code à scanner pour vérifier votre âge',
   openHere: 'Ouvrir sur cet appareil',
   mobileTitle: 'Vérifiez votre âge',
   mobileHelp: 'L’application vous guide en quelques secondes.',
@@ -36,11 +36,12 @@ export const fr = {
   timeoutHelp: 'Le site n’a pas pu confirmer votre vérification.',
   retry: 'Réessayer',
   openWalletApp: 'Ouvrir votre application de vérification d’âge',
+  openWallet: 'Ouvrir votre portefeuille',
   useWalletHere: 'Utiliser un portefeuille sur cet appareil',
   walletFailedTitle: 'Le portefeuille n’a pas transmis la preuve',
-  walletFailedHelp: 'Réessayez, ou scannez le QR code avec votre téléphone.',
+  walletFailedHelp: 'Réessayez, ou scannez le QR code.',
   backToQr: 'Revenir au QR code',
-  walletTitle: 'Scannez avec votre portefeuille numérique européen',
+  walletTitle: 'Scannez avec votre portefeuille européen',
 };
 
 /** The shape both locales share: a missing or extra key is a type error. */

@@ -37,9 +37,10 @@ export const it: Copy = {
   timeoutHelp: 'Il sito non è riuscito a confermare la verifica.',
   retry: 'Riprova',
   openWalletApp: 'Apri l’app di verifica dell’età',
+  openWallet: 'Apri l’app del portafoglio',
   useWalletHere: 'Usa un portafoglio su questo dispositivo',
   walletFailedTitle: 'Il portafoglio non ha condiviso alcuna prova',
-  walletFailedHelp: 'Riprovi, oppure inquadri il codice QR con lo smartphone.',
+  walletFailedHelp: 'Riprovi, oppure inquadri il codice QR.',
   backToQr: 'Torna al codice QR',
   walletTitle: 'Inquadri il codice con il portafoglio digitale UE',
 };

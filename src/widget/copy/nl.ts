@@ -34,9 +34,10 @@ export const nl: Copy = {
   timeoutHelp: 'De website kon uw verificatie niet bevestigen.',
   retry: 'Opnieuw proberen',
   openWalletApp: 'Uw app voor leeftijdsverificatie openen',
+  openWallet: 'Uw wallet-app openen',
   useWalletHere: 'Wallet op dit apparaat gebruiken',
   walletFailedTitle: 'De wallet heeft geen bewijs gedeeld',
-  walletFailedHelp: 'Probeer het opnieuw of scan de QR-code met uw telefoon.',
+  walletFailedHelp: 'Probeer het opnieuw of scan de QR-code.',
   backToQr: 'Terug naar de QR-code',
   walletTitle: 'Scan met uw EU-wallet-app',
 };

@@ -37,9 +37,10 @@ export const pt: Copy = {
   timeoutHelp: 'O site não conseguiu confirmar a sua verificação.',
   retry: 'Tentar novamente',
   openWalletApp: 'Abrir a sua aplicação de verificação de idade',
+  openWallet: 'Abrir a sua aplicação de carteira',
   useWalletHere: 'Usar uma carteira neste dispositivo',
   walletFailedTitle: 'A carteira não partilhou nenhuma prova',
-  walletFailedHelp: 'Tente novamente ou leia o código QR com o seu telemóvel.',
+  walletFailedHelp: 'Tente novamente ou leia o código QR.',
   backToQr: 'Voltar ao código QR',
   walletTitle: 'Leia com a sua carteira digital da UE',
 };

@@ -411,6 +411,41 @@ describe('server-verify mode', () => {
   });
 });
 
+describe('the wallet on this device (DESIGN §13)', () => {
+  const annexC = { protocol: 'org-iso-mdoc', data: { deviceRequest: 'dr', encryptionInfo: 'ei' } } as const;
+  const openid4vp = { protocol: 'openid4vp-v1-unsigned', data: { nonce: 'n' } } as unknown as NonNullable<
+    VerifyRequestCreated['dc_requests']
+  >[number];
+
+  async function askedWith(answer: Partial<VerifyRequestCreated>): Promise<unknown> {
+    const get = vi.fn(async () => ({ protocol: 'openid4vp-v1-unsigned', data: { response: 'jwe' } }));
+    vi.stubGlobal('DigitalCredential', class {});
+    vi.stubGlobal('navigator', { ...navigator, credentials: { get } });
+    server.use(http.post(`${API}/api/w/wallet-response/:id`, () => HttpResponse.json({})));
+    createScript.push(() =>
+      HttpResponse.json({ ...created(), wallet_link: 'openid4vp://?x', ...answer }, { status: 201 }),
+    );
+    const f = start({ clientProofMode: 'true' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.canUseWallet.value).toBe(true);
+    f.useWallet();
+    vi.unstubAllGlobals();
+    return get.mock.calls[0];
+  }
+
+  it('hands the whole dc_requests array to navigator.credentials.get, mediation required', async () => {
+    expect(await askedWith({ dc_request: annexC, dc_requests: [annexC, openid4vp] })).toEqual([
+      { mediation: 'required', digital: { requests: [annexC, openid4vp] } },
+    ]);
+  });
+
+  it('hands dc_request alone to it when the service answers no dc_requests', async () => {
+    expect(await askedWith({ dc_request: annexC })).toEqual([
+      { mediation: 'required', digital: { requests: [annexC] } },
+    ]);
+  });
+});
+
 describe('cleanup', () => {
   it('leaves no timer and makes no request after dispose', async () => {
     const f = start();

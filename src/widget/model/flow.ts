@@ -238,7 +238,7 @@ export function createFlow(deps: FlowDeps): Flow {
       // First thing in the click handler: the browser requires the user activation.
       const asked = navigator.credentials.get({
         mediation: 'required',
-        digital: { requests: [created.dc_request] },
+        digital: { requests: created.dc_requests ?? [created.dc_request] },
       } as CredentialRequestOptions);
       void postWalletResponse(config.apiOrigin, created, asked, run?.signal).then((ok) => {
         if (!ok && request.peek() === created) walletFailed.value = true;

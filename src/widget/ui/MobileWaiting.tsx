@@ -8,7 +8,8 @@ import { Icon } from './Icon.tsx';
 
 /**
  * Mobile waiting: the deep link as the primary button, the QR code one tap away (when there is
- * one). With the EUDI wallet path on a phone the button opens the wallet link (`wallet`), and
+ * one). With the EUDI wallet path on a phone the button opens the wallet link (`wallet`: the age-verification app's
+ * `av://`, or any wallet's `openid4vp://`, design §13), and
  * `onWallet` offers the Digital Credentials API. The buttons sit in `.row`: one under the other,
  * or side by side in the compact card, which also leaves the icon out.
  */
@@ -28,15 +29,15 @@ export function MobileWaiting(p: {
         <p class="help">{copy.mobileHelp}</p>
         <div class="row">
           <a class="button" href={deepLink} data-testid="svc-open-app">
-            {p.wallet ? copy.openWalletApp : copy.openApp}
+            {p.wallet ? (deepLink.startsWith('av:') ? copy.openWalletApp : copy.openWallet) : copy.openApp}
           </a>
           {p.onWallet && (
-            <button type="button" class="link" onClick={p.onWallet} data-testid="svc-use-wallet">
+            <button class="link" onClick={p.onWallet} data-testid="svc-use-wallet">
               {copy.useWalletHere}
             </button>
           )}
           {onShowQr && (
-            <button type="button" class="link" onClick={onShowQr} data-testid="svc-show-qr">
+            <button class="link" onClick={onShowQr} data-testid="svc-show-qr">
               {copy.showQr}
             </button>
           )}

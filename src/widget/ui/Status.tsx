@@ -17,7 +17,7 @@ export function Status(props: { icon: IconName; title: string; help: string; act
         <h2 class="title">{props.title}</h2>
         <p class="help">{props.help}</p>
         {props.action && (
-          <button type="button" class="button" onClick={props.onAction} data-testid="svc-retry">
+          <button class="button" onClick={props.onAction} data-testid="svc-retry">
             {props.action}
           </button>
         )}

@@ -38,7 +38,7 @@ export function Waiting(props: {
           {copy.expiresIn.replace('{t}', clock)}
         </p>
         {onWallet && (
-          <button type="button" class="link" onClick={onWallet} data-testid="svc-use-wallet">
+          <button class="link" onClick={onWallet} data-testid="svc-use-wallet">
             {copy.useWalletHere}
           </button>
         )}

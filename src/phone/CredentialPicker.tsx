@@ -1,0 +1,34 @@
+import type { Signal } from '@preact/signals';
+import type { WalletCredential } from '../protocol/api.ts';
+import type { PhoneCopy } from './copy/index.ts';
+
+/**
+ * The sandbox wallet's credential (DESIGN §13), when the request accepts more than one: the EU PID
+ * or the mobile driving licence. Nothing chosen yet is the first the request accepts.
+ */
+export function CredentialPicker(props: {
+  copy: PhoneCopy;
+  credentials: WalletCredential[];
+  selected: Signal<WalletCredential | null>;
+  disabled: boolean;
+}) {
+  const { copy, credentials, selected, disabled } = props;
+  const current = selected.value !== null && credentials.includes(selected.value) ? selected.value : credentials[0];
+  return (
+    <fieldset class="phone-choices" disabled={disabled}>
+      <legend>{copy.credentialLegend}</legend>
+      {credentials.map((credential) => (
+        <label key={credential} class="phone-choice">
+          <input
+            type="radio"
+            name="credential"
+            value={credential}
+            checked={current === credential}
+            onChange={() => (selected.value = credential)}
+          />
+          <span>{copy.credentials[credential]}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
