@@ -1,5 +1,5 @@
 /**
- * Journeys through the several-instance topology (DESIGN §10): `npm run start:cluster` on a fresh
+ * Journeys through the several-instance topology (design.md §10): `npm run start:cluster` on a fresh
  * folder (redis-server, two instances, nginx on :8787, the example partner on :8788), the same
  * URLs as the main journeys, so they cannot run side by side: run them after the others, under
  * the same lock. One engine, Chromium: what these journeys test is the servers (wake-ups, keys

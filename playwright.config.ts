@@ -87,7 +87,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      // The example identity provider (DESIGN §12), the fixture provider idp_example's issuer.
+      // The example identity provider (design.md §12), the fixture provider idp_example's issuer.
       name: 'identity provider',
       command: 'node --import tsx server/sandbox/example-idp/main.ts',
       url: `http://127.0.0.1:${PROVIDER_PORT}/.well-known/openid-configuration`,

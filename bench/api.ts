@@ -2,7 +2,7 @@
  * `npm run bench`: throughput and p99 latency of the signed partner API, against a bare
  * node:http server that answers the very same signed requests (it checks the HMAC with
  * node:crypto and answers a fixed JSON), so the ratio shows what the service costs on top of
- * HTTP + HMAC: Fastify, authentication in DESIGN §6 order, the nonce and token writes in SQLite.
+ * HTTP + HMAC: Fastify, authentication in design.md §6 order, the nonce and token writes in SQLite.
  *
  * Every request is pre-signed with its own nonce (none is a replay); exchanges each consume a
  * grant put in the store beforehand. The load generator (autocannon) runs in a child process

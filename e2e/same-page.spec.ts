@@ -18,7 +18,7 @@ test('a page that is its own success path gets the result without reloading, and
   expect(new URL(page.url()).pathname).toBe('/same-page');
   expect(new URL(page.url()).hash).toBe('');
   expect(navigations.every((url) => !url.includes('grant_code'))).toBe(true);
-  // DESIGN §7: the result also waits for the first consumeResult() call, then is gone.
+  // design.md §7: the result also waits for the first consumeResult() call, then is gone.
   const consume = () =>
     page.evaluate(() => (window as unknown as { SVC: { consumeResult(): unknown } }).SVC.consumeResult());
   expect(await consume()).toMatchObject({ grant_code: expect.stringMatching(/^g_/) });

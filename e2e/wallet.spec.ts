@@ -1,5 +1,5 @@
 /**
- * The EUDI wallet path (DESIGN §11, §13; issues 10, 20): a partner page in client proof mode
+ * The EUDI wallet path (design.md §11, §13; issues 10, 20): a partner page in client proof mode
  * completed by a wallet — the EU age-verification profile's proof of age for isAdult, the EU PID
  * or a mobile driving licence for isFrench and isEU. The sandbox wallet
  * (server/sandbox/wallet/sandbox-wallet.ts, as `svc wallet present` runs it) answers the av:// or

@@ -1,5 +1,5 @@
 /**
- * `npm run build`: everything the service serves from dist/ (DESIGN §1, §7):
+ * `npm run build`: everything the service serves from dist/ (design.md §1, §7):
  *
  *   dist/v4/ui.<hash>.js      the UI bundle (IIFE), immutable; it carries the fr copy
  *   dist/v4/ui.<hash>-de.js   one small script per other locale (en, de, es, it, nl, pt), loaded only

@@ -2,7 +2,7 @@
  * The partner SDK as partners get it (server/sdk/package.json): packed from a copy of its folder
  * (so it builds with nothing else of the repository), its content list checked, the tarball
  * linted by publint and by Are the Types Wrong, then installed offline into an empty folder outside
- * the repository and used from plain Node: the DESIGN §9 signing example, and an attestation
+ * the repository and used from plain Node: the design.md §9 signing example, and an attestation
  * made by the service and checked against its published key set over HTTP.
  * `npm run test:sdk` runs this file alone; the unit suite runs it too.
  */
@@ -142,7 +142,7 @@ describe('the packed SDK', () => {
 });
 
 describe('the installed SDK, from plain Node', () => {
-  it('reproduces the DESIGN §9 worked signing example', async () => {
+  it('reproduces the design.md §9 worked signing example', async () => {
     const out = await runInConsumer(
       'sign.mjs',
       `import { readFileSync } from 'node:fs';

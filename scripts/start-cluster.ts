@@ -1,5 +1,5 @@
 /**
- * `npm run start:cluster`: the several-instance topology (DESIGN §10) on one machine, at the same
+ * `npm run start:cluster`: the several-instance topology (design.md §10) on one machine, at the same
  * URLs as `npm start`: a local redis-server (AOF, appendfsync always, noeviction), two service
  * instances on it, nginx in front on :8787 (round robin, long-poll timeouts above 25 s,
  * X-Forwarded-For set, the instances trusting it through SVC_TRUST_PROXY, slow clients and

@@ -1,7 +1,7 @@
 /**
  * `npm start`: builds the widget if it is missing or older than its sources, then runs the
  * service (http://localhost:8787), the example partner (http://localhost:8788) and the example
- * identity provider (http://localhost:8789, DESIGN §12) as child processes, three origins, so
+ * identity provider (http://localhost:8789, design.md §12) as child processes, three origins, so
  * CORS, origin checks and the OpenID Connect redirects are real. `--service-only`
  * (npm run start:service) runs the service alone, and so does production (the example partner
  * signs with sandbox fixture partners, and production never loads the example provider); the

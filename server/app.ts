@@ -62,7 +62,7 @@ export async function createApp(
     serializers: {
       // The URL is logged without its query: `pt` (the poll token) travels there, and cut to a few
       // hundred characters: the path is the caller's text (issue 16, finding 6). The address is
-      // cut to its /24 or /48, so no line links a full address to a request id (DESIGN §8).
+      // cut to its /24 or /48, so no line links a full address to a request id (design.md §8).
       req: (req: FastifyRequest) => ({
         method: req.method,
         url: loggedPath(req.url),
@@ -86,7 +86,7 @@ export async function createApp(
   app.decorateRequest('partner', null);
   app.decorateRequest('readAhead', null);
   registerBodyReading(app);
-  // Shutting down (DESIGN §10): a request that arrives on a kept-alive connection is sent to retry
+  // Shutting down (design.md §10): a request that arrives on a kept-alive connection is sent to retry
   // elsewhere; those already in flight finish.
   let closing = false;
   app.addHook('preClose', async () => {
@@ -115,7 +115,7 @@ export async function createApp(
   registerWidgetRoutes(app, deps);
   registerPartnerRequestRoutes(app, deps);
   registerPhoneRoutes(app, deps);
-  // The persona picker (DESIGN §4) exists in sandbox only: a production process never loads it.
+  // The persona picker (design.md §4) exists in sandbox only: a production process never loads it.
   if (deps.config.mode === 'sandbox') (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);

@@ -1,5 +1,5 @@
 /**
- * Environment → frozen Config (DESIGN §1). A bad environment fails at boot with one clear line.
+ * Environment → frozen Config (design.md §1). A bad environment fails at boot with one clear line.
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
@@ -27,16 +27,16 @@ export interface Config {
   /** {widget_url}: serves /v4/loader.min.js */
   readonly widgetUrl: string;
   readonly dataDir: string;
-  /** SVC_REDIS_URL (redis:// or rediss://): selects the Redis store (DESIGN §10); null: SQLite in dataDir */
+  /** SVC_REDIS_URL (redis:// or rediss://): selects the Redis store (design.md §10); null: SQLite in dataDir */
   readonly redisUrl: string | null;
   /** SVC_REDIS_PREFIX: namespaces every Redis key, so two deployments can share one Redis (default "svc:") */
   readonly redisPrefix: string;
   /** partner fixtures loaded in sandbox mode */
   readonly fixturesPath: string;
-  /** SVC_PROVIDER_FIXTURES: identity providers loaded in sandbox mode (DESIGN §12), never in production */
+  /** SVC_PROVIDER_FIXTURES: identity providers loaded in sandbox mode (design.md §12), never in production */
   readonly providerFixturesPath: string;
   readonly partnerPort: number;
-  /** life of a pending verification request; 300 s (DESIGN §3), shorter only for e2e renewal tests */
+  /** life of a pending verification request; 300 s (design.md §3), shorter only for e2e renewal tests */
   readonly requestTtlMs: number;
   /** base64 of 32 bytes; required in production, generated and kept in the store in sandbox */
   readonly nullifierKey: string | null;
@@ -59,7 +59,7 @@ export interface Config {
   readonly longPollPerAddress: number;
   /** concurrent long polls this instance holds in all */
   readonly longPollMax: number;
-  /** SVC_WALLET_TRUST: PEM bundle of trusted IACA roots (DESIGN §11); in production the wallet path needs it */
+  /** SVC_WALLET_TRUST: PEM bundle of trusted IACA roots (design.md §11); in production the wallet path needs it */
   readonly walletTrustPath: string | null;
   /**
    * SVC_REQUEST_TIMEOUT_MS: time a client has to send a whole request, headers and body, from its

@@ -14,16 +14,16 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   personas: readonly Persona[];
-  /** raw bytes of the nullifier HMAC key (DESIGN §5) */
+  /** raw bytes of the nullifier HMAC key (design.md §5) */
   nullifierKey: Buffer;
   /** what opens the results of partner-created requests (crypto/result-reader.ts) */
   resultReader: ResultReaderKeys;
   blind: BlindCrypto;
   /** caps on concurrent long polls, per address (shared through the store) and per instance (limits/long-polls.ts) */
   longPolls: LongPollGate;
-  /** the EUDI wallet path (DESIGN §11, domain/wallet.ts) */
+  /** the EUDI wallet path (design.md §11, domain/wallet.ts) */
   wallet: WalletDeps;
-  /** the OpenID Connect relying party of the identity providers (DESIGN §12, providers/) */
+  /** the OpenID Connect relying party of the identity providers (design.md §12, providers/) */
   relyingParty: RelyingParty;
 }
 

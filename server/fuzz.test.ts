@@ -1,5 +1,5 @@
 /**
- * Property: whatever arrives on any route of the app (DESIGN's route list: /v1/*, /api/w/*,
+ * Property: whatever arrives on any route of the app (design.md's route list: /v1/*, /api/w/*,
  * /api/partner/*, /api/m/*, /api/billing/*), the service never answers 500, answers only
  * documented statuses, puts only catalogue codes in `error`, and keeps answering /healthz.
  *
@@ -31,7 +31,7 @@ const ROUTES = [
   { method: 'POST', path: '/api/billing/session', signed: true },
   { method: 'GET', path: '/api/billing/attestation-keys', signed: false },
   { method: 'POST', path: '/api/m/requests/:requestId/wallet', signed: false },
-  // DESIGN §11: the wallet endpoints answer OpenID4VP's error shape {error: "invalid_request", error_description}
+  // design.md §11: the wallet endpoints answer OpenID4VP's error shape {error: "invalid_request", error_description}
   { method: 'POST', path: '/api/w/wallet-response/:requestId', signed: false },
   { method: 'POST', path: '/oid4vp/response/:requestId', signed: false },
   { method: 'POST', path: '/api/m/requests/:requestId/wallet-response', signed: false },

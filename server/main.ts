@@ -7,7 +7,7 @@ import { StoreUnavailableError } from './store/store.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
-/** DESIGN §10: SIGTERM → exit 0 within 5 s; connections still open at this point are cut. */
+/** design.md §10: SIGTERM → exit 0 within 5 s; connections still open at this point are cut. */
 const SHUTDOWN_FORCE_AFTER_MS = 4_000;
 
 async function main(): Promise<void> {
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
 
   let stopping = false;
   /**
-   * DESIGN §10: stop accepting, answer every waiting long poll at once with its current status
+   * design.md §10: stop accepting, answer every waiting long poll at once with its current status
    * (the widget polls again and reaches another instance), finish in-flight requests, close the
    * store, exit 0 within 5 s.
    */

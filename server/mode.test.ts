@@ -144,7 +144,7 @@ describe('a data folder made in production mode by the CLI', () => {
         app.inject({ method: 'GET', url: '/api/m/personas' }),
         app.inject({ method: 'GET', url: '/demo' }),
       ]);
-      // (the phone page /m/v/:id is served in production too, DESIGN §12: not a sandbox route)
+      // (the phone page /m/v/:id is served in production too, design.md §12: not a sandbox route)
       expect(answers.map((res) => res.statusCode)).toEqual([404, 404, 404, 404]);
       expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({ mode: 'production' });
     } finally {

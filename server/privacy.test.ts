@@ -1,5 +1,5 @@
 /**
- * DESIGN §8 on the ADULT_BLIND rail, end to end through the real routes: the verifier path (the
+ * design.md §8 on the ADULT_BLIND rail, end to end through the real routes: the verifier path (the
  * loader's endpoints, the phone's, the verification request and its log lines) never learns the
  * partner, and the nullifier depends on the person and the blind app only.
  */

@@ -129,7 +129,7 @@ const JSON_ROUTES: JsonRoute[] = [
     let flow: Flow;
     return {
       name: 'POST /api/w/wallet-response/:id (text/plain JSON)',
-      // DESIGN §11: the wallet routes keep OpenID4VP's error shape
+      // design.md §11: the wallet routes keep OpenID4VP's error shape
       refused: { status: 400, body: { error: 'invalid_request', error_description: expect.any(String) } },
       // a well-formed body that does not open: the verifier's own 400, reached only without the key
       served: 400,

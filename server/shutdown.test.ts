@@ -1,5 +1,5 @@
 /**
- * SIGTERM on the real service process (DESIGN §10): every waiting long poll is answered at once
+ * SIGTERM on the real service process (design.md §10): every waiting long poll is answered at once
  * with its current status, and the process exits 0 within 5 s; on SQLite and on Redis.
  */
 import { spawn } from 'node:child_process';

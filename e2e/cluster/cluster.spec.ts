@@ -1,5 +1,5 @@
 /**
- * The whole flow through two instances behind nginx (DESIGN §10): the widget's API calls pinned
+ * The whole flow through two instances behind nginx (design.md §10): the widget's API calls pinned
  * to instance A, the phone's to instance B, so the widget's long poll on A is woken by the phone's
  * completion on B through Redis; the example partner's backend calls (exchange, billing session,
  * the JWKS) go through nginx and reach either instance.

@@ -1,5 +1,5 @@
 /**
- * The signing checks of the spec's exchange and introspection error tables (DESIGN §6 order),
+ * The signing checks of the spec's exchange and introspection error tables (design.md §6 order),
  * through the real routes.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Partner authentication for HMAC-signed routes (/v1/exchange, /v1/introspect,
- * /api/billing/session, /api/partner/*), in DESIGN §6's order:
+ * /api/billing/session, /api/partner/*), in design.md §6's order:
  * body size (Fastify's bodyLimit, before this hook) → pre-auth rate limit → MISSING_HEADERS →
  * INVALID_PARTNER → TIMESTAMP_SKEW → INVALID_SIGNATURE → REPLAY_DETECTED → post-auth rate limit.
  * Body validation comes after, in the route.

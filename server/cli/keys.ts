@@ -1,5 +1,5 @@
 /**
- * `svc keys rotate|list`: the operator's side of ADULT_BLIND key rotation (DESIGN §5). It writes
+ * `svc keys rotate|list`: the operator's side of ADULT_BLIND key rotation (design.md §5). It writes
  * to the store only; a running service picks the change up within a few seconds (crypto/blind.ts
  * re-reads its keys), so no restart is needed.
  *

@@ -1,6 +1,6 @@
 /**
  * `svc partners add|list|rotate-secret|disable|enable`: partner onboarding and lifecycle (the spec
- * leaves issuance "not shown"; DESIGN §2).
+ * leaves issuance "not shown"; design.md §2).
  *
  *   svc partners add --domain <origin> --rail standard|adult_blind
  *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--json]

@@ -1,6 +1,6 @@
 /**
  * `svc providers add|list|disable|enable|remove`: the identity providers the service asks to prove
- * facts, as an OpenID Connect relying party (DESIGN §12). Works in sandbox mode too, so operators
+ * facts, as an OpenID Connect relying party (design.md §12). Works in sandbox mode too, so operators
  * can try a provider locally (an http:// issuer is accepted on loopback hosts only).
  *
  *   svc providers add --issuer <URL> --client-id <id>
@@ -152,7 +152,7 @@ async function addProvider(args: string[], context: CommandContext): Promise<num
     createdAt: context.clock.now(),
   };
   await context.store.putProvider(provider);
-  // DESIGN §12 names the --json keys; the credential is never among them.
+  // design.md §12 names the --json keys; the credential is never among them.
   context.out(
     parsed.flags.has('json')
       ? JSON.stringify({ id: provider.id, issuer, client_id: clientId, name, method, proves })

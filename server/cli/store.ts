@@ -1,5 +1,5 @@
 /**
- * `svc store copy`: moves a deployment from one store to another (SQLite → Redis, DESIGN §10).
+ * `svc store copy`: moves a deployment from one store to another (SQLite → Redis, design.md §10).
  * The source is the store the environment names, as for every command; the destination is given
  * by flags. What is copied: partners, identity providers, ADULT_BLIND signing keys and service
  * secrets (the nullifier key, the result-reader key, the store's mode), each exactly as stored,

@@ -1,6 +1,6 @@
 /**
  * `svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential av|pid|mdl]
- * [--tamper <what>] [--encoding json|brackets]`: the sandbox wallet (test support, DESIGN §11,
+ * [--tamper <what>] [--encoding json|brackets]`: the sandbox wallet (test support, design.md §11,
  * §13) answers a wallet link as a phone wallet would, posting a sandbox persona's credential — the
  * proof of age, the EU PID or the mobile driving licence; default the first the link accepts — to
  * the link's response_uri over HTTP, disclosing only the elements the link asks. It prints the

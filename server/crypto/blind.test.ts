@@ -163,7 +163,7 @@ describe('session tokens', () => {
 });
 
 describe('attestations', () => {
-  it('carries exactly the DESIGN §5 header and payload', async () => {
+  it('carries exactly the design.md §5 header and payload', async () => {
     const jws = await blind.signAttestation({
       appId: 'app_a',
       originHash: originHash(ORIGIN),

@@ -1,5 +1,5 @@
 /**
- * ADULT_BLIND crypto (DESIGN §5): session tokens, attestations and the published key set, all
+ * ADULT_BLIND crypto (design.md §5): session tokens, attestations and the published key set, all
  * compact JWS signed with Ed25519 keys kept in the store (see keys.ts for their life cycle).
  *
  * Keys are read from the store and cached; the cache is re-read every few seconds and when a
@@ -34,7 +34,7 @@ export interface Jwks {
 }
 
 /**
- * ADULT_BLIND crypto (DESIGN §5), backed by signing keys in the store and made by
+ * ADULT_BLIND crypto (design.md §5), backed by signing keys in the store and made by
  * createBlindCrypto; the use cases in domain/ and the billing routes only call these four functions.
  */
 export interface BlindCrypto {
@@ -53,7 +53,7 @@ export interface BlindCrypto {
 }
 
 /**
- * origin_hash: base64url (no padding) of SHA-256 over the ASCII origin (DESIGN §5).
+ * origin_hash: base64url (no padding) of SHA-256 over the ASCII origin (design.md §5).
  *
  * @example originHash('https://shop.example') // 43 base64url characters
  */

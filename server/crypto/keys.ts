@@ -1,5 +1,5 @@
 /**
- * Ed25519 signing keys for ADULT_BLIND (DESIGN §5): creation, the rotation state machine shared
+ * Ed25519 signing keys for ADULT_BLIND (design.md §5): creation, the rotation state machine shared
  * by `svc keys rotate` and the tests, and the only function that turns a key into its public JWK.
  *
  * Life of a key: next (announced, published second) → current (signs, published first) →

@@ -2,7 +2,7 @@
  * Sealing a value with a token the store does not keep.
  *
  * Why: the browser must fetch its grant code (or attestation) by poll token, and a retried
- * exchange must get its first answer again, yet DESIGN §5 forbids storing tokens. So the value
+ * exchange must get its first answer again, yet design.md §5 forbids storing tokens. So the value
  * is encrypted (AES-256-GCM) under a key derived (HKDF-SHA256) from the token the caller will
  * present again; the store holds only the token's digest and the ciphertext.
  */

@@ -1,5 +1,5 @@
 /**
- * The billing session (spec: POST /api/billing/session; DESIGN §5, §8): an ADULT_BLIND partner's
+ * The billing session (spec: POST /api/billing/session; design.md §5, §8): an ADULT_BLIND partner's
  * backend asks for a session token the widget then presents. This is the only use case that
  * reads the partner → blind_app_id mapping: the token names the app and the origin hash, never
  * the partner.

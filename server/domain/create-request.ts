@@ -1,5 +1,5 @@
 /**
- * Creating a verification request (DESIGN §3), for its three callers: the loader with a partner
+ * Creating a verification request (design.md §3), for its three callers: the loader with a partner
  * ID (STANDARD), the loader with a session token (ADULT_BLIND), and a signed partner call (the
  * /api/partner/* variant). The route has read the body's shape; these make the checks that need
  * the partner, the token, the Origin or the store, each in the order its comment lists.
@@ -86,7 +86,7 @@ export async function createWithPartnerId(
  * The loader's ADULT_BLIND request: the session token (401 SESSION_INVALID), the Origin against
  * its origin_hash (403 ORIGIN_NOT_ALLOWED), its scopes (400 INVALID_SCOPES), a method that can
  * prove them (400 NO_METHOD), then at most SESSION_TOKEN_MAX_REQUESTS per token (429). The token's scopes apply; the record never names
- * the partner (DESIGN §8).
+ * the partner (design.md §8).
  *
  * @example await createWithSessionToken(deps, { sessionToken: body.session_token, origin, clientProofMode, locale })
  */

@@ -1,6 +1,6 @@
 /**
  * The partner API's two use cases (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
- * DESIGN §5–6): a grant code becomes a pass token once, and a pass token is checked. The shapes
+ * design.md §5–6): a grant code becomes a pass token once, and a pass token is checked. The shapes
  * of both answers are pass-tokens.ts's pure functions.
  */
 import { PREFIX, type ExchangeResponse, type IntrospectResponse } from '../../src/protocol/api.ts';
@@ -111,7 +111,7 @@ export async function readPassTokenAhead(
 
 /**
  * The state of a pass token (RFC 7662): `{active: false}` and nothing else for a malformed,
- * unknown or expired token, or another partner's (DESIGN §5), which answers exactly like an
+ * unknown or expired token, or another partner's (design.md §5), which answers exactly like an
  * unknown one. `readAhead`, when it read this same token, saves reading it again.
  *
  * @example await introspectPassToken(deps, partner, 'p_…') // { active: true, scope: 'age_verification', … }

@@ -1,5 +1,5 @@
 /**
- * Claims → facts → attributes: one rule for every way a person is verified (DESIGN §12), the
+ * Claims → facts → attributes: one rule for every way a person is verified (design.md §12), the
  * sandbox personas, the identity providers (server/providers/) and the wallet, so a fact means the
  * same thing whichever way it was proven.
  *
@@ -261,7 +261,7 @@ export function unprovenScopes(facts: ProvenFacts, scopes: readonly Scope[]): Sc
 
 /**
  * Only the facts the requested scopes disclose: what a source said beyond them is dropped before
- * anything is stored (minimal disclosure, DESIGN §8).
+ * anything is stored (minimal disclosure, design.md §8).
  *
  * @example pickFacts({ isAdult: true, birthYear: 1992 }, ['isAdult']) // { isAdult: true }
  */
@@ -275,7 +275,7 @@ export function pickFacts(facts: ProvenFacts, scopes: readonly Scope[]): ProvenF
 }
 
 /**
- * The nullifier's user id (DESIGN §5) of a person an identity provider knows as `sub`: the issuer
+ * The nullifier's user id (design.md §5) of a person an identity provider knows as `sub`: the issuer
  * is percent-encoded (so it holds no `|`) and comes first, so two providers' subjects never give
  * the same id, and none looks like a sandbox persona id.
  *
@@ -286,7 +286,7 @@ export function providerSubject(issuer: string, sub: string): string {
 }
 
 /**
- * The attributes of the requested scopes only (minimal disclosure, DESIGN §5), each scope's fact
+ * The attributes of the requested scopes only (minimal disclosure, design.md §5), each scope's fact
  * under its field (src/protocol/scopes.ts SCOPE_FIELD). The nullifier is computed by the caller,
  * and only when isUnique was requested.
  *

@@ -1,5 +1,5 @@
 /**
- * Nullifiers (DESIGN §5): one stable pseudonym per person and audience, so a site can tell a
+ * Nullifiers (design.md §5): one stable pseudonym per person and audience, so a site can tell a
  * returning visitor without learning who they are, and two sites cannot link their visitors.
  */
 import { createHmac } from 'node:crypto';
@@ -11,7 +11,7 @@ import { createHmac } from 'node:crypto';
 export type NullifierAudience = `partner:${string}` | `app:${string}`;
 
 /**
- * `0x` + hex(HMAC-SHA256(key, userId + "|" + audience)) (DESIGN §5).
+ * `0x` + hex(HMAC-SHA256(key, userId + "|" + audience)) (design.md §5).
  *
  * @example computeNullifier(deps.nullifierKey, 'fr-adult-m', 'partner:pk_test_demo')
  */

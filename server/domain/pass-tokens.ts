@@ -1,6 +1,6 @@
 /**
  * Grants become pass tokens (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
- * DESIGN §5): the pass token a grant is worth and the two answers' shapes. Pure functions: the
+ * design.md §5): the pass token a grant is worth and the two answers' shapes. Pure functions: the
  * use cases in exchange.ts do the store calls.
  */
 import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/api.ts';
@@ -25,7 +25,7 @@ export function disclosedAttributes(scopes: readonly Scope[], attributes: Attrib
 }
 
 /**
- * The introspection `scope` (DESIGN §5): age_verification for exactly [isAdult],
+ * The introspection `scope` (design.md §5): age_verification for exactly [isAdult],
  * identity_verification for exactly one other scope, multi_scope_verification otherwise.
  *
  * @example passScopeOf(['isFrench']) // 'identity_verification'

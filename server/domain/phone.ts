@@ -1,5 +1,5 @@
 /**
- * The phone opens the deep link (DESIGN §4, §12) and is told what is asked and the ways it can be
+ * The phone opens the deep link (design.md §4, §12) and is told what is asked and the ways it can be
  * proven. The handoff token from the deep link is the phone's only credential; on ADULT_BLIND
  * requests the phone sees the blind app id, never the partner. (The verdicts: the wallet,
  * wallet-response.ts; the identity providers, provider-login.ts; in sandbox, the persona picker,
@@ -57,7 +57,7 @@ export async function openFromPhone(
 }
 
 /**
- * The ways the phone can prove this request, in DESIGN §12's order: the EUDI wallet when the
+ * The ways the phone can prove this request, in design.md §12's order: the EUDI wallet when the
  * request carries a wallet request, each enabled provider that proves every scope, the sandbox.
  */
 export async function phoneMethodsOf(

@@ -1,5 +1,5 @@
 /**
- * A verification finished at an identity provider (DESIGN §12): the phone page starts the login
+ * A verification finished at an identity provider (design.md §12): the phone page starts the login
  * for a request, the provider sends the visitor back to `{app_url}/m/callback`, and the request
  * completes as an approval of §4 with the provider's method, or fails with a reason.
  *

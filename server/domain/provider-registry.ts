@@ -1,5 +1,5 @@
 /**
- * The identity-provider registry's rules (DESIGN §12), shared by `svc providers` and the sandbox
+ * The identity-provider registry's rules (design.md §12), shared by `svc providers` and the sandbox
  * fixtures (fixtures/providers.json): ids, what an issuer, name, method, client id and scope list
  * may be, and a PEM private key turned into the JWK the store keeps for private_key_jwt.
  *

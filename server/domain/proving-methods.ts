@@ -1,11 +1,11 @@
 /**
- * Which methods can prove a request (DESIGN §3, §11, §12), asked once when it is created: a
+ * Which methods can prove a request (design.md §3, §11, §12), asked once when it is created: a
  * request that no enabled method can complete is refused with 400 NO_METHOD before anything is
  * stored (issue 16), rather than created with a deep link nobody can finish.
  *
  * Methods, in the order the phone page lists them (§12):
  *  - `eudi_wallet`: client proof mode, every scope one of isAdult, isFrench, isEU (the proof of
- *    age, the EU PID or an mDL proves them, DESIGN §13; isUnique needs a provider), a
+ *    age, the EU PID or an mDL proves them, design.md §13; isUnique needs a provider), a
  *    loader-created request, and wallet trust enabled (always in sandbox; in production with
  *    SVC_WALLET_TRUST), wallet-offer.ts;
  *  - each enabled identity provider whose `--proves` covers the scopes (§12, provider-login.ts);

@@ -1,5 +1,5 @@
 /**
- * Polling a request's status (DESIGN §3): the loader with its poll token, a signed partner with
+ * Polling a request's status (design.md §3): the loader with its poll token, a signed partner with
  * its signature. Either may long-poll: the answer comes when the request changes (here or on
  * another instance), the wait ends, its deadline comes or the client goes away. Past the caps on
  * concurrent long polls (limits/long-polls.ts) a poll is answered at once, as wait=0.

@@ -1,4 +1,4 @@
-/** Opaque tokens (DESIGN §5): 32 random bytes, base64url, with their prefix; stored as digests. */
+/** Opaque tokens (design.md §5): 32 random bytes, base64url, with their prefix; stored as digests. */
 import { createHash, randomBytes } from 'node:crypto';
 import { PREFIX } from '../../src/protocol/api.ts';
 

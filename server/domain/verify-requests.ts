@@ -1,5 +1,5 @@
 /**
- * The verification request lifecycle (DESIGN §3, §4), which the use cases build on: creating
+ * The verification request lifecycle (design.md §3, §4), which the use cases build on: creating
  * (create-request.ts), polling (request-status.ts), the phone's open (phone.ts), and the verdicts
  * that end a request, approveRequest and settle, which the wallet (wallet-response.ts), the
  * identity providers (provider-login.ts) and, in sandbox, the persona picker
@@ -11,7 +11,7 @@
  *
  * The store keeps digests of the poll and handoff tokens, never the tokens, and the result only
  * sealed to its reader (result-box.ts). On the ADULT_BLIND rail the record holds the blind app
- * and origin hash from the session token and never a partner ID (DESIGN §8).
+ * and origin hash from the session token and never a partner ID (design.md §8).
  */
 import { timingSafeEqual } from 'node:crypto';
 import {
@@ -51,7 +51,7 @@ interface RequestBasics {
 /**
  * What a caller decides about a new request; the lifecycle fills in the rest. A STANDARD request
  * names its partner; an ADULT_BLIND one names the blind app and origin hash of its session token,
- * never a partner (DESIGN §8), and the phone shows the app id.
+ * never a partner (design.md §8), and the phone shows the app id.
  */
 export type NewRequest =
   | (RequestBasics & {
@@ -81,7 +81,7 @@ export interface CreatedRequest {
   handoffToken: string;
   /** `{app_url}/m/v/<request_id>#h=<handoff_token>` */
   deepLink: string;
-  /** `wallet_link`, `dc_request` and `dc_requests` when the EUDI wallet path is offered (DESIGN §11, §13) */
+  /** `wallet_link`, `dc_request` and `dc_requests` when the EUDI wallet path is offered (design.md §11, §13) */
   wallet: WalletOffer | null;
 }
 
@@ -212,7 +212,7 @@ export function isAwaitingPhone(record: VerifyRequestRecord, now: number): boole
 }
 
 /**
- * The status body (DESIGN §3). `readerKeys` open the result: the poll token, or the partner's
+ * The status body (design.md §3). `readerKeys` open the result: the poll token, or the partner's
  * result-reader keys (tried in order).
  *
  * @example reply.send(statusView(record, now, pollToken))

@@ -1,5 +1,5 @@
 /**
- * Whether a new verification request offers the EUDI wallet path (DESIGN §11, §13), and the
+ * Whether a new verification request offers the EUDI wallet path (design.md §11, §13), and the
  * wallet request it then carries: `wallet_link`, `dc_request` and `dc_requests` for the loader, the
  * material the store keeps to check the answer. The two private keys in that material (Annex C's
  * HPKE key, OpenID4VP's ECDH-ES key) are sealed under a service secret (`wallet_material_key`,
@@ -25,7 +25,7 @@ const ecdhSealPurpose = (requestId: string) => `wallet-ecdh/${requestId}`;
 /**
  * True when the wallet path is offered: client proof mode, every requested scope one a wallet
  * can prove (isAdult, isFrench, isEU: isUnique needs an identity provider), a loader-created
- * request (the signed partner variant answers no wallet link, DESIGN §3), and the path enabled
+ * request (the signed partner variant answers no wallet link, design.md §3), and the path enabled
  * (always in sandbox; in production with SVC_WALLET_TRUST).
  */
 export function isWalletOffered(

@@ -1,5 +1,5 @@
 /**
- * A wallet's answer to a verification request (DESIGN §11, §13): the `direct_post` to
+ * A wallet's answer to a verification request (design.md §11, §13): the `direct_post` to
  * `/oid4vp/response/<request_id>` and what the Digital Credentials API gave the partner page
  * (`/api/w/wallet-response/<request_id>?pt=`) or the phone page
  * (`/api/m/requests/<request_id>/wallet-response`, with the handoff token). The verifier
@@ -7,8 +7,8 @@
  * request:
  *
  *   verified, a requested fact not disclosed (e.g. an mDL without nationality for isFrench)
- *     → failed, reason claims_missing (as an identity provider's missing claim, DESIGN §12)
- *   verified, isAdult requested and age_over_18 false → failed (not adult, DESIGN §11)
+ *     → failed, reason claims_missing (as an identity provider's missing claim, design.md §12)
+ *   verified, isAdult requested and age_over_18 false → failed (not adult, design.md §11)
  *   verified otherwise → completed through approveRequest with the requested facts (isFrench or
  *     isEU may be false: a fact, like a provider's), method eudi_wallet
  *   error=access_denied (after the state matched) → failed, cancelled
@@ -16,7 +16,7 @@
  *
  * Single use is the store's compare-and-set: of two valid answers racing, one settles the request
  * and the other finds it no longer waiting (refused, request_not_waiting). Nothing here reads the
- * partner: on ADULT_BLIND the verifier path never learns it (DESIGN §8).
+ * partner: on ADULT_BLIND the verifier path never learns it (design.md §8).
  */
 import type { FailReason } from '../../src/protocol/api.ts';
 import { originHash } from '../crypto/blind.ts';
@@ -177,7 +177,7 @@ export async function answerDcApiResponse(
 
 /**
  * What `navigator.credentials.get` gave the phone page, posted with the phone's handoff token
- * (DESIGN §12: the wallet on this phone). The Origin must be the phone page's, `appOrigin` (the
+ * (design.md §12: the wallet on this phone). The Origin must be the phone page's, `appOrigin` (the
  * app URL's origin): the device signature is bound to it. An unknown request or a wrong handoff
  * token is 404 NOT_FOUND, as for the phone's other calls; everything else answers as for the
  * partner page.

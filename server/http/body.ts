@@ -1,5 +1,5 @@
 /**
- * Request bodies, for every route (DESIGN §3, §6). One content-type parser keeps the exact bytes
+ * Request bodies, for every route (design.md §3, §6). One content-type parser keeps the exact bytes
  * received (the HMAC hashes them, never re-serialised JSON) and parses JSON whatever the declared
  * type, so the loader's preflight-free text/plain body reads like application/json. Each route
  * then says, through the functions below, which content type it takes and which catalogue code a

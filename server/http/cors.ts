@@ -1,5 +1,5 @@
 /**
- * CORS for what a partner page's script calls (the loader's /api/w/*, DESIGN §3): any origin and
+ * CORS for what a partner page's script calls (the loader's /api/w/*, design.md §3): any origin and
  * no credentials, so no cookie or header of the visitor's ever rides along; the preflight is
  * answered; only the named response headers are exposed. One function for every such surface, as
  * `@fastify/cors` is one plugin, never repeated per route. And the Origin header as the use cases

@@ -9,7 +9,7 @@ import { ERRORS } from '../../src/protocol/errors.ts';
 import { errorBody, ServiceError, TooManyRequestsError, tooManyRequestsBody } from '../errors.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
-/** Seconds a caller waits before retrying a 503 SERVICE_UNAVAILABLE (DESIGN §10: 1-2 s). */
+/** Seconds a caller waits before retrying a 503 SERVICE_UNAVAILABLE (design.md §10: 1-2 s). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /**
@@ -28,7 +28,7 @@ function answerError(
   reply: FastifyReply,
 ) {
   if (error instanceof StoreUnavailableError || error.cause instanceof StoreUnavailableError) {
-    // Fail closed (DESIGN §10): the store did not answer, so nothing was decided; retry shortly.
+    // Fail closed (design.md §10): the store did not answer, so nothing was decided; retry shortly.
     request.log.warn({ code: 'SERVICE_UNAVAILABLE', cause: describeCause(error) }, 'store unavailable');
     return reply
       .code(503)

@@ -1,5 +1,5 @@
 /**
- * The long poll's HTTP side (DESIGN §3), shared by the loader's and the signed partner's status
+ * The long poll's HTTP side (design.md §3), shared by the loader's and the signed partner's status
  * routes: its query (`wait`, `known`) and a signal that aborts when the client goes away, so a
  * wait never outlives the connection it answers.
  */

@@ -4,7 +4,7 @@
  * - Rate limits key an IPv4 client by its address and an IPv6 client by its /64: one subscriber
  *   line or host gets a whole /64, so keying by full address would let one client walk around
  *   every per-address limit.
- * - Logs keep only the /24 (IPv4) or /48 (IPv6) next to a verification request id (DESIGN §8), so
+ * - Logs keep only the /24 (IPv4) or /48 (IPv6) next to a verification request id (design.md §8), so
  *   that log lines cannot link a browser to a phone.
  */
 import { isIPv4, isIPv6 } from 'node:net';

@@ -4,7 +4,7 @@
  * `wait=0`, and the widget slows its polling to stay inside the spec's 30 a minute.
  *
  * - Per address (`perAddress`, default 100: many visitors share one address behind carrier-grade
- *   NAT): one budget across every instance on the store, like the rate limits (DESIGN §10). Each
+ *   NAT): one budget across every instance on the store, like the rate limits (design.md §10). Each
  *   waiting poll holds a slot in the store until it is answered; a slot an instance never gave
  *   back (it crashed) stops counting when the longest wait it covered is over.
  * - Per instance (`total`, default 20,000): counted in this process, because what it protects
@@ -33,7 +33,7 @@ export interface LongPollGate {
   enter(addressKey: string, waitMs: number): Promise<(() => void) | null>;
   /** polls this instance holds now */
   readonly waiting: number;
-  /** aborts when the instance stops: every waiting poll answers at once (DESIGN §10, SIGTERM) */
+  /** aborts when the instance stops: every waiting poll answers at once (design.md §10, SIGTERM) */
   readonly stopping: AbortSignal;
   /** answers every waiting poll now, and lets no new poll wait */
   stop(): void;

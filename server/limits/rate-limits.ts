@@ -1,5 +1,5 @@
 /**
- * The spec's rate limits (Limits → Rate limits), plus DESIGN §3's cap on unauthenticated
+ * The spec's rate limits (Limits → Rate limits), plus design.md §3's cap on unauthenticated
  * creates, counted in the store so that they hold across instances and restarts.
  */
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
@@ -18,11 +18,11 @@ export const RATE_LIMITS = {
   verifyStatus: { name: 'verify-status', max: 30, windowMs: MINUTE },
   /** per client address: status polls with a wrong token or an unknown id (issue 8, not in the spec) */
   verifyStatusMiss: { name: 'verify-status-miss', max: 60, windowMs: MINUTE },
-  /** per client address (DESIGN §3, not in the spec); every per-address rule keys by `addressKey` */
+  /** per client address (design.md §3, not in the spec); every per-address rule keys by `addressKey` */
   widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
   /**
    * per client address, the wallet routes together, the phone page's wallet-response included (not
-   * in the spec or DESIGN §11): a wallet answers once per verification, so this only stops one
+   * in the spec or design.md §11): a wallet answers once per verification, so this only stops one
    * address from making the service read and verify presentations without end; as many as widget
    * creates, for carrier-grade NAT
    */

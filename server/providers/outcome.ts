@@ -1,5 +1,5 @@
 /**
- * What a failed login means for the verification request (DESIGN §12), from what openid-client
+ * What a failed login means for the verification request (design.md §12), from what openid-client
  * threw. Two kinds:
  *
  * - `refused`: the callback or the provider's answer fails a check: it may be forged, replayed or

@@ -91,7 +91,7 @@ describe('relying party: flows with the example provider', () => {
     expect(wire.calls.some((c) => c.url.pathname === '/me')).toBe(false);
   });
 
-  it('sends the authorization request of DESIGN §12: code flow, PKCE S256, fresh state and nonce, prompt=login, ui_locales', async () => {
+  it('sends the authorization request of design.md §12: code flow, PKCE S256, new state and nonce, prompt=login, ui_locales', async () => {
     const rp = createRelyingParty();
     const first = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: ['isAdult'], locale: 'fr' });
     const second = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: ['isAdult'], locale: 'fr' });

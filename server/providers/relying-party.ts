@@ -1,5 +1,5 @@
 /**
- * The service as an OpenID Connect relying party of identity providers (DESIGN §12), on
+ * The service as an OpenID Connect relying party of identity providers (design.md §12), on
  * openid-client, the certified RP library: it does discovery, PKCE, state and nonce checks, ID token
  * validation (signature against the provider's JWKS, iss, aud, exp, nonce), RFC 9207 `iss` and
  * userinfo. This module only chooses what to ask, and turns the answer into facts at once through
@@ -25,7 +25,7 @@ import { classifyError, failed, refused, type LoginFailure } from './outcome.ts'
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
-/** An identity provider as the registry holds it (DESIGN §12). */
+/** An identity provider as the registry holds it (design.md §12). */
 export interface ProviderConfig {
   /** `idp_…` */
   id: string;
@@ -231,7 +231,7 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     // deprecated only to stand out: loopback issuers only (checkIssuer)
     if (new URL(provider.issuer).protocol === 'http:') client.allowInsecureRequests(config);
     // openid-client trusts an ID token from the token endpoint on TLS alone (OpenID Connect Core
-    // §3.1.3.7 allows it); DESIGN §12 checks its signature against the provider's JWKS too.
+    // §3.1.3.7 allows it); design.md §12 checks its signature against the provider's JWKS too.
     client.enableNonRepudiationChecks(config);
     if (found.jwks) client.setJwksCache(config, found.jwks);
     return config;

@@ -1,9 +1,9 @@
 /**
- * The built widget and pages, served from `config.distDir` (DESIGN §1, §7):
+ * The built widget and pages, served from `config.distDir` (design.md §1, §7):
  *
  *   GET /v4/loader.min.js         5 minutes of cache: partners pick up a new loader soon
  *   GET /v4/ui.<hash>.js          immutable for a year: the name changes with the content
- *   GET /m/v/:requestId           the phone page (both modes, DESIGN §12), never cached
+ *   GET /m/v/:requestId           the phone page (both modes, design.md §12), never cached
  *   GET /m/assets/<file>          its hashed assets
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
@@ -132,14 +132,14 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
   };
 
-  // The phone page, in both modes: a production request is proven there too (DESIGN §12).
+  // The phone page, in both modes: a production request is proven there too (design.md §12).
   app.get<{ Params: { requestId: string } }>('/m/v/:requestId', (request, reply) => {
     if (!REQUEST_ID.test(request.params.requestId)) throw new ServiceError('NOT_FOUND');
     return sendPhonePage(reply, distDir);
   });
   assets('/m', 'phone');
 
-  // The designers' page: production answers 404 like any unknown route (DESIGN §1).
+  // The designers' page: production answers 404 like any unknown route (design.md §1).
   if (deps.config.mode !== 'sandbox') return;
 
   const demo = (_request: FastifyRequest, reply: FastifyReply): FastifyReply =>

@@ -1,10 +1,10 @@
 /**
  * The ADULT_BLIND rail's two service endpoints (spec: POST /api/billing/session and
- * GET /api/billing/attestation-keys; DESIGN §5, §6, §8).
+ * GET /api/billing/attestation-keys; design.md §5, §6, §8).
  *
  * POST /api/billing/session checks, in this order (the first failing check answers):
  *  1. body size → 413 PAYLOAD_TOO_LARGE (Fastify, before anything else)
- *  2. the HMAC checks of DESIGN §6 with the spec's two rate limits (partner-auth.ts):
+ *  2. the HMAC checks of design.md §6 with the spec's two rate limits (partner-auth.ts):
  *     30 per client IP before authentication, 100 per partner ID after → 429
  *  3. the partner is not on the ADULT_BLIND rail → 403 FORBIDDEN_RAIL
  *  4. the partner has no blind_app_id → 400 MISSING_BLIND_APP_ID
@@ -17,7 +17,7 @@
  * Partner-level refusals come before body ones: a misconfigured organization learns that first,
  * whatever it sent.
  *
- * This is the only route that reads the partner → blind_app_id mapping (DESIGN §8), through its
+ * This is the only route that reads the partner → blind_app_id mapping (design.md §8), through its
  * use case (domain/billing-session.ts): the session token it issues names the app and the origin
  * hash, never the partner.
  */

@@ -77,7 +77,7 @@ describe('the OpenAPI document at /docs/json', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
-  it('documents the EUDI wallet endpoints (DESIGN §11) with their OpenID4VP error shape', () => {
+  it('documents the EUDI wallet endpoints (design.md §11) with their OpenID4VP error shape', () => {
     const directPost = doc.paths['/oid4vp/response/{requestId}']!.post!;
     expect(Object.keys((directPost.requestBody as { content: object }).content)).toEqual([
       'application/x-www-form-urlencoded',

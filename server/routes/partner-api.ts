@@ -1,5 +1,5 @@
 /**
- * The partner API (spec: Endpoints → POST /v1/exchange, POST /v1/introspect; DESIGN §5–6).
+ * The partner API (spec: Endpoints → POST /v1/exchange, POST /v1/introspect; design.md §5–6).
  *
  * Order on both routes: body size (Fastify) → partner authentication (preValidation hook) →
  * Content-Type → (exchange: Idempotency-Key →) body → the use case (domain/exchange.ts). Bodies
@@ -17,7 +17,7 @@ import { ServiceError } from '../errors.ts';
 import { readSoleStringField, requireJsonContentType } from '../http/body.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
-/** DESIGN §6: 1–128 characters of [A-Za-z0-9_.:-]. */
+/** design.md §6: 1–128 characters of [A-Za-z0-9_.:-]. */
 const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 const AUTH_ERRORS = [

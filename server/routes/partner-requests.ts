@@ -1,12 +1,12 @@
 /**
- * The HMAC-signed variants of the loader's endpoints (DESIGN §3), for a partner whose backend
+ * The HMAC-signed variants of the loader's endpoints (design.md §3), for a partner whose backend
  * starts the verification and polls it itself, without the loader. The result opens with the
  * partner's result-reader key (crypto/result-reader.ts), not a poll token.
  *
  * POST /api/partner/verify-request {scopes?, client_proof_mode?, locale?} answers the first
  * failing check, in this order:
  *  1. over 60 calls per 60 s from one client IP, before authentication → 429 {error: "Too many requests"}
- *  2. the HMAC checks of DESIGN §6 (auth/partner-auth.ts)
+ *  2. the HMAC checks of design.md §6 (auth/partner-auth.ts)
  *  3. the partner is on the ADULT_BLIND rail → 403 FORBIDDEN_RAIL
  *  4. Content-Type is not application/json → 415 UNSUPPORTED_MEDIA_TYPE
  *  5. body not a JSON object, a field of the wrong type → 400 INVALID_REQUEST

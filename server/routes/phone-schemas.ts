@@ -1,5 +1,5 @@
 /**
- * The OpenAPI description of the phone routes production serves (DESIGN §4, §12): open, an
+ * The OpenAPI description of the phone routes production serves (design.md §4, §12): open, an
  * identity provider's start, and the providers' callback. The handlers read the body themselves
  * (http/body.ts), so these schemas only document the routes and shape the answers: pass
  * `validatorCompiler: documentOnly` with them. The sandbox's persona picker stays undocumented.

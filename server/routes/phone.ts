@@ -1,5 +1,5 @@
 /**
- * The phone's API (DESIGN §4, §12): what the phone page at /m/v/:requestId calls, in both modes:
+ * The phone's API (design.md §4, §12): what the phone page at /m/v/:requestId calls, in both modes:
  * `open` (with the methods that can prove the request), the identity providers' `start`, and the
  * providers' callback `GET /m/callback` (which sends the visitor back to the phone page, in its
  * finished state, as `/m/v/<id>?login=<result>`; an unknown or used state gets the page with 400).

@@ -22,7 +22,7 @@ const NO_METHOD_NOTE =
 
 const strings = { type: 'array', items: { type: 'string' } } as const;
 
-/** DESIGN §11: the ISO/IEC 18013-7 Annex C request (`org-iso-mdoc`), base64url CBOR fields. */
+/** design.md §11: the ISO/IEC 18013-7 Annex C request (`org-iso-mdoc`), base64url CBOR fields. */
 export const dcRequestSchema = {
   type: 'object',
   description: 'ISO/IEC 18013-7 Annex C: one DocRequest per credential that can prove the scopes',
@@ -37,7 +37,7 @@ export const dcRequestSchema = {
   },
 } as const;
 
-/** DESIGN §13: an unsigned OpenID4VP 1.0 request over the Digital Credentials API, response encrypted. */
+/** design.md §13: an unsigned OpenID4VP 1.0 request over the Digital Credentials API, response encrypted. */
 const oid4vpDcRequestSchema = {
   type: 'object',
   description:
@@ -126,7 +126,7 @@ const oid4vpDcRequestSchema = {
   },
 } as const;
 
-/** DESIGN §13: the array the page hands to `navigator.credentials.get`, Annex C first, then OpenID4VP. */
+/** design.md §13: the array the page hands to `navigator.credentials.get`, Annex C first, then OpenID4VP. */
 export const dcRequestsSchema = {
   type: 'array',
   description: 'for navigator.credentials.get({ mediation: "required", digital: { requests: dc_requests } })',
@@ -193,7 +193,7 @@ export const widgetCreateSchema = {
         wallet_link: {
           type: 'string',
           description:
-            'the OpenID4VP request: `av://` for exactly ["isAdult"], `openid4vp://` otherwise (DESIGN §11, §13)',
+            'the OpenID4VP request: `av://` for exactly ["isAdult"], `openid4vp://` otherwise (design.md §11, §13)',
         },
         dc_request: { ...dcRequestSchema, description: 'the org-iso-mdoc request alone (older widgets)' },
         dc_requests: dcRequestsSchema,

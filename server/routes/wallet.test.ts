@@ -1,5 +1,5 @@
 /**
- * The EUDI wallet path through the HTTP surface (DESIGN §11, issue 10): verify-request's
+ * The EUDI wallet path through the HTTP surface (design.md §11, issue 10): verify-request's
  * wallet_link and dc_request, POST /oid4vp/response/:id and POST /api/w/wallet-response/:id, each
  * outcome, and the sandbox phone's eudi_wallet method going through the sandbox wallet over HTTP.
  * The verifier's own checks have their negative tests in server/wallet/.
@@ -98,7 +98,7 @@ async function present(
   return postDirect(t.app, responseUri, body);
 }
 
-describe('POST /api/w/verify-request offers the wallet path (DESIGN §11)', () => {
+describe('POST /api/w/verify-request offers the wallet path (design.md §11)', () => {
   it('answers wallet_link and dc_request in client proof mode with scopes exactly [isAdult], and the QR encodes the link', async () => {
     t = await walletApp();
     const flow = await proofFlow(t);
@@ -452,7 +452,7 @@ describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () 
   });
 });
 
-describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the phone, DESIGN §12)', () => {
+describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the phone, design.md §12)', () => {
   const appOrigin = () => new URL(t.deps.config.appUrl).origin;
 
   function phonePost(flow: Flow, credential: unknown, options: { origin?: string | null; h?: string } = {}) {
@@ -678,7 +678,7 @@ describe('production', () => {
   });
 });
 
-describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL (DESIGN §13)', () => {
+describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL (design.md §13)', () => {
   async function frenchFlow(scopes: string[] = ['isAdult', 'isFrench']): Promise<Flow> {
     return startStandardFlow(t, { scopes, client_proof_mode: true });
   }

@@ -1,5 +1,5 @@
 /**
- * The EUDI wallet's answers (DESIGN §11, §13):
+ * The EUDI wallet's answers (design.md §11, §13):
  *
  * POST /oid4vp/response/:requestId — the wallet's OpenID4VP `direct_post`, form-encoded (`vp_token`
  *   as a JSON string or as `vp_token[<id>]` keys, the id `proof_of_age`, `pid` or `mdl` of the

@@ -1,5 +1,5 @@
 /**
- * Verification requests from the loader (DESIGN §3): its two endpoints under /api/w/. Their
+ * Verification requests from the loader (design.md §3): its two endpoints under /api/w/. Their
  * HMAC-signed partner variants under /api/partner/ are partner-requests.ts.
  *
  * POST /api/w/verify-request answers the first failing check, in this order:

@@ -1,5 +1,5 @@
 /**
- * The persona picker's verdict (DESIGN §4, sandbox only): the phone page names a persona, a method
+ * The persona picker's verdict (design.md §4, sandbox only): the phone page names a persona, a method
  * and an outcome. The sandbox works out what the persona proves, through the one facts rule
  * (personaFacts), and the request ends as every other verdict ends it (domain/verify-requests.ts):
  * approveRequest, or settle as failed.

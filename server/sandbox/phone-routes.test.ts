@@ -146,7 +146,7 @@ describe('sandbox phone API', () => {
 
     it('requires eudi_wallet in client proof mode and refuses it otherwise', async () => {
       t = await makeTestApp();
-      // isAdult + isUnique: no credential proves isUnique, so the EUDI wallet path (DESIGN §13) is not
+      // isAdult + isUnique: no credential proves isUnique, so the EUDI wallet path (design.md §13) is not
       // offered and the phone's verdict stands (wallet.test.ts covers the sandbox wallet going through
       // the verifier).
       const wallet = await startStandardFlow(t, { scopes: ['isAdult', 'isUnique'], client_proof_mode: true });

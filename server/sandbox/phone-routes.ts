@@ -1,5 +1,5 @@
 /**
- * The persona picker (DESIGN §4): the phone page's sandbox method. Registered by app.ts in sandbox
+ * The persona picker (design.md §4): the phone page's sandbox method. Registered by app.ts in sandbox
  * mode only, through a dynamic import(), so production never loads this module and answers these
  * routes 404 NOT_FOUND. The phone's routes of both modes are routes/phone.ts.
  *
@@ -15,7 +15,7 @@
  *  5. method is not eudi_wallet in client proof mode, or is eudi_wallet outside it; an unknown
  *     persona → 400 INVALID_REQUEST
  *
- * When the EUDI wallet path is offered (DESIGN §11, §13), the eudi_wallet method goes through the
+ * When the EUDI wallet path is offered (design.md §11, §13), the eudi_wallet method goes through the
  * sandbox wallet and the verifier, never around them: /complete with eudi_wallet approved (or
  * cancelled) makes the sandbox wallet present (or decline) over HTTP to the request's response_uri,
  * and POST /api/m/requests/:requestId/wallet {h, persona, credential?, tamper?} does the same,

@@ -1,5 +1,5 @@
 /**
- * The sandbox phone's "EUDI wallet" method when the wallet path is offered (DESIGN §4, §11, §13):
+ * The sandbox phone's "EUDI wallet" method when the wallet path is offered (design.md §4, §11, §13):
  * the sandbox wallet answers the request's wallet link (`av://` or `openid4vp://`) with the
  * credential chosen (the proof of age, the PID or the mDL; default the first the link accepts) and
  * posts to its `response_uri` over HTTP, exactly as a phone wallet would, so the verifier decides,

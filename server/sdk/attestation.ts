@@ -1,6 +1,6 @@
 /**
  * Offline verification of an ADULT_BLIND attestation, following the spec's six steps
- * (spec: Attestation verification) and DESIGN §5, with the checks a careful verifier adds:
+ * (spec: Attestation verification) and design.md §5, with the checks a careful verifier adds:
  * the key is chosen by kid, and typ, aud, app_id and origin_hash must match.
  *
  * Self-contained: node:crypto and ./ files only, so a partner can copy it as is.

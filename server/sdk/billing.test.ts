@@ -153,7 +153,7 @@ describe('createSession', () => {
 });
 
 describe('billingHeaders', () => {
-  it("matches DESIGN §9's worked example when given its inputs", () => {
+  it("matches design.md §9's worked example when given its inputs", () => {
     const headers = billingHeaders({
       partnerId: 'pk_test_demo',
       secret: 'BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',

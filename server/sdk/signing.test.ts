@@ -18,7 +18,7 @@ describe('HMAC-SHA256 known answers (RFC 4231)', () => {
   });
 });
 
-describe('the worked signing example (DESIGN §9)', () => {
+describe('the worked signing example (design.md §9)', () => {
   it('hashes the exact body to the documented body hash', () => {
     expect(hashBody(example.body)).toBe(example.body_hash);
     expect(hashBody(Buffer.from(example.body, 'utf8'))).toBe(example.body_hash);

@@ -149,7 +149,7 @@ export async function completeVerification(page: Page, options: VerificationOpti
 }
 
 /**
- * The same through the sandbox phone API (DESIGN §4): open, then complete. Faster, and usable
+ * The same through the sandbox phone API (design.md §4): open, then complete. Faster, and usable
  * when the journey is not about the phone page.
  */
 export async function completeThroughApi(

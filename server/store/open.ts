@@ -18,7 +18,7 @@ export interface OpenStoreOptions {
 }
 
 /**
- * Redis when SVC_REDIS_URL is set (DESIGN §10), SQLite in `dataDir` otherwise. The Redis store
+ * Redis when SVC_REDIS_URL is set (design.md §10), SQLite in `dataDir` otherwise. The Redis store
  * rejects with ConfigError when Redis is set up wrongly (an evicting maxmemory-policy, a version
  * below 6.2) and with StoreUnavailableError when it cannot be reached.
  *

@@ -1,5 +1,5 @@
 /**
- * The store for several instances (DESIGN §10): every record in Redis through ioredis, every
+ * The store for several instances (design.md §10): every record in Redis through ioredis, every
  * single-use step atomic in Redis itself, long-poll wake-ups over pub/sub.
  *
  * Keys, all under the prefix (SVC_REDIS_PREFIX, default "svc:"):
@@ -59,7 +59,7 @@ export interface RedisStoreOptions {
  */
 export const TTL_MARGIN_MS = 60_000;
 
-/** Below the 2 s DESIGN §10 allows, so that a call rejects in time even when Redis hangs. */
+/** Below the 2 s design.md §10 allows, so that a call rejects in time even when Redis hangs. */
 const COMMAND_TIMEOUT_MS = 1_500;
 
 const CLIENT_OPTIONS: RedisOptions = {

@@ -456,7 +456,7 @@ export function runStoreContract(
         expect(await store.getRequest('vr_unknown', T0)).toBeNull();
       });
 
-      it('keeps the EUDI wallet material of a request (DESIGN §11, §13) through updates', async () => {
+      it('keeps the EUDI wallet material of a request (design.md §11, §13) through updates', async () => {
         const store = await fresh();
         const wallet = {
           v: 2 as const,

@@ -94,7 +94,7 @@ export interface VerifyRequestRecord {
   /** its private half, sealed with the poll token or the partner's result-reader key: the store alone can't open a result */
   resultKeySealed: string;
   /**
-   * The EUDI wallet request (DESIGN §11, §13) when the wallet path was offered: what a wallet's
+   * The EUDI wallet request (design.md §11, §13) when the wallet path was offered: what a wallet's
    * answer is checked against. `dc.recipientPrivateKey` and `oid4vpDc.privateKey` are stored sealed
    * (domain/wallet-offer.ts). Absent or null: not offered. Written once at creation, never patched.
    */
@@ -158,7 +158,7 @@ export interface SigningKeyRecord {
 
 export type ProviderClientAuth = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
-/** An identity provider the service is an OpenID Connect relying party of (DESIGN §12). */
+/** An identity provider the service is an OpenID Connect relying party of (design.md §12). */
 export interface ProviderRecord {
   /** `idp_` + 16 random bytes, base64url (the sandbox fixture is `idp_example`) */
   id: string;
@@ -180,7 +180,7 @@ export interface ProviderRecord {
 }
 
 /**
- * One authorization code flow in flight (DESIGN §12): kept with the request, the provider and
+ * One authorization code flow in flight (design.md §12): kept with the request, the provider and
  * the PKCE verifier, taken once by the callback, until the request's deadline.
  */
 export interface LoginStateRecord {
@@ -211,7 +211,7 @@ export interface Store {
   getPartner(id: string): Promise<PartnerRecord | null>;
   listPartners(): Promise<PartnerRecord[]>;
 
-  // Identity providers (DESIGN §12)
+  // Identity providers (design.md §12)
   /** Stores a provider, replacing one with the same id. */
   putProvider(provider: ProviderRecord): Promise<void>;
   getProvider(id: string): Promise<ProviderRecord | null>;
@@ -270,7 +270,7 @@ export interface Store {
   /** Marks the grant used and returns it; null if unknown, already used or expired at `now`. */
   consumeGrant(digest: string, now: number): Promise<GrantRecord | null>;
 
-  // Exchange idempotency (DESIGN §6)
+  // Exchange idempotency (design.md §6)
   /**
    * Stores the replay unless a live one (not expired at `now`) exists for (partnerId,
    * idempotencyKey); returns the stored one. An expired one is replaced.

@@ -16,7 +16,7 @@ import { NOW } from './test-helpers.ts';
 
 const item = (elementIdentifier: string, elementValue: unknown) => ({ elementIdentifier, elementValue });
 
-describe('which credentials prove which scopes (DESIGN §13)', () => {
+describe('which credentials prove which scopes (design.md §13)', () => {
   it('lets a wallet prove isAdult, isFrench and isEU, and nothing with isUnique or another scope', () => {
     expect(isWalletProvable(['isAdult'])).toBe(true);
     expect(isWalletProvable(['isAdult', 'isFrench', 'isEU'])).toBe(true);

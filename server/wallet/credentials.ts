@@ -1,5 +1,5 @@
 /**
- * The credentials client proof mode accepts (DESIGN §11, §13), what each one proves, and what a
+ * The credentials client proof mode accepts (design.md §11, §13), what each one proves, and what a
  * request asks of each: the DCQL query of a wallet link, the DocRequests of an Annex C request,
  * and the reading of the elements a presented document disclosed into facts (the one facts rule,
  * domain/facts.ts).
@@ -80,7 +80,7 @@ export function isWalletProvable(scopes: readonly Scope[]): scopes is readonly W
 
 /**
  * True for exactly `[isAdult]`: the EU age-verification profile's request (the `av://` link and
- * its DCQL, DESIGN §11), unchanged whatever else a wallet could answer.
+ * its DCQL, design.md §11), unchanged whatever else a wallet could answer.
  */
 export function isAgeVerificationRequest(scopes: readonly WalletScope[]): boolean {
   return scopes.length === 1 && scopes[0] === 'isAdult';
@@ -122,7 +122,7 @@ type DcqlCredentialQuery = DcqlQuery['credentials'][number];
 
 /**
  * The DCQL query asking each of `kinds` for exactly the elements `scopes` need, and, with more
- * than one, a credential set saying that any one of them will do (DESIGN §13).
+ * than one, a credential set saying that any one of them will do (design.md §13).
  *
  * @example JSON.stringify(dcqlQueryFor(['pid', 'mdl'], ['isFrench']))
  * // {"credentials":[{"id":"pid",…,"claims":[{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},{"id":"mdl",…}],

@@ -1,7 +1,7 @@
 /**
  * The Digital Credentials API path (ISO/IEC 18013-7 Annex C, profile Annex A §A.5): the request
  * the page hands to `navigator.credentials.get` (one DocRequest per credential that can prove the
- * scopes, DESIGN §13; OpenID4VP's own protocol is oid4vp-dc-api.ts), and HPKE (DHKEM(P-256, HKDF-SHA256),
+ * scopes, design.md §13; OpenID4VP's own protocol is oid4vp-dc-api.ts), and HPKE (DHKEM(P-256, HKDF-SHA256),
  * HKDF-SHA256, AES-128-GCM, base mode) on @hpke/core for the encrypted answer.
  *
  * Request:  `{ protocol: "org-iso-mdoc", data: { deviceRequest, encryptionInfo } }`, both base64url

@@ -245,7 +245,7 @@ describe("the EU profile's example credential (Annex A §A.10)", () => {
   });
 });
 
-describe('interop: the EU PID (DESIGN §13)', () => {
+describe('interop: the EU PID (design.md §13)', () => {
   it("accepts a PID issued by the library's Issuer and presented by its Holder, answering our openid4vp:// link", async () => {
     const issuer = await createOtherIssuer();
     const trust = trustOf(issuer.iacaPem);

@@ -16,7 +16,7 @@
  *    extends it through the prototype of an exported handover.
  * 5. @openid4vc/openid4vp's `createOpenid4vpAuthorizationRequest` refuses an http `response_uri`
  *    (unless its process-global `allowInsecureUrls` is set) and reorders the parameters. The
- *    sandbox runs on http://localhost and DESIGN §11 fixes the order, so request.ts writes the
+ *    sandbox runs on http://localhost and design.md §11 fixes the order, so request.ts writes the
  *    link and checks the payload with the library's `validateOpenid4vpAuthorizationRequestPayload`;
  *    the library's parser and resolver read our links back (request.test.ts).
  * 6. @peculiar/x509 1.14.3 (the X.509 library of mdoc-ts's test context) cannot parse the EU
@@ -47,7 +47,7 @@
  *    naming only the element it asked for (issue 16, finding 6).
  * 11. @openid4vc/openid4vp's `parseOpenid4vpAuthorizationResponse` returns the DCQL presentations
  *    keyed by whatever ids the wallet sent, asked for or not, and nothing ties a presentation to
- *    the `doctype_value` of its credential query (with the PID and the mDL, DESIGN §13, a wallet
+ *    the `doctype_value` of its credential query (with the PID and the mDL, design.md §13, a wallet
  *    could key a PID as `mdl`) → verify.ts takes exactly one id, of a credential the request asked
  *    for, and the docType check (gap 2) compares the document's and the MSO's docType with that
  *    credential's.

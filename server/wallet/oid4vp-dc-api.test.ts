@@ -1,5 +1,5 @@
 /**
- * OpenID4VP 1.0 over the Digital Credentials API (DESIGN §13): the handover known-answer vector of
+ * OpenID4VP 1.0 over the Digital Credentials API (design.md §13): the handover known-answer vector of
  * the specification, the request, the response JWE, and the checks on what Chrome's wallets answer.
  */
 import { isOpenid4vpAuthorizationRequestDcApi, parseOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
@@ -97,7 +97,7 @@ function verify(request: WalletRequest, credential: unknown, origin = ORIGIN): P
 }
 
 describe('the openid4vp-v1-unsigned request', () => {
-  it('comes second in dc_requests, after org-iso-mdoc, in the shape DESIGN §13 gives', async () => {
+  it('comes second in dc_requests, after org-iso-mdoc, in the shape design.md §13 gives', async () => {
     const request = await newRequest();
     expect(request.dcRequests.map((r) => r.protocol)).toEqual(['org-iso-mdoc', 'openid4vp-v1-unsigned']);
     const { data } = oid4vpRequestOf(request);

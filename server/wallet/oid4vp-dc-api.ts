@@ -1,6 +1,6 @@
 /**
  * OpenID4VP 1.0 over the Digital Credentials API (its Appendix A), unsigned, with an encrypted
- * response (DESIGN §13): what Chrome's wallets answer.
+ * response (design.md §13): what Chrome's wallets answer.
  *
  * Request:  `{ protocol: "openid4vp-v1-unsigned", data: { response_type: "vp_token",
  *           response_mode: "dc_api.jwt", nonce, dcql_query, client_metadata: { jwks: { keys: [an

@@ -1,5 +1,5 @@
 /**
- * The EU age-verification profile as this verifier speaks it (DESIGN §11; av-doc-technical-
+ * The EU age-verification profile as this verifier speaks it (design.md §11; av-doc-technical-
  * specification Annex A §A.5–A.6): mdoc only, one doctype and namespace, one claim, OpenID4VP 1.0
  * with DCQL, `direct_post`, request by value, client id `redirect_uri:<response_uri>`. Requests
  * for exactly [isAdult] keep it byte for byte; the other credentials and their requests (DESIGN
@@ -14,7 +14,7 @@ export const AV_CLAIM = 'age_over_18';
 /** The DCQL credential query id; the wallet answers `vp_token` = `{ "proof_of_age": [ … ] }`. */
 export const CREDENTIAL_QUERY_ID = 'proof_of_age';
 
-/** The one DCQL query this verifier sends (DESIGN §11, byte for byte once serialised). */
+/** The one DCQL query this verifier sends (design.md §11, byte for byte once serialised). */
 export const AV_DCQL_QUERY = Object.freeze({
   credentials: [
     {
@@ -29,7 +29,7 @@ export const AV_DCQL_QUERY = Object.freeze({
 /** The link scheme the EU age-verification app registers (Annex A §A.5): requests for exactly [isAdult]. */
 export const WALLET_LINK_SCHEME = 'av://';
 
-/** OpenID4VP's own scheme (1.0 §13.1): every other wallet request (DESIGN §13). */
+/** OpenID4VP's own scheme (1.0 §13.1): every other wallet request (design.md §13). */
 export const OPENID4VP_LINK_SCHEME = 'openid4vp://';
 
 /** Prefix of the client identifier: the verifier is identified by its response_uri. */
@@ -44,10 +44,10 @@ export const DC_API_PROTOCOL = 'org-iso-mdoc';
 /** Digital Credentials API protocol identifier of unsigned OpenID4VP 1.0 requests (§A.1, A.2). */
 export const OID4VP_DC_API_PROTOCOL = 'openid4vp-v1-unsigned';
 
-/** Clock skew accepted on the MSO validity window (DESIGN §11). */
+/** Clock skew accepted on the MSO validity window (design.md §11). */
 export const MSO_SKEW_SECONDS = 300;
 
-/** Random bytes behind nonce and state: 256 bits, twice the 128 bits DESIGN §11 asks for. */
+/** Random bytes behind nonce and state: 256 bits, twice the 128 bits design.md §11 asks for. */
 export const NONCE_BYTES = 32;
 export const STATE_BYTES = 32;
 /** Annex C: the EncryptionInfo nonce, at least 16 bytes. */

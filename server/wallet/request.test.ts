@@ -19,12 +19,12 @@ import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { API_URL, NOW, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
 import { verifyWalletResponse } from './verify.ts';
 
-// The DCQL query exactly as DESIGN §11 prints it.
+// The DCQL query exactly as design.md §11 prints it.
 const DESIGN_DCQL =
   '{"credentials":[{"id":"proof_of_age","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.av.1"},' +
   '"claims":[{"path":["eu.europa.ec.av.1","age_over_18"]}]}]}';
 
-// DESIGN §13's DCQL query for isAdult and a nationality scope, the mdl entry written out as the pid's.
+// design.md §13's DCQL query for isAdult and a nationality scope, the mdl entry written out as the pid's.
 const DESIGN_13_DCQL =
   '{"credentials":[{"id":"pid","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.eudi.pid.1"},' +
   '"claims":[{"path":["eu.europa.ec.eudi.pid.1","age_over_18"]},{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},' +
@@ -33,7 +33,7 @@ const DESIGN_13_DCQL =
   '"credential_sets":[{"options":[["pid"],["mdl"]]}]}';
 
 describe('wallet request', () => {
-  it('writes the av:// link in the order and form DESIGN §11 gives, every value percent-encoded', async () => {
+  it('writes the av:// link in the order and form design.md §11 gives, every value percent-encoded', async () => {
     const request = await createWalletRequest({ requestId: 'vr_abc', apiUrl: 'https://svc.example/' });
     const responseUri = 'https://svc.example/oid4vp/response/vr_abc';
     const e = encodeURIComponent;
@@ -47,7 +47,7 @@ describe('wallet request', () => {
     expect(request.walletLink).not.toMatch(/[ "{}]/);
   });
 
-  it('sends the DCQL query of DESIGN §11 byte for byte', () => {
+  it('sends the DCQL query of design.md §11 byte for byte', () => {
     expect(JSON.stringify(AV_DCQL_QUERY)).toBe(DESIGN_DCQL);
   });
 
@@ -123,7 +123,7 @@ describe('wallet request', () => {
     expect(JSON.stringify(params.dcql_query)).toBe(DESIGN_DCQL);
   });
 
-  it('gives every other wallet request an openid4vp:// link with the same parameters and the DCQL of DESIGN §13', async () => {
+  it('gives every other wallet request an openid4vp:// link with the same parameters and the DCQL of design.md §13', async () => {
     const request = await createWalletRequest({
       requestId: 'vr_fr',
       apiUrl: 'https://svc.example',

@@ -1,5 +1,5 @@
 /**
- * The verifier's request (DESIGN §11, §13): the wallet link for a wallet on a phone and the
+ * The verifier's request (design.md §11, §13): the wallet link for a wallet on a phone and the
  * Digital Credentials API requests for a wallet on this device, all bound to one verification
  * request by fresh nonces and a state; and the SessionTranscripts a presentation must be signed
  * over. Requests for exactly [isAdult] keep the EU age-verification profile's `av://` link byte for
@@ -69,7 +69,7 @@ export interface WalletRequest {
   material: WalletRequestMaterial;
 }
 
-/** The request parameters a wallet link carries, in the order DESIGN §11 writes them. */
+/** The request parameters a wallet link carries, in the order design.md §11 writes them. */
 export interface WalletLinkParams {
   response_type: 'vp_token';
   response_mode: 'direct_post';

@@ -1,5 +1,5 @@
 /**
- * Which IACA roots the verifier trusts (DESIGN §11). Production: only the PEM bundle named by
+ * Which IACA roots the verifier trusts (design.md §11). Production: only the PEM bundle named by
  * `SVC_WALLET_TRUST` (the path is off without it), never a root whose keys the world has (below).
  * Sandbox: the sandbox issuer's root and the EU age-verification reference CA from
  * `fixtures/wallet/`, plus `SVC_WALLET_TRUST` when set.

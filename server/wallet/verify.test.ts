@@ -96,7 +96,7 @@ describe('verifyWalletResponse: what passes', () => {
   });
 });
 
-describe('verifyWalletResponse: one refusal per check (DESIGN §11)', () => {
+describe('verifyWalletResponse: one refusal per check (design.md §11)', () => {
   it('refuses a device signature over another nonce: device_auth', async () => {
     refusedBy(await tampered('nonce'), 'device_auth');
   });
@@ -351,7 +351,7 @@ describe('verifyWalletResponse: the form itself', () => {
   });
 });
 
-describe('verifyWalletResponse: the PID and the mDL, per scope (DESIGN §13)', () => {
+describe('verifyWalletResponse: the PID and the mDL, per scope (design.md §13)', () => {
   async function newFor(scopes: WalletScope[]): Promise<WalletRequest> {
     return createWalletRequest({ requestId: 'vr_13', apiUrl: API_URL, scopes });
   }

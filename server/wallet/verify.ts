@@ -1,5 +1,5 @@
 /**
- * Checks a wallet's answer (DESIGN §11, §13), each failure named by the check that refused it:
+ * Checks a wallet's answer (design.md §11, §13), each failure named by the check that refused it:
  *
  *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token (one
  *   presentation, keyed by the id of a credential the request asked for) → device_response →

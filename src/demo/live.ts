@@ -42,7 +42,7 @@ export interface LiveEvent {
 
 declare global {
   interface Window {
-    /** set by the loader once it has run (DESIGN §7) */
+    /** set by the loader once it has run (design.md §7) */
     SVC?: SvcApi;
   }
 }

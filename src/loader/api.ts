@@ -1,5 +1,5 @@
 /**
- * `window.SVC` (DESIGN §7): render widgets, subscribe to their errors, results and states, and
+ * `window.SVC` (design.md §7): render widgets, subscribe to their errors, results and states, and
  * read a result that arrived in the address. Everything a partner calls before the UI bundle
  * arrived is queued; nothing here ever throws into the host page.
  */

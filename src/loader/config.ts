@@ -1,6 +1,6 @@
 /**
  * The loader's configuration: its script tag's `data-*` attributes (spec: loader table, plus
- * DESIGN §7's additions), read once, validated, frozen. `SVC.render(container, options)` passes
+ * design.md §7's additions), read once, validated, frozen. `SVC.render(container, options)` passes
  * its options through the same validation under the same names, camelCased as `dataset` spells
  * them (`successPath` for `data-success-path`).
  */

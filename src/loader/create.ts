@@ -3,7 +3,7 @@ import type { CreateAnswer, WidgetConfig } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
 
 /**
- * Sends a verification request (DESIGN §3) and reads its answer: the status and the JSON body.
+ * Sends a verification request (design.md §3) and reads its answer: the status and the JSON body.
  * The body travels as `text/plain` so the browser sends no CORS preflight; no cookies go to the
  * service. What the answer means is the UI's to say (src/widget/net/create.ts): the loader only
  * starts the request early and hands it over, so the UI bundle carries the rest.
@@ -19,7 +19,7 @@ export function sendCreateRequest(config: WidgetConfig, signal: AbortSignal): Pr
   return fetch(config.apiOrigin + '/api/w/verify-request', {
     method: 'POST',
     // A string body goes as text/plain;charset=UTF-8 (Fetch standard): a simple request, no
-    // preflight (DESIGN §3), and no header to spell out in the loader's bytes.
+    // preflight (design.md §3), and no header to spell out in the loader's bytes.
     body: JSON.stringify(body),
     credentials: 'omit',
     signal,

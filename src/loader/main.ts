@@ -1,5 +1,5 @@
 /**
- * The loader's entry and its only side effects (DESIGN §7): read the script tag once, take a
+ * The loader's entry and its only side effects (design.md §7): read the script tag once, take a
  * result out of the address if one arrived, install `window.SVC`, and start the script tag's
  * own widget unless the page asked for explicit rendering or is receiving a result.
  */

@@ -3,7 +3,7 @@ import type { WalletCredential } from '../protocol/api.ts';
 import type { PhoneCopy } from './copy/index.ts';
 
 /**
- * The sandbox wallet's credential (DESIGN §13), when the request accepts more than one: the EU PID
+ * The sandbox wallet's credential (design.md §13), when the request accepts more than one: the EU PID
  * or the mobile driving licence. Nothing chosen yet is the first the request accepts.
  */
 export function CredentialPicker(props: {

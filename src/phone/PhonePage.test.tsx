@@ -161,7 +161,7 @@ describe('phone page', () => {
   });
 });
 
-describe('phone page: the ways to prove it (DESIGN §12)', () => {
+describe('phone page: the ways to prove it (design.md §12)', () => {
   it('in production: the title without a test mark, then the wallet on this phone, its link and each provider, in order', async () => {
     request.current = production();
     await mount('h_good', 'en', { env: withWallet() });

@@ -6,8 +6,8 @@ import type { PhoneModel } from './model.ts';
 import { PersonaPicker } from './PersonaPicker.tsx';
 
 /**
- * The sandbox persona picker (DESIGN §4): a persona, the method the request accepts, the sandbox
- * wallet's credential when the request accepts several (DESIGN §13), and the verdict. `titled`
+ * The sandbox persona picker (design.md §4): a persona, the method the request accepts, the sandbox
+ * wallet's credential when the request accepts several (design.md §13), and the verdict. `titled`
  * when other ways to prove it come first.
  */
 export function SandboxForm(props: {

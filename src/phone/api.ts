@@ -1,5 +1,5 @@
 /**
- * The phone API (DESIGN §4, §12), same origin as the page: open, an identity provider's start, the
+ * The phone API (design.md §4, §12), same origin as the page: open, an identity provider's start, the
  * wallet's answer, and in sandbox the persona picker (personas, complete).
  */
 import type {
@@ -12,7 +12,7 @@ import type {
 } from '../protocol/api.ts';
 import type { ErrorCode } from '../protocol/errors.ts';
 
-/** `invalid_request`: the wallet's answer was refused (OpenID4VP's error shape, DESIGN §11); the request still waits. */
+/** `invalid_request`: the wallet's answer was refused (OpenID4VP's error shape, design.md §11); the request still waits. */
 export type ApiFailureCode = ErrorCode | 'NETWORK_ERROR' | 'invalid_request';
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: ApiFailureCode };

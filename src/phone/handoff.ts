@@ -1,7 +1,7 @@
 /**
  * Where the phone page gets its request from: the path names the request, the fragment carries
- * the handoff token `h` (DESIGN §3: deep_link = {app_url}/m/v/<request_id>#h=<handoff_token>).
- * Back from an identity provider, the query says how the sign-in ended (DESIGN §12:
+ * the handoff token `h` (design.md §3: deep_link = {app_url}/m/v/<request_id>#h=<handoff_token>).
+ * Back from an identity provider, the query says how the sign-in ended (design.md §12:
  * `/m/v/<request_id>?login=<result>`); at `/m/callback` itself the service found no sign-in of ours.
  */
 import type { LoginResult } from '../protocol/api.ts';

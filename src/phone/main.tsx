@@ -22,7 +22,7 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
-/** DESIGN §13: `navigator.credentials.get` with the request's dc_requests, where the browser has the API. */
+/** design.md §13: `navigator.credentials.get` with the request's dc_requests, where the browser has the API. */
 function credentialRequester(): PhoneEnvironment['requestCredential'] {
   if (typeof DigitalCredential === 'undefined' || !navigator.credentials) return null;
   return (requests: DcApiRequest[]) =>

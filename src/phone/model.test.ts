@@ -168,7 +168,7 @@ describe('phone model: the persona picker (sandbox)', () => {
   });
 });
 
-describe('phone model: identity providers (DESIGN §12)', () => {
+describe('phone model: identity providers (design.md §12)', () => {
   it('offers the methods in the service’s order and asks for no personas in production', async () => {
     request.current = production();
     const model = await open();

@@ -55,11 +55,11 @@ export interface PhoneModel {
   readonly sandbox: ReadonlySignal<boolean | null>;
   readonly personas: ReadonlySignal<PersonaSummary[]>;
   readonly persona: Signal<string>;
-  /** the only method the persona picker accepts for this request (DESIGN §4: eudi_wallet iff client_proof_mode) */
+  /** the only method the persona picker accepts for this request (design.md §4: eudi_wallet iff client_proof_mode) */
   readonly method: ReadonlySignal<Method>;
   /** the credentials the request's wallet link accepts, in its order (none without the wallet path) */
   readonly credentials: ReadonlySignal<WalletCredential[]>;
-  /** the one the sandbox wallet presents (DESIGN §13); null: the first the request accepts */
+  /** the one the sandbox wallet presents (design.md §13); null: the first the request accepts */
   readonly credential: Signal<WalletCredential | null>;
   /** true where the browser can ask a wallet on this phone (Digital Credentials API) */
   readonly canUseWalletHere: boolean;
@@ -99,7 +99,7 @@ function endingFromHint(login: LoginResult): EndingKey | null {
 const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential: null };
 
 /**
- * The credentials a wallet link's DCQL query asks for, in its order (DESIGN §13): an unknown id or
+ * The credentials a wallet link's DCQL query asks for, in its order (design.md §13): an unknown id or
  * an unreadable link gives none.
  *
  * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'mdl']

@@ -1,5 +1,5 @@
 /**
- * Wire shapes shared by the widget, the service, the SDK and the tests (DESIGN.md §3–5).
+ * Wire shapes shared by the widget, the service, the SDK and the tests (design.md §3–5).
  * Types and constants only.
  */
 import type { QrModules } from './qr.ts';
@@ -37,16 +37,16 @@ export type Rail = 'standard' | 'adult_blind';
  */
 export const LOCALES = ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
-/** The sandbox phone's methods (DESIGN §4). */
+/** The sandbox phone's methods (design.md §4). */
 export type Method = 'face_check' | 'eudi_wallet';
 /**
  * A pass token's `verification_method`: a sandbox method, `eudi_wallet`, or an identity
- * provider's label (DESIGN §12, `[a-z0-9_]{1,40}`, e.g. `face_check`).
+ * provider's label (design.md §12, `[a-z0-9_]{1,40}`, e.g. `face_check`).
  */
 export type VerificationMethod = Method | (string & {});
 export type Outcome = 'approved' | 'failed' | 'cancelled';
 export type RequestStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'expired';
-/** Why a request failed: `claims_missing` and `provider_error` come from identity providers (DESIGN §12). */
+/** Why a request failed: `claims_missing` and `provider_error` come from identity providers (design.md §12). */
 export type FailReason = 'failed' | 'cancelled' | 'claims_missing' | 'provider_error';
 
 // ---- POST /api/w/verify-request ------------------------------------------------------------
@@ -77,13 +77,13 @@ export interface VerifyRequestCreated {
   /** the deep link's QR code, precomputed (see qr.ts); optional for clients, always sent */
   qr?: QrModules;
   /**
-   * DESIGN §11, §13, when the EUDI wallet path is offered: the `av://` link for exactly [isAdult],
+   * design.md §11, §13, when the EUDI wallet path is offered: the `av://` link for exactly [isAdult],
    * `openid4vp://` otherwise (the QR then encodes it, see qr)
    */
   wallet_link?: string;
-  /** DESIGN §11: the org-iso-mdoc request alone, for widgets that know nothing else */
+  /** design.md §11: the org-iso-mdoc request alone, for widgets that know nothing else */
   dc_request?: DcRequest;
-  /** DESIGN §13: what the page hands to `navigator.credentials.get({ digital: { requests: dc_requests } })` */
+  /** design.md §13: what the page hands to `navigator.credentials.get({ digital: { requests: dc_requests } })` */
   dc_requests?: DcApiRequest[];
 }
 
@@ -93,7 +93,7 @@ export interface DcRequest {
   data: { deviceRequest: string; encryptionInfo: string };
 }
 
-/** A DCQL query for mdocs (OpenID4VP 1.0 §6), as the wallet requests of DESIGN §13 ask it. */
+/** A DCQL query for mdocs (OpenID4VP 1.0 §6), as the wallet requests of design.md §13 ask it. */
 export interface DcqlQuery {
   credentials: { id: string; format: 'mso_mdoc'; meta: { doctype_value: string }; claims: { path: string[] }[] }[];
   credential_sets?: { options: string[][] }[];
@@ -101,7 +101,7 @@ export interface DcqlQuery {
 
 /**
  * OpenID4VP 1.0 over the Digital Credentials API, unsigned, its response encrypted to the
- * ephemeral key in `client_metadata.jwks` (DESIGN §13).
+ * ephemeral key in `client_metadata.jwks` (design.md §13).
  */
 export interface Oid4vpDcRequest {
   protocol: 'openid4vp-v1-unsigned';
@@ -121,7 +121,7 @@ export interface Oid4vpDcRequest {
 /** A Digital Credentials API request: Annex C first (Safari, the AV app), then OpenID4VP (Chrome). */
 export type DcApiRequest = DcRequest | Oid4vpDcRequest;
 
-/** The 400 answer of the wallet endpoints (OpenID4VP's error shape, DESIGN §11). */
+/** The 400 answer of the wallet endpoints (OpenID4VP's error shape, design.md §11). */
 export interface WalletResponseError {
   error: 'invalid_request';
   error_description: string;
@@ -155,14 +155,14 @@ export interface PartnerVerifyRequestCreated {
   expires_at: number;
 }
 
-// ---- Sandbox phone API (DESIGN §4) -------------------------------------------------------------
+// ---- Sandbox phone API (design.md §4) -------------------------------------------------------------
 
 export interface PhoneOpenBody {
   h: string;
 }
 
 /**
- * A way the phone can prove the request (DESIGN §12), in the order the page offers them: the
+ * A way the phone can prove the request (design.md §12), in the order the page offers them: the
  * EUDI wallet on this phone, each identity provider, and in sandbox the persona picker last.
  */
 export type PhoneMethod =
@@ -188,7 +188,7 @@ export interface PhoneOpened {
 
 /**
  * POST /api/m/requests/:requestId/wallet-response: what `navigator.credentials.get` gave the phone
- * page (DESIGN §11's Digital Credentials API path, with the phone's handoff token).
+ * page (design.md §11's Digital Credentials API path, with the phone's handoff token).
  */
 export interface PhoneWalletResponseBody {
   h: string;
@@ -220,7 +220,7 @@ export interface PersonaSummary {
 }
 
 /**
- * The credentials client proof mode accepts (DESIGN §11, §13), by the DCQL query id that keys each
+ * The credentials client proof mode accepts (design.md §11, §13), by the DCQL query id that keys each
  * one's presentation: the EU proof of age, the EU PID, the ISO mobile driving licence.
  */
 export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl' } as const;

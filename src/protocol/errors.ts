@@ -1,6 +1,6 @@
 /**
  * The one error catalogue: code → HTTP status, default message, retry advice.
- * Codes are the interface spec's plus those DESIGN.md adds. Codes are added, never renamed
+ * Codes are the interface spec's plus those docs/design.md adds. Codes are added, never renamed
  * or reused. server/catalogue.test.ts keeps this table and docs/partner-api.md's error table in sync, both ways.
  */
 
@@ -41,7 +41,7 @@ export const ERRORS = {
   INVALID_SCOPES: { status: 400, message: 'Scopes are not supported for this partner.', retryable: false },
   INVALID_JSON: { status: 400, message: 'Body is not valid JSON.', retryable: false },
 
-  // Added by DESIGN.md §3, §4, §6
+  // Added by design.md §3, §4, §6
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin is not registered for this partner.', retryable: false },
   SESSION_INVALID: { status: 401, message: 'Session token is invalid or expired.', retryable: false },
   NOT_FOUND: { status: 404, message: 'Not found.', retryable: false },
@@ -51,14 +51,14 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json.', retryable: false },
   RATE_LIMITED: { status: 429, message: 'Too many status requests for this verification request.', retryable: true },
   INTERNAL_ERROR: { status: 500, message: 'Internal error; retry with exponential backoff.', retryable: true },
-  // Added by DESIGN.md §10: the store (Redis) is unreachable; nothing is answered from memory
+  // Added by design.md §10: the store (Redis) is unreachable; nothing is answered from memory
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'Service temporarily unavailable; retry after Retry-After.',
     retryable: true,
   },
 
-  // Added by DESIGN.md §3 (issue 16): no enabled method (wallet, identity provider, sandbox) can
+  // Added by design.md §3 (issue 16): no enabled method (wallet, identity provider, sandbox) can
   // prove every requested scope, so no request is created that nobody can complete
   NO_METHOD: { status: 400, message: 'No enabled verification method can prove these scopes.', retryable: false },
 

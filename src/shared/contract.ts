@@ -1,6 +1,6 @@
 /**
  * The contract between the loader (`dist/v4/loader.min.js`) and the UI bundle
- * (`dist/v4/ui.<hash>.js`), and the public shapes `window.SVC` hands to partners (DESIGN §7).
+ * (`dist/v4/ui.<hash>.js`), and the public shapes `window.SVC` hands to partners (design.md §7).
  * Types and tiny constants only: both bundles import it, so every byte here is paid twice.
  */
 import type { Locale } from '../protocol/api.ts';

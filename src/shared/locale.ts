@@ -18,7 +18,7 @@ export function pickLocale(tags: ReadonlyArray<string | undefined>): Locale {
 }
 
 /**
- * `auto` → `<html lang>`, then the browser's languages, then French (DESIGN §7), among the
+ * `auto` → `<html lang>`, then the browser's languages, then French (design.md §7), among the
  * seven locales of `LOCALES`.
  *
  * @example resolveLocale('auto') // 'en' on <html lang="en-GB">, 'de' on <html lang="de-AT">

@@ -32,7 +32,7 @@ export interface PreviewOptions {
   accent?: string;
   /**
    * client proof mode with the EUDI wallet path: the QR and buttons open the wallet link, the
-   * age-verification app's `av://` (true, DESIGN §11) or any wallet's `openid4vp://` (DESIGN §13)
+   * age-verification app's `av://` (true, design.md §11) or any wallet's `openid4vp://` (design.md §13)
    */
   wallet?: boolean | 'openid4vp';
   /** with `wallet`: the "Use a wallet on this device" button (where the Digital Credentials API exists) */
@@ -55,7 +55,7 @@ export const PREVIEW_QR: QrModules = {
     'F1G1v1u6jU1ehBB4k40/oLy8rgA==',
 };
 /**
- * What the preview wallet QR encodes: shaped like a real av:// link (DESIGN §11, its DCQL query
+ * What the preview wallet QR encodes: shaped like a real av:// link (design.md §11, its DCQL query
  * and a nonce and state as long as the service's), pointing nowhere, so the preview shows the
  * wallet QR code as dense as the real one.
  */
@@ -90,7 +90,7 @@ export const PREVIEW_WALLET_QR: QrModules = {
     'Q8NYOZh9o5EEzB2PBi3aV/UrWh/vmww/egDOQYg3TgA=',
 };
 /**
- * What the preview QR encodes for a client-proof request beyond isAdult (DESIGN §13): an
+ * What the preview QR encodes for a client-proof request beyond isAdult (design.md §13): an
  * `openid4vp://` link asking any EU wallet for a PID or a driving licence, its DCQL query as the
  * service writes it for [isAdult, isFrench] (nonce and state shortened), so the designers see the
  * real density of that QR code.

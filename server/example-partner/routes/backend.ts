@@ -79,7 +79,7 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
     }
   });
 
-  // Server-verify (DESIGN §7): the loader calls this at most once a second with the grant in a
+  // Server-verify (design.md §7): the loader calls this at most once a second with the grant in a
   // header until it answers verified: true. `?never=1` never confirms, to exercise the timeout.
   app.get<{ Querystring: { never?: string } }>('/api/confirm', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');

@@ -223,7 +223,7 @@ export function registerBlindPages(app: FastifyInstance, context: PartnerContext
     }
   });
 
-  // Server-verify (DESIGN §7): the loader asks at most once a second, with the attestation in a
+  // Server-verify (design.md §7): the loader asks at most once a second, with the attestation in a
   // header, until the answer says verified: true.
   app.get('/api/blind/confirm', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');

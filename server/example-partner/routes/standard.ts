@@ -15,7 +15,7 @@ interface WidgetQuery {
   scopes?: string;
   theme?: string;
   locale?: string;
-  /** `?proof=1`: data-client-proof-mode="true" (the EUDI wallet path, DESIGN §11) */
+  /** `?proof=1`: data-client-proof-mode="true" (the EUDI wallet path, design.md §11) */
   proof?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The example identity provider as a process (`npm start` runs it beside the service in sandbox,
- * DESIGN §12): the sandbox personas as accounts, the fixture provider idp_example as its one client.
+ * design.md §12): the sandbox personas as accounts, the fixture provider idp_example as its one client.
  * The only file here with side effects.
  *
  *   npx tsx server/sandbox/example-idp/main.ts

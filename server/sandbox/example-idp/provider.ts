@@ -1,5 +1,5 @@
 /**
- * The example identity provider (DESIGN §12): node-oidc-provider, a development dependency, with
+ * The example identity provider (design.md §12): node-oidc-provider, a development dependency, with
  * the sandbox personas as its accounts, so the production path (the service as an OpenID Connect
  * relying party) can be seen and tested end to end. Production never loads it.
  *

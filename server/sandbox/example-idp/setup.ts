@@ -1,7 +1,7 @@
 /**
  * What `npm start` runs the example provider with: the fixture provider `idp_example` of
  * fixtures/providers.json (the service's side of the same registration) gives the issuer and the
- * client; the service's app URL gives the redirect URI `{app_url}/m/callback` (DESIGN §12).
+ * client; the service's app URL gives the redirect URI `{app_url}/m/callback` (design.md §12).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

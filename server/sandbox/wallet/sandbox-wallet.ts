@@ -1,6 +1,6 @@
 /**
  * Sandbox wallet (test support, never trusted outside sandbox): issues a persona's mdocs from the
- * sandbox issuer — the proof of age, the EU PID and the mobile driving licence (DESIGN §13) —,
+ * sandbox issuer — the proof of age, the EU PID and the mobile driving licence (design.md §13) —,
  * holds their device key, and answers a verifier's request exactly as a phone wallet would: a
  * `direct_post` form for an `av://` or `openid4vp://` link, an Annex C response for an
  * `org-iso-mdoc` Digital Credentials API request, an encrypted OpenID4VP response for an

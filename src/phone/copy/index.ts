@@ -51,7 +51,7 @@ export interface PhoneCopy {
   methodLegend: string;
   methodOnlyWallet: string;
   methodOnlyFace: string;
-  /** the sandbox wallet's choice of credential, when the request accepts more than one (DESIGN §13) */
+  /** the sandbox wallet's choice of credential, when the request accepts more than one (design.md §13) */
   credentialLegend: string;
   credentials: Readonly<Record<WalletCredential, string>>;
   approve: string;

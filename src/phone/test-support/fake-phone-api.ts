@@ -1,5 +1,5 @@
 /**
- * Test support, never built into the page: an msw stand-in for the phone API (DESIGN §4, §12)
+ * Test support, never built into the page: an msw stand-in for the phone API (design.md §4, §12)
  * for the phone page's tests. It keeps one request's state and answers open, the persona picker
  * (personas, complete: sandbox only, 404 otherwise), an identity provider's start and the wallet's
  * answer the way the service does.

@@ -411,7 +411,7 @@ describe('server-verify mode', () => {
   });
 });
 
-describe('the wallet on this device (DESIGN §13)', () => {
+describe('the wallet on this device (design.md §13)', () => {
   const annexC = { protocol: 'org-iso-mdoc', data: { deviceRequest: 'dr', encryptionInfo: 'ei' } } as const;
   const openid4vp = { protocol: 'openid4vp-v1-unsigned', data: { nonce: 'n' } } as unknown as NonNullable<
     VerifyRequestCreated['dc_requests']

@@ -1,5 +1,5 @@
 /**
- * The verification flow of one widget (DESIGN §7): create → wait (long poll, net/poll.ts) →
+ * The verification flow of one widget (design.md §7): create → wait (long poll, net/poll.ts) →
  * server-verify → success (redirect or same-page hand-over). Signals hold the state, actions
  * change it, effects own timers and listeners and clean up after themselves. Components only
  * render it.
@@ -32,7 +32,7 @@ export interface Flow {
   /** true when the request offers dc_request and this browser has the Digital Credentials API */
   readonly canUseWallet: ReadonlySignal<boolean>;
   /**
-   * The "Use a wallet on this device" button (DESIGN §11): asks the browser for the credential
+   * The "Use a wallet on this device" button (design.md §11): asks the browser for the credential
    * at once (inside the click's user activation), then posts it; polling sees the completion.
    */
   useWallet(): void;

@@ -1,5 +1,5 @@
 /**
- * The long poll of one verification request (DESIGN §3, §7): asks the service until the request
+ * The long poll of one verification request (design.md §3, §7): asks the service until the request
  * settles, never more than once a second, and at most 30 times a minute while nothing changes (a
  * service at its long-poll cap answers at once, as wait=0: the widget then short-polls); backs off
  * after network errors (1 s, 2 s, 4 s … 30 s) and polls again at once when the page comes back; honours Retry-After; pauses while the page

@@ -2,7 +2,7 @@ import type { SvcResult } from '../../shared/contract.ts';
 import { sleep, withTimeout } from '../../shared/timeout.ts';
 
 /**
- * Server-verify mode (DESIGN §7): asks the partner's own endpoint, at most once a second, until
+ * Server-verify mode (design.md §7): asks the partner's own endpoint, at most once a second, until
  * it answers `{ verified: true }` or `timeoutSeconds` pass. The endpoint is same-origin, so the
  * partner's cookies go with it.
  *

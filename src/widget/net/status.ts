@@ -20,7 +20,7 @@ export type PollOutcome =
 const LONG_POLL_MARGIN_MS = 10_000;
 
 /**
- * One long-poll call to `GET /api/w/verify-status/:id?pt=&wait=` (DESIGN §3). Never throws:
+ * One long-poll call to `GET /api/w/verify-status/:id?pt=&wait=` (design.md §3). Never throws:
  * every failure is an outcome the poll loop knows how to wait for.
  *
  * @example

@@ -14,7 +14,7 @@ const created: VerifyRequestCreated = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('postWalletResponse (DESIGN §11)', () => {
+describe('postWalletResponse (design.md §11)', () => {
   it('posts the credential as text/plain JSON with the poll token, and is true when accepted', async () => {
     const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);

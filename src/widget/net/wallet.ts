@@ -6,7 +6,7 @@ declare global {
 }
 
 /**
- * DESIGN §11: waits for what `navigator.credentials.get` gave (`asked`, started by the click) and
+ * design.md §11: waits for what `navigator.credentials.get` gave (`asked`, started by the click) and
  * posts it as text/plain JSON (no preflight) to /api/w/wallet-response/<id>?pt=. True when the
  * service accepted it: the poll then sees the request complete. A decline (the promise rejects),
  * a network error or a refusal (400) is false: a retryable failure, the QR still works.

@@ -21,7 +21,7 @@ function encoded(text: string): QrModules {
 }
 
 /**
- * An av:// link as long as the service's on a public host (DESIGN §11: the DCQL query and the
+ * An av:// link as long as the service's on a public host (design.md §11: the DCQL query and the
  * response URI twice; measured on `https://verify.age-service.example.com`: 668 characters, 101
  * modules a side at error correction M).
  */

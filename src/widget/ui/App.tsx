@@ -30,7 +30,7 @@ export interface ViewProps {
   sandbox: boolean;
   deepLink?: string;
   /**
-   * DESIGN §11: the av:// wallet link. The QR code encodes it (the service's modules); on a phone
+   * design.md §11: the av:// wallet link. The QR code encodes it (the service's modules); on a phone
    * the buttons open it instead of the deep link, elsewhere they open the deep link.
    */
   walletLink?: string;

@@ -8,7 +8,7 @@ import { Qr, type QrDrawing } from './Qr.tsx';
 
 /**
  * Desktop waiting: the QR code, its countdown, and the deep link as a plain link beside it. With
- * the EUDI wallet path (DESIGN §11) the QR code encodes the wallet link (the service's modules),
+ * the EUDI wallet path (design.md §11) the QR code encodes the wallet link (the service's modules),
  * `title` says to scan it with a wallet app, `deepLink` is the wallet link on a phone only (App.tsx),
  * and `onWallet` (where the Digital Credentials API exists) offers a wallet on this device.
  * The title, the countdown and the links sit in `.text`: below the QR code, or beside it in the
