@@ -5,6 +5,7 @@
  * `validatorCompiler: documentOnly` with them. The sandbox's persona picker stays undocumented.
  */
 import { LOCALES } from '../../src/protocol/api.ts';
+import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { errorResponses } from './docs.ts';
 import { dcRequestSchema, dcRequestsSchema } from './verify-request-schemas.ts';
@@ -117,5 +118,51 @@ export const providerCallbackSchema = {
   response: {
     303: { description: 'to the phone page in its finished state', type: 'null' },
     400: { description: 'the phone page: this sign-in link has expired or was already used', type: 'string' },
+  },
+} as const;
+
+/** POST /api/m/requests/{requestId}/wallet-response */
+export const phoneWalletResponseSchema = {
+  tags: ['phone'],
+  summary: 'What the Digital Credentials API gave the phone page (“Use a wallet on this phone”)',
+  description:
+    'JSON `{ h, credential }`: the handoff token and the `{ protocol, data }` that `navigator.credentials.get` ' +
+    'resolved to (over one of the open answer’s `dc_requests`). Verified exactly as the partner page’s ' +
+    '/api/w/wallet-response, bound to the phone page’s origin (the app URL’s). Shares the wallet routes’ budget ' +
+    'of 120 posts a minute per client address.',
+  params: requestIdParam,
+  body: {
+    type: 'object',
+    required: ['h', 'credential'],
+    properties: {
+      ...handoffBody.properties,
+      credential: {
+        type: 'object',
+        properties: { protocol: { type: 'string' }, data: { type: 'object' } },
+        description: 'what the browser returned',
+      },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['status'],
+      description: 'accepted: the request completed, or failed (not adult, an element not disclosed, cancelled)',
+      properties: {
+        status: { type: 'string', enum: ['completed', 'failed'] },
+        reason: { type: 'string', enum: ['failed', 'cancelled', 'claims_missing'] },
+      },
+    },
+    400: {
+      type: 'object',
+      required: ['error', 'error_description'],
+      description:
+        'refused (another origin, no wallet request, a presentation the verifier refuses); the request waits',
+      properties: {
+        error: { type: 'string', enum: ['invalid_request'] },
+        error_description: { type: 'string', description: 'the check that failed' },
+      },
+    },
+    ...errorResponses(['NOT_FOUND', TOO_MANY_REQUESTS]),
   },
 } as const;

@@ -10,7 +10,8 @@
  * POST /api/m/requests/:requestId/wallet-response {h, credential} (both modes): what the Digital
  * Credentials API gave the phone page ("Use a wallet on this phone"), verified exactly as the
  * partner page's /api/w/wallet-response but bound to the phone page's origin (the app URL's): a
- * body that is not a JSON object with h → 400 INVALID_REQUEST; unknown request or wrong h → 404
+ * body that is not a JSON object with h → 400 `invalid_request` (the wallet routes' error shape);
+ * unknown request or wrong h → 404
  * NOT_FOUND; another Origin, no wallet request, a request no longer waiting or a presentation the
  * verifier refuses → 400 `{"error":"invalid_request","error_description"}` with the request left
  * waiting; accepted → 200 `{ status, reason? }` (PhoneWalletAnswered). It shares the wallet
@@ -32,9 +33,15 @@ import type {
 } from '../../src/protocol/api.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
 import { sendPhonePage } from './assets.ts';
-import { phoneOpenSchema, providerCallbackSchema, providerStartSchema } from './phone-schemas.ts';
+import {
+  phoneOpenSchema,
+  phoneWalletResponseSchema,
+  providerCallbackSchema,
+  providerStartSchema,
+} from './phone-schemas.ts';
 import { documentOnly } from './verify-request-schemas.ts';
 import type { AppDeps } from '../deps.ts';
+import { ServiceError } from '../errors.ts';
 import { openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
 import { answerPhoneDcApiResponse } from '../domain/wallet-response.ts';
 import { addressKey } from '../limits/client-address.ts';
@@ -77,29 +84,45 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     );
 
-    phone.post<{ Params: { requestId: string } }>(PHONE_WALLET_RESPONSE_PATH, async (request, reply) => {
-      await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
-      const { body, handoff } = readHandoff(request);
-      const origin = request.headers.origin;
-      const outcome = await answerPhoneDcApiResponse(deps, {
-        handoff,
-        origin: typeof origin === 'string' && origin !== '' ? origin : null,
-        appOrigin: new URL(deps.config.appUrl).origin,
-        credential: body.credential,
-      });
-      const { requestId } = handoff;
-      if (outcome.status === 'refused') {
-        request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
-        const refused: WalletResponseError = { error: 'invalid_request', error_description: outcome.description };
-        return reply.code(400).send(refused);
-      }
-      request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
-      const answered: PhoneWalletAnswered =
-        outcome.status === 'completed'
-          ? { status: 'completed' }
-          : { status: 'failed', reason: outcome.status === 'failed' ? outcome.reason : 'cancelled' };
-      return answered;
-    });
+    phone.post<{ Params: { requestId: string } }>(
+      PHONE_WALLET_RESPONSE_PATH,
+      { schema: phoneWalletResponseSchema, validatorCompiler: documentOnly },
+      async (request, reply) => {
+        await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
+        let read: ReturnType<typeof readHandoff>;
+        try {
+          read = readHandoff(request);
+        } catch (error) {
+          // A wallet route's refusals share OpenID4VP's error shape (design.md §11), a bad body's too.
+          if (!(error instanceof ServiceError) || error.code !== 'INVALID_REQUEST') throw error;
+          const refused: WalletResponseError = {
+            error: 'invalid_request',
+            error_description: 'the body must be a JSON object with h and credential',
+          };
+          return reply.code(400).send(refused);
+        }
+        const { body, handoff } = read;
+        const origin = request.headers.origin;
+        const outcome = await answerPhoneDcApiResponse(deps, {
+          handoff,
+          origin: typeof origin === 'string' && origin !== '' ? origin : null,
+          appOrigin: new URL(deps.config.appUrl).origin,
+          credential: body.credential,
+        });
+        const { requestId } = handoff;
+        if (outcome.status === 'refused') {
+          request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
+          const refused: WalletResponseError = { error: 'invalid_request', error_description: outcome.description };
+          return reply.code(400).send(refused);
+        }
+        request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
+        const answered: PhoneWalletAnswered =
+          outcome.status === 'completed'
+            ? { status: 'completed' }
+            : { status: 'failed', reason: outcome.status === 'failed' ? outcome.reason : 'cancelled' };
+        return answered;
+      },
+    );
 
     phone.get(
       CALLBACK_PATH,

@@ -511,7 +511,7 @@ describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the pho
     expect((await phonePost(flow, credential)).statusCode).toBe(200);
   });
 
-  it('answers 404 NOT_FOUND for a wrong handoff token, and 400 INVALID_REQUEST without one, touching nothing', async () => {
+  it('answers 404 NOT_FOUND for a wrong handoff token, and 400 invalid_request without one, touching nothing', async () => {
     t = await walletApp();
     const flow = await proofFlow(t);
     const credential = await credentialFor(flow);
@@ -525,7 +525,7 @@ describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the pho
       payload: { credential },
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toMatchObject({ error: 'INVALID_REQUEST' });
+    expect(missing.json()).toMatchObject({ error: 'invalid_request' });
     expect((await pollStatus(t, flow)).status).toBe('pending');
   });
 
