@@ -75,6 +75,16 @@ describe('provingMethods', () => {
     ).rejects.toMatchObject({ code: 'NO_METHOD' });
   });
 
+  it('sends a client-proof request with isUnique to a provider that proves it, never to the wallet (design.md §13)', async () => {
+    const request: ProvableRequest = { ...walletShaped, scopes: ['isAdult', 'isUnique'] };
+    const unique = [provider('idp_unique', ['isAdult', 'isUnique']), provider('idp_age', ['isAdult'])];
+    expect(await provingMethods(depsFor('production', true, unique), request)).toEqual(['idp_unique']);
+    expect(await requireProvingMethod(depsFor('production', true, unique), request)).toEqual(['idp_unique']);
+    await expect(
+      requireProvingMethod(depsFor('production', true, [provider('idp_age', ['isAdult'])]), request),
+    ).rejects.toMatchObject({ code: 'NO_METHOD' });
+  });
+
   it('refuses with NO_METHOD when none can, naming the request in the cause only', async () => {
     const request: ProvableRequest = { scopes: ['isFrench'], clientProofMode: false, channel: 'widget' };
     const refusal = requireProvingMethod(depsFor('production', true), request);

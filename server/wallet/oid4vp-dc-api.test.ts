@@ -219,6 +219,27 @@ describe('verifyDcApiResponse, openid4vp-v1-unsigned', () => {
     expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'device_auth' });
   });
 
+  it('refuses a presentation signed over another nonce and encrypted to our key: device_auth (nonce)', async () => {
+    const request = await newRequest();
+    const ours = oid4vpRequestOf(request).data;
+    const key = ours.client_metadata.jwks.keys[0]!;
+    const sessionTranscript = await createOid4vpDcApiSessionTranscript({
+      origin: ORIGIN,
+      nonce: encodeBase64Url(new Uint8Array(32).fill(7)),
+      jwk: { kty: 'EC', crv: 'P-256', x: key.x, y: key.y },
+    });
+    const bytes = await createDeviceResponse({
+      issuer: sandboxIssuer,
+      persona: persona('fr-adult-f'),
+      now: NOW,
+      sessionTranscript,
+      asked: { kind: 'pid', queryId: 'pid', elements: ['age_over_18', 'nationality'] },
+    });
+    const jwe = await sealOid4vpDcResponse(key, { vp_token: { pid: [encodeBase64Url(bytes)] } });
+    const credential = { protocol: 'openid4vp-v1-unsigned', data: { response: jwe } };
+    expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'device_auth' });
+  });
+
   it("refuses another request's answer (its key): dc_response", async () => {
     const [first, second] = [await newRequest(), await newRequest()];
     expect(await verify(second, await answer(first))).toMatchObject({ status: 'refused', check: 'dc_response' });
