@@ -1,7 +1,8 @@
 /**
  * Issue 16, finding 1, through the HTTP surface: a wallet presentation counts only for its own
- * request. The captured presentation is posted to other requests on both wallet routes, in
- * sandbox and production, on SQLite and on a real Redis; each is refused and the request stays
+ * request. The captured presentation is posted to other requests on the three wallet routes (the
+ * wallet's direct_post, the partner page's and the phone page's Digital Credentials API answers),
+ * in sandbox and production, on SQLite and on a real Redis; each is refused and the request stays
  * waiting. The verifier's own cases are in server/wallet/device-auth.test.ts.
  */
 import { writeFileSync } from 'node:fs';
@@ -107,6 +108,20 @@ function postDc(target: TestApp, flow: Flow, credential: unknown) {
   });
 }
 
+/** The phone page's DC API answer (routes/phone.ts): bound to the handoff token and the app's origin. */
+function postPhone(target: TestApp, flow: Flow, credential: unknown) {
+  return target.app.inject({
+    method: 'POST',
+    url: `/api/m/requests/${flow.requestId}/wallet-response`,
+    headers: { 'content-type': 'application/json', origin: appOriginOf(target) },
+    payload: JSON.stringify({ h: flow.handoff, credential }),
+  });
+}
+
+function appOriginOf(target: TestApp): string {
+  return new URL(target.deps.config.appUrl).origin;
+}
+
 function stateOf(flow: Flow): string {
   return new URLSearchParams(flow.created.wallet_link!.slice(flow.created.wallet_link!.indexOf('?') + 1)).get('state')!;
 }
@@ -199,6 +214,56 @@ for (const [modeName, mode] of Object.entries(MODES)) {
           origin: PARTNER_ORIGIN,
         });
         expect((await postDc(t, b, own)).statusCode).toBe(200);
+        expect((await pollStatus(t, b)).status).toBe('completed');
+        expect((await pollStatus(t, a)).status).toBe('pending');
+      });
+
+      it("refuses on the phone's wallet route one made for another verifier (embedded payload); the request stays waiting", async () => {
+        t = await appOn(await mode.deps(await openStore()));
+        const flow = await proofFlow(t);
+        const credential = await createDcApiCredential({
+          issuer: mode.issuer,
+          persona,
+          now: t.clock.now(),
+          dcRequest: flow.created.dc_request!,
+          origin: appOriginOf(t),
+          tamper: 'embedded-payload',
+        });
+        const res = await postPhone(t, flow, credential);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual(refusedDeviceAuth);
+        expect((await pollStatus(t, flow)).status).toBe('pending');
+      });
+
+      it("refuses on the phone's wallet route a response signed for A and sealed to B, then B completes with its own", async () => {
+        t = await appOn(await mode.deps(await openStore()));
+        const [a, b] = [await proofFlow(t), await proofFlow(t)];
+        const origin = appOriginOf(t);
+        const transcriptA = createDcapiSessionTranscript(a.created.dc_request!.data.encryptionInfo, origin);
+        for (const embedPayload of [true, false]) {
+          const bytes = await createDeviceResponse({
+            issuer: mode.issuer,
+            persona,
+            now: t.clock.now(),
+            sessionTranscript: transcriptA,
+            embedPayload,
+          });
+          const sealedToB = await sealDcResponse(b.created.dc_request!.data.encryptionInfo, origin, bytes);
+          const res = await postPhone(t, b, { protocol: DC_API_PROTOCOL, data: { response: sealedToB } });
+          expect(res.statusCode, `embedded: ${embedPayload}`).toBe(400);
+          expect(res.json()).toEqual(refusedDeviceAuth);
+        }
+        expect((await pollStatus(t, b)).status).toBe('pending');
+        const own = await createDcApiCredential({
+          issuer: mode.issuer,
+          persona,
+          now: t.clock.now(),
+          dcRequest: b.created.dc_request!,
+          origin,
+        });
+        const res = await postPhone(t, b, own);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ status: 'completed' });
         expect((await pollStatus(t, b)).status).toBe('completed');
         expect((await pollStatus(t, a)).status).toBe('pending');
       });
