@@ -189,7 +189,7 @@ describe('npm start banner', () => {
     expect(readyBanner({ mode: 'production', serviceUrl: 'https://svc.example', partnerUrl: 'http://x' })).toBe(banner);
   });
 
-  it('on a production data folder (SVC_MODE unset) prints the production banner and stops the example partner', async () => {
+  it('on a production data folder (SVC_MODE unset) prints the production banner and stops the example partner and provider', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-start-production-'));
     const keys = {
       SVC_NULLIFIER_KEY: Buffer.alloc(32, 9).toString('base64'),
@@ -214,18 +214,29 @@ describe('npm start banner', () => {
         `  API docs         http://localhost:${new URL(run.base).port}/docs`,
         '',
       ]);
-      const partnerAnswers = () =>
-        fetch(`http://127.0.0.1:${run.partnerPort}/healthz`).then(
+      // the banner names neither helper (they may have started before the service said production)
+      const ownLines = banner.filter((line) => !line.includes('│'));
+      expect(ownLines.join('\n')).not.toMatch(new RegExp(`Example|:${run.partnerPort}|:${run.providerPort}`));
+      const answers = (url: string) =>
+        fetch(url).then(
           () => true,
           () => false,
         );
-      for (const deadline = Date.now() + 10_000; await partnerAnswers();) {
-        if (Date.now() > deadline) throw new Error('the example partner still runs in production');
-        await new Promise((r) => setTimeout(r, 50));
+      // production never serves the sandbox's helpers (design.md §12: it never loads the example provider)
+      const helpers = {
+        'example partner': `http://127.0.0.1:${run.partnerPort}/healthz`,
+        'example identity provider': `http://127.0.0.1:${run.providerPort}/.well-known/openid-configuration`,
+      };
+      for (const [name, url] of Object.entries(helpers)) {
+        for (const deadline = Date.now() + 10_000; await answers(url);) {
+          if (Date.now() > deadline) throw new Error(`the ${name} still runs in production`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
       }
-      // Its exit is no failure: the service runs on.
+      // Their exit is no failure: the service runs on, and they stay down.
       await new Promise((r) => setTimeout(r, 300));
       expect(await (await fetch(`${run.base}/healthz`)).json()).toMatchObject({ mode: 'production' });
+      for (const url of Object.values(helpers)) expect(await answers(url), url).toBe(false);
       expect(run.lines.filter((line) => line.includes('stopping the others'))).toEqual([]);
     } finally {
       run.cleanUp();
@@ -296,6 +307,7 @@ async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
     lines,
     base: `http://127.0.0.1:${svcPort}`,
     partnerPort,
+    providerPort,
     /** resolves once the banner is printed */
     ready: () => waitFor(() => lines.some((line) => line.startsWith('Ready (')), 120_000),
     signal: (signal: NodeJS.Signals) => process.kill(-child.pid!, signal),

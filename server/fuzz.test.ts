@@ -5,9 +5,9 @@
  *
  * Part of the generated requests are correctly signed (so that body handling behind the
  * HMAC check is reached), and part reuse a real verification request's id, poll token and
- * handoff (so that the phone and status routes get past their lookups). The two wallet routes get
- * their own cases on a live wallet request with its real state and poll token (issue 16), so that
- * hostile forms and JSON reach the verifier's readers.
+ * handoff (so that the phone and status routes get past their lookups). The three wallet routes
+ * get their own cases on a live wallet request with its real state, poll token and handoff (issue
+ * 16), so that hostile forms and JSON reach the verifier's readers.
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -355,13 +355,19 @@ describe('every route, any input', () => {
 
 describe('the wallet routes, on a live wallet request, any form or JSON', () => {
   let caseNumber = 0;
-  let live: { requestId: string; pollToken: string; state: string } | null = null;
+  let live: { requestId: string; pollToken: string; handoff: string; state: string } | null = null;
 
   /**
    * A client-proof request, fresh every fourth case (a case may settle it with error=… and the
    * right state), and a client address of the case's own, so that no rate limit is reached.
    */
-  async function liveWalletRequest(): Promise<{ requestId: string; pollToken: string; state: string; client: string }> {
+  async function liveWalletRequest(): Promise<{
+    requestId: string;
+    pollToken: string;
+    handoff: string;
+    state: string;
+    client: string;
+  }> {
     caseNumber++;
     const client = `10.${(caseNumber >> 8) & 255}.${caseNumber & 255}.7`;
     if (live === null || caseNumber % 4 === 0) {
@@ -373,9 +379,14 @@ describe('the wallet routes, on a live wallet request, any form or JSON', () => 
         remoteAddress: client,
       });
       expect(res.statusCode).toBe(201);
-      const created = res.json() as { request_id: string; poll_token: string; wallet_link: string };
+      const created = res.json() as { request_id: string; poll_token: string; wallet_link: string; deep_link: string };
       const link = new URLSearchParams(created.wallet_link.slice(created.wallet_link.indexOf('?') + 1));
-      live = { requestId: created.request_id, pollToken: created.poll_token, state: link.get('state')! };
+      live = {
+        requestId: created.request_id,
+        pollToken: created.poll_token,
+        handoff: new URL(created.deep_link).hash.replace(/^#h=/, ''),
+        state: link.get('state')!,
+      };
     }
     return { ...live, client };
   }
@@ -485,6 +496,55 @@ describe('the wallet routes, on a live wallet request, any form or JSON', () => 
           remoteAddress: live.client,
         });
         expectWalletAnswer(res);
+      }),
+      { numRuns: Math.ceil(Number(process.env.FUZZ_RUNS ?? 600) / 3) },
+    );
+  });
+
+  // The phone page's answer wraps the credential with the handoff token: {h, credential}.
+  const phoneBody = fc.oneof(
+    {
+      arbitrary: fc.record({
+        hostile: fc.option(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS, '\\u005f_proto__'), jsonValue), {
+          nil: undefined,
+          freq: 2,
+        }),
+        // mostly the live handoff token, so that the verifier is reached
+        h: fc.oneof({ arbitrary: fc.constant('LIVE_HANDOFF'), weight: 3 }, fc.constant('h_wrong')),
+        credential: dcBody,
+      }),
+      weight: 4,
+    },
+    jsonValue.map((v) => ({ raw: JSON.stringify(v) })),
+    fc.string({ unit: 'binary', maxLength: 300 }).map((raw) => ({ raw })),
+  );
+
+  it("POST /api/m/requests/:id/wallet-response never answers 5xx, and answers OpenID4VP's shape or NOT_FOUND", async () => {
+    const appOrigin = new URL(t.deps.config.appUrl).origin;
+    await fc.assert(
+      fc.asyncProperty(phoneBody, async (c) => {
+        const live = await liveWalletRequest();
+        const payload =
+          'raw' in c
+            ? c.raw
+            : `{${c.hostile ? `"${c.hostile[0]}":${JSON.stringify(c.hostile[1])},` : ''}` +
+              `"h":${JSON.stringify(c.h === 'LIVE_HANDOFF' ? live.handoff : c.h)},"credential":${c.credential}}`;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/m/requests/${live.requestId}/wallet-response`,
+          headers: { 'content-type': 'application/json', origin: appOrigin },
+          payload,
+          remoteAddress: live.client,
+        });
+        expect(res.statusCode).toBeLessThan(500);
+        // 404: a wrong handoff token, in the catalogue's shape (routes/phone.ts)
+        expect([200, 400, 404, 413, 429]).toContain(res.statusCode);
+        const parsed = JSON.parse(res.body) as Record<string, unknown>;
+        if (res.statusCode === 404) expect(parsed.error).toBe('NOT_FOUND');
+        if (res.statusCode === 413) expect(parsed.error).toBe('PAYLOAD_TOO_LARGE');
+        if (res.statusCode === 200) expect(['completed', 'failed']).toContain(parsed.status);
+        if (res.statusCode === 400)
+          expect(parsed).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
       }),
       { numRuns: Math.ceil(Number(process.env.FUZZ_RUNS ?? 600) / 3) },
     );

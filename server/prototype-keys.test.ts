@@ -9,7 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from './clock.ts';
 import { createPartnerApp } from './example-partner/app.ts';
+import { SCOPES } from '../src/protocol/scopes.ts';
 import { makeTestApp, PARTNERS, putTestGrant, signedInject, type TestApp } from './test/helpers.ts';
+import { startHandMadeProvider, type HandMadeProvider } from './test/providers.ts';
 import { openOnPhone, PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from './test/verify-flow.ts';
 import { loadSandboxIssuer } from './sandbox/wallet/sandbox-issuer.ts';
 import { createDirectPost } from './sandbox/wallet/sandbox-wallet.ts';
@@ -24,13 +26,33 @@ const HOSTILE_JSON: readonly [string, (fields: string) => string][] = [
 ];
 
 let t: TestApp;
+/** A provider answering discovery, so a start without the hostile key is served (200). */
+let provider: HandMadeProvider;
 const issuer = loadSandboxIssuer();
+const PROVIDER_ID = 'idp_prototype_keys';
 
 beforeAll(async () => {
   // a date inside the committed sandbox issuer's validity, for the wallet presentations
   t = await makeTestApp({ clock: createFakeClock(Date.now()) });
+  provider = await startHandMadeProvider();
+  const { client } = provider;
+  await t.store.putProvider({
+    id: PROVIDER_ID,
+    issuer: client.issuer,
+    clientId: client.clientId,
+    clientAuth: client.clientAuth,
+    credential: client.credential,
+    name: 'Hand-made',
+    method: 'face_check',
+    proves: [...SCOPES],
+    enabled: true,
+    createdAt: t.clock.now(),
+  });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await provider.close();
+});
 
 function expectNotPolluted(): void {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -57,6 +79,8 @@ interface JsonRoute {
 }
 
 const invalidRequest = { status: 400, body: { error: 'INVALID_REQUEST', message: expect.any(String) } };
+// design.md §11: the wallet routes keep OpenID4VP's error shape
+const walletRefused = { status: 400, body: { error: 'invalid_request', error_description: expect.any(String) } };
 
 async function proofFlow(): Promise<Flow> {
   return startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
@@ -128,9 +152,47 @@ const JSON_ROUTES: JsonRoute[] = [
   (() => {
     let flow: Flow;
     return {
+      name: 'POST /api/m/requests/:id/providers/:providerId/start',
+      refused: invalidRequest,
+      served: 200,
+      fields: async () => {
+        flow = await proofFlow();
+        return { h: flow.handoff };
+      },
+      send: (text: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/m/requests/${flow.requestId}/providers/${PROVIDER_ID}/start`,
+          headers: { 'content-type': 'application/json' },
+          payload: text,
+        }),
+    };
+  })(),
+  (() => {
+    let flow: Flow;
+    return {
+      name: 'POST /api/m/requests/:id/wallet-response (the phone page)',
+      refused: walletRefused,
+      // a well-formed body that does not open: the verifier's own 400, reached only without the key
+      served: 400,
+      fields: async () => {
+        flow = await proofFlow();
+        return { h: flow.handoff, credential: { protocol: 'org-iso-mdoc', data: { response: 'AAAA' } } };
+      },
+      send: (text: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/m/requests/${flow.requestId}/wallet-response`,
+          headers: { 'content-type': 'application/json', origin: new URL(t.deps.config.appUrl).origin },
+          payload: text,
+        }),
+    };
+  })(),
+  (() => {
+    let flow: Flow;
+    return {
       name: 'POST /api/w/wallet-response/:id (text/plain JSON)',
-      // design.md §11: the wallet routes keep OpenID4VP's error shape
-      refused: { status: 400, body: { error: 'invalid_request', error_description: expect.any(String) } },
+      refused: walletRefused,
       // a well-formed body that does not open: the verifier's own 400, reached only without the key
       served: 400,
       fields: async () => {

@@ -7,6 +7,7 @@
  * token signature, nonce, expiry…) have their negative tests in server/providers/.
  */
 import { decodeJwt } from 'jose';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,23 +20,33 @@ import { createFakeClock } from '../clock.ts';
 import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
 import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';
 import { liveIdOf, makeProductionTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
-import { clientsOf, REDIRECT_URI, startProvider } from '../test/providers.ts';
+import {
+  clientsOf,
+  REDIRECT_URI,
+  startHandMadeProvider,
+  startProvider,
+  type HandMadeProvider,
+} from '../test/providers.ts';
+import { createEcJwk } from '../wallet/keys.ts';
 import { issueTestSessionToken, postVerifyRequest, type Flow } from '../test/verify-flow.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
 import { personaClaims } from '../sandbox/personas.ts';
 
 let provider: ExampleProvider;
 let other: ExampleProvider;
+/** A provider whose token endpoint answers the ID token a test made (server/test/providers.ts). */
+let hand: HandMadeProvider;
 /** A built phone page, as dist/ holds it after `npm run build`. */
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'));
 mkdirSync(join(dist, 'phone'));
 writeFileSync(join(dist, 'phone', 'index.html'), '<!doctype html><title>phone</title>');
 beforeAll(async () => {
-  [provider, other] = [await startProvider(), await startProvider()];
+  [provider, other, hand] = [await startProvider(), await startProvider(), await startHandMadeProvider()];
 });
 afterAll(async () => {
   await provider.close();
   await other.close();
+  await hand.close();
   rmSync(dist, { recursive: true, force: true });
 });
 
@@ -336,6 +347,116 @@ describe('hostile callbacks', () => {
       expect(lines).not.toContain(secret);
     const line = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'identity provider login');
     expect(line).toMatchObject({ outcome: 'approved', provider: 'Provider 1' });
+  });
+});
+
+describe('hostile ID tokens, through the callback route (a hand-made provider answers the token request)', () => {
+  const SUBJECT = 'hostile-subject-7f3a';
+  const BIRTHDATE = '1987-06-05';
+
+  /**
+   * A started login at the hand-made provider, its token endpoint set to answer the ID token
+   * `claimsOf` and `sign` make, and the callback the provider would send: the phone's answer, the
+   * request's status and every secret of the exchange, for the log checks.
+   */
+  async function loginWith(
+    make: (claims: Record<string, unknown>) => Promise<string>,
+    changes: (now: number, nonce: string) => Record<string, unknown> = () => ({}),
+  ) {
+    t = await productionApp([{ id: 'idp_hand', issuer: hand.issuer, proves: ['isAdult'] }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow, 'idp_hand');
+    expect(started.statusCode).toBe(200);
+    const authorization = new URL(started.json().authorization_url);
+    const state = authorization.searchParams.get('state')!;
+    const nonce = authorization.searchParams.get('nonce')!;
+    const now = Math.floor(t.clock.now() / 1000);
+    const idToken = await make({
+      iss: hand.issuer,
+      aud: (await t.store.getProvider('idp_hand'))!.clientId,
+      sub: SUBJECT,
+      nonce,
+      iat: now,
+      exp: now + 300,
+      birthdate: BIRTHDATE,
+      ...changes(now, nonce),
+    });
+    hand.tokenAnswer = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        access_token: `at-${randomBytes(8).toString('hex')}`,
+        token_type: 'Bearer',
+        id_token: idToken,
+      }),
+    };
+    const code = `code-${randomBytes(16).toString('base64url')}`;
+    const url = new URL(`${REDIRECT_URI}?code=${code}&state=${state}&iss=${encodeURIComponent(hand.issuer)}`);
+    const login = await finish(t, flow, url);
+    return { flow, login, secrets: [code, state, nonce, idToken, SUBJECT, BIRTHDATE] };
+  }
+
+  /** The callback's one log line; no line carries a code, state, nonce, token or claim. */
+  function loggedLogin(secrets: string[]): Record<string, unknown> {
+    const lines = logLines.join('\n');
+    for (const secret of secrets) expect(lines).not.toContain(secret);
+    const logged = logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'identity provider login');
+    expect(logged).toHaveLength(1);
+    return logged[0];
+  }
+
+  it('completes with a well-made ID token (the control: the same set-up, honest)', async () => {
+    const { flow, login, secrets } = await loginWith((claims) => hand.sign(claims));
+    expect(login).toBe('approved');
+    expect((await pollStatus(t!, flow)).status).toBe('completed');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'approved', provider: 'Provider 1' });
+  });
+
+  it("refuses an ID token signed by a key not in the provider's JWKS: the phone reads refused, the request waits", async () => {
+    const stranger = createEcJwk('ES256');
+    for (const [kid, code] of [
+      ['unknown-key', 'id_token_key_unknown'],
+      // claiming the published key's id
+      [undefined, 'answer_invalid'],
+    ] as const) {
+      const { flow, login, secrets } = await loginWith((claims) =>
+        hand.sign(claims, { key: stranger, ...(kid ? { kid } : {}) }),
+      );
+      expect(login, code).toBe('refused');
+      const status = await pollStatus(t!, flow);
+      expect(status.status).toBe('in_progress');
+      expect(status).not.toHaveProperty('result');
+      expect(loggedLogin(secrets)).toEqual(
+        expect.objectContaining({ outcome: 'refused', provider: 'Provider 1', code }),
+      );
+      await t!.close();
+      t = undefined;
+      logLines = [];
+    }
+  });
+
+  it('refuses an ID token whose nonce is not the one sent: the phone reads refused, the request waits', async () => {
+    const { flow, login, secrets } = await loginWith(
+      (claims) => hand.sign(claims),
+      () => ({ nonce: randomBytes(32).toString('base64url') }),
+    );
+    expect(login).toBe('refused');
+    const status = await pollStatus(t!, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_nonce' });
+  });
+
+  it('refuses an expired ID token: the phone reads refused, the request waits', async () => {
+    const { flow, login, secrets } = await loginWith(
+      (claims) => hand.sign(claims),
+      (now) => ({ iat: now - 3660, exp: now - 3600 }),
+    );
+    expect(login).toBe('refused');
+    const status = await pollStatus(t!, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_exp' });
   });
 });
 
