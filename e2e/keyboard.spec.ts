@@ -1,17 +1,34 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 
-async function tabTo(page: Page, target: Locator, maxPresses = 15, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+/** What holds the keyboard focus, looked for through shadow roots: its outline and the start of its markup. */
+interface Focused {
+  outline: string;
+  html: string;
+}
+
+/**
+ * Presses `key` until the focused element matches `selector`, and returns it. One page-level
+ * evaluate per press: a locator's evaluate costs several driver round trips, which over WebDriver
+ * BiDi on a busy machine took 1–4 s each and pushed this journey past its timeout in Firefox.
+ */
+async function tabTo(
+  page: Page,
+  selector: string,
+  maxPresses = 15,
+  key: 'Tab' | 'Shift+Tab' = 'Tab',
+): Promise<Focused> {
   for (let i = 0; i < maxPresses; i++) {
     await page.keyboard.press(key);
-    const focused = await target.evaluate((el) => {
+    const focused = await page.evaluate((wanted) => {
       let active = document.activeElement;
       while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-      return active === el;
-    });
-    if (focused) return;
+      if (!active?.matches(wanted)) return null;
+      return { outline: getComputedStyle(active).outlineStyle, html: active.outerHTML.slice(0, 60) };
+    }, selector);
+    if (focused) return focused;
   }
-  throw new Error(`could not reach ${target} with Tab`);
+  throw new Error(`could not reach ${selector} with ${key}`);
 }
 
 test('a keyboard-only visitor reaches the deep link, answers on the phone page and retries after a cancellation', async ({
@@ -20,19 +37,18 @@ test('a keyboard-only visitor reaches the deep link, answers on the phone page a
 }) => {
   await page.goto('/standard?locale=en');
   await waitForWidgetState(page, 'waiting');
-  const openHere = widget(page).getByTestId('svc-open-here');
-  await tabTo(page, openHere);
-  await expect(openHere).toBeFocused();
+  await tabTo(page, '[data-testid="svc-open-here"]');
+  await expect(widget(page).getByTestId('svc-open-here')).toBeFocused();
 
   // First round: the visitor cancels on the phone, with the keyboard only.
   const phone = await context.newPage();
   await phone.goto(await deepLinkOf(page));
   await expect(phone.locator('form.phone-form')).toBeVisible();
-  await tabTo(phone, phone.locator('input[name="persona"]:checked'));
+  await tabTo(phone, 'input[name="persona"]:checked');
   await phone.keyboard.press('ArrowDown');
   await expect(phone.locator('input[name="persona"]').nth(1)).toBeChecked();
-  const cancel = phone.getByRole('button', { name: 'Cancel', exact: true });
-  await tabTo(phone, cancel);
+  await tabTo(phone, 'button[data-outcome="cancelled"]');
+  await expect(phone.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
   await phone.keyboard.press('Enter');
   await expect(phone.getByTestId('outcome')).toContainText('Verification cancelled');
   await expect(phone.getByTestId('outcome').locator('h2')).toBeFocused();
@@ -43,8 +59,7 @@ test('a keyboard-only visitor reaches the deep link, answers on the phone page a
   // without focus gets the keydown but no activation, as in a real browser.)
   await waitForWidgetState(page, 'failed');
   await page.bringToFront();
-  const retry = widget(page).getByTestId('svc-retry');
-  await tabTo(page, retry);
+  await tabTo(page, '[data-testid="svc-retry"]');
   await page.keyboard.press('Enter');
   await waitForWidgetState(page, 'waiting');
 
@@ -52,8 +67,8 @@ test('a keyboard-only visitor reaches the deep link, answers on the phone page a
   const phone2 = await context.newPage();
   await phone2.goto(await deepLinkOf(page));
   await expect(phone2.locator('form.phone-form')).toBeVisible();
-  const approve = phone2.getByRole('button', { name: 'Approve', exact: true });
-  await tabTo(phone2, approve);
+  await tabTo(phone2, 'button[data-outcome="approved"]');
+  await expect(phone2.getByRole('button', { name: 'Approve', exact: true })).toBeFocused();
   await phone2.keyboard.press('Enter');
   await expect(phone2.getByTestId('outcome')).toContainText('Verification approved');
   await page.waitForURL('**/success');
@@ -69,22 +84,22 @@ test('a keyboard-only visitor reaches every way to prove it on the phone page, e
   await phone.goto(await deepLinkOf(page));
   // the request's heading holds the focus first, so Tab walks the page from the top
   await expect(phone.getByTestId('audience')).toBeFocused();
-  const provider = phone.getByRole('button', { name: 'Continue with Example ID' });
+  const provider = 'button[data-method="idp_example"]';
   const controls = [
     provider,
-    phone.locator('input[name="persona"]:checked'),
-    phone.locator('input[name="method"]:checked'),
-    phone.locator('button[data-outcome="approved"]'),
-    phone.locator('button[data-outcome="failed"]'),
-    phone.locator('button[data-outcome="cancelled"]'),
+    'input[name="persona"]:checked',
+    'input[name="method"]:checked',
+    'button[data-outcome="approved"]',
+    'button[data-outcome="failed"]',
+    'button[data-outcome="cancelled"]',
   ];
   for (const control of controls) {
-    await tabTo(phone, control, 3);
-    const outline = await control.evaluate((el) => getComputedStyle(el).outlineStyle);
-    expect(outline, await control.evaluate((el) => el.outerHTML.slice(0, 60))).not.toBe('none');
+    const focused = await tabTo(phone, control, 3);
+    expect(focused.outline, focused.html).not.toBe('none');
   }
   // back up the page (Tab past its end would leave for the browser's own controls)
   await tabTo(phone, provider, 8, 'Shift+Tab');
+  await expect(phone.getByRole('button', { name: 'Continue with Example ID' })).toBeFocused();
   await phone.keyboard.press('Enter');
   await phone.waitForURL('http://localhost:8789/**');
 });

@@ -226,6 +226,33 @@ test.describe('Digital Credentials API', () => {
     });
   }
 
+  for (const protocol of ['org-iso-mdoc', 'openid4vp-v1-unsigned'] as const) {
+    test(`a presentation bound to another page's origin is refused over ${protocol}: retryable, the request still waiting`, async ({
+      page,
+    }) => {
+      const created = await createdRequest(page, 'isAdult,isFrench');
+      const persona = { id: 'fr-adult-f', label: 'x', birth_date: '1990-01-01', sex: 'F' as const, nationality: 'FRA' };
+      const credential = await createDcApiCredential({
+        dcRequest: created.dc_requests!.find((r) => r.protocol === protocol)!,
+        origin: 'https://attacker.example',
+        issuer: loadSandboxIssuer(),
+        persona,
+        now: Date.now(),
+        credential: 'pid',
+      });
+      await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
+      await waitForWidgetState(page, 'waiting');
+      const answered = page.waitForResponse((r) => r.url().includes('/api/w/wallet-response/'));
+      await widget(page).getByTestId('svc-use-wallet').click();
+      expect((await answered).status()).toBe(400);
+      await expect(widget(page).getByRole('heading', { name: 'The wallet did not share a proof' })).toBeVisible();
+      const status = await page.request.get(
+        `${SERVICE_URL}/api/w/verify-status/${created.request_id}?pt=${created.poll_token}`,
+      );
+      expect(((await status.json()) as { status: string }).status).toBe('pending');
+    });
+  }
+
   test('the wallet on this device answers through navigator.credentials.get and the request completes', async ({
     page,
   }) => {
