@@ -100,6 +100,7 @@ export const MANGLED_PROPS: Readonly<Record<string, string>> = {
   autoRender: 'd',
   raw: 'f',
   api: 'p',
+  problem: 'g',
 };
 
 /** The minifier's settings for the widget's scripts: rolldown's defaults, and {@link MANGLED_PROPS}. */
