@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { compileServer, precompress } from './build.ts';
+import { compileServer, MANGLED_PROPS, precompress } from './build.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -201,5 +201,36 @@ describe("the build's precompression", () => {
     expect(gz.length).toBeLessThan(gzipSync(body, { level: 1 }).length);
     expect(gz.readUInt32LE(4)).toBe(0); // MTIME: none
     expect(gz[3]! & 0x08).toBe(0); // FNAME: none
+  });
+});
+
+describe('the property names the two widget scripts shorten', () => {
+  /** The sources of the loader and the UI bundle, without comments (the phone and demo pages are built unshortened). */
+  const sources = (...dirs: string[]): string[] =>
+    dirs.flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+        .map((f) => readFileSync(join(root, dir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')),
+    );
+
+  it('gives each name its own letter, one that no property of the two scripts is named', () => {
+    const letters = Object.values(MANGLED_PROPS);
+    expect(new Set(letters).size).toBe(letters.length);
+    for (const code of sources('src/loader', 'src/shared', 'src/widget', 'src/protocol'))
+      for (const letter of letters)
+        expect(code).not.toMatch(new RegExp(`(?<!\\.)\\.${letter}\\b|[{,;\\s]${letter}\\??:`));
+  });
+
+  it('shortens no name of the wire, the page or a data-* attribute', () => {
+    // LIMITS holds the service's time constants, not a shape on the wire
+    const wire = sources('src/protocol')
+      .join('\n')
+      .replace(/export const LIMITS = \{[^}]*\}/, '');
+    const contract = readFileSync(join(root, 'src/shared/contract.ts'), 'utf8');
+    const publicShapes = contract.slice(contract.indexOf('// ---- window.SVC'));
+    for (const name of Object.keys(MANGLED_PROPS)) {
+      expect(wire).not.toMatch(new RegExp(`\\b${name}\\??:`));
+      expect(publicShapes).not.toMatch(new RegExp(`\\b${name}\\??[:(]`));
+    }
   });
 });

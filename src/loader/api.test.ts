@@ -224,10 +224,10 @@ describe('window.SVC', () => {
     api.render(el);
     await flush();
     const { emit } = fake.mounts[0]!.options;
-    emit({ type: 'state', state: 'waiting' });
-    emit({ type: 'state', state: 'waiting' }); // no change, no event
-    emit({ type: 'success', result: { grant_code: 'g_1' } });
-    emit({ type: 'error', error: { code: 'SERVER_VERIFY_TIMEOUT', message: 'x', retryable: true } });
+    emit('state', 'waiting');
+    emit('state', 'waiting'); // no change, no event
+    emit('success', { grant_code: 'g_1' });
+    emit('error', { code: 'SERVER_VERIFY_TIMEOUT', message: 'x', retryable: true });
     expect(seen).toEqual([
       'state:creating',
       'dom-state:creating',
@@ -252,7 +252,7 @@ describe('window.SVC', () => {
     const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', debug }, () => Promise.resolve(fake.mount));
     api.render(box('w1'));
     await flush();
-    fake.mounts[0]!.options.emit({ type: 'success', result: { grant_code: 'g_1' } });
+    fake.mounts[0]!.options.emit('success', { grant_code: 'g_1' });
     expect(debugLog.mock.calls).toEqual(
       prints
         ? [

@@ -148,15 +148,13 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
               send: (signal) => sendCreateRequest(config, signal),
               sent,
               error,
-              emit(event) {
-                if (event.type === 'state') setState(event.state);
-                else if (queue)
-                  dispatch(event.type, event.type === 'error' ? event.error : event.result, config, container);
+              emit(type, value) {
+                if (type === 'state') setState(value);
+                else if (queue) dispatch(type, value, config, container);
               },
               keepResult: (kept) => (result = kept),
               loadCopy: env.loadCopy,
               resolveLocale,
-              navigate: (url) => location.assign(url),
             });
             for (const fn of queue!.splice(0)) call(fn);
           }),

@@ -12,10 +12,16 @@ import { resolveLocale } from '../shared/locale.ts';
  * const [status, body] = await sendCreateRequest(config, controller.signal); // [201, { request_id, … }]
  */
 export function sendCreateRequest(config: WidgetConfig, signal: AbortSignal): Promise<CreateAnswer> {
-  const common = { client_proof_mode: config.clientProofMode, locale: resolveLocale(config.locale) };
-  const body: StandardVerifyRequestBody | BlindVerifyRequestBody = config.sessionToken
-    ? { session_token: config.sessionToken, ...common }
-    : { partner_id: config.partnerId!, scopes: [...config.scopes], ...common };
+  const token = config.sessionToken || undefined;
+  // one object for both: JSON.stringify leaves out what is undefined, so a session token goes
+  // without partner_id and scopes (the configuration never has both ids: config.ts)
+  const body = {
+    partner_id: config.partnerId,
+    session_token: token,
+    scopes: token ? undefined : config.scopes,
+    client_proof_mode: config.clientProofMode,
+    locale: resolveLocale(config.locale),
+  } as StandardVerifyRequestBody | BlindVerifyRequestBody;
   return fetch(config.apiOrigin + '/api/w/verify-request', {
     method: 'POST',
     // A string body goes as text/plain;charset=UTF-8 (Fetch standard): a simple request, no

@@ -14,13 +14,10 @@ import type { SvcResult } from './contract.ts';
  */
 export function parseResultFragment(hash: string): SvcResult | null {
   const params = new URLSearchParams(hash.slice(1));
-  const state = params.get('state');
-  const extra = state === null ? {} : { state };
-  for (const key of ['grant_code', 'attestation']) {
-    const value = params.get(key);
-    if (value) return { [key]: value, ...extra } as SvcResult;
-  }
-  return null;
+  const key = ['grant_code', 'attestation'].find((name) => params.get(name));
+  return key
+    ? ({ [key]: params.get(key), ...(params.has('state') && { state: params.get('state') }) } as SvcResult)
+    : null;
 }
 
 /**

@@ -79,9 +79,8 @@ function mount(raw: RawConfig = {}, options: Partial<MountOptions> = {}): Shadow
   widget = mountWidget(container, {
     config,
     send: () => Promise.resolve([201, { ...REQUEST, expires_at: Date.now() + 300_000 }]),
-    emit: (event) => events.push(event),
+    emit: (...event) => events.push(event),
     keepResult: () => {},
-    navigate: () => {},
     loadCopy,
     resolveLocale,
     ...options,
@@ -204,7 +203,6 @@ describe('mountWidget', () => {
       send: () => new Promise(() => {}),
       emit: noop,
       keepResult: noop,
-      navigate: noop,
       loadCopy,
       resolveLocale,
     });
@@ -276,9 +274,9 @@ describe('mountWidget', () => {
     const root = mount(
       {},
       {
-        emit: (event) => {
+        emit: (...event) => {
           const card = container.querySelector('[data-testid="svc-widget"]')?.shadowRoot?.querySelector('.card');
-          if (event.type === 'state') seen.push([event.state, (card as HTMLElement | null)?.style.minHeight]);
+          if (event[0] === 'state') seen.push([event[1], (card as HTMLElement | null)?.style.minHeight]);
         },
         send: () =>
           ++creates === 1

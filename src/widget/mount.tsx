@@ -21,7 +21,7 @@ import { App } from './ui/App.tsx';
  * `remove()` leaves the container exactly as it was.
  *
  * @example
- * const widget = mountWidget(document.getElementById('svc-widget')!, { config, send, emit, keepResult, navigate });
+ * const widget = mountWidget(document.getElementById('svc-widget')!, { config, send, emit, keepResult, loadCopy, resolveLocale });
  * widget.update({ theme: 'light' });
  */
 export const mountWidget: MountWidget = (container, options) => {
@@ -44,9 +44,10 @@ export const mountWidget: MountWidget = (container, options) => {
     ...options,
     create: (signal) => createRequest(options.send, signal),
     created: options.sent && readCreateAnswer(options.sent),
-    emit(event) {
-      if (event.type === 'state') host.setAttribute('data-state', event.state);
-      options.emit(event);
+    navigate: (url) => location.assign(url),
+    emit(...event) {
+      if (event[0] == 'state') host.setAttribute('data-state', event[1]);
+      options.emit(...event);
     },
   });
 

@@ -104,15 +104,15 @@ function start(extra: RawConfig = {}): Flow {
   flow = createFlow({
     config,
     create: (signal) => createRequest((s) => sendCreateRequest(config, s), signal),
-    emit: (event) => events.push(event),
+    emit: (...event) => events.push(event),
     keepResult: (result) => kept.push(result),
     navigate: (url) => navigated.push(url),
   });
   return flow;
 }
 
-const states = (): WidgetState[] => events.flatMap((e) => (e.type === 'state' ? [e.state] : []));
-const errors = () => events.flatMap((e) => (e.type === 'error' ? [e.error] : []));
+const states = (): WidgetState[] => events.flatMap((e) => (e[0] === 'state' ? [e[1]] : []));
+const errors = () => events.flatMap((e) => (e[0] === 'error' ? [e[1]] : []));
 const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
 
 describe('creating the request', () => {
@@ -162,7 +162,7 @@ describe('creating the request', () => {
       config,
       create: () => Promise.reject(new Error('unused')),
       created: Promise.resolve(early),
-      emit: (e) => events.push(e),
+      emit: (...e) => events.push(e),
       keepResult: () => {},
       navigate: () => {},
     });
@@ -178,7 +178,7 @@ describe('creating the request', () => {
       config,
       create: (s) => createRequest((t) => sendCreateRequest(config, t), s),
       error,
-      emit: (e) => events.push(e),
+      emit: (...e) => events.push(e),
       keepResult: () => {},
       navigate: () => {},
     });
@@ -205,9 +205,9 @@ describe('waiting for the phone', () => {
     expect(f.state.value).toBe('scanned');
     await vi.advanceTimersByTimeAsync(1000); // a change: 1 s later
     expect(states()).toEqual(['creating', 'waiting', 'scanned', 'completed', 'redirecting']);
-    const success = events.findIndex((e) => e.type === 'success');
-    expect(events[success]).toEqual({ type: 'success', result: { grant_code: 'g_1', state: 'cart 42' } });
-    expect(success).toBeLessThan(events.findIndex((e) => e.type === 'state' && e.state === 'redirecting'));
+    const success = events.findIndex((e) => e[0] === 'success');
+    expect(events[success]).toEqual(['success', { grant_code: 'g_1', state: 'cart 42' }]);
+    expect(success).toBeLessThan(events.findIndex((e) => e[0] === 'state' && e[1] === 'redirecting'));
     expect(navigated).toEqual(['/shop/done#grant_code=g_1&state=cart%2042']);
   });
 
@@ -376,7 +376,7 @@ describe('server-verify mode', () => {
     const f = start(serverVerify);
     await vi.advanceTimersByTimeAsync(1000);
     expect(f.state.value).toBe('confirming');
-    expect(events.some((e) => e.type === 'success')).toBe(false);
+    expect(events.some((e) => e[0] === 'success')).toBe(false);
     await vi.advanceTimersByTimeAsync(2000);
     expect(confirmCalls.map((c) => c.grant)).toEqual(['g_7', 'g_7', 'g_7']);
     for (const gap of gaps(confirmCalls.map((c) => c.at))) expect(gap).toBeGreaterThanOrEqual(1000);

@@ -53,6 +53,8 @@ export interface FlowDeps extends Omit<MountOptions, 'send' | 'sent' | 'loadCopy
   create(signal: AbortSignal): Promise<VerifyRequestCreated>;
   /** the first request, sent by the loader before the UI arrived */
   created?: Promise<VerifyRequestCreated>;
+  /** goes to the success path (`location.assign` in the page: mount.tsx) */
+  navigate(url: string): void;
 }
 
 /**
@@ -92,7 +94,7 @@ export function createFlow(deps: FlowDeps): Flow {
       error.value = failure;
       state.value = 'error';
     });
-    deps.emit({ type: 'error', error: failure });
+    deps.emit('error', failure);
   };
 
   const expire = (): void => {
@@ -172,7 +174,7 @@ export function createFlow(deps: FlowDeps): Flow {
       if (!confirmed)
         return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
     }
-    deps.emit({ type: 'success', result: delivered });
+    deps.emit('success', delivered);
     if (isCurrentPage(config.successPath)) {
       deps.keepResult(delivered);
       state.value = 'completed';
@@ -189,7 +191,7 @@ export function createFlow(deps: FlowDeps): Flow {
   document.addEventListener('visibilitychange', onVisibility);
 
   const stopEffects = [
-    effect(() => deps.emit({ type: 'state', state: state.value })),
+    effect(() => deps.emit('state', state.value)),
     // The countdown ticks while a QR code is on screen; reaching zero renews the request.
     effect(() => {
       if (state.value !== 'waiting') return;
