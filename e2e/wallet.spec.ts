@@ -186,6 +186,19 @@ test.describe('Digital Credentials API', () => {
     return (await (await created).json()) as VerifyRequestCreated;
   }
 
+  /** A French adult's PID as the sandbox wallet answers `protocol` of `created`, bound to `origin`. */
+  function frenchPid(created: VerifyRequestCreated, protocol: string, origin: string) {
+    const persona = { id: 'fr-adult-f', label: 'x', birth_date: '1990-01-01', sex: 'F' as const, nationality: 'FRA' };
+    return createDcApiCredential({
+      dcRequest: created.dc_requests!.find((r) => r.protocol === protocol)!,
+      origin,
+      issuer: loadSandboxIssuer(),
+      persona,
+      now: Date.now(),
+      credential: 'pid',
+    });
+  }
+
   for (const protocol of ['org-iso-mdoc', 'openid4vp-v1-unsigned'] as const) {
     test(`isAdult and isFrench from a PID on this device over ${protocol}: the page hands every request to the browser`, async ({
       page,
@@ -204,15 +217,7 @@ test.describe('Digital Credentials API', () => {
       });
       const created = await createdRequest(page, 'isAdult,isFrench');
       expect(created.dc_requests!.map((r) => r.protocol)).toEqual(['org-iso-mdoc', 'openid4vp-v1-unsigned']);
-      const persona = { id: 'fr-adult-f', label: 'x', birth_date: '1990-01-01', sex: 'F' as const, nationality: 'FRA' };
-      const credential = await createDcApiCredential({
-        dcRequest: created.dc_requests!.find((r) => r.protocol === protocol)!,
-        origin: PARTNER_URL,
-        issuer: loadSandboxIssuer(),
-        persona,
-        now: Date.now(),
-        credential: 'pid',
-      });
+      const credential = await frenchPid(created, protocol, PARTNER_URL);
       await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
       await waitForWidgetState(page, 'waiting');
       await widget(page).getByTestId('svc-use-wallet').click();
@@ -231,15 +236,7 @@ test.describe('Digital Credentials API', () => {
       page,
     }) => {
       const created = await createdRequest(page, 'isAdult,isFrench');
-      const persona = { id: 'fr-adult-f', label: 'x', birth_date: '1990-01-01', sex: 'F' as const, nationality: 'FRA' };
-      const credential = await createDcApiCredential({
-        dcRequest: created.dc_requests!.find((r) => r.protocol === protocol)!,
-        origin: 'https://attacker.example',
-        issuer: loadSandboxIssuer(),
-        persona,
-        now: Date.now(),
-        credential: 'pid',
-      });
+      const credential = await frenchPid(created, protocol, 'https://attacker.example');
       await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
       await waitForWidgetState(page, 'waiting');
       const answered = page.waitForResponse((r) => r.url().includes('/api/w/wallet-response/'));

@@ -196,37 +196,13 @@ describe('verifyDcApiResponse, openid4vp-v1-unsigned', () => {
     expect(await verify(request, genuine, 'https://attacker.example')).toMatchObject({ check: 'device_auth' });
   });
 
-  it('refuses a presentation signed for another verifier key and re-encrypted to ours: device_auth (jwk thumbprint)', async () => {
-    const request = await newRequest();
-    const ours = oid4vpRequestOf(request).data;
-    const { x, y } = createEcJwk();
+  /** A French adult's PID signed over the DC API transcript of `signedOver`, encrypted to this request's own key. */
+  async function sealedToOurKey(request: WalletRequest, signedOver: { nonce: string; jwk: { x: string; y: string } }) {
+    const key = oid4vpRequestOf(request).data.client_metadata.jwks.keys[0]!;
     const sessionTranscript = await createOid4vpDcApiSessionTranscript({
       origin: ORIGIN,
-      nonce: ours.nonce,
-      jwk: { kty: 'EC', crv: 'P-256', x, y },
-    });
-    const bytes = await createDeviceResponse({
-      issuer: sandboxIssuer,
-      persona: persona('fr-adult-f'),
-      now: NOW,
-      sessionTranscript,
-      asked: { kind: 'pid', queryId: 'pid', elements: ['age_over_18', 'nationality'] },
-    });
-    const jwe = await sealOid4vpDcResponse(ours.client_metadata.jwks.keys[0]!, {
-      vp_token: { pid: [encodeBase64Url(bytes)] },
-    });
-    const credential = { protocol: 'openid4vp-v1-unsigned', data: { response: jwe } };
-    expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'device_auth' });
-  });
-
-  it('refuses a presentation signed over another nonce and encrypted to our key: device_auth (nonce)', async () => {
-    const request = await newRequest();
-    const ours = oid4vpRequestOf(request).data;
-    const key = ours.client_metadata.jwks.keys[0]!;
-    const sessionTranscript = await createOid4vpDcApiSessionTranscript({
-      origin: ORIGIN,
-      nonce: encodeBase64Url(new Uint8Array(32).fill(7)),
-      jwk: { kty: 'EC', crv: 'P-256', x: key.x, y: key.y },
+      nonce: signedOver.nonce,
+      jwk: { kty: 'EC', crv: 'P-256', x: signedOver.jwk.x, y: signedOver.jwk.y },
     });
     const bytes = await createDeviceResponse({
       issuer: sandboxIssuer,
@@ -236,7 +212,31 @@ describe('verifyDcApiResponse, openid4vp-v1-unsigned', () => {
       asked: { kind: 'pid', queryId: 'pid', elements: ['age_over_18', 'nationality'] },
     });
     const jwe = await sealOid4vpDcResponse(key, { vp_token: { pid: [encodeBase64Url(bytes)] } });
-    const credential = { protocol: 'openid4vp-v1-unsigned', data: { response: jwe } };
+    return { protocol: 'openid4vp-v1-unsigned', data: { response: jwe } };
+  }
+
+  it("verifies the same hand-made presentation signed over this request's own nonce and key (the control)", async () => {
+    const request = await newRequest();
+    const { nonce, client_metadata: metadata } = oid4vpRequestOf(request).data;
+    const credential = await sealedToOurKey(request, { nonce, jwk: metadata.jwks.keys[0]! });
+    expect(await verify(request, credential)).toMatchObject({ status: 'verified' });
+  });
+
+  it('refuses a presentation signed for another verifier key and re-encrypted to ours: device_auth (jwk thumbprint)', async () => {
+    const request = await newRequest();
+    const credential = await sealedToOurKey(request, {
+      nonce: oid4vpRequestOf(request).data.nonce,
+      jwk: createEcJwk(),
+    });
+    expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'device_auth' });
+  });
+
+  it('refuses a presentation signed over another nonce and encrypted to our key: device_auth (nonce)', async () => {
+    const request = await newRequest();
+    const credential = await sealedToOurKey(request, {
+      nonce: encodeBase64Url(new Uint8Array(32).fill(7)),
+      jwk: oid4vpRequestOf(request).data.client_metadata.jwks.keys[0]!,
+    });
     expect(await verify(request, credential)).toMatchObject({ status: 'refused', check: 'device_auth' });
   });
 
