@@ -3,7 +3,7 @@
  * significant bit first, base64. The service sends it precomputed with the verify-request
  * answer because encoding a QR code (which tries eight masks) costs tens of milliseconds in a
  * browser's cold JavaScript engine, on the path to the first paint; the widget only draws it,
- * and encodes the deep link itself when the field is absent or malformed. Imports nothing:
+ * and shows the deep link as a link when the field is absent or malformed. Imports nothing:
  * each side passes in its encoder's module reader.
  */
 export interface QrModules {
