@@ -159,6 +159,23 @@ describe('App: sizes', () => {
     },
   );
 
+  it.each(LOCALES)('says the same words in the compact card as in the regular one, in %s', (locale) => {
+    for (const props of [{ layout: 'desktop' }, { layout: 'mobile' }, { state: 'failed' }] as const) {
+      const words = (size: 'regular' | 'compact') =>
+        show({ ...props, size, copy: ALL_COPY[locale], lang: locale }).textContent!.replace(/\s+/g, ' ');
+      const regular = words('regular');
+      expect(regular, JSON.stringify(props)).not.toMatch(/undefined|null/);
+      expect(words('compact'), JSON.stringify(props)).toBe(regular);
+    }
+    const buttons = show({ layout: 'mobile', size: 'compact', copy: ALL_COPY[locale], lang: locale }).querySelector(
+      '.row',
+    )!;
+    expect([...buttons.children].map((child) => child.textContent)).toEqual([
+      ALL_COPY[locale].openApp,
+      ALL_COPY[locale].showQr,
+    ]);
+  });
+
   it('puts the mobile buttons in one row', () => {
     const row = show({ layout: 'mobile', size: 'compact' }).querySelector('.row')!;
     expect([...row.children].map((child) => child.getAttribute('data-testid'))).toEqual([
