@@ -77,3 +77,23 @@ test('both instances publish the same key set, and nginx spreads calls over both
     seen.add((await request.get('http://localhost:8787/healthz')).headers()['x-svc-cid']!.slice(0, 8));
   expect(seen.size).toBe(2);
 });
+
+test('the example identity provider runs beside the cluster: the phone on B signs in there, the widget on A completes', async ({
+  page,
+  context,
+}) => {
+  await pinToInstance(page, PORT_A);
+  await page.goto('/standard?scopes=isAdult&locale=en');
+  await waitForWidgetState(page, 'waiting');
+  const phone = await context.newPage();
+  await pinToInstance(phone, PORT_B);
+  await phone.goto(await deepLinkOf(page));
+  await phone.getByRole('button', { name: 'Continue with Example ID' }).click();
+  await phone.waitForURL('http://localhost:8789/**');
+  await phone.locator('input[name="persona"][value="de-adult"]').check();
+  await phone.locator('button[name="decision"][value="approve"]').click();
+  await expect(phone.getByTestId('finished')).toContainText('Done — you can go back to your computer');
+  await page.waitForURL('**/success');
+  await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+  await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('a face check');
+});
