@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { watchConsole, watchCspViolations } from './support/pages.ts';
 import { SERVICE_URL } from './support/urls.ts';
 
-test('the API docs render every operation under their CSP: no console error, no violation, and Try it out answers', async ({
+test('the API docs render every operation under their CSP, with nothing in the console and no violation', async ({
   page,
 }) => {
   const violations = await watchCspViolations(page);
@@ -38,6 +38,15 @@ test('the API docs render every operation under their CSP: no console error, no 
   await session.locator('.opblock-summary').click();
   await expect(session.locator('.opblock-section-request-body')).toContainText('origin');
 
+  expect(await violations()).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+// Its own journey: the two took 15–16 s together in Firefox on a quiet machine, over a third of the timeout.
+test('"Try it out" in the API docs reaches the API under the same CSP', async ({ page }) => {
+  const violations = await watchCspViolations(page);
+  const problems = watchConsole(page);
+  await page.goto(`${SERVICE_URL}/docs`);
   const keys = page.locator('#operations-billing-get_api_billing_attestation_keys');
   await keys.locator('.opblock-summary').click();
   await keys.getByRole('button', { name: 'Try it out' }).click();
