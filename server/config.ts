@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseMasterKey } from './crypto/master-key.ts';
 import { ConfigError } from './errors.ts';
 import { isSecureOrLoopbackUrl } from './domain/urls.ts';
+import { tooWideProxyRanges } from './limits/proxy-ranges.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -167,7 +168,8 @@ function readProxyEntry(entry: string): string | null {
 /**
  * Which proxies may set X-Forwarded-For, so that per-address limits see the visitor and not the
  * proxy (issue 8). Only an explicit list: `true` or a catch-all would let any client choose its own
- * rate-limit key by sending the header.
+ * rate-limit key by sending the header, and so would a catch-all split in parts, or ranges wider
+ * than docs/operations.md allows ("Client addresses", server/limits/proxy-ranges.ts).
  */
 function readTrustProxy(raw: string | undefined): false | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -177,6 +179,13 @@ function readTrustProxy(raw: string | undefined): false | string {
     throw new ConfigError(
       `SVC_TRUST_PROXY must list the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal); ` +
         `"true" and catch-alls such as 0.0.0.0/0 would trust any client's X-Forwarded-For, got "${raw}"`,
+    );
+  }
+  const tooWide = tooWideProxyRanges(entries);
+  if (tooWide !== null) {
+    throw new ConfigError(
+      `SVC_TRUST_PROXY must name the proxies, not the Internet: ${tooWide}, ` +
+        `so those clients could pick their own rate-limit key, got "${raw}"`,
     );
   }
   return entries.join(',');
