@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { signRequest } from '../server/sdk/signing.ts';
 import { readAnchors, readMarkdownLinks, slugifyHeading } from './markdown.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +87,35 @@ describe('the partner API page', () => {
     const values = [example.secret, example.body, example.body_hash, example.canonical, example.signature];
     for (const value of [...values, ...Object.values(example.mistakes).map((m) => m.signature)])
       expect(page).toContain(value);
+  });
+
+  it('has an openssl recipe that signs as the SDK does, for the worked example and for a secret of your own', () => {
+    const page = read(join(DOCS, 'partner-api.md'));
+    const recipe = /^The same with openssl[\s\S]*?```sh\n([\s\S]*?)```/m.exec(page)?.[1];
+    expect(recipe).toBeDefined();
+    const run = (script: string) =>
+      execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8' }).trim();
+    expect(run(recipe!)).toBe('RaLhrktuPNtYBXzpl9En_Xmchcg_7ThQ40Pvom0PDSU');
+
+    const own = {
+      secret: randomBytes(32).toString('base64'),
+      partnerId: 'pk_live_own',
+      body: '{"pass_token":"p_é"}',
+      timestamp: 1767229200,
+      nonce: randomUUID(),
+    };
+    const values: Record<string, string> = {
+      SECRET: own.secret,
+      PARTNER: own.partnerId,
+      BODY: own.body,
+      TIMESTAMP: String(own.timestamp),
+      NONCE: own.nonce,
+    };
+    const edited = recipe!.replace(/^([A-Z]+)='[^']*'$/gm, (line, name: string) =>
+      name in values ? `${name}='${values[name]}'` : line,
+    );
+    expect(edited).not.toContain('BwcHBwcH');
+    expect(run(edited)).toBe(signRequest(own)['X-Partner-Signature']);
   });
 });
 
