@@ -4,7 +4,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../server/sdk/retry.ts';
 import { signRequest } from '../server/sdk/signing.ts';
+import { backoffMs } from '../src/widget/net/status.ts';
+import { readyBanner } from './start.ts';
 import { readAnchors, readMarkdownLinks, slugifyHeading } from './markdown.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -116,6 +119,65 @@ describe('the partner API page', () => {
     );
     expect(edited).not.toContain('BwcHBwcH');
     expect(run(edited)).toBe(signRequest(own)['X-Partner-Signature']);
+  });
+});
+
+describe('pages that show what the code does', () => {
+  /** The text of each fenced code block of a page. */
+  const codeBlocks = (page: string) => {
+    const blocks: string[] = [];
+    let open: string[] | null = null;
+    for (const line of read(page).split('\n')) {
+      if (open === null && line.startsWith('```')) open = [];
+      else if (open !== null && line === '```') [blocks[blocks.length], open] = [open.join('\n'), null];
+      else open?.push(line);
+    }
+    return blocks;
+  };
+
+  it('show the Ready banner exactly as npm start and npm run start:cluster print it', () => {
+    const local = { partnerUrl: 'http://localhost:8788', providerUrl: 'http://localhost:8789' };
+    const sandbox = readyBanner({ mode: 'sandbox', serviceUrl: 'http://localhost:8787', ...local }).trim();
+    const production = readyBanner({ mode: 'production', serviceUrl: 'https://verify.example.com', partnerUrl: null });
+    const cluster = readyBanner({
+      mode: 'sandbox',
+      serviceUrl: 'http://localhost:8787',
+      serviceNote: '(nginx → :8791, :8792)',
+      ...local,
+      detail: ', 2 instances on Redis',
+      extra: ['  Redis            redis://127.0.0.1:6380  (AOF in …/data/cluster/redis)'],
+      stops: 'them all',
+    });
+    const expected = new Set([sandbox, production.trim(), cluster.trim()]);
+    const shown = PAGES.flatMap((page) =>
+      codeBlocks(page)
+        .filter((block) => block.startsWith('Ready ('))
+        .map((block) => [relative(ROOT, page), block.trim()] as const),
+    );
+    expect(shown.map(([page]) => page)).toEqual([
+      'README.md',
+      'docs/operations.md',
+      'docs/operations.md',
+      'docs/operations.md',
+    ]);
+    for (const [, block] of shown) expect(expected).toContain(block);
+  });
+
+  it("give the SDK's and the widget's retry timings as their code has them", () => {
+    const sdk = [1, 2].map((retry) => retryDelayMs(retry, null, DEFAULT_RETRY_POLICY, () => 0.5));
+    expect([sdk, DEFAULT_RETRY_POLICY.maxAttempts, DEFAULT_RETRY_POLICY.maxRetryAfterMs]).toEqual([
+      [1000, 2000],
+      3,
+      60_000,
+    ]);
+    const partnerApi = read(join(DOCS, 'partner-api.md'));
+    expect(partnerApi).toContain('at most 3 attempts in all');
+    expect(partnerApi).toContain('`Retry-After` is honoured (up to 60 s;');
+    expect(partnerApi).toContain('otherwise 1 s then 2 s (±20 % jitter, 30 s cap)');
+    expect(partnerApi).not.toMatch(/exponential backoff|retry with backoff/);
+
+    expect([1, 2, 3, 6, 20].map(backoffMs)).toEqual([1000, 2000, 4000, 30_000, 30_000]);
+    expect(read(join(DOCS, 'design.md'))).toContain('a network error 1 s, 2 s, 4 s … 30 s; honours `Retry-After`');
   });
 });
 
