@@ -163,6 +163,16 @@ describe('pages that show what the code does', () => {
     for (const [, block] of shown) expect(expected).toContain(block);
   });
 
+  it('import relative modules with their extension in TypeScript snippets, as NodeNext resolution needs', () => {
+    const bare = PAGES.flatMap((page) =>
+      [...read(page).matchAll(/^\s*import\b[^'"\n]*from '(\.{1,2}\/[^']+)'/gm)]
+        .map((match) => match[1]!)
+        .filter((specifier) => !/\.(js|ts|json)$/.test(specifier))
+        .map((specifier) => `${relative(ROOT, page)}: ${specifier}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it("give the SDK's and the widget's retry timings as their code has them", () => {
     const sdk = [1, 2].map((retry) => retryDelayMs(retry, null, DEFAULT_RETRY_POLICY, () => 0.5));
     expect([sdk, DEFAULT_RETRY_POLICY.maxAttempts, DEFAULT_RETRY_POLICY.maxRetryAfterMs]).toEqual([
