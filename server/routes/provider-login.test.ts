@@ -98,12 +98,22 @@ function openOnPhone(target: TestApp, flow: Flow) {
   });
 }
 
-function startLogin(target: TestApp, flow: Flow, providerId = 'idp_test', h = flow.handoff) {
-  return target.app.inject({
+/** The phone's browser: the login cookie the last start set (`name=value`), sent back as a browser would. */
+let jar: string | undefined;
+afterEach(() => {
+  jar = undefined;
+});
+
+async function startLogin(target: TestApp, flow: Flow, providerId = 'idp_test', h = flow.handoff) {
+  const res = await target.app.inject({
     method: 'POST',
     url: `/api/m/requests/${flow.requestId}/providers/${providerId}/start`,
     payload: { h },
+    headers: jar === undefined ? {} : { cookie: jar },
   });
+  const set = res.headers['set-cookie'];
+  if (set !== undefined) jar = String(set).split(';')[0];
+  return res;
 }
 
 /** The phone starts the login; the visitor signs in (or declines) at the provider: the callback URL. */
@@ -118,8 +128,13 @@ async function signIn(target: TestApp, flow: Flow, choice: { persona?: string; d
   return callbackUrl;
 }
 
-function callback(target: TestApp, url: URL) {
-  return target.app.inject({ method: 'GET', url: url.pathname + url.search });
+/** The provider's redirect, followed in the phone's browser (`cookie`: the jar's by default; null: none). */
+function callback(target: TestApp, url: URL, cookie: string | null | undefined = jar) {
+  return target.app.inject({
+    method: 'GET',
+    url: url.pathname + url.search,
+    headers: cookie === undefined || cookie === null ? {} : { cookie },
+  });
 }
 
 /** The callback's answer: the phone page in its finished state, `?login=<result>`. */
@@ -268,6 +283,77 @@ describe('a production request proven by an identity provider', () => {
     await t.store.putProvider({ ...(await t.store.getProvider('idp_test'))!, enabled: true });
     await finish(t, flow, await signIn(t, flow, { persona: 'fr-adult-m' }));
     expect((await startLogin(t, flow)).statusCode).toBe(409);
+  });
+});
+
+describe('one browser: the login counts only in the browser that started it', () => {
+  it('sets an HttpOnly, SameSite=Lax login cookie at the start, living no longer than the request', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow);
+    const cookie = String(started.headers['set-cookie']);
+    // an http app URL on loopback: the plain name, no Secure
+    expect(cookie).toMatch(/^svc_login=[A-Za-z0-9_-]{43}; Max-Age=(\d+); Path=\/; HttpOnly; SameSite=Lax$/);
+    const deadlineAt = (await t.store.getRequest(flow.requestId, t.clock.now()))!.deadlineAt;
+    expect(Number(/Max-Age=(\d+)/.exec(cookie)![1])).toBeLessThanOrEqual((deadlineAt - t.clock.now()) / 1000);
+    // the store keeps no cookie value, only its digest
+    expect(JSON.stringify(logLines)).not.toContain(jar!.split('=')[1]);
+  });
+
+  it('refuses the callback in another cookie jar like an unknown state: 400 page, request untouched, one log line', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    // The phone starts; the authorization URL alone goes to another person, who signs in.
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    for (const cookie of [null, `svc_login=${randomBytes(32).toString('base64url')}`]) {
+      const other = await startStandardFlow(t, standard(['isAdult']));
+      const otherUrl = await signIn(t, other, { persona: 'fr-adult-m' });
+      logLines = [];
+      const res = await callback(t, otherUrl, cookie);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      const status = await pollStatus(t, other);
+      expect(status.status).toBe('in_progress');
+      expect(status).not.toHaveProperty('result');
+      const logged = logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'identity provider login');
+      expect(logged).toEqual([expect.objectContaining({ outcome: 'other_browser' })]);
+      expect(Object.keys(logged[0]).filter((key) => ['provider', 'code', 'reason', 'requestId'].includes(key))).toEqual(
+        [],
+      );
+      // spent: carried back to the phone that started it, it is an unknown state
+      expect((await callback(t, otherUrl)).statusCode).toBe(400);
+      expect((await pollStatus(t, other)).status).toBe('in_progress');
+    }
+    // the same jar completes
+    expect(await finish(t, flow, url)).toBe('approved');
+  });
+
+  it('keeps one login cookie per browser: a second start in the same browser reuses it', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const [a, b] = [
+      await startStandardFlow(t, standard(['isAdult'])),
+      await startStandardFlow(t, standard(['isAdult'])),
+    ];
+    const urlA = await signIn(t, a, { persona: 'fr-adult-m' });
+    const first = jar;
+    const urlB = await signIn(t, b, { persona: 'fr-adult-m' });
+    expect(jar).toBe(first);
+    expect(await finish(t, a, urlA)).toBe('approved');
+    expect(await finish(t, b, urlB)).toBe('approved');
+  });
+
+  it('names the cookie __Host-svc_login, Secure, where the app URL is https', async () => {
+    const { loginCookieName, setLoginCookie, readLoginCookie } = await import('./login-cookie.ts');
+    const value = randomBytes(32).toString('base64url');
+    expect(loginCookieName('https://verify.example')).toBe('__Host-svc_login');
+    expect(setLoginCookie('https://verify.example', value, 240.7)).toBe(
+      `__Host-svc_login=${value}; Max-Age=240; Path=/; HttpOnly; SameSite=Lax; Secure`,
+    );
+    expect(readLoginCookie(`a=b; __Host-svc_login=${value}`, 'https://verify.example')).toBe(value);
+    // on https the plain name, which any subdomain could set, is not read
+    expect(readLoginCookie(`svc_login=${value}`, 'https://verify.example')).toBeNull();
+    expect(readLoginCookie(`svc_login=${value}; svc_login=${'A'.repeat(43)}`, 'http://localhost:8787')).toBeNull();
+    expect(readLoginCookie('svc_login=short', 'http://localhost:8787')).toBeNull();
   });
 });
 
