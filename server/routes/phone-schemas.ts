@@ -107,7 +107,8 @@ export const providerCallbackSchema = {
     'Checks the answer (state used once, RFC 9207 `iss`, the code exchanged with PKCE, the ID token checked, ' +
     'userinfo when needed), completes or fails the request, and answers 303 to the phone page ' +
     '`/m/v/{requestId}?login=approved|failed|refused|finished`. An unknown or used state, or a browser ' +
-    'without the login cookie the start set, answers the phone page itself with 400. `refused`: the answer failed a check and the request is left as it was.',
+    'without the login cookie the start set, answers the phone page itself with 400. ' +
+    '`refused`: the answer failed a check and the request is left as it was.',
   querystring: {
     type: 'object',
     properties: {
