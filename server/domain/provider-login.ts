@@ -17,6 +17,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import { SealError } from '../crypto/master-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { ServiceError } from '../errors.ts';
 import type { RelyingParty } from '../providers/relying-party.ts';
 import type { ProviderRecord, Store, VerifyRequestRecord } from '../store/store.ts';
@@ -65,7 +66,8 @@ export function callbackUrlOf(config: Pick<AppDeps['config'], 'appUrl'>): string
  * when the cookie must live (the request's deadline).
  * 404 NOT_FOUND (unknown request, wrong h), 409 ALREADY_FINISHED, 410 REQUEST_EXPIRED,
  * 400 INVALID_REQUEST (a provider that is unknown, disabled or does not prove the scopes),
- * 503 SERVICE_UNAVAILABLE (the provider cannot be discovered).
+ * 429 with Retry-After past a request's 10 starts (its login states capped), 503
+ * SERVICE_UNAVAILABLE (the provider cannot be discovered).
  *
  * @example const { started, deadlineAt } = await startProviderLogin(deps, { requestId, handoffToken: body.h }, 'idp_example', cookie)
  */
@@ -87,6 +89,8 @@ export async function startProviderLogin(
       cause: 'the provider is unknown, disabled or cannot prove the scopes',
     });
 
+  // after the handoff check: only the phone holding h can spend a request's starts
+  await enforceRateLimit(deps.store, RATE_LIMITS.providerStartPerRequest, record.id, now);
   const start = await deps.relyingParty.startLogin(provider, {
     redirectUri: callbackUrlOf(deps.config),
     scopes: record.scopes,

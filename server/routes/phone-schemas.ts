@@ -95,7 +95,14 @@ export const providerStartSchema = {
       required: ['authorization_url'],
       properties: { authorization_url: { type: 'string', description: 'the provider’s login, with our request' } },
     },
-    ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', 'ALREADY_FINISHED', 'REQUEST_EXPIRED', 'SERVICE_UNAVAILABLE']),
+    ...errorResponses([
+      'INVALID_REQUEST',
+      'NOT_FOUND',
+      'ALREADY_FINISHED',
+      'REQUEST_EXPIRED',
+      TOO_MANY_REQUESTS,
+      'SERVICE_UNAVAILABLE',
+    ]),
   },
 } as const;
 

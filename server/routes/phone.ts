@@ -80,6 +80,7 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       PROVIDER_START_PATH,
       { schema: providerStartSchema, validatorCompiler: documentOnly },
       async (request, reply): Promise<ProviderLoginStarted> => {
+        await enforceRateLimit(deps.store, RATE_LIMITS.providerStart, addressKey(request.ip), deps.clock.now());
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
         const handoff = { requestId: request.params.requestId, handoffToken: readString(body, 'h') };
         const { appUrl } = deps.config;

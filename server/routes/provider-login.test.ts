@@ -6,6 +6,7 @@
  * callbacks leave the request as it was and log only codes. The relying party's own checks (ID
  * token signature, nonce, expiry…) have their negative tests in server/providers/.
  */
+import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ import { createEcJwk } from '../wallet/keys.ts';
 import { issueTestSessionToken, postVerifyRequest, type Flow } from '../test/verify-flow.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
 import { personaClaims } from '../sandbox/personas.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import type { Store } from '../store/store.ts';
 
 let provider: ExampleProvider;
 let other: ExampleProvider;
@@ -62,8 +65,15 @@ afterEach(async () => {
 });
 
 /** Production, no wallet: the providers registered here are the only way to prove anything. */
-async function productionApp(providers: Array<{ id: string; issuer: string; proves?: readonly string[] }> = []) {
-  const base = await makeProductionTestDeps({ clock: createFakeClock(Date.now()), env: { SVC_DIST_DIR: dist } });
+async function productionApp(
+  providers: Array<{ id: string; issuer: string; proves?: readonly string[] }> = [],
+  options: { store?: Store } = {},
+) {
+  const base = await makeProductionTestDeps({
+    clock: createFakeClock(Date.now()),
+    env: { SVC_DIST_DIR: dist },
+    ...options,
+  });
   for (const [index, entry] of providers.entries()) {
     const client = clientsOf(entry.issuer).client_secret_basic;
     await base.store.putProvider({
@@ -354,6 +364,48 @@ describe('one browser: the login counts only in the browser that started it', ()
     expect(readLoginCookie(`svc_login=${value}`, 'https://verify.example')).toBeNull();
     expect(readLoginCookie(`svc_login=${value}; svc_login=${'A'.repeat(43)}`, 'http://localhost:8787')).toBeNull();
     expect(readLoginCookie('svc_login=short', 'http://localhost:8787')).toBeNull();
+  });
+});
+
+describe('limits on provider starts', () => {
+  it('answers 429 with Retry-After past 10 starts of one request: its login states stay at 10, the first still completes', async () => {
+    const path = join(dist, `limits-${randomBytes(4).toString('hex')}.db`);
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }], { store: openSqliteStore(path) });
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await startLogin(t, flow)).statusCode);
+    expect(statuses).toEqual([...Array<number>(9).fill(200), ...Array<number>(15).fill(429)]);
+    const refused = await startLogin(t, flow);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(300);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM login_states').get()).toEqual({ n: 10 });
+    } finally {
+      db.close();
+    }
+    const status = await pollStatus(t, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(await finish(t, flow, url)).toBe('approved');
+  });
+
+  it('answers 429 with Retry-After past 30 starts a minute from one address, across requests; a minute later, 200', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flows = [];
+    for (let i = 0; i < 4; i++) flows.push(await startStandardFlow(t, standard(['isAdult'])));
+    for (const flow of flows.slice(0, 3))
+      for (let i = 0; i < 10; i++) expect((await startLogin(t, flow)).statusCode).toBe(200);
+    const refused = await startLogin(t, flows[3]!);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // refused before anything: the fourth request was not even opened
+    expect((await pollStatus(t, flows[3]!)).status).toBe('pending');
+    t.clock.advance(60_000);
+    expect((await startLogin(t, flows[3]!)).statusCode).toBe(200);
   });
 });
 
