@@ -36,6 +36,7 @@ beforeAll(async () => {
 afterAll(() => Promise.all([idp.close(), other.close(), hand.close()]));
 
 beforeEach(() => {
+  hand.metadata = {};
   rp = createRelyingParty();
   logSpies = [
     ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((name) => vi.spyOn(console, name)),
@@ -209,6 +210,25 @@ describe('relying party: ID tokens no honest provider sends', () => {
       subject: providerSubject(hand.issuer, 'person-1'),
       facts: { isAdult: true },
     });
+  });
+
+  it('refuses an ID token whose iss spells the issuer with a trailing slash: the issuer is compared exactly', async () => {
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iss: `${hand.issuer}/` })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_iss',
+    });
+  });
+
+  it("does not start a login at a provider whose discovery document spells the issuer otherwise (a trailing '/')", async () => {
+    hand.metadata = { issuer: `${hand.issuer}/` };
+    await expect(
+      rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' }),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    // spelled exactly again, the same relying party discovers it afresh and starts
+    hand.metadata = {};
+    await expect(
+      rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' }),
+    ).resolves.toHaveProperty('authorizationUrl');
   });
 
   it("refuses an ID token signed by a key that is not in the provider's JWKS", async () => {

@@ -76,7 +76,7 @@ export interface FinishLoginInput {
 export type LoginOutcome =
   | {
       outcome: 'approved';
-      /** the nullifier's user id: issuer + sub (facts.ts providerSubject) */
+      /** the nullifier's user id: the registered issuer + sub (facts.ts providerSubject) */
       subject: string;
       /** the facts of the requested scopes, and nothing else */
       facts: ProvenFacts;
@@ -206,7 +206,13 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
           // deprecated only to stand out: loopback issuers only (checkIssuer)
           execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
         })
-        .then((config) => ({ metadata: JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata }));
+        .then((config) => {
+          const metadata = JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
+          // character for character, no trailing "/" forgiven (docs/providers.md, "A real one"):
+          // the ID tokens' iss is then the registered issuer too, and so is the nullifier's user
+          if (metadata.issuer !== issuer) throw new Error('the discovery document names another issuer');
+          return { metadata };
+        });
       discovered.set(issuer, entry);
       entry.catch(() => discovered.delete(issuer));
     }
@@ -292,7 +298,9 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     // The code is exchanged with the registered redirect URI, whatever host the callback reached.
     const callback = new URL(input.redirectUri);
     callback.search = params.toString();
-    const outcome = await exchange(config, callback, input).catch((error: unknown) => classifyError(error));
+    const outcome = await exchange(config, callback, provider.issuer, input).catch((error: unknown) =>
+      classifyError(error),
+    );
     const jwks = client.getJwksCache(config);
     if (jwks) found.jwks = jwks;
     if (outcome.outcome === 'failed' && outcome.reason === 'provider_error') forget(provider.issuer);
@@ -302,8 +310,16 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
   return { startLogin, finishLogin, forget };
 }
 
-/** The code for tokens, the ID token (and userinfo when needed) for facts. openid-client throws on any failed check. */
-async function exchange(config: client.Configuration, callback: URL, input: FinishLoginInput): Promise<LoginOutcome> {
+/**
+ * The code for tokens, the ID token (and userinfo when needed) for facts. openid-client throws on
+ * any failed check. The nullifier's user is the registered `issuer` + `sub`.
+ */
+async function exchange(
+  config: client.Configuration,
+  callback: URL,
+  issuer: string,
+  input: FinishLoginInput,
+): Promise<LoginOutcome> {
   const { expected, scopes, now } = input;
   const tokens = await client.authorizationCodeGrant(config, callback, {
     pkceCodeVerifier: expected.codeVerifier,
@@ -322,7 +338,7 @@ async function exchange(config: client.Configuration, callback: URL, input: Fini
   if (facts instanceof InvalidClaimError) return failed('provider_error', `claim_invalid_${facts.claim}`);
   const missing = unprovenScopes(facts, scopes);
   if (missing.length > 0) return failed('claims_missing', `missing_${claimsForScopes(missing).join('_')}`);
-  return { outcome: 'approved', subject: providerSubject(idToken.iss, idToken.sub), facts: pickFacts(facts, scopes) };
+  return { outcome: 'approved', subject: providerSubject(issuer, idToken.sub), facts: pickFacts(facts, scopes) };
 }
 
 function readFacts(claims: IdentityClaims, now: number): ProvenFacts | InvalidClaimError {

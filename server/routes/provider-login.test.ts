@@ -550,6 +550,20 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
     expect(loggedLogin(secrets)).toMatchObject({ outcome: 'approved', provider: 'Provider 1' });
   });
 
+  it("refuses to start at a provider whose discovery says the issuer with a trailing '/': 503, the request still pending", async () => {
+    hand.metadata = { issuer: `${hand.issuer}/` };
+    try {
+      t = await productionApp([{ id: 'idp_hand', issuer: hand.issuer, proves: ['isAdult'] }]);
+      const flow = await startStandardFlow(t, standard(['isAdult']));
+      expect((await startLogin(t, flow, 'idp_hand')).statusCode).toBe(503);
+      const status = await pollStatus(t, flow);
+      expect(status.status).toBe('pending');
+      expect(status).not.toHaveProperty('result');
+    } finally {
+      hand.metadata = {};
+    }
+  });
+
   it("refuses an ID token signed by a key not in the provider's JWKS: the phone reads refused, the request waits", async () => {
     const stranger = createEcJwk('ES256');
     for (const [kid, code] of [

@@ -111,6 +111,10 @@ export interface HandMadeProvider {
   sign(claims: Record<string, unknown>, options?: { key?: JWK; kid?: string }): Promise<string>;
   /** what the token endpoint answers next; `hang`: it never answers */
   tokenAnswer: { status: number; contentType: string; body: string; hang?: boolean };
+  /** fields the discovery document answers in place of the honest ones (e.g. another `issuer`) */
+  metadata: Record<string, unknown>;
+  /** how many times the discovery document was read */
+  discoveries: number;
   close(): Promise<void>;
 }
 
@@ -122,13 +126,16 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
   const key = createEcJwk('ES256');
   const kid = 'published-key';
   let issuer = '';
-  const provider: Pick<HandMadeProvider, 'tokenAnswer'> = {
+  const provider: Pick<HandMadeProvider, 'tokenAnswer' | 'metadata' | 'discoveries'> = {
     tokenAnswer: { status: 500, contentType: 'text/plain', body: 'not set' },
+    metadata: {},
+    discoveries: 0,
   };
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', issuer).pathname;
     req.resume();
     if (path === '/.well-known/openid-configuration') {
+      provider.discoveries += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -142,6 +149,7 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
           id_token_signing_alg_values_supported: ['ES256'],
           authorization_response_iss_parameter_supported: true,
           claims_parameter_supported: true,
+          ...provider.metadata,
         }),
       );
     } else if (path === '/jwks') {
