@@ -231,6 +231,22 @@ describe('relying party: ID tokens no honest provider sends', () => {
     ).resolves.toHaveProperty('authorizationUrl');
   });
 
+  it('refuses an ID token whose sub is empty, longer than 255 characters or not ASCII', async () => {
+    for (const sub of ['', 'x'.repeat(256), 'x'.repeat(200_000), 'personne-é', 'line\nbreak']) {
+      expect(
+        await handMadeLogin((start) => hand.sign(claims(start, { sub }))),
+        JSON.stringify(sub.slice(0, 20)),
+      ).toEqual({
+        outcome: 'refused',
+        code: 'id_token_sub',
+      });
+    }
+    // 255 printable ASCII characters are a subject
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { sub: '~'.repeat(255) })))).toMatchObject({
+      outcome: 'approved',
+    });
+  });
+
   it("refuses an ID token signed by a key that is not in the provider's JWKS", async () => {
     const stranger = createEcJwk('ES256');
     expect(await handMadeLogin((start) => hand.sign(claims(start), { key: stranger, kid: 'unknown-key' }))).toEqual({

@@ -328,6 +328,7 @@ async function exchange(
     idTokenExpected: true,
   });
   const idToken = tokens.claims()!;
+  if (!isSubject(idToken.sub)) return refused('id_token_sub');
   const claims = neededClaims(idToken, scopes);
   let facts = readFacts(claims, now);
   // userinfo only when the ID token leaves a requested fact unproven; the ID token's claims win
@@ -339,6 +340,14 @@ async function exchange(
   const missing = unprovenScopes(facts, scopes);
   if (missing.length > 0) return failed('claims_missing', `missing_${claimsForScopes(missing).join('_')}`);
   return { outcome: 'approved', subject: providerSubject(issuer, idToken.sub), facts: pickFacts(facts, scopes) };
+}
+
+/**
+ * OpenID Connect Core §2: `sub` is non-empty and at most 255 ASCII characters (printable here:
+ * it becomes the nullifier's user, and an empty one would be shared by everyone at a provider).
+ */
+function isSubject(sub: unknown): boolean {
+  return typeof sub === 'string' && /^[\x20-\x7e]{1,255}$/.test(sub);
 }
 
 function readFacts(claims: IdentityClaims, now: number): ProvenFacts | InvalidClaimError {

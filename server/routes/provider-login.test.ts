@@ -587,6 +587,26 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
     }
   });
 
+  it('refuses an ID token whose sub is empty or 200,000 characters long: the phone reads refused, the request waits', async () => {
+    for (const sub of ['', 'x'.repeat(200_000)]) {
+      const { flow, login, secrets } = await loginWith(
+        (claims) => hand.sign(claims),
+        () => ({ sub }),
+      );
+      expect(login).toBe('refused');
+      const status = await pollStatus(t!, flow);
+      expect(status.status).toBe('in_progress');
+      expect(status).not.toHaveProperty('result');
+      expect(loggedLogin(secrets)).toMatchObject({
+        outcome: 'refused',
+        code: 'id_token_sub',
+      });
+      await t!.close();
+      t = undefined;
+      logLines = [];
+    }
+  });
+
   it('refuses an ID token whose nonce is not the one sent: the phone reads refused, the request waits', async () => {
     const { flow, login, secrets } = await loginWith(
       (claims) => hand.sign(claims),
