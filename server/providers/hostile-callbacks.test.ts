@@ -198,6 +198,7 @@ describe('relying party: ID tokens no honest provider sends', () => {
       sub: 'person-1',
       nonce: start.nonce,
       iat: now,
+      auth_time: now - 5,
       exp: now + 300,
       age_over_18: true,
       ...changes,
@@ -243,6 +244,36 @@ describe('relying party: ID tokens no honest provider sends', () => {
     }
     // 255 printable ASCII characters are a subject
     expect(await handMadeLogin((start) => hand.sign(claims(start, { sub: '~'.repeat(255) })))).toMatchObject({
+      outcome: 'approved',
+    });
+  });
+
+  it('refuses an ID token whose sign-in is older than max_age, in the future, or without auth_time', async () => {
+    const now = Math.floor(clock.now() / 1000);
+    for (const auth_time of [now - 30 * 86_400, now - 300 - 360, now + 86_400]) {
+      expect(await handMadeLogin((start) => hand.sign(claims(start, { auth_time }))), String(auth_time - now)).toEqual({
+        outcome: 'refused',
+        code: 'id_token_auth_time',
+      });
+    }
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { auth_time: undefined })))).toEqual({
+      outcome: 'refused',
+      code: 'answer_invalid',
+    });
+    // within max_age and the 5-minute skew: a sign-in 9 minutes ago, or one 4 minutes ahead
+    for (const auth_time of [now - 540, now + 240])
+      expect(await handMadeLogin((start) => hand.sign(claims(start, { auth_time })))).toMatchObject({
+        outcome: 'approved',
+      });
+  });
+
+  it('refuses an ID token issued a day in the future; 4 minutes ahead is within the skew', async () => {
+    const now = Math.floor(clock.now() / 1000);
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iat: now + 86_400, exp: now + 86_700 })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_iat',
+    });
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iat: now + 240 })))).toMatchObject({
       outcome: 'approved',
     });
   });

@@ -83,9 +83,20 @@ export type LoginOutcome =
     }
   | LoginFailure;
 
+/**
+ * How far a provider's clock may be from ours: the same 5 minutes as partner timestamps and wallet
+ * credentials (docs/partner-api.md, docs/operations.md), for exp, auth_time and iat alike.
+ */
+export const PROVIDER_SKEW_SECONDS = 300;
+
 export interface RelyingPartyOptions {
   /** per HTTP request to a provider; default 10 s */
   timeoutSeconds?: number;
+  /**
+   * `max_age` sent with every login (SVC_PROVIDER_MAX_AGE_S, default 300): an ID token whose
+   * `auth_time` is older, or absent, is refused (docs/providers.md, "A fresh check")
+   */
+  maxAgeSeconds?: number;
   /** replaces fetch for every request to providers (tests watch the wire with it) */
   fetch?: client.CustomFetch;
 }
@@ -93,7 +104,7 @@ export interface RelyingPartyOptions {
 export interface RelyingParty {
   /**
    * The authorization request for these scopes: code flow with PKCE (S256), fresh state and
-   * nonce (256 bits each), `prompt=login`, `ui_locales`, scope `openid` and a `claims` parameter
+   * nonce (256 bits each), `prompt=login`, `max_age`, `ui_locales`, scope `openid` and a `claims` parameter
    * asking, as essential, exactly the claims the scopes need. Throws SERVICE_UNAVAILABLE when the
    * provider cannot be discovered.
    */
@@ -192,6 +203,7 @@ function neededClaims(source: Record<string, unknown>, scopes: readonly Scope[])
  */
 export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingParty {
   const timeout = options.timeoutSeconds ?? 10;
+  const maxAge = options.maxAgeSeconds ?? 300;
   const discovered = new Map<string, Promise<Discovered>>();
 
   function discover(issuer: string): Promise<Discovered> {
@@ -229,7 +241,7 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     const config = new client.Configuration(
       found.metadata,
       provider.clientId,
-      { [client.clockSkew]: skewSeconds },
+      { [client.clockSkew]: skewSeconds, [client.clockTolerance]: PROVIDER_SKEW_SECONDS },
       await clientAuthFor(provider),
     );
     config.timeout = timeout;
@@ -265,6 +277,7 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       prompt: 'login',
+      max_age: String(maxAge),
       ui_locales: input.locale,
     };
     const claims = claimsRequest(input.scopes);
@@ -298,8 +311,8 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     // The code is exchanged with the registered redirect URI, whatever host the callback reached.
     const callback = new URL(input.redirectUri);
     callback.search = params.toString();
-    const outcome = await exchange(config, callback, provider.issuer, input).catch((error: unknown) =>
-      classifyError(error),
+    const outcome = await exchange(config, callback, { issuer: provider.issuer, maxAge }, input).catch(
+      (error: unknown) => classifyError(error),
     );
     const jwks = client.getJwksCache(config);
     if (jwks) found.jwks = jwks;
@@ -317,18 +330,23 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
 async function exchange(
   config: client.Configuration,
   callback: URL,
-  issuer: string,
+  { issuer, maxAge }: { issuer: string; maxAge: number },
   input: FinishLoginInput,
 ): Promise<LoginOutcome> {
   const { expected, scopes, now } = input;
+  // maxAge: auth_time required, and no older than max_age (with the skew) by the service clock
   const tokens = await client.authorizationCodeGrant(config, callback, {
     pkceCodeVerifier: expected.codeVerifier,
     expectedState: expected.state,
     expectedNonce: expected.nonce,
     idTokenExpected: true,
+    maxAge,
   });
   const idToken = tokens.claims()!;
   if (!isSubject(idToken.sub)) return refused('id_token_sub');
+  // openid-client checks that auth_time is not too old, not that it or iat is not in the future
+  if (isInFuture(idToken.auth_time, now)) return refused('id_token_auth_time');
+  if (isInFuture(idToken.iat, now)) return refused('id_token_iat');
   const claims = neededClaims(idToken, scopes);
   let facts = readFacts(claims, now);
   // userinfo only when the ID token leaves a requested fact unproven; the ID token's claims win
@@ -348,6 +366,11 @@ async function exchange(
  */
 function isSubject(sub: unknown): boolean {
   return typeof sub === 'string' && /^[\x20-\x7e]{1,255}$/.test(sub);
+}
+
+/** A time claim (seconds) later than the service clock allows, skew included. */
+function isInFuture(seconds: unknown, now: number): boolean {
+  return typeof seconds === 'number' && seconds > Math.floor(now / 1000) + PROVIDER_SKEW_SECONDS;
 }
 
 function readFacts(claims: IdentityClaims, now: number): ProvenFacts | InvalidClaimError {

@@ -515,6 +515,7 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
       sub: SUBJECT,
       nonce,
       iat: now,
+      auth_time: now - 5,
       exp: now + 300,
       birthdate: BIRTHDATE,
       ...changes(now, nonce),
@@ -605,6 +606,30 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
       t = undefined;
       logLines = [];
     }
+  });
+
+  it('refuses an ID token of a sign-in 30 days old (max_age 300): the phone reads refused, the request waits', async () => {
+    const { flow, login, secrets } = await loginWith(
+      (claims) => hand.sign(claims),
+      (now) => ({ auth_time: now - 30 * 86_400 }),
+    );
+    expect(login).toBe('refused');
+    const status = await pollStatus(t!, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_auth_time' });
+  });
+
+  it('refuses an ID token issued a day in the future: the phone reads refused, the request waits', async () => {
+    const { flow, login, secrets } = await loginWith(
+      (claims) => hand.sign(claims),
+      (now) => ({ iat: now + 86_400, exp: now + 86_700 }),
+    );
+    expect(login).toBe('refused');
+    const status = await pollStatus(t!, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_iat' });
   });
 
   it('refuses an ID token whose nonce is not the one sent: the phone reads refused, the request waits', async () => {
