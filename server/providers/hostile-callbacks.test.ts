@@ -329,6 +329,28 @@ describe('relying party: ID tokens no honest provider sends', () => {
     });
   });
 
+  it('refuses a 5 MB token answer, with or without a Content-Length', async () => {
+    const huge = JSON.stringify({ access_token: 'at', token_type: 'Bearer', padding: 'x'.repeat(5 * 1_048_576) });
+    for (const chunked of [false, true]) {
+      const start = await rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+      const callbackUrl = new URL(
+        `${REDIRECT_URI}?code=c0de&state=${start.state}&iss=${encodeURIComponent(hand.issuer)}`,
+      );
+      hand.tokenAnswer = { status: 200, contentType: 'application/json', body: huge, chunked };
+      expect(await finish(hand.client, callbackUrl, start), `chunked: ${chunked}`).toEqual({
+        outcome: 'refused',
+        code: 'answer_too_large',
+      });
+    }
+  });
+
+  it('does not start a login at a provider whose discovery document is over 1 MB', async () => {
+    hand.metadata = { padding: 'x'.repeat(1_100_000) };
+    await expect(
+      rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' }),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
   it('fails with provider_error when the token endpoint does not answer in time', async () => {
     const impatient = createRelyingParty({ timeoutSeconds: 1 });
     const start = await impatient.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });

@@ -21,6 +21,7 @@ import {
   type IdentityClaims,
   type ProvenFacts,
 } from '../domain/facts.ts';
+import { capResponses } from './capped-fetch.ts';
 import { classifyError, failed, refused, type LoginFailure } from './outcome.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -97,7 +98,7 @@ export interface RelyingPartyOptions {
    * `auth_time` is older, or absent, is refused (docs/providers.md, "A fresh check")
    */
   maxAgeSeconds?: number;
-  /** replaces fetch for every request to providers (tests watch the wire with it) */
+  /** replaces fetch for every request to providers (tests watch the wire with it); answers are capped at 1 MB over it */
   fetch?: client.CustomFetch;
 }
 
@@ -204,6 +205,8 @@ function neededClaims(source: Record<string, unknown>, scopes: readonly Scope[])
 export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingParty {
   const timeout = options.timeoutSeconds ?? 10;
   const maxAge = options.maxAgeSeconds ?? 300;
+  // every request to a provider, through one fetch that stops reading an answer at 1 MB
+  const fetchCapped = capResponses(options.fetch ?? ((url, init) => fetch(url, init as RequestInit)));
   const discovered = new Map<string, Promise<Discovered>>();
 
   function discover(issuer: string): Promise<Discovered> {
@@ -214,7 +217,7 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
       entry = client
         .discovery(url, 'discovery', undefined, undefined, {
           timeout,
-          ...(options.fetch ? { [client.customFetch]: options.fetch } : {}),
+          [client.customFetch]: fetchCapped,
           // deprecated only to stand out: loopback issuers only (checkIssuer)
           execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
         })
@@ -245,7 +248,7 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
       await clientAuthFor(provider),
     );
     config.timeout = timeout;
-    if (options.fetch) config[client.customFetch] = options.fetch;
+    config[client.customFetch] = fetchCapped;
     // deprecated only to stand out: loopback issuers only (checkIssuer)
     if (new URL(provider.issuer).protocol === 'http:') client.allowInsecureRequests(config);
     // openid-client trusts an ID token from the token endpoint on TLS alone (OpenID Connect Core

@@ -632,6 +632,25 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
     expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_iat' });
   });
 
+  it('refuses a 5 MB token answer: the phone reads refused, the request waits', async () => {
+    t = await productionApp([{ id: 'idp_hand', issuer: hand.issuer, proves: ['isAdult'] }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow, 'idp_hand');
+    const state = new URL(started.json().authorization_url).searchParams.get('state')!;
+    hand.tokenAnswer = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ access_token: 'at', token_type: 'Bearer', padding: 'x'.repeat(5 * 1_048_576) }),
+      chunked: true,
+    };
+    const url = new URL(`${REDIRECT_URI}?code=c0de&state=${state}&iss=${encodeURIComponent(hand.issuer)}`);
+    expect(await finish(t, flow, url)).toBe('refused');
+    const status = await pollStatus(t, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin([state])).toMatchObject({ outcome: 'refused', code: 'answer_too_large' });
+  });
+
   it('refuses an ID token whose nonce is not the one sent: the phone reads refused, the request waits', async () => {
     const { flow, login, secrets } = await loginWith(
       (claims) => hand.sign(claims),

@@ -109,8 +109,11 @@ export interface HandMadeProvider {
   client: ProviderClient;
   /** signs an ID token with the provider's published key, or with `key` (one it never published) */
   sign(claims: Record<string, unknown>, options?: { key?: JWK; kid?: string }): Promise<string>;
-  /** what the token endpoint answers next; `hang`: it never answers */
-  tokenAnswer: { status: number; contentType: string; body: string; hang?: boolean };
+  /**
+   * what the token endpoint answers next; `hang`: it never answers; `chunked`: the body in 64 kB
+   * chunks without a Content-Length, written as fast as the connection takes them
+   */
+  tokenAnswer: { status: number; contentType: string; body: string; hang?: boolean; chunked?: boolean };
   /** fields the discovery document answers in place of the honest ones (e.g. another `issuer`) */
   metadata: Record<string, unknown>;
   /** how many times the discovery document was read */
@@ -158,7 +161,19 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
     } else if (path === '/token' && req.method === 'POST') {
       if (provider.tokenAnswer.hang) return;
       res.writeHead(provider.tokenAnswer.status, { 'content-type': provider.tokenAnswer.contentType });
-      res.end(provider.tokenAnswer.body);
+      if (!provider.tokenAnswer.chunked) return void res.end(provider.tokenAnswer.body);
+      const body = Buffer.from(provider.tokenAnswer.body);
+      let closed = false;
+      res.on('close', () => (closed = true));
+      const writeFrom = (offset: number): void => {
+        if (closed) return;
+        if (offset >= body.length) return void res.end();
+        const chunk = body.subarray(offset, offset + 65_536);
+        const more = res.write(chunk);
+        if (more) setImmediate(() => writeFrom(offset + chunk.length));
+        else res.once('drain', () => writeFrom(offset + chunk.length));
+      };
+      writeFrom(0);
     } else {
       res.writeHead(404).end();
     }
