@@ -8,8 +8,15 @@ import type { Scope } from '../../src/protocol/scopes.ts';
 import { providerSubject } from '../domain/facts.ts';
 import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
 import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';
-import { createEcJwk } from '../wallet/keys.ts';
-import { createRelyingParty, type LoginStart, type ProviderClient, type RelyingParty } from './relying-party.ts';
+import { createFakeClock } from '../clock.ts';
+import { createEcJwk, toPublicEcJwk } from '../wallet/keys.ts';
+import {
+  createRelyingParty,
+  DISCOVERY_TTL_MS,
+  type LoginStart,
+  type ProviderClient,
+  type RelyingParty,
+} from './relying-party.ts';
 import {
   clientsOf,
   clock,
@@ -37,6 +44,7 @@ afterAll(() => Promise.all([idp.close(), other.close(), hand.close()]));
 
 beforeEach(() => {
   hand.metadata = {};
+  hand.nextJwks = { keys: [] };
   rp = createRelyingParty();
   logSpies = [
     ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((name) => vi.spyOn(console, name)),
@@ -366,5 +374,75 @@ describe('relying party: ID tokens no honest provider sends', () => {
       now: clock.now(),
     });
     expect(outcome).toEqual({ outcome: 'failed', reason: 'provider_error', code: 'unreachable' });
+  });
+});
+
+describe('relying party: discovery kept fresh (a fake clock)', () => {
+  const fake = createFakeClock(clock.now());
+  const timed = () => createRelyingParty({ clock: fake });
+  const start = (party: RelyingParty) =>
+    party.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+
+  /** A login at the hand-made provider, its ID token signed by `key` (default: the published one). */
+  async function loginAt(party: RelyingParty, key?: { key: ReturnType<typeof createEcJwk>; kid: string }) {
+    const begun = await start(party);
+    const now = Math.floor(fake.now() / 1000);
+    const claims = {
+      iss: hand.issuer,
+      aud: hand.client.clientId,
+      sub: 'person-1',
+      nonce: begun.nonce,
+      iat: now,
+      auth_time: now - 5,
+      exp: now + 300,
+      age_over_18: true,
+    };
+    hand.tokenAnswer = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ access_token: 'at', token_type: 'Bearer', id_token: await hand.sign(claims, key) }),
+    };
+    const callbackUrl = new URL(
+      `${REDIRECT_URI}?code=c0de&state=${begun.state}&iss=${encodeURIComponent(hand.issuer)}`,
+    );
+    return party.finishLogin(hand.client, {
+      callbackUrl,
+      redirectUri: REDIRECT_URI,
+      expected: begun,
+      scopes: SCOPES,
+      now: fake.now(),
+    });
+  }
+
+  it('discovers a provider again once its metadata is an hour old, not before', async () => {
+    const party = timed();
+    const before = hand.discoveries;
+    await start(party);
+    await start(party);
+    fake.advance(DISCOVERY_TTL_MS - 1);
+    await start(party);
+    expect(hand.discoveries).toBe(before + 1);
+    fake.advance(1);
+    await start(party);
+    expect(hand.discoveries).toBe(before + 2);
+  });
+
+  it('after a refused login, discovers again at most once a minute: a provider that moved its keys is not wedged', async () => {
+    const party = timed();
+    expect(await loginAt(party)).toMatchObject({ outcome: 'approved' });
+    const before = hand.discoveries;
+    // The provider moves to a new key at a new jwks_uri; the metadata in hand still names the old one.
+    const next = createEcJwk('ES256');
+    hand.nextJwks = { keys: [{ ...toPublicEcJwk(next), kid: 'next', alg: 'ES256', use: 'sig' }] };
+    hand.metadata = { jwks_uri: `${hand.issuer}/jwks-next` };
+    const rotated = { key: next, kid: 'next' };
+    // within the minute: refused, and no new discovery however many refusals
+    for (let i = 0; i < 3; i++) expect(await loginAt(party, rotated)).toMatchObject({ outcome: 'refused' });
+    expect(hand.discoveries).toBe(before);
+    // a minute on: the next refusal drops the metadata, the login after it discovers and completes
+    fake.advance(60_000);
+    expect(await loginAt(party, rotated)).toMatchObject({ outcome: 'refused' });
+    expect(await loginAt(party, rotated)).toMatchObject({ outcome: 'approved' });
+    expect(hand.discoveries).toBe(before + 1);
   });
 });

@@ -10,6 +10,7 @@
 import * as client from 'openid-client';
 import { importJWK, type JWK } from 'jose';
 import type { Scope } from '../../src/protocol/scopes.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { ServiceError } from '../errors.ts';
 import {
   claimsForScopes,
@@ -90,7 +91,14 @@ export type LoginOutcome =
  */
 export const PROVIDER_SKEW_SECONDS = 300;
 
+/** A provider's metadata is discovered again after an hour (docs/providers.md, "A real one"). */
+export const DISCOVERY_TTL_MS = 3_600_000;
+/** …and after a refused login, when the one in hand is at least this old: at most once a minute. */
+export const REDISCOVERY_AFTER_REFUSAL_MS = 60_000;
+
 export interface RelyingPartyOptions {
+  /** the service clock: how old a provider's metadata is (default: the system clock) */
+  clock?: Clock;
   /** per HTTP request to a provider; default 10 s */
   timeoutSeconds?: number;
   /**
@@ -193,8 +201,9 @@ function neededClaims(source: Record<string, unknown>, scopes: readonly Scope[])
 }
 
 /**
- * A relying party with its own cache of provider metadata and keys (keyed by issuer, dropped when
- * a provider fails, so the next login discovers again).
+ * A relying party with its own cache of provider metadata and keys, keyed by issuer: discovered
+ * again after an hour, after a provider_error, and after a refused login when the metadata is at
+ * least a minute old (docs/providers.md, "A real one").
  *
  * @example
  * const rp = createRelyingParty();
@@ -207,30 +216,34 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
   const maxAge = options.maxAgeSeconds ?? 300;
   // every request to a provider, through one fetch that stops reading an answer at 1 MB
   const fetchCapped = capResponses(options.fetch ?? ((url, init) => fetch(url, init as RequestInit)));
-  const discovered = new Map<string, Promise<Discovered>>();
+  const clock = options.clock ?? systemClock;
+  /** per issuer: the discovery in flight or done, and when it started (service clock, ms) */
+  const discovered = new Map<string, { entry: Promise<Discovered>; at: number }>();
 
   function discover(issuer: string): Promise<Discovered> {
-    let entry = discovered.get(issuer);
-    if (entry === undefined) {
-      const url = checkIssuer(issuer);
-      // The client id is not used: only the metadata is kept, each exchange builds its own configuration.
-      entry = client
-        .discovery(url, 'discovery', undefined, undefined, {
-          timeout,
-          [client.customFetch]: fetchCapped,
-          // deprecated only to stand out: loopback issuers only (checkIssuer)
-          execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
-        })
-        .then((config) => {
-          const metadata = JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
-          // character for character, no trailing "/" forgiven (docs/providers.md, "A real one"):
-          // the ID tokens' iss is then the registered issuer too, and so is the nullifier's user
-          if (metadata.issuer !== issuer) throw new Error('the discovery document names another issuer');
-          return { metadata };
-        });
-      discovered.set(issuer, entry);
-      entry.catch(() => discovered.delete(issuer));
-    }
+    const now = clock.now();
+    const cached = discovered.get(issuer);
+    if (cached !== undefined && now - cached.at < DISCOVERY_TTL_MS) return cached.entry;
+    const url = checkIssuer(issuer);
+    // The client id is not used: only the metadata is kept, each exchange builds its own configuration.
+    const entry: Promise<Discovered> = client
+      .discovery(url, 'discovery', undefined, undefined, {
+        timeout,
+        [client.customFetch]: fetchCapped,
+        // deprecated only to stand out: loopback issuers only (checkIssuer)
+        execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+      })
+      .then((config) => {
+        const metadata = JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
+        // character for character, no trailing "/" forgiven (docs/providers.md, "A real one"):
+        // the ID tokens' iss is then the registered issuer too, and so is the nullifier's user
+        if (metadata.issuer !== issuer) throw new Error('the discovery document names another issuer');
+        return { metadata };
+      });
+    discovered.set(issuer, { entry, at: now });
+    entry.catch(() => {
+      if (discovered.get(issuer)?.entry === entry) discovered.delete(issuer);
+    });
     return entry;
   }
 
@@ -320,6 +333,11 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     const jwks = client.getJwksCache(config);
     if (jwks) found.jwks = jwks;
     if (outcome.outcome === 'failed' && outcome.reason === 'provider_error') forget(provider.issuer);
+    // A refusal may come from metadata the provider has since changed (new keys, new endpoints):
+    // discover again, but not more than once a minute, so forged callbacks cannot make us hammer it.
+    const at = discovered.get(provider.issuer)?.at;
+    if (outcome.outcome === 'refused' && at !== undefined && clock.now() - at >= REDISCOVERY_AFTER_REFUSAL_MS)
+      forget(provider.issuer);
     return outcome;
   }
 

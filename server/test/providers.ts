@@ -118,6 +118,8 @@ export interface HandMadeProvider {
   metadata: Record<string, unknown>;
   /** how many times the discovery document was read */
   discoveries: number;
+  /** what `/jwks-next` answers: the keys of a provider that moved its JWKS (point `metadata.jwks_uri` at it) */
+  nextJwks: { keys: JWK[] };
   close(): Promise<void>;
 }
 
@@ -129,7 +131,8 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
   const key = createEcJwk('ES256');
   const kid = 'published-key';
   let issuer = '';
-  const provider: Pick<HandMadeProvider, 'tokenAnswer' | 'metadata' | 'discoveries'> = {
+  const provider: Pick<HandMadeProvider, 'tokenAnswer' | 'metadata' | 'discoveries' | 'nextJwks'> = {
+    nextJwks: { keys: [] },
     tokenAnswer: { status: 500, contentType: 'text/plain', body: 'not set' },
     metadata: {},
     discoveries: 0,
@@ -158,6 +161,9 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
     } else if (path === '/jwks') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ keys: [{ ...toPublicEcJwk(key), kid, alg: 'ES256', use: 'sig' }] }));
+    } else if (path === '/jwks-next') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(provider.nextJwks));
     } else if (path === '/token' && req.method === 'POST') {
       if (provider.tokenAnswer.hang) return;
       res.writeHead(provider.tokenAnswer.status, { 'content-type': provider.tokenAnswer.contentType });
