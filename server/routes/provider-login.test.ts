@@ -32,7 +32,9 @@ import { createEcJwk } from '../wallet/keys.ts';
 import { issueTestSessionToken, postVerifyRequest, type Flow } from '../test/verify-flow.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
 import { personaClaims } from '../sandbox/personas.ts';
+import { openRedisStore } from '../store/redis.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
+import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
 import type { Store } from '../store/store.ts';
 
 let provider: ExampleProvider;
@@ -364,6 +366,37 @@ describe('one browser: the login counts only in the browser that started it', ()
     expect(readLoginCookie(`svc_login=${value}`, 'https://verify.example')).toBeNull();
     expect(readLoginCookie(`svc_login=${value}; svc_login=${'A'.repeat(43)}`, 'http://localhost:8787')).toBeNull();
     expect(readLoginCookie('svc_login=short', 'http://localhost:8787')).toBeNull();
+  });
+});
+
+describe('one browser, behind a load balancer: two instances on one Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis.remove());
+
+  it('completes at the callback on instance B a login started on instance A, in the same browser only', async () => {
+    const prefix = `providers-${randomBytes(4).toString('hex')}:`;
+    const shared = () => openRedisStore({ url: redis.url, prefix, notice: () => {} });
+    const providers = [{ id: 'idp_test', issuer: provider.issuer }];
+    const a = await productionApp(providers, { store: await shared() });
+    const b = await productionApp(providers, { store: await shared() });
+    try {
+      const [flow, other] = [
+        await startStandardFlow(a, standard(['isAdult'])),
+        await startStandardFlow(a, standard(['isAdult'])),
+      ];
+      const url = await signIn(a, flow, { persona: 'fr-adult-m' });
+      const otherUrl = await signIn(a, other, { persona: 'fr-adult-m' });
+      expect((await callback(b, otherUrl, null)).statusCode).toBe(400);
+      expect((await pollStatus(a, other)).status).toBe('in_progress');
+      expect(await finish(b, flow, url)).toBe('approved');
+      expect((await pollStatus(a, flow)).status).toBe('completed');
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
 
