@@ -39,6 +39,8 @@ export interface Config {
   readonly partnerPort: number;
   /** life of a pending verification request; 300 s (design.md §3), shorter only for e2e renewal tests */
   readonly requestTtlMs: number;
+  /** SVC_PROVIDER_MAX_AGE_S: `max_age` sent to identity providers, 0–3600 (docs/providers.md, "A fresh check"); 300 */
+  readonly providerMaxAgeSeconds: number;
   /** base64 of 32 bytes; required in production, generated and kept in the store in sandbox */
   readonly nullifierKey: string | null;
   /**
@@ -260,6 +262,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!Number.isInteger(requestTtlMs) || requestTtlMs < 1000 || requestTtlMs > 300_000) {
     throw new ConfigError(`SVC_REQUEST_TTL_MS must be an integer between 1000 and 300000, got "${ttlRaw}"`);
   }
+  const maxAgeRaw = env.SVC_PROVIDER_MAX_AGE_S || '300';
+  const providerMaxAgeSeconds = Number(maxAgeRaw);
+  if (!/^\d{1,4}$/.test(maxAgeRaw) || providerMaxAgeSeconds > 3600) {
+    throw new ConfigError(`SVC_PROVIDER_MAX_AGE_S must be whole seconds between 0 and 3600, got "${maxAgeRaw}"`);
+  }
   const nullifierKey = env.SVC_NULLIFIER_KEY || null;
   if (nullifierKey !== null && Buffer.from(nullifierKey, 'base64').length < 32) {
     throw new ConfigError('SVC_NULLIFIER_KEY must be base64 of at least 32 bytes');
@@ -286,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     providerFixturesPath: resolve(cwd, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json'),
     partnerPort: port(env, 'PARTNER_PORT', 8788),
     requestTtlMs,
+    providerMaxAgeSeconds,
     nullifierKey,
     masterKey,
     previousMasterKeys,

@@ -132,6 +132,7 @@ describe('a sandbox data folder', () => {
         providerId: 'idp_example',
         codeVerifier,
         nonce,
+        browserDigest: 'browser-digest',
         expiresAt: clock.now() + 300_000,
       },
       clock.now(),

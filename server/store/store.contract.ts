@@ -174,6 +174,7 @@ function loginState(overrides: Partial<LoginStateRecord> = {}): LoginStateRecord
     providerId: 'idp_example',
     codeVerifier: unique('contract-code-verifier-'),
     nonce: unique('contract-nonce-'),
+    browserDigest: unique('contract-browser-digest-'),
     expiresAt: T0 + 5 * MINUTE,
     ...overrides,
   };

@@ -192,6 +192,11 @@ export interface LoginStateRecord {
   codeVerifier: string;
   /** the OpenID Connect nonce; sealed at rest */
   nonce: string;
+  /**
+   * SHA-256 digest (`digestToken`) of the login cookie the start set in the phone's browser
+   * (docs/providers.md, "One browser"): the callback completes only in that browser
+   */
+  browserDigest: string;
   /** the request's deadline */
   expiresAt: number;
 }
