@@ -27,6 +27,7 @@ import {
   readClientSecret,
   readProves,
 } from '../domain/provider-registry.ts';
+import { escapeUnprintable } from '../domain/printable.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
@@ -204,13 +205,16 @@ async function listProviders(args: string[], context: CommandContext): Promise<n
     return 2;
   }
   const providers = (await context.store.listProviders()).map(describe);
+  // Stored text is escaped as it is printed: a row written by other means cannot steer the terminal.
   if (parsed.flags.has('json')) {
-    context.out(JSON.stringify(providers));
+    context.out(escapeUnprintable(JSON.stringify(providers)));
     return 0;
   }
   const rows = [
     ['PROVIDER ID', 'NAME', 'ISSUER', 'METHOD', 'PROVES', 'ENABLED'],
-    ...providers.map((p) => [p.id, p.name, p.issuer, p.method, p.proves.join(','), p.enabled ? 'yes' : 'no']),
+    ...providers.map((p) =>
+      [p.id, p.name, p.issuer, p.method, p.proves.join(','), p.enabled ? 'yes' : 'no'].map(escapeUnprintable),
+    ),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => [...row[column]!].length)));
   for (const row of rows)
