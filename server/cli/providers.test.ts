@@ -189,6 +189,7 @@ describe('svc providers add', () => {
     [addWith('--issuer', 'https://id.example/\u001b[2J'), /--issuer must not hold control characters/],
     [addWith('--method', 'Face-Check'), /--method must match \[a-z0-9_\]\{1,40\}/],
     [addWith('--method', 'x'.repeat(41)), /--method must match/],
+    [addWith('--method', 'eudi_wallet'), /--method is reserved for the EUDI wallet path \(eudi_wallet\)/],
     [addWith('--proves', ''), /--proves must list at least one scope/],
     [addWith('--proves', 'isAdult,isOld'), /--proves has an unknown scope "isOld"/],
     [addWith('--proves', 'isAdult,isAdult'), /--proves lists a scope twice/],
@@ -283,6 +284,34 @@ describe('svc providers list', () => {
       expect.objectContaining({ id: second, enabled: false }),
     ]);
     expect(out[0]).not.toContain(SECRET);
+  });
+
+  it('escapes control characters of a provider row written around the CLI, in the table and in JSON', async () => {
+    const { store } = await openServiceStore(loadConfig(env('production'), REPO_ROOT));
+    try {
+      await store.putProvider({
+        id: 'idp_forged',
+        issuer: 'https://id.example/\u001b]8;;https://evil.example\u0007',
+        clientId: 'svc\nprod',
+        clientAuth: 'client_secret_basic',
+        credential: SECRET,
+        name: 'A\u001b[31mRED\u009b2J',
+        method: 'face_check',
+        proves: ['isAdult'],
+        enabled: true,
+        createdAt: clock.now(),
+      });
+    } finally {
+      await store.close();
+    }
+    expect(await svc(['list'])).toBe(0);
+    expect(out).toHaveLength(2);
+    for (const line of out) expect(line).not.toMatch(/\p{Cc}/u);
+    expect(out[1]).toContain('A\\u001b[31mRED\\u009b2J');
+    out = [];
+    expect(await svc(['list', '--json'])).toBe(0);
+    expect(out[0]).not.toMatch(/\p{Cc}/u);
+    expect(JSON.parse(out[0]!)[0]).toMatchObject({ name: 'A\u001b[31mRED\u009b2J', client_id: 'svc\nprod' });
   });
 
   it('says how to add one when there are none, and refuses flags it does not know', async () => {

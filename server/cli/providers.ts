@@ -49,8 +49,9 @@ add prints the new provider id (idp_…); the provider must register the redirec
 --client-secret-file holds the client secret (a trailing newline is dropped); the default client
   auth is then client_secret_basic. --private-key-file holds an EC P-256 or RSA (2048 bits or
   more) private key in PEM; the client auth is then private_key_jwt. Neither is ever printed.
---name is shown to the visitor (1 to 80 characters); --method is the verification_method the
-  provider yields, [a-z0-9_]{1,40} (e.g. face_check); --proves lists what it can prove:
+--name is shown to the visitor (1 to 80 printable characters); --method is the
+  verification_method the provider yields, [a-z0-9_]{1,40} (e.g. face_check; eudi_wallet is the
+  wallet path's and refused); --proves lists what it can prove:
   ${SCOPES.join(', ')}.
 disable stops offering the provider to visitors; enable undoes it; remove deletes it.`;
 
