@@ -4,6 +4,7 @@
  * the CLI and a running service share one data directory; `svc --cluster …` points them at
  * `npm run start:cluster`'s store instead (cluster.ts).
  */
+import { quote } from '../domain/printable.ts';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -70,7 +71,7 @@ export async function runCli(
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    io.err(`svc: unknown command "${name}"\n\n${usage(commands)}`);
+    io.err(`svc: unknown command ${quote(name)}\n\n${usage(commands)}`);
     return 2;
   }
   if ('start' in command) {

@@ -395,7 +395,13 @@ describe('svc partners update', () => {
     } finally {
       await store.close();
     }
+    expect(await svc(['update', 'pk_test_blind_old', '--name', 'Old Club'])).toBe(0);
+    expect(out.pop()).toBe(
+      'Note: pk_test_blind_old still has no blind app id, so its billing sessions answer MISSING_BLIND_APP_ID: add --blind-app-id.',
+    );
+    out = [];
     expect(await svc(['update', 'pk_test_blind_old', '--blind-app-id', 'app_old'])).toBe(0);
+    expect(out).toEqual(['pk_test_blind_old is updated: blind app "-" → "app_old".']);
     expect((await storedPartners())[0]).toMatchObject({ id: 'pk_test_blind_old', blindAppId: 'app_old' });
   });
 

@@ -73,7 +73,7 @@ export async function runPartnersCommand(args: string[], context: CommandContext
     context.out(PARTNERS_USAGE);
     return 0;
   }
-  context.err(`svc partners: unknown subcommand "${sub}"\n\n${PARTNERS_USAGE}`);
+  context.err(`svc partners: unknown subcommand ${quote(sub)}\n\n${PARTNERS_USAGE}`);
   return 2;
 }
 
@@ -163,7 +163,7 @@ async function rotateSecret(args: string[], context: CommandContext): Promise<nu
 
   const partner = await context.store.getPartner(id);
   if (!partner) {
-    context.err(`svc partners rotate-secret: no partner ${JSON.stringify(id)}`);
+    context.err(`svc partners rotate-secret: no partner ${quote(id)}`);
     return 1;
   }
   const now = context.clock.now();
@@ -203,7 +203,7 @@ async function setDisabled(sub: 'disable' | 'enable', args: string[], context: C
   }
   const partner = await context.store.getPartner(id);
   if (!partner) {
-    context.err(`svc partners ${sub}: no partner ${JSON.stringify(id)}`);
+    context.err(`svc partners ${sub}: no partner ${quote(id)}`);
     return 1;
   }
   if (sub === 'enable' && context.config.mode === 'production' && !isSecureOrLoopbackUrl(partner.domain)) {
@@ -269,6 +269,10 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
   if (domain !== undefined && domain !== partner.domain)
     context.out(
       `Widgets on ${escapeUnprintable(partner.domain)} answer ORIGIN_NOT_ALLOWED from now on (within the service's 5 s partner cache).`,
+    );
+  if (updated.rail === 'adult_blind' && updated.blindAppId === null)
+    context.out(
+      `Note: ${id} still has no blind app id, so its billing sessions answer MISSING_BLIND_APP_ID: add --blind-app-id.`,
     );
   if (isSandboxFixture(id, context))
     context.out('Note: fixture partners are reloaded from fixtures/partners.json at every sandbox boot.');

@@ -81,7 +81,7 @@ export async function runProvidersCommand(
     context.out(PROVIDERS_USAGE);
     return 0;
   }
-  context.err(`svc providers: unknown subcommand "${sub}"\n\n${PROVIDERS_USAGE}`);
+  context.err(`svc providers: unknown subcommand ${quote(sub)}\n\n${PROVIDERS_USAGE}`);
   return 2;
 }
 
@@ -202,7 +202,7 @@ async function changeProvider(
   }
   const provider = await context.store.getProvider(id);
   if (!provider) {
-    context.err(`svc providers ${sub}: no provider ${JSON.stringify(id)}`);
+    context.err(`svc providers ${sub}: no provider ${quote(id)}`);
     return 1;
   }
   if (sub === 'remove') {
