@@ -75,7 +75,7 @@ async function instancePartners() {
 }
 
 describe('svc --cluster', () => {
-  it("adds a partner the cluster's instances read, secret and all, with no SVC_MASTER_KEY in the shell", async () => {
+  it("adds a partner the cluster's instances read, secret and all, with no SVC_MASTER_KEY in the shell (flag first or last)", async () => {
     expect(
       await svc(['--cluster', 'partners', 'add', '--domain', 'https://shop.example', '--rail', 'standard', '--json']),
     ).toBe(0);
@@ -85,7 +85,7 @@ describe('svc --cluster', () => {
       { id: added.id, secret: added.secret, domain: 'https://shop.example' },
     ]);
     out = [];
-    expect(await svc(['--cluster', 'partners', 'list', '--json'])).toBe(0);
+    expect(await svc(['partners', 'list', '--json', '--cluster'])).toBe(0);
     expect((JSON.parse(out[0]!) as { id: string }[]).map((p) => p.id)).toEqual([added.id]);
   });
 

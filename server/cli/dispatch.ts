@@ -55,14 +55,15 @@ export async function runCli(
   const io = options.io ?? { out: (line) => console.log(line), err: (line) => console.error(line) };
   let env = options.env ?? process.env;
   let cluster: string | null = null;
-  if (argv[0] === '--cluster') {
+  // Before the command or among its flags: `svc --cluster partners list`, `svc partners list --cluster`.
+  if (argv.includes('--cluster')) {
     const found = clusterEnvironment(env, options.cwd ?? process.cwd());
     if (!found.ok) {
       io.err(`svc --cluster: ${found.problem}`);
       return found.code;
     }
     ({ env, redisUrl: cluster } = found);
-    argv = argv.slice(1);
+    argv = argv.filter((arg) => arg !== '--cluster');
   }
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
