@@ -74,6 +74,8 @@ function json(res: ServerResponse, body: unknown) {
 
 beforeAll(async () => {
   discovery = createServer((req, res) => {
+    // One request per connection, as the CLI makes: no idle socket the server may close under a reused fetch.
+    res.setHeader('connection', 'close');
     const match = /^\/([a-z-]+)\/?\.well-known\/openid-configuration$/.exec(req.url ?? '');
     const answer = match ? ANSWERS[match[1]!] : undefined;
     if (answer) answer(res);
