@@ -22,6 +22,7 @@ import { ServiceError } from '../errors.ts';
 import type { RelyingParty } from '../providers/relying-party.ts';
 import type { ProviderRecord, Store, VerifyRequestRecord } from '../store/store.ts';
 import type { PhoneHandoff } from './phone.ts';
+import { methodProblem } from './provider-registry.ts';
 import { digestToken } from './tokens.ts';
 import {
   approveRequest,
@@ -42,9 +43,16 @@ export type ProviderLoginDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'nu
   relyingParty: RelyingParty;
 };
 
-/** True when the provider is enabled and its `proves` covers every scope. */
+/**
+ * True when the provider is enabled, its `proves` covers every scope and its method is one
+ * `svc providers add` accepts (never the wallet's `eudi_wallet`, even in a row written around the CLI).
+ */
 export function provesAll(provider: ProviderRecord, scopes: readonly Scope[]): boolean {
-  return provider.enabled && scopes.every((scope) => provider.proves.includes(scope));
+  return (
+    provider.enabled &&
+    methodProblem(provider.method) === null &&
+    scopes.every((scope) => provider.proves.includes(scope))
+  );
 }
 
 /**

@@ -272,6 +272,17 @@ export function runStoreContract(
         for (const p of all) await store.putPartner(p);
         expect((await store.listPartners()).map((p) => p.id).sort()).toEqual(all.map((p) => p.id).sort());
       });
+
+      it('removes a partner once: true the first time, false after', async () => {
+        const store = await fresh();
+        const [gone, kept] = [partner(), partner({ createdAt: T0 + 1 })];
+        await store.putPartner(gone);
+        await store.putPartner(kept);
+        expect(await store.removePartner(gone.id)).toBe(true);
+        expect(await store.removePartner(gone.id)).toBe(false);
+        expect(await store.getPartner(gone.id)).toBeNull();
+        expect((await store.listPartners()).map((p) => p.id)).toEqual([kept.id]);
+      });
     });
 
     describe('identity providers', () => {

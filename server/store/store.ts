@@ -215,6 +215,8 @@ export interface Store {
   putPartner(partner: PartnerRecord): Promise<void>;
   getPartner(id: string): Promise<PartnerRecord | null>;
   listPartners(): Promise<PartnerRecord[]>;
+  /** Deletes a partner; false when there was none. */
+  removePartner(id: string): Promise<boolean>;
 
   // Identity providers (design.md §12)
   /** Stores a provider, replacing one with the same id. */
