@@ -8,9 +8,10 @@
 import * as client from 'openid-client';
 import { isLoopbackHost } from '../domain/urls.ts';
 import { quote } from '../domain/printable.ts';
+import { capResponses, PROVIDER_RESPONSE_MAX_BYTES, ResponseTooLargeError } from '../providers/capped-fetch.ts';
 
-/** Larger than any real discovery document (they are a few kB); a larger answer is refused unread. */
-export const DISCOVERY_MAX_BYTES = 1_048_576;
+/** As every answer the relying party reads from a provider; a larger one is refused unread. */
+export const DISCOVERY_MAX_BYTES = PROVIDER_RESPONSE_MAX_BYTES;
 /** As the relying party's requests to providers. */
 export const DISCOVERY_TIMEOUT_MS = 10_000;
 
@@ -21,9 +22,6 @@ export interface DiscoveryCheckOptions {
   timeoutMs?: number;
   maxBytes?: number;
 }
-
-/** A body larger than the cap; thrown by the capped fetch, found again in openid-client's error's cause. */
-class TooLargeError extends Error {}
 
 /**
  * Fetches `<issuer>/.well-known/openid-configuration` and checks it. Returns null when the
@@ -40,7 +38,7 @@ export async function discoveryProblem(issuer: string, options: DiscoveryCheckOp
   try {
     const configuration = await client.discovery(url, 'svc-providers-add', undefined, undefined, {
       timeout: timeoutMs / 1000,
-      [client.customFetch]: cappedFetch(maxBytes),
+      [client.customFetch]: capResponses((url, init) => fetch(url, init as RequestInit), maxBytes),
       // deprecated only to stand out: loopback issuers only (issuerProblem has checked it)
       execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
     });
@@ -80,42 +78,13 @@ function isUsableEndpoint(value: string, issuerIsHttps: boolean): boolean {
   return !issuerIsHttps && url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
-/** fetch, with the answer's body read here and refused past `maxBytes` (declared or streamed). */
-function cappedFetch(maxBytes: number): client.CustomFetch {
-  return async (url, init) => {
-    const response = await fetch(url, init as RequestInit);
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return new Response(null, { status: response.status, headers: response.headers });
-    }
-    if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-      await response.body?.cancel();
-      throw new TooLargeError();
-    }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const reader = response.body?.getReader();
-    for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) break;
-      total += chunk.value.byteLength;
-      if (total > maxBytes) {
-        await reader!.cancel();
-        throw new TooLargeError();
-      }
-      chunks.push(chunk.value);
-    }
-    return new Response(Buffer.concat(chunks), { status: 200, headers: response.headers });
-  };
-}
-
 /** What went wrong, in words, from openid-client's error (its cause chain holds the rest). */
 function describeFailure(error: unknown, given: string, limits: { timeoutMs: number; maxBytes: number }): string {
   const chain: unknown[] = [];
   for (let at: unknown = error; at !== undefined && at !== null && chain.length < 5; at = (at as Error).cause)
     chain.push(at);
   const find = (test: (e: unknown) => boolean) => chain.find(test);
-  if (find((e) => e instanceof TooLargeError)) return `answered more than ${limits.maxBytes / 1_048_576} MB`;
+  if (find((e) => e instanceof ResponseTooLargeError)) return `answered more than ${limits.maxBytes / 1_048_576} MB`;
   const code = (error as { code?: string }).code;
   if (code === 'OAUTH_TIMEOUT' || find((e) => (e as Error).name === 'TimeoutError'))
     return `did not answer within ${limits.timeoutMs / 1000} s`;
