@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ mode: config.mode, store: deps.store.kind, url: config.publicUrl }, 'service ready');
+  // deps.config, not config: with SVC_MODE unset the store's own mode is the one this process runs in.
+  app.log.info({ mode: deps.config.mode, store: deps.store.kind, url: config.publicUrl }, 'service ready');
 }
 
 main().catch((err: unknown) => {

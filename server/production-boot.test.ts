@@ -57,7 +57,9 @@ function bootUntilExit(extra: Record<string, string>) {
 }
 
 /** Boots the real service process until it logs that it is ready; its log records up to then. */
-async function bootUntilReady(extra: Record<string, string>): Promise<Array<{ level: number; msg: string }>> {
+async function bootUntilReady(
+  extra: Record<string, string>,
+): Promise<Array<{ level: number; msg: string; mode?: string }>> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env(extra), SVC_PORT: '0', SVC_LOG_LEVEL: 'info' },
@@ -134,6 +136,13 @@ describe('production SVC_WALLET_TRUST', () => {
       'SVC_WALLET_TRUST_ALLOW_TEST must be 1 or unset, got "yes"',
     );
   });
+});
+
+describe('the mode the service runs in', () => {
+  it('with SVC_MODE unset on a production folder runs as production, and its ready line says so', async () => {
+    const records = await bootUntilReady({ SVC_MODE: '' });
+    expect(records.find((record) => record.msg === 'service ready')).toMatchObject({ mode: 'production' });
+  }, 30_000);
 });
 
 describe('production public URLs and partner domains', () => {
