@@ -13,6 +13,11 @@
  * forwarded to both and `npm start` exits once they have drained; if either child dies the other
  * is stopped and `npm start` exits non-zero.
  *
+ * It checks first that the children's ports are free (one line naming what sets a port in use:
+ * otherwise a second `npm start` got its health answers from the first and printed Ready), prints
+ * the Ready banner only once every child answered its health check, and exits within a second or
+ * two when one dies before that: its health checks end with it (docs/operations.md, `npm start`).
+ *
  * Ctrl-C signals the whole process group, so each child gets the signal twice: from the terminal
  * and forwarded from here. The children treat a repeat as the same request (server/main.ts), and
  * package.json runs this file through tsx's loader rather than the tsx CLI, which would kill it
@@ -400,7 +405,13 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const formatLine = await devLogFormatter(process.env, { colorize: Boolean(process.stdout.isTTY) });
   const supervisor = superviseChildren(children, formatLine ? { formatLine } : {});
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => supervisor.stop(signal));
+  let signalled = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      signalled = true;
+      supervisor.stop(signal);
+    });
+  }
 
   supervisor.ready.then(
     async () => {
@@ -414,6 +425,8 @@ async function main(argv: readonly string[]): Promise<void> {
       console.log(readyBanner({ mode, serviceUrl, partnerUrl, providerUrl }));
     },
     (error: Error) => {
+      // Ctrl-C before the banner is a stop asked for, not a failure.
+      if (signalled) return;
       console.error(`start: ${error.message}`);
       supervisor.fail();
     },
