@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../server/cli/dispatch.ts';
 import { runKeysCommand } from '../server/cli/keys.ts';
 import { runPartnersCommand } from '../server/cli/partners.ts';
-import { buildReason, devLogFormatter, readyBanner, superviseChildren } from './start.ts';
+import { buildReason, devLogFormatter, portsInUse, readyBanner, superviseChildren } from './start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -245,6 +245,95 @@ describe('npm start banner', () => {
   }, 60_000);
 });
 
+describe('npm start when it cannot run', () => {
+  /** Holds a port on 127.0.0.1 until released. */
+  async function holdPort(port: number) {
+    const server = createServer();
+    await new Promise<void>((listening) => server.listen(port, '127.0.0.1', listening));
+    return () => new Promise<void>((closed) => server.close(() => closed()));
+  }
+
+  /** What `npm start` itself printed: no npm lifecycle lines, no blank ones. */
+  const ownLines = (lines: readonly string[]) =>
+    lines.filter((line) => line.trim() !== '' && !line.startsWith('>') && !line.startsWith('npm '));
+
+  it('says in one line which port is in use and what sets it, and exits 1 within 5 s, for each of its three ports', async () => {
+    const setters = {
+      service: /\(SVC_PORT\) on 127\.0\.0\.1 is in use .*; stop it or set SVC_PORT to a free port$/,
+      partner: /\(PARTNER_PORT\) on 127\.0\.0\.1 is in use .*; stop it or set PARTNER_PORT to a free port$/,
+      provider:
+        /\(the example identity provider's: idp_example's issuer in .*providers\.json\) on 127\.0\.0\.1 is in use .*SVC_PROVIDER_FIXTURES/,
+    };
+    const runs = await Promise.all(
+      (['service', 'partner', 'provider'] as const).map(async (taken) => {
+        let port = 0;
+        let release = async () => {};
+        const run = await startNpm({}, undefined, async (ports) => {
+          port = ports[taken];
+          release = await holdPort(port);
+        });
+        try {
+          const started = Date.now();
+          const code = await run.closed;
+          return { taken, port, code, ms: Date.now() - started, lines: ownLines(run.lines) };
+        } finally {
+          run.cleanUp();
+          await release();
+        }
+      }),
+    );
+    for (const { taken, port, code, ms, lines } of runs) {
+      expect(code, taken).toBe(1);
+      expect(ms, taken).toBeLessThan(5_000);
+      expect(lines, taken).toEqual([
+        expect.stringMatching(new RegExp(`^start: port ${port} ${setters[taken].source}`)),
+      ]);
+    }
+  }, 60_000);
+
+  it('exits non-zero within 2 s of a child dying before it is ready, never printing Ready', async () => {
+    // A boot failure only the service meets: the example partner and provider start, then are stopped.
+    const run = await startNpm({ SVC_WALLET_TRUST: join(tmpdir(), 'no-such-roots.pem') });
+    try {
+      await waitFor(() => run.lines.some((line) => line.includes('exited (code 1); stopping the others')), 30_000);
+      const died = Date.now();
+      expect(await run.closed).not.toBe(0);
+      expect(Date.now() - died).toBeLessThan(2_000);
+      expect(
+        run.lines.filter((line) => line.startsWith('service │ svc: ')),
+        run.lines.join('\n'),
+      ).toEqual([expect.stringContaining('SVC_WALLET_TRUST')]);
+      expect(run.lines.filter((line) => line.startsWith('Ready ('))).toEqual([]);
+    } finally {
+      run.cleanUp();
+    }
+  }, 60_000);
+
+  it('names the partner and provider ports as well as the service port, and says nothing when all are free', async () => {
+    const free = await freePort();
+    const held = await freePort();
+    const release = await holdPort(held);
+    try {
+      expect(
+        await portsInUse([
+          { port: free, host: '127.0.0.1', setBy: 'SVC_PORT', fix: 'set SVC_PORT to a free port' },
+          { port: 0, host: '127.0.0.1', setBy: 'SVC_PORT', fix: 'set SVC_PORT to a free port' },
+        ]),
+      ).toEqual([]);
+      expect(
+        await portsInUse([
+          { port: held, host: '127.0.0.1', setBy: 'PARTNER_PORT', fix: 'set PARTNER_PORT to a free port' },
+        ]),
+      ).toEqual([
+        `port ${held} (PARTNER_PORT) on 127.0.0.1 is in use by another process (another npm start?); ` +
+          'stop it or set PARTNER_PORT to a free port',
+      ]);
+    } finally {
+      await release();
+    }
+  });
+});
+
 describe('npm start under Ctrl-C (a signal to its whole process group)', () => {
   it('answers a waiting long poll every time: 20 runs out of 20, SIGINT and SIGTERM', async () => {
     const runs: Array<Awaited<ReturnType<typeof startPollAndSignal>>> = [];
@@ -271,8 +360,21 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** `npm start` in its own process group on free ports and a temporary data folder. */
-async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
+interface StartPorts {
+  service: number;
+  partner: number;
+  provider: number;
+}
+
+/**
+ * `npm start` in its own process group on free ports and a temporary data folder; `beforeStart`
+ * runs once the ports are chosen, before it is spawned.
+ */
+async function startNpm(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  beforeStart: (ports: StartPorts) => Promise<void> = async () => {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
   // The widget bundle is not needed here: a stub keeps `npm start` from building it.
   mkdirSync(join(dir, 'dist', 'v4'), { recursive: true });
@@ -282,6 +384,7 @@ async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
   const fixtures = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'providers.json'), 'utf8')) as object[];
   const providers = join(dir, 'providers.json');
   writeFileSync(providers, JSON.stringify(fixtures.map((f) => ({ ...f, issuer: `http://localhost:${providerPort}` }))));
+  await beforeStart({ service: svcPort, partner: partnerPort, provider: providerPort });
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
@@ -302,7 +405,7 @@ async function startNpm(env: Record<string, string> = {}, dataDir?: string) {
   for (const stream of [child.stdout, child.stderr])
     createInterface({ input: stream }).on('line', (l) => lines.push(l));
   // 'close', not 'exit': npm may exit on the signal before start.ts has printed the children's last lines.
-  const closed = new Promise<void>((done) => child.on('close', () => done()));
+  const closed = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   return {
     lines,
     base: `http://127.0.0.1:${svcPort}`,

@@ -13,6 +13,11 @@
  * forwarded to both and `npm start` exits once they have drained; if either child dies the other
  * is stopped and `npm start` exits non-zero.
  *
+ * It checks first that the children's ports are free (one line naming what sets a port in use:
+ * otherwise a second `npm start` got its health answers from the first and printed Ready), prints
+ * the Ready banner only once every child answered its health check, and exits within a second or
+ * two when one dies before that: its health checks end with it (docs/operations.md, `npm start`).
+ *
  * Ctrl-C signals the whole process group, so each child gets the signal twice: from the terminal
  * and forwarded from here. The children treat a repeat as the same request (server/main.ts), and
  * package.json runs this file through tsx's loader rather than the tsx CLI, which would kill it
@@ -21,7 +26,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -34,6 +41,18 @@ export interface ChildSpec {
   env?: NodeJS.ProcessEnv;
   /** answers 2xx once the child is ready */
   healthUrl?: string;
+  /** where it listens, and what sets that port: checked free before anything starts */
+  listens?: Listening;
+}
+
+/** A port a child listens on, and what an operator changes to move it. */
+export interface Listening {
+  port: number;
+  host: string;
+  /** what sets the port, e.g. "SVC_PORT" */
+  setBy: string;
+  /** how to move it, e.g. "set SVC_PORT to a free port" */
+  fix: string;
 }
 
 export interface Supervisor {
@@ -73,6 +92,9 @@ export function superviseChildren(
   let rejectReady!: (error: Error) => void;
   const died = new Promise<never>((_, reject) => (rejectReady = reject));
   died.catch(() => {});
+  // Ends the health checks once a child died: a check left polling would hold `npm start` open
+  // for its whole timeout after the children are gone.
+  const checks = new AbortController();
 
   const width = Math.max(...children.map((c) => c.name.length));
   for (const spec of children) {
@@ -94,6 +116,7 @@ export function superviseChildren(
         out.write(`${prefix}exited (${signal ?? `code ${code}`}); stopping the others\n`);
         firstFailure ??= code && code !== 0 ? code : 1;
         rejectReady(new Error(`${spec.name} exited before it was ready`));
+        checks.abort();
         stop('SIGTERM');
       }
       if (running.size === 0) resolveDone(firstFailure ?? 0);
@@ -103,12 +126,15 @@ export function superviseChildren(
 
   function stop(signal: NodeJS.Signals = 'SIGTERM'): void {
     stopping = true;
+    checks.abort();
     for (const child of running.values()) child.kill(signal);
   }
 
   const timeoutMs = options.healthTimeoutMs ?? 60_000;
   const ready = Promise.race([
-    Promise.all(children.filter((c) => c.healthUrl).map((c) => waitForHealth(c.healthUrl!, timeoutMs))).then(() => {}),
+    Promise.all(
+      children.filter((c) => c.healthUrl).map((c) => waitForHealth(c.healthUrl!, timeoutMs, checks.signal)),
+    ).then(() => {}),
     died,
   ]);
   return {
@@ -216,18 +242,43 @@ export function readyBanner(input: {
   return `\nReady (${mode} mode${input.detail ?? ''}):\n${lines.join('\n')}\n\nCtrl-C stops ${stops}.\n`;
 }
 
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+async function waitForHealth(url: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !signal.aborted) {
     try {
-      const res = await fetch(url);
+      const res = await fetch(url, { signal });
       if (res.ok) return;
     } catch {
-      // not listening yet
+      // not listening yet, or no longer wanted
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150, undefined, { signal }).catch(() => {});
   }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+  throw new Error(signal.aborted ? `${url}: no longer checked` : `${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * One line for each port a child would listen on that something else holds already (often a
+ * `npm start` still running), naming what sets it; empty when all are free. Checked before any
+ * child starts: a health check would otherwise get its answer from whatever holds the port.
+ *
+ * @example await portsInUse([{ port: 8787, host: '127.0.0.1', setBy: 'SVC_PORT', fix: 'set SVC_PORT to a free port' }])
+ * // ['port 8787 (SVC_PORT) on 127.0.0.1 is in use by another process (another npm start?); stop it or set SVC_PORT to a free port']
+ */
+export async function portsInUse(listening: readonly Listening[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const { port, host, setBy, fix } of listening) {
+    if (port === 0) continue; // the system picks a free one
+    const free = await new Promise<boolean>((answer) => {
+      const probe = createServer()
+        .once('error', () => answer(false))
+        .listen(port, host, () => probe.close(() => answer(true)));
+    });
+    if (!free)
+      lines.push(
+        `port ${port} (${setBy}) on ${host} is in use by another process (another npm start?); stop it or ${fix}`,
+      );
+  }
+  return lines;
 }
 
 /** What the widget, phone and demo builds are made from: a newer file here means dist/ is stale. */
@@ -264,14 +315,15 @@ export function buildReason(root: string, distDir: string): string | null {
  * Where the example identity provider listens: the issuer of the fixture provider `idp_example`
  * (SVC_PROVIDER_FIXTURES, default fixtures/providers.json), which the service registers too.
  *
- * @example exampleProviderOf(process.env) // { issuer: 'http://localhost:8789', port: 8789 }
+ * @example exampleProviderOf(process.env) // { issuer: 'http://localhost:8789', port: 8789, fixtures: 'fixtures/providers.json' }
  */
-export function exampleProviderOf(env: NodeJS.ProcessEnv): { issuer: string; port: number } {
-  const path = resolve(ROOT, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json');
+export function exampleProviderOf(env: NodeJS.ProcessEnv): { issuer: string; port: number; fixtures: string } {
+  const named = env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json';
+  const path = resolve(ROOT, named);
   const fixtures = JSON.parse(readFileSync(path, 'utf8')) as Array<{ id?: unknown; issuer?: unknown }>;
   const issuer = fixtures.find((fixture) => fixture.id === 'idp_example')?.issuer;
   if (typeof issuer !== 'string') throw new Error(`${path} has no provider idp_example`);
-  return { issuer, port: Number(new URL(issuer).port || 80) };
+  return { issuer, port: Number(new URL(issuer).port || 80), fixtures: named };
 }
 
 export function ensureBuilt(): void {
@@ -288,7 +340,6 @@ export function ensureBuilt(): void {
 
 async function main(argv: readonly string[]): Promise<void> {
   const serviceOnly = argv.includes('--service-only');
-  ensureBuilt();
   const svcPort = process.env.SVC_PORT || '8787';
   const partnerPort = process.env.PARTNER_PORT || '8788';
   const serviceUrl = process.env.SVC_PUBLIC_URL || `http://localhost:${svcPort}`;
@@ -297,7 +348,20 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const healthUrl = `http://127.0.0.1:${svcPort}/healthz`;
   const exampleProvider = exampleProviderOf(process.env);
-  const children: ChildSpec[] = [{ name: 'service', ...tsx('server/main.ts'), env: { SVC_PORT: svcPort }, healthUrl }];
+  const children: ChildSpec[] = [
+    {
+      name: 'service',
+      ...tsx('server/main.ts'),
+      env: { SVC_PORT: svcPort },
+      healthUrl,
+      listens: {
+        port: Number(svcPort),
+        host: process.env.SVC_HOST || '127.0.0.1',
+        setBy: 'SVC_PORT',
+        fix: 'set SVC_PORT to a free port',
+      },
+    },
+  ];
   // The example partner signs with sandbox fixture partners, and the example identity provider
   // is the sandbox's idp_example: production knows neither.
   if (!serviceOnly && process.env.SVC_MODE !== 'production') {
@@ -307,6 +371,12 @@ async function main(argv: readonly string[]): Promise<void> {
         ...tsx('server/example-partner/main.ts'),
         env: { PARTNER_PORT: partnerPort, SVC_PUBLIC_URL: serviceUrl },
         healthUrl: `http://127.0.0.1:${partnerPort}/healthz`,
+        listens: {
+          port: Number(partnerPort),
+          host: process.env.PARTNER_HOST || '127.0.0.1',
+          setBy: 'PARTNER_PORT',
+          fix: 'set PARTNER_PORT to a free port',
+        },
       },
       {
         // Its issuer (so its port) is the fixture idp_example's, which the service registers too.
@@ -314,13 +384,34 @@ async function main(argv: readonly string[]): Promise<void> {
         ...tsx('server/sandbox/example-idp/main.ts'),
         env: { SVC_PUBLIC_URL: serviceUrl },
         healthUrl: `http://127.0.0.1:${exampleProvider.port}/.well-known/openid-configuration`,
+        listens: {
+          port: exampleProvider.port,
+          host: process.env.SVC_EXAMPLE_IDP_HOST || '127.0.0.1',
+          setBy: `the example identity provider's: idp_example's issuer in ${exampleProvider.fixtures}`,
+          fix: 'point SVC_PROVIDER_FIXTURES at providers whose idp_example has an issuer on a free port',
+        },
       },
     );
   }
 
+  // Before anything starts: a second `npm start` used to print Ready off the first one's answers.
+  const taken = await portsInUse(children.flatMap((child) => (child.listens ? [child.listens] : [])));
+  if (taken.length > 0) {
+    for (const line of taken) console.error(`start: ${line}`);
+    process.exitCode = 1;
+    return;
+  }
+  ensureBuilt();
+
   const formatLine = await devLogFormatter(process.env, { colorize: Boolean(process.stdout.isTTY) });
   const supervisor = superviseChildren(children, formatLine ? { formatLine } : {});
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => supervisor.stop(signal));
+  let signalled = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      signalled = true;
+      supervisor.stop(signal);
+    });
+  }
 
   supervisor.ready.then(
     async () => {
@@ -334,6 +425,8 @@ async function main(argv: readonly string[]): Promise<void> {
       console.log(readyBanner({ mode, serviceUrl, partnerUrl, providerUrl }));
     },
     (error: Error) => {
+      // Ctrl-C before the banner is a stop asked for, not a failure.
+      if (signalled) return;
       console.error(`start: ${error.message}`);
       supervisor.fail();
     },

@@ -1,8 +1,8 @@
 /**
  * createApp(deps) builds the Fastify instance; tests use it through `app.inject()` without a
  * port. Cross-cutting concerns live here: correlation ids, log redaction, and the HTTP edge from
- * `http/` (timeouts, body reading with raw-body capture for HMAC, the one error handler, the 404
- * handler, files sent precompressed by Accept-Encoding).
+ * `http/` (timeouts, body reading with raw-body capture for HMAC, no-store by default, the one
+ * error handler, the 404 handler, files sent precompressed by Accept-Encoding).
  * Each surface registers its own routes; sandbox/'s are loaded in sandbox mode only.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -11,6 +11,7 @@ import { LIMITS } from '../src/protocol/api.ts';
 import type { AppDeps } from './deps.ts';
 import './auth/partner-auth.ts';
 import { registerBodyReading } from './http/body.ts';
+import { registerNoStore } from './http/no-store.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { answerFrameworkError, registerErrorHandling, UNAVAILABLE_RETRY_AFTER_SECONDS } from './http/error-handler.ts';
 import { edgeTimeouts } from './http/timeouts.ts';
@@ -86,6 +87,8 @@ export async function createApp(
   app.decorateRequest('partner', null);
   app.decorateRequest('readAhead', null);
   registerBodyReading(app);
+  // Before any route: answers carry tokens, grants, attestations and statuses (http/no-store.ts).
+  registerNoStore(app);
   // Shutting down (design.md §10): a request that arrives on a kept-alive connection is sent to retry
   // elsewhere; those already in flight finish.
   let closing = false;

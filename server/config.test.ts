@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KNOWN_VARIABLES, loadConfig, unknownVariableWarnings } from './config.ts';
+import { REPO_ROOT } from './test/helpers.ts';
 import { ConfigError } from './errors.ts';
 
 describe('loadConfig', () => {
@@ -106,8 +109,45 @@ describe('loadConfig', () => {
     ],
     [{ SVC_KEEP_ALIVE_TIMEOUT_MS: '-5' }, /SVC_KEEP_ALIVE_TIMEOUT_MS must be a whole number/],
     [{ SVC_MASTER_KEY_PREVIOUS: 'c2hvcnQ=' }, /SVC_MASTER_KEY_PREVIOUS/],
+    [{ SVC_LOG_LEVEL: 'verbose' }, /^SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('fails at boot with one clear line for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(ConfigError);
     expect(() => loadConfig(env)).toThrowError(message);
+  });
+});
+
+describe('unknown SVC_* variables', () => {
+  it('gives one warning line for each, naming the nearest known variable', () => {
+    expect(
+      unknownVariableWarnings({
+        SVC_PUBLC_URL: 'https://svc.example',
+        SVC_MASTERKEY: 'x',
+        SVC_TRUST_PROXIES: 'loopback',
+        SVC_PORT: '8787',
+        PORT: '1',
+        svc_mode: 'production',
+      }),
+    ).toEqual([
+      'SVC_MASTERKEY is not a variable this service reads (did you mean SVC_MASTER_KEY?); it is ignored',
+      'SVC_PUBLC_URL is not a variable this service reads (did you mean SVC_PUBLIC_URL?); it is ignored',
+      'SVC_TRUST_PROXIES is not a variable this service reads (did you mean SVC_TRUST_PROXY?); it is ignored',
+    ]);
+  });
+
+  it('warns of none the project itself reads: every SVC_* name in its sources, scripts and docs is known', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : files(path);
+        return /\.(ts|md|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
+      });
+    const sources = [...files('server'), ...files('scripts'), ...files('docs'), 'README.md', 'playwright.config.ts'];
+    const named = new Set(
+      sources.flatMap((file) => readFileSync(join(REPO_ROOT, file), 'utf8').match(/\bSVC_[A-Z0-9_]*[A-Z0-9]\b/g) ?? []),
+    );
+    named.delete('SVC_HEADERS'); // the SDK's header names, a constant
+    named.delete('SVC_PUBLC_URL'); // the typo the warning's own example shows
+    expect([...named].filter((name) => !KNOWN_VARIABLES.includes(name)).sort()).toEqual([]);
+    expect(unknownVariableWarnings(Object.fromEntries([...named].map((name) => [name, '1'])))).toEqual([]);
   });
 });

@@ -81,6 +81,112 @@ export interface Config {
   readonly walletTrustAllowTest: boolean;
 }
 
+/** pino's levels: what SVC_LOG_LEVEL may name. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Every SVC_* variable the service reads (README's environment table lists each);
+ * SVC_PROVIDER_MAX_AGE_S is the providers' (docs/providers.md).
+ */
+const SERVICE_VARIABLES = [
+  'SVC_MODE',
+  'SVC_PORT',
+  'SVC_HOST',
+  'SVC_PUBLIC_URL',
+  'SVC_API_URL',
+  'SVC_APP_URL',
+  'SVC_WIDGET_URL',
+  'SVC_DATA_DIR',
+  'SVC_REDIS_URL',
+  'SVC_REDIS_PREFIX',
+  'SVC_FIXTURES',
+  'SVC_PROVIDER_FIXTURES',
+  'SVC_REQUEST_TTL_MS',
+  'SVC_NULLIFIER_KEY',
+  'SVC_MASTER_KEY',
+  'SVC_MASTER_KEY_PREVIOUS',
+  'SVC_LOG_LEVEL',
+  'SVC_DIST_DIR',
+  'SVC_TRUST_PROXY',
+  'SVC_LONG_POLL_PER_ADDRESS',
+  'SVC_LONG_POLL_MAX',
+  'SVC_WALLET_TRUST',
+  'SVC_WALLET_TRUST_ALLOW_TEST',
+  'SVC_REQUEST_TIMEOUT_MS',
+  'SVC_HEADERS_TIMEOUT_MS',
+  'SVC_KEEP_ALIVE_TIMEOUT_MS',
+  'SVC_PROVIDER_MAX_AGE_S',
+] as const;
+
+/**
+ * SVC_* variables that the tools beside the service read from the same environment (`npm start`,
+ * `npm run start:cluster`, the e2e set-up, the example identity provider) or that the docs'
+ * partner examples name: set, they are no typo.
+ */
+const TOOL_VARIABLES = [
+  'SVC_LOG_FORMAT',
+  'SVC_CLUSTER_DIR',
+  'SVC_CLUSTER_REDIS_PORT',
+  'SVC_CLUSTER_INSTANCE_PORTS',
+  'SVC_E2E_DATA_DIR',
+  'SVC_E2E_CLUSTER_DIR',
+  'SVC_SCREENSHOTS',
+  'SVC_EXAMPLE_IDP_HOST',
+  'SVC_PARTNER_ID',
+  'SVC_PARTNER_SECRET',
+] as const;
+
+/** Every SVC_* name the project knows; any other set in the environment is most likely a typo. */
+export const KNOWN_VARIABLES: readonly string[] = [...SERVICE_VARIABLES, ...TOOL_VARIABLES];
+
+/** Levenshtein distance: edits (insert, delete, substitute) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** The known name closest to `name` (the first of equals, in KNOWN_VARIABLES' order). */
+function nearestVariable(name: string): string {
+  let best = KNOWN_VARIABLES[0]!;
+  let bestDistance = Infinity;
+  for (const known of KNOWN_VARIABLES) {
+    const distance = editDistance(name, known);
+    if (distance < bestDistance) [best, bestDistance] = [known, distance];
+  }
+  return best;
+}
+
+/**
+ * One warning line per SVC_* variable in `env` that nothing reads, naming the nearest known one:
+ * a typo such as SVC_PUBLC_URL would otherwise boot silently on the default.
+ *
+ * @example unknownVariableWarnings({ SVC_PUBLC_URL: 'https://svc.example' })
+ * // ['SVC_PUBLC_URL is not a variable this service reads (did you mean SVC_PUBLIC_URL?); it is ignored']
+ */
+export function unknownVariableWarnings(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SVC_') && !KNOWN_VARIABLES.includes(name))
+    .sort()
+    .map(
+      (name) => `${name} is not a variable this service reads (did you mean ${nearestVariable(name)}?); it is ignored`,
+    );
+}
+
+function readLogLevel(env: NodeJS.ProcessEnv): string {
+  const raw = env.SVC_LOG_LEVEL;
+  if (raw === undefined || raw === '') return env.NODE_ENV === 'test' ? 'silent' : 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw))
+    throw new ConfigError(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -297,7 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     nullifierKey,
     masterKey,
     previousMasterKeys,
-    logLevel: env.SVC_LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logLevel: readLogLevel(env),
     distDir: resolve(cwd, env.SVC_DIST_DIR || 'dist'),
     trustProxy: readTrustProxy(env.SVC_TRUST_PROXY),
     longPollPerAddress: count(env, 'SVC_LONG_POLL_PER_ADDRESS', 100, 1_000_000),

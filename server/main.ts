@@ -1,7 +1,7 @@
 /** The only file with side effects: loadConfig → buildDeps → createApp → listen. */
 import { createApp } from './app.ts';
 import { buildDeps } from './boot.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, unknownVariableWarnings, type Config } from './config.ts';
 import { ConfigError } from './errors.ts';
 import { StoreUnavailableError } from './store/store.ts';
 import { walletTrustNotices } from './wallet/index.ts';
@@ -10,7 +10,22 @@ const SWEEP_EVERY_MS = 60_000;
 /** design.md §10: SIGTERM → exit 0 within 5 s; connections still open at this point are cut. */
 const SHUTDOWN_FORCE_AFTER_MS = 4_000;
 
+/**
+ * One line for a port the service cannot listen on, naming the variable that sets it; null for
+ * any other failure.
+ */
+function listenFailure(error: unknown, config: Config): string | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `port ${config.port} (SVC_PORT) on ${config.host} (SVC_HOST)`;
+  if (code === 'EADDRINUSE') return `${where} is in use by another process; stop it or set SVC_PORT to a free port`;
+  if (code === 'EACCES') return `${where} needs privileges this process lacks; use a port above 1023`;
+  if (code === 'EADDRNOTAVAIL') return `${where}: this machine has no such address; set SVC_HOST to one of its own`;
+  return null;
+}
+
 async function main(): Promise<void> {
+  // Before the config: a misspelt variable is often why the config then fails.
+  for (const line of unknownVariableWarnings(process.env)) console.warn(`svc: warning: ${line}`);
   const config = loadConfig();
   // Store notices (Redis lost or back) go to stderr until the app's logger exists, then to it.
   let notice = (line: string) => console.warn(`svc: ${line}`);
@@ -60,8 +75,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info({ mode: config.mode, store: deps.store.kind, url: config.publicUrl }, 'service ready');
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const line = listenFailure(error, config);
+    throw line === null ? error : new ConfigError(line);
+  }
+  // deps.config, not config: with SVC_MODE unset the store's own mode is the one this process runs in.
+  app.log.info({ mode: deps.config.mode, store: deps.store.kind, url: config.publicUrl }, 'service ready');
 }
 
 main().catch((err: unknown) => {

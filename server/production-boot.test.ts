@@ -60,7 +60,9 @@ function bootUntilExit(extra: Record<string, string>) {
 }
 
 /** Boots the real service process until it logs that it is ready; its log records up to then. */
-async function bootUntilReady(extra: Record<string, string>): Promise<Array<{ level: number; msg: string }>> {
+async function bootUntilReady(
+  extra: Record<string, string>,
+): Promise<Array<{ level: number; msg: string; mode?: string }>> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env(extra), SVC_PORT: '0', SVC_LOG_LEVEL: 'info' },
@@ -172,6 +174,13 @@ describe('production SVC_TRUST_PROXY', () => {
       );
     }
   }, 60_000);
+});
+
+describe('the mode the service runs in', () => {
+  it('with SVC_MODE unset on a production folder runs as production, and its ready line says so', async () => {
+    const records = await bootUntilReady({ SVC_MODE: '' });
+    expect(records.find((record) => record.msg === 'service ready')).toMatchObject({ mode: 'production' });
+  }, 30_000);
 });
 
 describe('production public URLs and partner domains', () => {

@@ -77,26 +77,44 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     expect(await send(signed())).toMatchObject(route.afterAuth);
   });
 
-  it.each(['x-partner-id', 'x-partner-timestamp', 'x-partner-nonce', 'x-partner-signature', 'content-type'])(
-    'rejects a request without %s with 401 MISSING_HEADERS',
-    async (name) => {
-      const res = await send(signed({ headers: { [name]: undefined } }));
-      expect(res).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
-      expect(res.body.message).toBe('One or more required headers are missing or malformed.');
-    },
-  );
+  it.each([
+    ['x-partner-id', 'X-Partner-ID'],
+    ['x-partner-timestamp', 'X-Partner-Timestamp'],
+    ['x-partner-nonce', 'X-Partner-Nonce'],
+    ['x-partner-signature', 'X-Partner-Signature'],
+    ['content-type', 'Content-Type'],
+  ])('rejects a request without %s with 401 MISSING_HEADERS naming %s', async (name, named) => {
+    const res = await send(signed({ headers: { [name]: undefined } }));
+    expect(res).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    expect(res.body.message).toBe(`Missing or malformed headers: ${named} (missing).`);
+  });
+
+  it('names every header at fault in one answer, missing ones first, never echoing a value', async () => {
+    const res = await send(
+      signed({ nonce: 'bad nonce', headers: { 'x-partner-timestamp': undefined, 'content-type': undefined } }),
+    );
+    expect(res).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    expect(res.body.message).toBe(
+      'Missing or malformed headers: X-Partner-Timestamp (missing), Content-Type (missing), ' +
+        'X-Partner-Nonce (malformed: 16 to 64 characters of A-Z, a-z, 0-9, _ and -).',
+    );
+    expect(res.body.message).not.toContain('bad nonce');
+  });
 
   it('rejects an empty header value like a missing one', async () => {
-    expect(await send(signed({ headers: { 'x-partner-signature': '' } }))).toMatchObject({
-      status: 401,
-      error: 'MISSING_HEADERS',
-    });
+    const res = await send(signed({ headers: { 'x-partner-signature': '' } }));
+    expect(res).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    expect(res.body.message).toBe('Missing or malformed headers: X-Partner-Signature (missing).');
   });
 
   it.each(['short-nonce', 'nonce with spaces in it!', 'x'.repeat(65), 'ñonce-ñonce-ñonce-ñ'])(
-    'rejects the malformed nonce %j with 401 MISSING_HEADERS',
+    'rejects the malformed nonce %j with 401 MISSING_HEADERS naming X-Partner-Nonce',
     async (nonce) => {
-      expect(await send(signed({ nonce }))).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+      const res = await send(signed({ nonce }));
+      expect(res).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+      expect(res.body.message).toBe(
+        'Missing or malformed headers: X-Partner-Nonce (malformed: 16 to 64 characters of A-Z, a-z, 0-9, _ and -).',
+      );
     },
   );
 
@@ -115,7 +133,9 @@ describe.each(ROUTES)('signing checks on $url', (route) => {
     const options = signed();
     const headers = options.headers as Record<string, string | string[]>;
     headers['X-Partner-Nonce'] = [headers['X-Partner-Nonce'] as string, newNonce()];
-    expect(await send(options)).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    const res = await send(options);
+    expect(res).toMatchObject({ status: 401, error: 'MISSING_HEADERS' });
+    expect(res.body.message).toMatch(/^Missing or malformed headers: X-Partner-Nonce \(malformed: /);
   });
 
   it('rejects an unknown partner ID with 403 INVALID_PARTNER', async () => {

@@ -67,6 +67,30 @@ async function findPartner(deps: AppDeps, partnerId: string, now: number): Promi
   return partner;
 }
 
+/** How the docs spell each signing header (docs/partner-api.md, Signing). */
+const HEADER_NAMES = {
+  [HEADERS.partnerId]: 'X-Partner-ID',
+  [HEADERS.timestamp]: 'X-Partner-Timestamp',
+  [HEADERS.nonce]: 'X-Partner-Nonce',
+  [HEADERS.signature]: 'X-Partner-Signature',
+  'content-type': 'Content-Type',
+} as const;
+
+/**
+ * MISSING_HEADERS' message, naming each header at fault: those missing, in the order the docs list
+ * them, then the nonce when it is malformed (the one header whose form this check judges; the
+ * others' forms have their own codes, design.md §6). The values are never echoed.
+ *
+ * @example missingHeadersMessage(['Content-Type'], true)
+ * // 'Missing or malformed headers: Content-Type (missing), X-Partner-Nonce (malformed: 16 to 64 characters of A-Z, a-z, 0-9, _ and -).'
+ */
+export function missingHeadersMessage(missing: readonly string[], nonceMalformed: boolean): string {
+  const faults = missing.map((name) => `${name} (missing)`);
+  if (nonceMalformed)
+    faults.push(`${HEADER_NAMES[HEADERS.nonce]} (malformed: 16 to 64 characters of A-Z, a-z, 0-9, _ and -)`);
+  return `Missing or malformed headers: ${faults.join(', ')}.`;
+}
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   // A repeated header is ambiguous: treat it as malformed rather than pick one.
@@ -90,14 +114,17 @@ export async function authenticatePartner(
   const nonce = header(request, HEADERS.nonce);
   const signature = header(request, HEADERS.signature);
   const missing = [
-    !partnerId && HEADERS.partnerId,
-    !timestamp && HEADERS.timestamp,
-    !nonce && HEADERS.nonce,
-    !signature && HEADERS.signature,
-    options.requireContentType && !request.headers['content-type'] && 'content-type',
-  ].filter(Boolean);
-  if (missing.length > 0) throw new ServiceError('MISSING_HEADERS', { cause: `missing: ${missing.join(', ')}` });
-  if (!NONCE_PATTERN.test(nonce!)) throw new ServiceError('MISSING_HEADERS', { cause: 'nonce malformed' });
+    !partnerId && HEADER_NAMES[HEADERS.partnerId],
+    !timestamp && HEADER_NAMES[HEADERS.timestamp],
+    !nonce && HEADER_NAMES[HEADERS.nonce],
+    !signature && HEADER_NAMES[HEADERS.signature],
+    options.requireContentType && !request.headers['content-type'] && HEADER_NAMES['content-type'],
+  ].filter((name) => name !== false);
+  const nonceMalformed = nonce !== undefined && nonce !== '' && !NONCE_PATTERN.test(nonce);
+  if (missing.length > 0 || nonceMalformed) {
+    const message = missingHeadersMessage(missing, nonceMalformed);
+    throw new ServiceError('MISSING_HEADERS', { message, cause: message });
+  }
 
   if (!PARTNER_ID_PATTERN.test(partnerId!))
     throw new ServiceError('INVALID_PARTNER', { cause: 'partner id malformed' });

@@ -85,7 +85,8 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
     pages: createPageRenderer({ serviceOrigin: new URL(serviceUrl).origin }),
   };
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // Probed every few seconds (npm start, a load balancer): no info line per probe.
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   // Pages name /assets/favicon.svg; a browser still asks for /favicon.ico on a page without one
   // (a JSON answer, /healthz): nothing to show, and no 404 in its console.
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('Cache-Control', 'max-age=86400').send());

@@ -54,6 +54,10 @@ if (cookieSecret !== undefined && Buffer.byteLength(cookieSecret) < MIN_COOKIE_S
   fail(`PARTNER_COOKIE_SECRET must be at least ${MIN_COOKIE_SECRET_LENGTH} characters (e.g. openssl rand -base64 32)`);
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const logLevel = process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info');
+if (!LOG_LEVELS.includes(logLevel)) fail(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
 const port = readPort(process.env.PARTNER_PORT, 8788);
 const serviceUrl =
   process.env.SVC_WIDGET_URL || process.env.SVC_PUBLIC_URL || `http://localhost:${process.env.SVC_PORT || 8787}`;
@@ -67,7 +71,7 @@ const app = await createPartnerApp({
   ...(blindPartner
     ? { blind: { partner: { id: blindPartner.id, secret: blindPartner.secret }, appId: blindPartner.blind_app_id! } }
     : {}),
-  logger: { level: process.env.SVC_LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'warn' : 'info') },
+  logger: { level: logLevel },
 });
 
 // A second signal (the group's and the one `npm start` forwards) must not kill it mid-close.
@@ -80,7 +84,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await app.listen({ port, host: process.env.PARTNER_HOST || '127.0.0.1' });
+const host = process.env.PARTNER_HOST || '127.0.0.1';
+await app.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE')
+    fail(
+      `port ${port} (PARTNER_PORT) on ${host} is in use by another process; stop it or set PARTNER_PORT to a free port`,
+    );
+  throw error;
+});
 app.log.info(
   { url: `http://localhost:${port}`, service: serviceUrl, partner: partnerId, blind: blindPartner?.id ?? null },
   'example partner ready',

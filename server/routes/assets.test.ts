@@ -228,6 +228,7 @@ describe('compression on the wire', () => {
         expect(decoded(res).equals(identity)).toBe(true);
         expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
         expect(res.headers['cache-control']).toBe(cache);
+        expect(res.headers.pragma).toBe(cache === 'no-store' ? 'no-cache' : undefined);
         expect(res.headers['x-content-type-options']).toBe('nosniff');
         if (file.endsWith('.html')) expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
         else if (file.startsWith('v4/')) expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -310,12 +311,12 @@ describe('compression on the wire', () => {
     expect(since.statusCode).toBe(304);
   });
 
-  it('keeps a 404 free of the headers a found file gets (no year of cache on a miss)', async () => {
+  it('keeps a 404 free of the headers a found file gets (a miss is never cached, let alone for a year)', async () => {
     t = await makeTestApp({ env: { SVC_DIST_DIR: dist } });
     const res = await t!.app.inject({ url: '/v4/ui.nothere.js', headers: { 'accept-encoding': 'br, gzip' } });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
-    expect(res.headers['cache-control']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });

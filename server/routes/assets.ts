@@ -70,7 +70,8 @@ const PAGE_HEADERS = {
 
 /**
  * The phone page (its script reads the request from the address), e.g. with 400 for a provider
- * callback that names no login of ours.
+ * callback that names no login of ours. Never cached: its route keeps the HTTP layer's no-store
+ * (http/no-store.ts), as the API routes do.
  *
  * @example return sendPhonePage(reply, deps.config.distDir, 400)
  */
@@ -81,7 +82,6 @@ export function sendPhonePage(reply: FastifyReply, distDir: string, status = 200
         'Content-Type': TYPES.html!,
         'X-Content-Type-Options': 'nosniff',
         ...PAGE_HEADERS,
-        'Cache-Control': 'no-store',
       });
     },
   });
@@ -108,25 +108,27 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
   const page = PAGE_HEADERS;
+  // These files may be cached: each route sets its own Cache-Control (http/no-store.ts).
+  const cacheable = { config: { noStore: false } };
 
-  app.get(LOADER_PATH, (_request, reply) =>
+  app.get(LOADER_PATH, cacheable, (_request, reply) =>
     send(reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
   );
 
-  app.get<{ Params: { file: string } }>('/v4/:file', (request, reply) => {
+  app.get<{ Params: { file: string } }>('/v4/:file', cacheable, (request, reply) => {
     if (!UI_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
     return send(reply, `v4/${request.params.file}`, { ...script, 'Cache-Control': IMMUTABLE });
   });
 
   // public/ (the favicon): one route per file, in every mode.
   for (const name of existsSync(PUBLIC_DIR) ? readdirSync(PUBLIC_DIR).filter((n) => PUBLIC_NAME.test(n)) : []) {
-    app.get(`/${name}`, (_request, reply) =>
+    app.get(`/${name}`, cacheable, (_request, reply) =>
       send(reply, name, { 'Cache-Control': 'public, max-age=86400' }, PUBLIC_DIR),
     );
   }
 
   const assets = (prefix: string, dir: string): void => {
-    app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, (request, reply) => {
+    app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, cacheable, (request, reply) => {
       if (!ASSET_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
       return send(reply, `${dir}/assets/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
     });
@@ -144,11 +146,11 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   const demo = (_request: FastifyRequest, reply: FastifyReply): FastifyReply =>
     send(reply, 'demo/index.html', { ...page, 'Cache-Control': 'no-cache' });
-  app.get('/demo', demo);
-  app.get('/demo/', demo);
+  app.get('/demo', cacheable, demo);
+  app.get('/demo/', cacheable, demo);
   assets('/demo', 'demo');
   // The built page is static; the example partner's port is configuration (PARTNER_PORT).
-  app.get('/demo/config.json', async (_request, reply) =>
+  app.get('/demo/config.json', cacheable, async (_request, reply) =>
     reply.header('Cache-Control', 'no-cache').send({ partnerUrl: `http://localhost:${deps.config.partnerPort}` }),
   );
 }

@@ -124,7 +124,7 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
       requireJsonContentType(request);
       const { origin, scopes } = readJsonObject(request, BILLING_BODY);
       const created = await createBillingSession(deps, billingApp, { origin, scopes });
-      return reply.code(201).header('Cache-Control', 'no-store').send(created);
+      return reply.code(201).send(created);
     },
   );
 
@@ -136,6 +136,8 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
         tags: ['billing'],
         response: { 200: jwksSchema },
       },
+      // public keys, cached by verifiers for jwksMaxAgeSeconds
+      config: { noStore: false },
     },
     async (_request, reply) => {
       const jwks = await deps.blind.jwks();

@@ -21,7 +21,7 @@
  * is not this partner's own, made through this variant → 404 NOT_FOUND. A long poll past its caps
  * (per address across instances, per instance) is answered at once, as wait=0.
  *
- * Every answer here is Cache-Control: no-store; no CORS (server to server).
+ * Every answer here is Cache-Control: no-store (http/no-store.ts); no CORS (server to server).
  */
 import type { FastifyInstance } from 'fastify';
 import type { PartnerVerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
@@ -41,11 +41,6 @@ export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
 /** Registers /api/partner/verify-request and /api/partner/verify-status/:requestId. */
 export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (partnerScope) => {
-    partnerScope.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
-
     partnerScope.post(
       PARTNER_CREATE_PATH,
       {

@@ -65,11 +65,6 @@ export function readHandoff(request: PhoneRequest): { body: JsonObject; handoff:
 /** Registers the phone's routes of both modes: open, the providers' start and callback. */
 export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (phone) => {
-    phone.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
-
     phone.post<{ Params: { requestId: string } }>(
       PHONE_OPEN_PATH,
       { schema: phoneOpenSchema, validatorCompiler: documentOnly },

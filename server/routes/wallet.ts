@@ -132,10 +132,6 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
   if (!deps.wallet.trust.enabled) return;
 
   app.register(async (wallet) => {
-    wallet.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
     wallet.addHook('preHandler', async (request) => {
       if (request.method !== 'POST') return;
       await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());

@@ -28,7 +28,7 @@
  * instance) is answered at once, as wait=0.
  *
  * CORS on /api/w/*: any origin, no credentials, preflights answered, X-SVC-CID and Retry-After
- * exposed. Every answer here is Cache-Control: no-store.
+ * exposed. Every answer here is Cache-Control: no-store, as every API answer (http/no-store.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
@@ -55,10 +55,6 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       paths: [WIDGET_CREATE_PATH, WIDGET_STATUS_PATH],
       methods: ['GET', 'POST', 'OPTIONS'],
       exposeHeaders: ['X-SVC-CID', 'Retry-After'],
-    });
-    widget.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
     });
 
     widget.post(

@@ -51,11 +51,6 @@ function readCredential(body: JsonObject): { credential?: CredentialKind } {
 /** Registers the persona picker's routes; app.ts calls it in sandbox mode only. */
 export function registerSandboxPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (phone) => {
-    phone.addHook('onRequest', (_request, reply, done) => {
-      reply.header('Cache-Control', 'no-store');
-      done();
-    });
-
     phone.get(PERSONAS_PATH, async (): Promise<PersonaSummary[]> => summarizePersonas(deps.personas));
 
     phone.post<{ Params: { requestId: string } }>(PHONE_COMPLETE_PATH, async (request) => {

@@ -17,6 +17,13 @@ async function main(): Promise<void> {
     issuer: setup.issuer,
     clients: [setup.client],
     personas: loadPersonas(),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    // Its port is its issuer's (the fixture idp_example's, which the service registers too).
+    throw new Error(
+      `port ${setup.port} (the issuer ${setup.issuer} of idp_example in SVC_PROVIDER_FIXTURES) on ${setup.host} ` +
+        'is in use by another process; stop it, or give idp_example an issuer on a free port',
+    );
   });
   console.log(`example identity provider: issuer ${provider.issuer}, listening on ${provider.url}`);
   const stop = (): void => {
