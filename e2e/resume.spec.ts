@@ -21,6 +21,8 @@ test.describe('on a desktop', () => {
     const [phone] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
     await phone.waitForURL(/\/m\/v\/vr_/);
     await answerOnPhonePage(phone, { persona: 'fr-adult-m' });
+    // "go back to the site": the shop's tab, hidden behind the new one, polls again once shown
+    await page.bringToFront();
     await page.waitForURL('**/success');
     await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');
   });
