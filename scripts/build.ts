@@ -79,13 +79,18 @@ function localeEntry(locale: Locale): Plugin {
 /**
  * Property names that only the loader and the UI bundle use between themselves (the mount
  * contract of src/shared/contract.ts, the loader's own wiring), written as one letter by this one
- * table in both builds so that the two keep agreeing (issue 18: 55 B off the loader's gzip). Never
- * a name that the page, the DOM, the wire (src/protocol/api.ts: `result`, `error`) or a `data-*`
- * attribute uses: `config.successPath` keeps its name, it is read from `dataset` under it. The
- * letters are the minifier's own first picks for variables (gzip finds them nearby), and none is a
- * property name anywhere in src/ (scripts/build.test.ts checks both).
+ * table in both builds so that the two keep agreeing (issue 18: 55 B off the loader's gzip); and
+ * names the UI bundle alone uses inside itself (its signals, the flow, the long poll's outcome, the
+ * view's props, copy keys read by name only), which paid for resume (design.md §14: about 110 B
+ * off the UI, docs/development.md). Never a name that the page, the DOM, the wire
+ * (src/protocol/api.ts: `result`, `error`, `request`) or a `data-*` attribute uses, nor one read
+ * through a computed key (the icons by name, the copy's `<state>Title`): `config.successPath`
+ * keeps its name, it is read from `dataset` under it. The letters are the minifier's own first
+ * picks for variables (gzip finds them nearby), then capitals, and none is a property name
+ * anywhere in src/ (scripts/build.test.ts checks both).
  */
 export const MANGLED_PROPS: Readonly<Record<string, string>> = {
+  // between the two scripts
   config: 'e',
   send: 't',
   sent: 'n',
@@ -101,6 +106,38 @@ export const MANGLED_PROPS: Readonly<Record<string, string>> = {
   raw: 'f',
   api: 'p',
   problem: 'g',
+  storageKey: 'v',
+  stored: 'w',
+  sentController: 'Y',
+  // inside the UI bundle: signals, flow, long poll
+  peek: 'M',
+  subscribers: 'N',
+  sources: 'O',
+  create: 'P',
+  created: 'Q',
+  dispose: 'R',
+  retryAfterMs: 'k',
+  secondsLeft: 'q',
+  onStatus: 'j',
+  walletFailed: 'z',
+  canUseWallet: 'A',
+  useWallet: 'B',
+  qrShown: 'D',
+  // inside the UI bundle: the view's props and the copy keys it reads by name
+  onBackToQr: 'C',
+  onShowQr: 'E',
+  onRetry: 'F',
+  deepLink: 'G',
+  walletLink: 'H',
+  onWallet: 'I',
+  drawing: 'J',
+  drawn: 'K',
+  sameTab: 'S',
+  useWalletHere: 'U',
+  mobileTitle: 'V',
+  openWalletApp: 'W',
+  waitingTitle: 'X',
+  mobileHelp: 'Z',
 };
 
 /** The minifier's settings for the widget's scripts: rolldown's defaults, and {@link MANGLED_PROPS}. */

@@ -32,12 +32,12 @@ describe('checkBundle', () => {
     expect(checkBundle('loader', '(function(){console.log(`[svc]`,`ready`)})();')).toEqual([]);
   });
 
-  it('fails a loader over 2816 bytes gzip and a UI bundle over 12288 (issue 18)', () => {
-    expect(BUDGETS).toEqual({ loader: 2816, ui: 12288, uiWithLocale: 12900 });
+  it('fails a loader over 2860 bytes gzip and a UI bundle over 12288 (issue 18)', () => {
+    expect(BUDGETS).toEqual({ loader: 2860, ui: 12288, uiWithLocale: 12900 });
     const big = noise(3000);
-    expect(gzipSize(big)).toBeGreaterThan(2816);
+    expect(gzipSize(big)).toBeGreaterThan(2860);
     expect(checkBundle('loader', big)).toEqual([
-      expect.stringMatching(/^loader: \d+ bytes gzip, over its 2816 budget$/),
+      expect.stringMatching(/^loader: \d+ bytes gzip, over its 2860 budget$/),
     ]);
     expect(checkBundle('ui', big)).toEqual([]);
     expect(checkBundle('ui', noise(12_000))).toEqual([]);
@@ -110,7 +110,7 @@ describe('bundleSize', () => {
     expect(code).not.toBe('');
     expect(bundleSize(code, 'loader.min.js')).toBe(systemGzipSize(code, 'loader.min.js'));
     expect(checkBundle('loader', code, 'v4/loader.min.js')).toEqual([
-      `loader: ${systemGzipSize(code, 'loader.min.js')} bytes gzip, over its 2816 budget`,
+      `loader: ${systemGzipSize(code, 'loader.min.js')} bytes gzip, over its 2860 budget`,
     ]);
   });
 

@@ -99,49 +99,43 @@ describe('window.SVC', () => {
     await expect(fake.mounts[0]!.options.sent).resolves.toEqual([201, created]);
   });
 
-  it('gives up the first request after 15 s without an answer, so the UI can offer a retry', async () => {
-    vi.useFakeTimers();
-    try {
-      vi.stubGlobal(
-        'fetch',
-        (_url: string, init: RequestInit) =>
-          new Promise((_resolve, reject) =>
-            init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-          ),
-      );
-      const fake = fakeUi();
-      const { api } = svc(undefined, () => Promise.resolve(fake.mount));
-      api.render(box('w1'));
-      await vi.advanceTimersByTimeAsync(0);
-      const sent = vi.fn();
-      fake.mounts[0]!.options.sent!.then(sent, sent);
-      await vi.advanceTimersByTimeAsync(14_999);
-      expect(sent).not.toHaveBeenCalled();
-      await vi.advanceTimersByTimeAsync(1);
-      expect(sent).toHaveBeenCalledWith(expect.objectContaining({ name: 'AbortError' }));
-    } finally {
-      vi.useRealTimers();
-    }
+  it('hands the UI the first request with its controller, which the UI gives it up through after 15 s', async () => {
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) =>
+          init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
+    );
+    const fake = fakeUi();
+    const { api } = svc(undefined, () => Promise.resolve(fake.mount));
+    api.render(box('w1'));
+    await flush();
+    const { sent, sentController } = fake.mounts[0]!.options;
+    sentController!.abort();
+    await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('leaves no timer behind once the first answer is in, nor after remove()', async () => {
+  it('sets no timer of its own, and remove() aborts the first request', async () => {
     vi.useFakeTimers();
     try {
-      const { api } = svc(undefined, () => new Promise(() => {}));
-      api.render(box('w1'));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(vi.getTimerCount()).toBe(0);
+      let aborted = false;
       vi.stubGlobal(
         'fetch',
         (_url: string, init: RequestInit) =>
           new Promise((_resolve, reject) =>
-            init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+            init.signal!.addEventListener('abort', () => {
+              aborted = true;
+              reject(new DOMException('aborted', 'AbortError'));
+            }),
           ),
       );
-      const handle = api.render(box('w2'));
-      expect(vi.getTimerCount()).toBe(1);
+      const handle = svc(undefined, () => new Promise(() => {})).api.render(box('w1'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
       handle.remove();
       await vi.advanceTimersByTimeAsync(0);
+      expect(aborted).toBe(true);
       expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
@@ -420,5 +414,73 @@ describe('autoRender', () => {
     const created = document.getElementById('svc-widget')!;
     expect(script.nextElementSibling).toBe(created);
     expect(fake.mounts[0]!.container).toBe(created);
+  });
+});
+
+describe('resume (design.md §14)', () => {
+  const stored = { ...created, expires_at: Date.now() + 200_000, qr: { size: 21, bits: 'AA' } };
+  beforeEach(() => sessionStorage.clear());
+
+  it('computes the key from the partner, the scopes sorted and the path, and hands it to the UI', async () => {
+    const fake = fakeUi();
+    const { api } = svc({ partnerId: 'pk_test_demo', successPath: '/done', scopes: 'isEU, isAdult' }, () =>
+      Promise.resolve(fake.mount),
+    );
+    api.render(box('w1'));
+    await flush();
+    expect(fake.mounts[0]!.options.storageKey).toBe('svc:v1:pk_test_demo:isAdult,isEU:/shop');
+    expect(fake.mounts[0]!.options.stored).toBeUndefined();
+    expect(fetchCalls).toHaveLength(1);
+  });
+
+  it('sends no create when this tab stores a request for the page, and hands the entry to the UI', async () => {
+    sessionStorage.setItem('svc:v1:pk_test_demo:isAdult:/shop', JSON.stringify(stored));
+    const fake = fakeUi();
+    svc(undefined, () => Promise.resolve(fake.mount)).api.render(box('w1'));
+    await flush();
+    expect(fetchCalls).toEqual([]);
+    expect(fake.mounts[0]!.options.sent).toBeUndefined();
+    expect(fake.mounts[0]!.options.stored).toEqual(stored);
+  });
+
+  it('keys an ADULT_BLIND widget by "blind", not by its session token, which changes on every load', async () => {
+    sessionStorage.setItem('svc:v1:blind:isAdult:/shop', JSON.stringify(stored));
+    const fake = fakeUi();
+    svc({ sessionToken: 'st_new_on_every_load', successPath: '/done' }, () => Promise.resolve(fake.mount)).api.render(
+      box('w1'),
+    );
+    await flush();
+    expect(fetchCalls).toEqual([]);
+    expect(fake.mounts[0]!.options.storageKey).toBe('svc:v1:blind:isAdult:/shop');
+  });
+
+  it.each([
+    ['another page', 'svc:v1:pk_test_demo:isAdult:/other'],
+    ['other scopes', 'svc:v1:pk_test_demo:isAdult,isEU:/shop'],
+    ['another partner', 'svc:v1:pk_test_other:isAdult:/shop'],
+  ])('creates a new request when only %s has a stored one', async (_name, key) => {
+    sessionStorage.setItem(key, JSON.stringify(stored));
+    svc().api.render(box('w1'));
+    await flush();
+    expect(fetchCalls).toHaveLength(1);
+  });
+
+  it('creates a new request when the entry is not JSON or the storage cannot be read', async () => {
+    sessionStorage.setItem('svc:v1:pk_test_demo:isAdult:/shop', '{not json');
+    svc().api.render(box('w1'));
+    const descriptor = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    });
+    try {
+      svc().api.render(box('w2'));
+    } finally {
+      Object.defineProperty(window, 'sessionStorage', descriptor);
+    }
+    await flush();
+    expect(fetchCalls).toHaveLength(2);
   });
 });

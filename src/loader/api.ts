@@ -4,10 +4,10 @@
  * arrived is queued; nothing here ever throws into the host page.
  */
 import {
-  CREATE_TIMEOUT_MS,
   type Listener,
   type SvcApi,
   type SvcError,
+  type StoredRequest,
   type SvcResult,
   type WidgetConfig,
   type WidgetController,
@@ -94,17 +94,22 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     const { config, problem } = parseConfig(raw, env.apiOrigin);
     const abort = new AbortController();
     const error = problem ? initFailed(problem) : undefined;
+    // The request this tab already shows for this page (design.md §14): the UI asks its status
+    // instead of creating one. The UI writes and removes the entry (src/widget/model/flow.ts).
+    const storageKey = `svc:v1:${config.partnerId ?? 'blind'}:${config.scopes}:${location.pathname}`;
+    let stored: StoredRequest | undefined;
+    try {
+      stored = JSON.parse(sessionStorage[storageKey]);
+    } catch {
+      // nothing stored, or no storage (a sandboxed frame): a new request
+    }
     // The scripts first, then the request: the service answers them in that order, and the create
     // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
     loadUi(resolveLocale(config.locale)).catch(ignore);
-    const sent = error ? undefined : sendCreateRequest(config, abort.signal);
-    if (sent) {
-      // Given up after 15 s; the timer ends with the answer (or the abort of remove()). A failure
-      // is the UI's to report: handled here, it never reaches the page as an unhandled rejection.
-      const timer = setTimeout(() => abort.abort(), CREATE_TIMEOUT_MS);
-      const stop = (): void => clearTimeout(timer);
-      sent.then(stop, stop);
-    }
+    const sent = error || stored ? undefined : sendCreateRequest(config, abort.signal);
+    // A failure is the UI's to report, and the UI gives the request up after 15 s through its controller
+    // (src/widget/net/create.ts); caught here, it never reaches the page as an unhandled rejection.
+    sent?.catch(ignore);
 
     return (container) => {
       let state: WidgetState = 'creating';
@@ -147,6 +152,9 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
               config,
               send: (signal) => sendCreateRequest(config, signal),
               sent,
+              sentController: abort,
+              storageKey,
+              stored,
               error,
               emit(type, value) {
                 if (type === 'state') setState(value);

@@ -100,7 +100,9 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   const scopes = (raw.scopes ?? 'isAdult')
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean) as Scope[];
+    .filter(Boolean)
+    // sorted: the resume key names the set, whatever order the attribute gives (design.md §14)
+    .sort() as Scope[];
   // ADULT_BLIND: the session token carries the scopes, the attribute is not used. The rules are
   // protocol/scopes.ts findScopeProblem's, spelled out here because its codes cost loader bytes.
   if (sessionToken === undefined) {

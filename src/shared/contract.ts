@@ -3,7 +3,7 @@
  * (`dist/v4/ui.<hash>.js`), and the public shapes `window.SVC` hands to partners (design.md §7).
  * Types and tiny constants only: both bundles import it, so every byte here is paid twice.
  */
-import type { Locale } from '../protocol/api.ts';
+import type { Locale, VerifyRequestCreated } from '../protocol/api.ts';
 import type { Scope } from '../protocol/scopes.ts';
 
 /** What the widget shows; `data-state` on the host element and `onState` report the same value. */
@@ -85,6 +85,12 @@ export type WidgetEvent =
  */
 export type CreateAnswer = [status: number, body?: unknown];
 
+/**
+ * A widget's live request as sessionStorage keeps it (design.md §14): the create answer, what the
+ * page already shows (the QR code, the deep link, the wallet fields), never a result.
+ */
+export type StoredRequest = VerifyRequestCreated;
+
 /** A create that has no answer after this long is given up (and can be retried). */
 export const CREATE_TIMEOUT_MS = 15_000;
 
@@ -93,8 +99,17 @@ export interface MountOptions {
   config: WidgetConfig;
   /** sends POST /api/w/verify-request; rejects when no answer came (network error, abort) */
   send(signal: AbortSignal): Promise<CreateAnswer>;
-  /** the first request, sent by the loader before the UI arrived (given up after 15 s) */
+  /** the first request, sent by the loader before the UI arrived */
   sent?: Promise<CreateAnswer>;
+  /** aborts `sent`: the UI gives it up {@link CREATE_TIMEOUT_MS} after it mounted (src/widget/net/create.ts) */
+  sentController?: AbortController;
+  /**
+   * The sessionStorage key of this widget's live request (design.md §14):
+   * `svc:v1:<partner id, or "blind">:<scopes sorted, comma-joined>:<location.pathname>`.
+   */
+  storageKey: string;
+  /** the request stored under `storageKey` when the loader started: no `sent` then, the UI asks its status */
+  stored?: StoredRequest;
   emit(...event: WidgetEvent): void;
   /** keeps a same-page result for `consumeResult()` */
   keepResult(result: SvcResult): void;

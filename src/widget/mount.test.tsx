@@ -78,6 +78,7 @@ function mount(raw: RawConfig = {}, options: Partial<MountOptions> = {}): Shadow
   const { config } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/done', ...raw }, 'https://svc.example');
   widget = mountWidget(container, {
     config,
+    storageKey: 'svc:v1:test',
     send: () => Promise.resolve([201, { ...REQUEST, expires_at: Date.now() + 300_000 }]),
     emit: (...event) => events.push(event),
     keepResult: () => {},
@@ -200,6 +201,7 @@ describe('mountWidget', () => {
     const noop = () => {};
     widget = mountWidget(container, {
       config,
+      storageKey: 'svc:v1:test',
       send: () => new Promise(() => {}),
       emit: noop,
       keepResult: noop,

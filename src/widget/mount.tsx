@@ -43,7 +43,7 @@ export const mountWidget: MountWidget = (container, options) => {
   const flow = createFlow({
     ...options,
     create: (signal) => createRequest(options.send, signal),
-    created: options.sent && readCreateAnswer(options.sent),
+    created: options.sent && readCreateAnswer(options.sent, options.sentController),
     navigate: (url) => location.assign(url),
     emit(...event) {
       if (event[0] == 'state') host.setAttribute('data-state', event[1]);

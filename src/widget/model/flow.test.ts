@@ -10,12 +10,15 @@ import { createFlow, type Flow } from './flow.ts';
 
 const API = 'https://svc.example';
 const PAGE = 'http://localhost:3000';
+/** the sessionStorage key the loader computes for these tests' widget (src/loader/api.ts) */
+const KEY = 'svc:v1:pk_test_demo:isAdult:/shop/age';
 
 /** What the fake service answers to status calls, in order; then long polls that hold `wait` seconds. */
 let statusScript: Array<() => Response | Promise<Response>>;
 let createScript: Array<() => Response>;
 let statusCalls: number[];
 let knownSent: Array<string | null>;
+let waitSent: Array<string | null>;
 let createCalls: number;
 let confirmCalls: Array<{ at: number; grant: string | null }>;
 let confirmAnswer: () => Response;
@@ -44,6 +47,7 @@ const server = setupServer(
   http.get(`${API}/api/w/verify-status/:id`, ({ request }) => {
     statusCalls.push(Date.now());
     knownSent.push(new URL(request.url).searchParams.get('known'));
+    waitSent.push(new URL(request.url).searchParams.get('wait'));
     const next = statusScript.shift();
     if (next) return next();
     const wait = Number(new URL(request.url).searchParams.get('wait'));
@@ -80,6 +84,7 @@ beforeEach(() => {
   createScript = [];
   statusCalls = [];
   knownSent = [];
+  waitSent = [];
   createCalls = 0;
   confirmCalls = [];
   confirmAnswer = () => HttpResponse.json({ verified: true });
@@ -89,6 +94,7 @@ beforeEach(() => {
   navigated = [];
   hidden = false;
   history.replaceState(null, '', '/shop/age');
+  sessionStorage.clear();
 });
 
 afterEach(() => {
@@ -98,11 +104,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function start(extra: RawConfig = {}): Flow {
+function start(extra: RawConfig = {}, stored?: VerifyRequestCreated): Flow {
   const { config, problem } = parseConfig({ partnerId: 'pk_test_demo', successPath: '/shop/done', ...extra }, API);
   if (problem) throw new Error(`bad test config: ${problem}`);
   flow = createFlow({
     config,
+    storageKey: KEY,
+    stored,
     create: (signal) => createRequest((s) => sendCreateRequest(config, s), signal),
     emit: (...event) => events.push(event),
     keepResult: (result) => kept.push(result),
@@ -160,6 +168,7 @@ describe('creating the request', () => {
     const early = created();
     flow = createFlow({
       config,
+      storageKey: KEY,
       create: () => Promise.reject(new Error('unused')),
       created: Promise.resolve(early),
       emit: (...e) => events.push(e),
@@ -176,6 +185,7 @@ describe('creating the request', () => {
     const error = { code: 'INIT_FAILED' as const, message: 'data-partner-id missing', retryable: false };
     flow = createFlow({
       config,
+      storageKey: KEY,
       create: (s) => createRequest((t) => sendCreateRequest(config, t), s),
       error,
       emit: (...e) => events.push(e),
@@ -311,6 +321,147 @@ describe('waiting for the phone', () => {
     setHidden(false);
     await vi.advanceTimersByTimeAsync(0);
     expect(statusCalls).toHaveLength(6);
+  });
+});
+
+describe('resuming after a reload, Back or the back/forward cache (design.md §14)', () => {
+  const storedEntry = (): VerifyRequestCreated | null => JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
+
+  it('keeps the live request in sessionStorage under its key: the create answer, what the page shows', async () => {
+    const f = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(storedEntry()).toEqual(f.request.value);
+    expect(Object.keys(storedEntry()!).sort()).toEqual([
+      'deep_link',
+      'expires_at',
+      'poll_after_ms',
+      'poll_token',
+      'request_id',
+      'sandbox',
+    ]);
+  });
+
+  it('shows a stored request that still waits, from its entry, after one status call, and creates nothing', async () => {
+    const stored = created();
+    statusScript.push(status({ status: 'pending' }));
+    const f = start({}, stored);
+    expect(f.state.value).toBe('creating');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.state.value).toBe('waiting');
+    expect(f.request.value).toBe(stored);
+    expect(createCalls).toBe(0);
+    // the first call asks at once (wait=0), then the long poll takes over
+    expect(waitSent).toEqual(['0', '25']);
+    expect(storedEntry()).toEqual(stored);
+  });
+
+  it('shows a stored request the visitor has opened on the phone as scanned at once', async () => {
+    statusScript.push(status({ status: 'in_progress' }));
+    const f = start({}, created());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.state.value).toBe('scanned');
+    expect(states()).toEqual(['creating', 'scanned']);
+    expect(createCalls).toBe(0);
+  });
+
+  it('delivers a stored request completed while the visitor was away once, as a live completion, and drops it', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify(created()));
+    statusScript.push(status({ status: 'completed', result: { grant_code: 'g_away' } }));
+    const f = start({ state: 'cart-7' }, storedEntry()!);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.filter((e) => e[0] === 'success')).toEqual([['success', { grant_code: 'g_away', state: 'cart-7' }]]);
+    expect(navigated).toEqual(['/shop/done#grant_code=g_away&state=cart-7']);
+    expect(f.state.value).toBe('redirecting');
+    expect(storedEntry()).toBeNull();
+    expect(createCalls).toBe(0);
+  });
+
+  it.each([
+    ['failed', status({ status: 'failed', reason: 'cancelled' })],
+    ['expired', status({ status: 'expired' })],
+    ['unknown to the service (404)', () => HttpResponse.json({ error: 'NOT_FOUND' }, { status: 404 })],
+  ])('drops a stored request that %s and creates a new one', async (_name, answer) => {
+    const stored = created();
+    sessionStorage.setItem(KEY, JSON.stringify(stored));
+    statusScript.push(answer);
+    const f = start({}, stored);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(createCalls).toBe(1);
+    expect(f.state.value).toBe('waiting');
+    expect(f.request.value?.request_id).not.toBe(stored.request_id);
+    expect(storedEntry()?.request_id).toBe(f.request.value?.request_id);
+  });
+
+  it('shows a stored request when its status cannot be read (network error), and long-polls it with backoff', async () => {
+    const stored = created();
+    statusScript.push(() => HttpResponse.error());
+    const f = start({}, stored);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.request.value).toBe(stored);
+    expect(f.state.value).toBe('waiting');
+    expect(createCalls).toBe(0);
+  });
+
+  it('drops the entry on failure, on expiry, on reset() and on remove()', async () => {
+    statusScript.push(status({ status: 'failed', reason: 'failed' }));
+    const f = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.state.value).toBe('failed');
+    expect(storedEntry()).toBeNull();
+
+    // expiry: the renewal's request takes the entry's place
+    statusScript.push(status({ status: 'expired' }));
+    f.reset();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(createCalls).toBe(3);
+    expect(f.request.value?.request_id).toBe('vr_3');
+    expect(storedEntry()?.request_id).toBe('vr_3');
+
+    f.reset();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(storedEntry()?.request_id).toBe('vr_4');
+    f.dispose();
+    expect(storedEntry()).toBeNull();
+  });
+
+  it('never stores a result: the entry is gone before the grant is handed over', async () => {
+    statusScript.push(status({ status: 'completed', result: { grant_code: 'g_1' } }));
+    const seen: Array<string | null> = [];
+    start({ onSuccess: undefined });
+    const original = events.push.bind(events);
+    events.push = (...e) => {
+      if (e[0]![0] === 'success') seen.push(sessionStorage.getItem(KEY));
+      return original(...e);
+    };
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual([null]);
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain('g_1');
+  });
+
+  it('asks the status at once when the page comes back from the back/forward cache, keeping the request on screen', async () => {
+    const f = start();
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(1500); // a long poll is now held by the service
+    const shown = f.request.value;
+    const before = statusCalls.length;
+    statusScript.push(status({ status: 'in_progress' }));
+    dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    await vi.advanceTimersByTimeAsync(0);
+    // the status at once (wait=0), then a long poll again
+    expect(waitSent.slice(before)).toEqual(['0', '25']);
+    expect(f.state.value).toBe('scanned');
+    expect(f.request.value).toBe(shown);
+    expect(states()).toEqual(['creating', 'waiting', 'scanned']);
+    expect(createCalls).toBe(1);
+  });
+
+  it('does nothing on a pageshow that is not a return from the back/forward cache', async () => {
+    start();
+    await vi.advanceTimersByTimeAsync(1500);
+    const before = statusCalls.length;
+    dispatchEvent(Object.assign(new Event('pageshow'), { persisted: false }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(statusCalls.length).toBe(before);
   });
 });
 

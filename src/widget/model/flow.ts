@@ -11,10 +11,12 @@ import {
   type FailReason,
   type VerifyRequestCreated,
   type VerifyResult,
+  type RequestStatus,
 } from '../../protocol/api.ts';
 import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
 import { isCurrentPage, resultUrl } from '../../shared/result.ts';
 import { pollUntilSettled } from '../net/poll.ts';
+import { fetchStatus } from '../net/status.ts';
 import { confirmWithPartner } from '../net/server-verify.ts';
 import { postWalletResponse } from '../net/wallet.ts';
 
@@ -105,19 +107,51 @@ export function createFlow(deps: FlowDeps): Flow {
 
   const secondsLeftNow = (): number => Math.max(0, Math.ceil((expiresAt.peek() - Date.now()) / 1000));
 
-  async function start(created?: Promise<VerifyRequestCreated>): Promise<void> {
+  /** the request waiting for the visitor, kept in sessionStorage too */
+  let live: VerifyRequestCreated | undefined;
+  /** Keeps the live request in this tab for a reload or Back (design.md §14); none: drops it. */
+  const keep = (request?: VerifyRequestCreated): void => {
+    live = request;
+    try {
+      if (request) sessionStorage[deps.storageKey] = JSON.stringify(request);
+      else delete sessionStorage[deps.storageKey];
+    } catch {
+      // no storage here (a sandboxed frame, storage turned off): nothing to resume later
+    }
+  };
+
+  /**
+   * Shows a request: a new one (`created`, else one created here), or `stored`, the one this tab
+   * showed before a reload, Back or a return from the back/forward cache, once its status says it
+   * still waits; a stored one that completed is delivered, one that failed, expired or is unknown
+   * gives way to a new request.
+   */
+  async function start(created?: Promise<VerifyRequestCreated>, stored?: VerifyRequestCreated): Promise<void> {
     const signal = begin();
+    keep();
     batch(() => {
-      request.value = null;
+      // a request on screen that is asked again (pageshow) stays there meanwhile
+      if (stored != request.peek()) {
+        request.value = null;
+        state.value = 'creating';
+      }
       walletFailed.value = false;
       reason.value = undefined;
       error.value = null;
       result = undefined;
-      state.value = 'creating';
     });
-    let created_: VerifyRequestCreated;
+    let created_: VerifyRequestCreated | undefined;
+    let status: RequestStatus | undefined;
+    if (stored) {
+      const outcome = await fetchStatus(config.apiOrigin, stored, signal, 0);
+      if (signal.aborted) return;
+      status = outcome.status;
+      if (status == 'completed') return complete(outcome.result!, signal);
+      // no status (unreachable, throttled): shown all the same, the long poll waits for the service
+      if (!/failed|expired/.test(status!)) created_ = stored;
+    }
     try {
-      created_ = await (created ?? deps.create(signal));
+      created_ ??= await (created ?? deps.create(signal));
     } catch (cause) {
       if (!signal.aborted) {
         fail({
@@ -135,9 +169,10 @@ export function createFlow(deps: FlowDeps): Flow {
     batch(() => {
       now.value = Date.now();
       expiresAt.value = now.value + (ttlMs > 0 && ttlMs <= REQUEST_TTL_MS ? ttlMs : REQUEST_TTL_MS);
-      request.value = created_;
-      state.value = 'waiting';
+      request.value = created_!;
+      state.value = status == 'in_progress' ? 'scanned' : 'waiting';
     });
+    keep(created_);
     const settled = await pollUntilSettled(created_, signal, {
       apiOrigin: config.apiOrigin,
       secondsLeft: secondsLeftNow,
@@ -145,6 +180,7 @@ export function createFlow(deps: FlowDeps): Flow {
       onStatus: (status) => (state.value = status === 'pending' ? 'waiting' : 'scanned'),
     });
     if (!settled || signal.aborted) return;
+    keep();
     if (settled.status === 'completed') await complete(settled.result, signal);
     else if (settled.status === 'failed') {
       batch(() => {
@@ -184,11 +220,15 @@ export function createFlow(deps: FlowDeps): Flow {
     }
   }
 
-  const onVisibility = (): void => {
+  // Also on `pageshow`: back from the back/forward cache, the live request's status is asked at once
+  // (a long poll cut on the way in would otherwise wait out its backoff).
+  const onVisibility = (event: Event): void => {
     hidden.value = document.hidden;
-    if (!document.hidden && state.peek() === 'expired') void start();
+    if ((event as PageTransitionEvent).persisted && live) void start(undefined, live);
+    else if (!document.hidden && state.peek() === 'expired') void start();
   };
   document.addEventListener('visibilitychange', onVisibility);
+  addEventListener('pageshow', onVisibility);
 
   const stopEffects = [
     effect(() => deps.emit('state', state.value)),
@@ -203,7 +243,7 @@ export function createFlow(deps: FlowDeps): Flow {
     }),
   ];
 
-  if (!deps.error) void start(deps.created);
+  if (!deps.error) void start(deps.created, deps.stored);
 
   return {
     state,
@@ -251,7 +291,9 @@ export function createFlow(deps: FlowDeps): Flow {
     },
     dispose() {
       run?.abort();
+      keep();
       document.removeEventListener('visibilitychange', onVisibility);
+      removeEventListener('pageshow', onVisibility);
       for (const stop of stopEffects) stop();
     },
   };

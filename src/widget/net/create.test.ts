@@ -33,6 +33,31 @@ describe('readCreateAnswer', () => {
   });
 });
 
+describe("readCreateAnswer, for the loader's first request", () => {
+  it('gives it up after 15 s without an answer, aborting it through its controller, with a retryable NETWORK error', async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const answer = new Promise<CreateAnswer>((_resolve, reject) =>
+      controller.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+    );
+    const outcome = expect(readCreateAnswer(answer, controller)).rejects.toMatchObject({
+      message: 'NETWORK',
+      retryable: true,
+    });
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(controller.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+    expect(controller.signal.aborted).toBe(true);
+  });
+
+  it('leaves no timer behind once the answer is in', async () => {
+    vi.useFakeTimers();
+    await readCreateAnswer(Promise.resolve([201, CREATED]), new AbortController());
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
 describe('createRequest', () => {
   it('gives up after 15 s without an answer with a retryable NETWORK error, and aborts the request', async () => {
     vi.useFakeTimers();

@@ -9,13 +9,20 @@ import { withTimeout } from '../../shared/timeout.ts';
  *
  * @example const created = await readCreateAnswer(options.sent); // { request_id, deep_link, qr, … }
  */
-export async function readCreateAnswer(answer: Promise<CreateAnswer>): Promise<VerifyRequestCreated> {
+export async function readCreateAnswer(
+  answer: Promise<CreateAnswer>,
+  /** aborts the request behind `answer` when it has none after {@link CREATE_TIMEOUT_MS} */
+  controller?: AbortController,
+): Promise<VerifyRequestCreated> {
   let status: number;
   let body: unknown;
+  const timer = setTimeout(() => controller?.abort(), CREATE_TIMEOUT_MS);
   try {
     [status, body] = await answer;
   } catch {
     throw createError('NETWORK', true);
+  } finally {
+    clearTimeout(timer);
   }
   if ((status === 201 || status === 200) && body) return body as VerifyRequestCreated;
   // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting

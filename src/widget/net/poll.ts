@@ -22,7 +22,8 @@ const UNCHANGED_GAP_MS = 2000;
 /** How a request's long poll ended. */
 export type Settled =
   | { status: 'completed'; result: VerifyResult }
-  | { status: 'failed'; reason: FailReason }
+  /** without a reason when the service gave none: failed, not cancelled */
+  | { status: 'failed'; reason?: FailReason }
   /** expired on the service, unknown to it (404), or out of time on this device's clock */
   | { status: 'expired' };
 
@@ -78,25 +79,22 @@ export async function pollUntilSettled(
     lastPollAt = Date.now();
     const outcome = await fetchStatus(apiOrigin, created, signal, Math.min(MAX_WAIT_SECONDS, secondsLeft()), known);
     if (signal.aborted) return;
-    pauseMs = 0;
+    pauseMs = outcome.retryAfterMs ?? 0;
     wakeOnShow = false;
-    if (outcome.kind === 'unreachable') {
-      pauseMs = backoffMs(++failures);
-      wakeOnShow = true;
+    if (!outcome.status) {
+      // a 429 waits as long as it says; a network error backs off, and the page coming back wakes it
+      if (!pauseMs) {
+        pauseMs = backoffMs(++failures);
+        wakeOnShow = true;
+      }
       continue;
     }
-    if (outcome.kind === 'throttled') {
-      pauseMs = outcome.retryAfterMs;
-      continue;
-    }
-    if (outcome.kind === 'gone') return { status: 'expired' };
     failures = 0;
     const status = outcome.status;
-    gapMs = status.status === known ? Math.max(minGapMs, UNCHANGED_GAP_MS) : minGapMs;
-    known = status.status;
-    if (status.status === 'pending' || status.status === 'in_progress') onStatus(status.status);
-    else if (status.status === 'completed' && status.result) return { status: 'completed', result: status.result };
-    else if (status.status === 'failed') return { status: 'failed', reason: status.reason ?? 'failed' };
-    else if (status.status === 'expired') return { status: 'expired' };
+    gapMs = status === known ? Math.max(minGapMs, UNCHANGED_GAP_MS) : minGapMs;
+    known = status;
+    if (status === 'pending' || status === 'in_progress') onStatus(status);
+    // settled: completed (with its result), failed or expired
+    else if (status !== 'completed' || outcome.result) return outcome as Settled;
   }
 }

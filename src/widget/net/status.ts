@@ -6,15 +6,13 @@ import {
 } from '../../protocol/api.ts';
 import { withTimeout } from '../../shared/timeout.ts';
 
-/** What one status call tells the poll loop. */
-export type PollOutcome =
-  | { kind: 'status'; status: VerifyStatus }
-  /** 429: wait this long before the next call */
-  | { kind: 'throttled'; retryAfterMs: number }
-  /** 404: the request is unknown to the service (expired and purged, or never existed) */
-  | { kind: 'gone' }
-  /** network error, timeout or 5xx: back off and try again */
-  | { kind: 'unreachable' };
+/**
+ * What one status call tells the poll loop: the status as the service sent it (a 404, a request
+ * the service no longer knows, expired and purged or never existed, reads as `expired`); or no
+ * status, with `retryAfterMs` after a 429 (wait that long), without it after a network error, a
+ * timeout or a 5xx (back off and try again).
+ */
+export type PollOutcome = Partial<VerifyStatus> & { retryAfterMs?: number };
 
 /** The server answers a long poll within `wait` seconds; past this margin the connection is dead. */
 const LONG_POLL_MARGIN_MS = 10_000;
@@ -25,7 +23,7 @@ const LONG_POLL_MARGIN_MS = 10_000;
  *
  * @example
  * const outcome = await fetchStatus('https://widget.example', created, signal);
- * if (outcome.kind === 'status') console.log(outcome.status.status);
+ * if (outcome.status) console.log(outcome.status); // 'pending'
  */
 export async function fetchStatus(
   apiOrigin: string,
@@ -41,19 +39,19 @@ export async function fetchStatus(
   const timed = withTimeout(signal, waitSeconds * 1000 + LONG_POLL_MARGIN_MS);
   try {
     const response = await fetch(url, { credentials: 'omit', cache: 'no-store', signal: timed.signal });
-    if (response.ok) return { kind: 'status', status: (await response.json()) as VerifyStatus };
-    if (response.status === 404) return { kind: 'gone' };
+    if (response.ok) return (await response.json()) as VerifyStatus;
+    if (response.status === 404) return { status: 'expired' } as VerifyStatus;
     if (response.status === 429) {
       const seconds = Number(response.headers.get('Retry-After'));
       // Spec (Limits): the status limit answers Retry-After: 60; without one, wait a full window.
-      return { kind: 'throttled', retryAfterMs: (seconds > 0 ? seconds : 60) * 1000 };
+      return { retryAfterMs: (seconds > 0 ? seconds : 60) * 1000 };
     }
-    return { kind: 'unreachable' };
   } catch {
-    return { kind: 'unreachable' };
+    // a network error or a timeout: unreachable, as a 5xx
   } finally {
     timed.clear();
   }
+  return {};
 }
 
 /**

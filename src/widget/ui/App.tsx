@@ -91,6 +91,7 @@ export function App(p: ViewProps) {
         deepLink={link}
         drawing={drawing}
         secondsLeft={p.secondsLeft}
+        sameTab={p.phone}
         onWallet={p.onWallet}
       />
     );

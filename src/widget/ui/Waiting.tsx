@@ -7,7 +7,8 @@ import type { Copy } from '../copy/fr.ts';
 import { Qr, type QrDrawing } from './Qr.tsx';
 
 /**
- * Desktop waiting: the QR code, its countdown, and the deep link as a plain link beside it. With
+ * Desktop waiting: the QR code, its countdown, and the deep link as a link beside it (in a new tab,
+ * but on a phone showing the QR code). With
  * the EUDI wallet path (design.md §11) the QR code encodes the wallet link (the service's modules),
  * `title` says to scan it with a wallet app, `deepLink` is the wallet link on a phone only (App.tsx),
  * and `onWallet` (where the Digital Credentials API exists) offers a wallet on this device.
@@ -22,6 +23,8 @@ export function Waiting(props: {
   deepLink: string;
   drawing: QrDrawing;
   secondsLeft: number;
+  /** on a phone the deep link opens in this tab (Back comes back to the same request); elsewhere in a new one */
+  sameTab: boolean;
   onWallet?: () => void;
 }) {
   const { copy, deepLink, drawing, secondsLeft, onWallet } = props;
@@ -42,7 +45,14 @@ export function Waiting(props: {
             {copy.useWalletHere}
           </button>
         )}
-        <a class="link" href={deepLink} data-testid="svc-open-here">
+        {/* on a desktop the phone page opens beside the partner's page, which keeps waiting (design.md §14) */}
+        <a
+          class="link"
+          href={deepLink}
+          target={props.sameTab ? undefined : '_blank'}
+          rel="noopener"
+          data-testid="svc-open-here"
+        >
           {copy.openHere}
         </a>
       </div>
