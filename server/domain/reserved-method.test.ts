@@ -102,7 +102,13 @@ describe('a provider stored with the method eudi_wallet', () => {
       redirectUri: REDIRECT_URI,
     });
     await t.store.putProvider(row('idp_changed', 'eudi_wallet'));
-    const res = await t.app.inject({ method: 'GET', url: callbackUrl.pathname + callbackUrl.search });
+    // the same browser: it brings back the login cookie the start set (docs/providers.md, "One browser")
+    const cookie = String(started.headers['set-cookie']).split(';')[0]!;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: callbackUrl.pathname + callbackUrl.search,
+      headers: { cookie },
+    });
     expect(res.statusCode).toBe(303);
     expect(new URL(res.headers.location as string).searchParams.get('login')).toBe('refused');
     // The request is left as it was: no grant, no pass token, no method.
