@@ -58,8 +58,8 @@ export interface PublicKey {
  *   (anyone can sign a proof of age, a PID or an mDL with it);
  * - the EU age-verification reference *test* CA, whose test credentials anyone can obtain: only
  *   with SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots), and logged at boot;
- * - the sandbox access certificate of design.md §16 (committed key) joins them when it lands:
- *   whatever reads the access certificate refuses it through findPublicKey.
+ * - the sandbox access certificate for signed wallet requests (committed key) joins them when it
+ *   lands: whatever reads the access certificate refuses it through findPublicKey.
  *
  * A test checks these against the files in fixtures/wallet/; a regenerated sandbox issuer adds its
  * keys here (the old ones stay public in git history).
