@@ -105,7 +105,7 @@ describe('the citation check', () => {
   it('names the file and line of a citation of a section that does not exist', () => {
     const problems = checkDesignCitations(
       tree({
-        'server/a.ts': `// fine: ${cite('§3')}\n// wrong: ${cite('§14')}\n`,
+        'server/a.ts': `// fine: ${cite('§3')}\n// wrong: ${cite('§99')}\n`,
         'e2e/b.spec.ts': `it('says so (${cite('§2, §0')})', () => {});\n`,
         'docs/c.md': `a backwards range: ${cite('§6–5')}\n`,
       }),
@@ -113,7 +113,7 @@ describe('the citation check', () => {
     expect(problems.unknown).toEqual([
       `docs/c.md:1: ${cite('§6–5')} names no section of docs/design.md`,
       `e2e/b.spec.ts:1: ${cite('§2, §0')} names no section of docs/design.md`,
-      `server/a.ts:2: ${cite('§14')} names no section of docs/design.md`,
+      `server/a.ts:2: ${cite('§99')} names no section of docs/design.md`,
     ]);
   });
 
