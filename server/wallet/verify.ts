@@ -400,7 +400,7 @@ export async function verifyDeviceResponseBytes(
   const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, docType);
   if (deviceSignatureProblem) return refuse('device_auth', deviceSignatureProblem);
 
-  const read = readFacts(document.issuerSigned.getIssuerNamespace(namespace) ?? [], expected.scopes, now);
+  const read = readFacts(document.issuerSigned.getIssuerNamespace(namespace) ?? [], credential, expected.scopes, now);
   if ('problem' in read) return refuse('elements', read.problem);
   return { status: 'verified', credential, facts: read.facts };
 }
