@@ -162,6 +162,32 @@ describe('wallet request', () => {
     expect(DESIGN_13_DCQL).not.toMatch(/age_over_18|birth_date|claim_sets/);
   });
 
+  it('asks the same claim_sets over the DC API (openid4vp-v1-unsigned), and the AV profile link stays as it was', async () => {
+    const french = await createWalletRequest({ requestId: 'vr_dc', apiUrl: API_URL, scopes: ['isAdult', 'isFrench'] });
+    const oid4vp = french.dcRequests[1] as Extract<
+      (typeof french.dcRequests)[number],
+      { protocol: 'openid4vp-v1-unsigned' }
+    >;
+    expect(JSON.stringify(oid4vp.data.dcql_query)).toBe(DESIGN_15_DCQL);
+    const adult = await createWalletRequest({ requestId: 'vr_dc2', apiUrl: API_URL, scopes: ['isAdult'] });
+    const query = (adult.dcRequests[1] as typeof oid4vp).data.dcql_query;
+    expect(query.credentials.map((c) => [c.id, c.claim_sets])).toEqual([
+      ['proof_of_age', undefined],
+      ['pid', [['age'], ['bd']]],
+      ['mdl', [['age'], ['bd']]],
+    ]);
+    expect(parseWalletLink(adult.walletLink).dcql_query).toEqual({
+      credentials: [
+        {
+          id: 'proof_of_age',
+          format: 'mso_mdoc',
+          meta: { doctype_value: 'eu.europa.ec.av.1' },
+          claims: [{ path: ['eu.europa.ec.av.1', 'age_over_18'] }],
+        },
+      ],
+    });
+  });
+
   it('reads a stored material of before issue 20 (v1, no scopes) as the [isAdult] request it was', async () => {
     const request = await createWalletRequest({ requestId: 'vr_v1', apiUrl: API_URL });
     const v1: WalletRequestMaterial = { ...request.material, v: 1 };
