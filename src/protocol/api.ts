@@ -239,10 +239,12 @@ export type WalletCredential = (typeof WALLET_CREDENTIAL_OF_QUERY_ID)[keyof type
  * wallet credential, and `pid-no-age`, the PID as rulebook 1.1 issues it (birth date and
  * nationality, no age_over_18).
  */
-export const SANDBOX_WALLET_CHOICES = { av: 'av', pid: 'pid', 'pid-no-age': 'pid', mdl: 'mdl' } as const satisfies Record<
-  string,
-  WalletCredential
->;
+export const SANDBOX_WALLET_CHOICES = {
+  av: 'av',
+  pid: 'pid',
+  'pid-no-age': 'pid',
+  mdl: 'mdl',
+} as const satisfies Record<string, WalletCredential>;
 export type SandboxWalletChoice = keyof typeof SANDBOX_WALLET_CHOICES;
 
 export interface PhoneCompleteBody {

@@ -39,12 +39,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { type Persona, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../../src/protocol/api.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
-import {
-  type CredentialKind,
-  credentialOfDocType,
-  CREDENTIALS,
-  MDL_DOCTYPE,
-} from '../../wallet/credentials.ts';
+import { type CredentialKind, credentialOfDocType, CREDENTIALS, MDL_DOCTYPE } from '../../wallet/credentials.ts';
 import { sealDcResponse, type DcRequest } from '../../wallet/dc-api.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
 import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
