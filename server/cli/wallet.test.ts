@@ -91,7 +91,7 @@ describe('svc wallet present', () => {
     await t.close();
   });
 
-  it('presents the PID without age_over_18 with --credential pid-no-age: it discloses the birth date and the request completes', async () => {
+  it('presents the PID without age_over_18 (--credential pid-no-age): it discloses the birth date, the request completes', async () => {
     const clock = createFakeClock(Date.now());
     const t = await makeTestApp({ clock });
     const post: FormPoster = async (url, body) => {

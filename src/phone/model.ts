@@ -103,7 +103,7 @@ const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential
  * §13): each credential asked, and after the PID the PID without age_over_18 when the query offers
  * the birth date instead (`claim_sets`, design.md §15). An unknown id or an unreadable link gives none.
  *
- * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'pid-no-age', 'mdl']
+ * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'pid-no-age', …]
  */
 export function credentialsOfLink(link: string): SandboxWalletChoice[] {
   try {
