@@ -51,6 +51,23 @@
  *    could key a PID as `mdl`) → verify.ts takes exactly one id, of a credential the request asked
  *    for, and the docType check (gap 2) compares the document's and the MSO's docType with that
  *    credential's.
+ * 12. @owf/mdoc's `DateOnly` (tag 1004, full-date) keeps a `Date` made by `new Date(text)`, not the
+ *    text: `2007-02-29` becomes 1 March, `1990-1-5` and `Jan 5 1990` are read as dates, and the
+ *    tag over a number becomes a date too. And `IssuerSignedItem.isValid` digests a re-encoding of
+ *    the decoded item, not the IssuerSignedItemBytes received, so such a value, re-encoded in its
+ *    normalised form, fails the digest check (refused as `digests`, the request still waiting) →
+ *    full-date.ts reads what passed strictly (`YYYY-MM-DD`, a real civil date; a bare text string
+ *    the same way; a tdate only at midnight UTC), never trusting the Date alone (design.md §15).
+ *    Upstream: DateOnly should keep its text and refuse what RFC 8943 does not allow, and digests
+ *    should be computed over the bytes received.
+ * 13. `ItemsRequest.create` takes `docType` and `nameSpaces` only: no `requestInfo`, where ISO/IEC
+ *    18013-5 second edition puts `alternativeDataElements` (birth_date for age_over_18, design.md
+ *    §15) → dc-api.ts builds the ItemsRequest map itself and reads it through
+ *    `ItemsRequest.fromEncodedStructure`, whose schema keeps additional keys.
+ * 14. @openid4vc/openid4vp 0.4.6 checks a DCQL query's shape, `claim_sets` included, but cannot see
+ *    inside an mdoc presentation, so nothing says a presentation satisfies one of the claim sets
+ *    → readFacts (credentials.ts) reads only the elements of the sets asked, and a scope left
+ *    unproven (neither age_over_18 nor birth_date disclosed) fails the request as `claims_missing`.
  */
 import {
   cborDecode,
