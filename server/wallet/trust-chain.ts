@@ -94,11 +94,19 @@ function checkCa(role: CaRole, extensions: ProfileExtensions, index: number): Ch
   return null;
 }
 
-/** Annex B's DS profile, `iaca` being the trust anchor the path ends at. */
+/**
+ * What the signing certificate must be: `mdoc`, Annex B's DS profile (the default); `jwt`, the
+ * signer of an SD-JWT VC or a Status List Token (design.md §15): a keyUsage with digitalSignature
+ * and without keyCertSign or cRLSign, not a CA, any extendedKeyUsage and country.
+ */
+export type SignerProfile = 'mdoc' | 'jwt';
+
+/** Annex B's DS profile (or the `jwt` one), `iaca` being the trust anchor the path ends at. */
 function checkSignerProfile(
   ds: X509Certificate,
   extensions: ProfileExtensions,
   iaca: X509Certificate,
+  profile: SignerProfile,
 ): ChainProblem | null {
   const { keyUsage, basicConstraints, extendedKeyUsage } = extensions;
   if (keyUsage === null) return 'the DS certificate has no keyUsage';
@@ -106,6 +114,7 @@ function checkSignerProfile(
   if (keyUsage & (KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign))
     return 'the DS certificate keyUsage has keyCertSign or cRLSign';
   if (basicConstraints?.ca) return 'the DS certificate is a CA';
+  if (profile === 'jwt') return null;
   if (extendedKeyUsage?.length !== 1 || !DS_EKUS.includes(extendedKeyUsage[0]!))
     return 'the DS certificate extendedKeyUsage is not exactly mdlDS';
   const country = nameField(ds.subject, 'C');
@@ -117,14 +126,16 @@ function checkSignerProfile(
 
 /**
  * Builds and checks the path from `x5chain[0]` (the DS certificate) to one of `anchors`, and the
- * DS certificate's profile.
+ * DS certificate's profile (`jwt`: the lighter one of an SD-JWT VC or Status List Token signer).
  *
  * @example const result = evaluateIssuerChain(issuerAuth.certificateChain, anchors, new Date(now))
+ * @example const result = evaluateIssuerChain(x5c, anchors, new Date(now), 'jwt')
  */
 export function evaluateIssuerChain(
   x5chain: readonly Uint8Array[],
   anchors: readonly X509Certificate[],
   now: Date,
+  profile: SignerProfile = 'mdoc',
 ): ChainResult {
   const chain = x5chain.map((der) => readCertificate(der));
   const leaf = chain[0];
@@ -159,7 +170,7 @@ export function evaluateIssuerChain(
     const problem = checkCa(path[index]!.role as CaRole, read[index]!, index);
     if (problem) return refuse(problem);
   }
-  const profileProblem = checkSignerProfile(leaf, read[0]!, path.at(-1)!.certificate);
+  const profileProblem = checkSignerProfile(leaf, read[0]!, path.at(-1)!.certificate, profile);
   if (profileProblem) return refuse(profileProblem);
 
   const dates = checkCertificateDates(path, now);
