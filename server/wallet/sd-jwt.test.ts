@@ -6,9 +6,11 @@ import rfc9901 from '../../fixtures/sd-jwt/rfc9901-example.json' with { type: 'j
 import { createIssuerCertificates, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { issuePidSdJwt, type PidClaims, presentPidSdJwt } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { createStatusListToken } from '../sandbox/wallet/sandbox-status-list.ts';
+import { KeyUsageFlags, readCertificate } from './certificates.ts';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from './keys.ts';
 import { type AskedFacts, verifyPidSdJwt, verifySdJwtPresentation } from './sd-jwt.ts';
 import { MINUTE_MS, NOW, ORIGIN, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
+import { evaluateIssuerChain } from './trust-chain.ts';
 
 const anchors = sandboxTrust.anchors.map((anchor) => anchor.certificate);
 const CLIENT_ID = 'redirect_uri:http://localhost:8787/oid4vp/response/req-1';
@@ -481,5 +483,92 @@ describe('forged presentations, each refused with its reason', () => {
     });
     for (const garbage of ['', '~', 'a.b.c', 'a.b.c~d~e.f.g', `${'x'.repeat(70_000)}~`])
       expect(await verify(garbage)).toMatchObject({ ok: false });
+  });
+});
+
+describe('what @sd-jwt leaves to us (library-gaps.ts), the library alone on each forgery', () => {
+  let genuine: string;
+  beforeAll(async () => {
+    genuine = await sandboxPresentation();
+  });
+
+  it('gap 12: hands the verifier callback an alg none JWT like any other', async () => {
+    const algs: unknown[] = [];
+    const instance = new SDJwtVcInstance({
+      hasher: digest,
+      verifier: (data: string) => {
+        algs.push((JSON.parse(Buffer.from(data.split('.')[0]!, 'base64url').toString()) as { alg: unknown }).alg);
+        return true;
+      },
+    });
+    const none = `${b64({ alg: 'none', typ: 'dc+sd-jwt' })}.${b64({ vct: 'urn:eudi:pid:1' })}.x~`;
+    await instance.verify(none, { currentDate: Math.floor(NOW / 1000) });
+    expect(algs).toEqual(['none']);
+  });
+
+  it('gap 13: accepts a string exp', async () => {
+    const birth = disclosure(['salt-1', 'birthdate', '2000-05-17']);
+    const jwt = await issuerJwt({ _sd: [birth.digest], exp: 'never' });
+    expect(await libraryVerify(await bind(`${jwt}~${birth.encoded}~`))).toMatchObject({ exp: 'never' });
+  });
+
+  it('gap 17: SDJwtVcInstance.verify fetches the status list URI itself', async () => {
+    const fetched: string[] = [];
+    const instance = new SDJwtVcInstance({
+      hasher: digest,
+      verifier: await ES256.getVerifier(toPublicEcJwk(sandboxIssuer.dsKey)),
+      statusListFetcher: (uri: string) => {
+        fetched.push(uri);
+        return Promise.reject(new Error('not here'));
+      },
+    });
+    await expect(instance.verify(genuine, { currentDate: Math.floor(NOW / 1000) })).rejects.toThrow('not here');
+    expect(fetched).toEqual([STATUS.uri]);
+  });
+
+  it('gap 18: accepts a KB-JWT for another audience and a day old, and none at all without a nonce', async () => {
+    const sdJwt = genuine.slice(0, genuine.lastIndexOf('~') + 1);
+    const stale = await bind(sdJwt, { aud: 'https://attacker.example', iat: Math.floor(NOW / 1000) - 86_400 });
+    await expect(libraryVerify(stale)).resolves.toMatchObject({ vct: 'urn:eudi:pid:1' });
+    const instance = new SDJwtVcInstance({
+      hasher: digest,
+      verifier: await ES256.getVerifier(toPublicEcJwk(sandboxIssuer.dsKey)),
+    });
+    const core = (Object.getPrototypeOf(SDJwtVcInstance.prototype) as SDJwtVcInstance).verify;
+    await expect(core.call(instance, sdJwt, { currentDate: Math.floor(NOW / 1000) })).resolves.toBeTruthy();
+  });
+
+  it('gap 19: accepts another typ and another vct', async () => {
+    const birth = disclosure(['salt-1', 'birthdate', '2000-05-17']);
+    const jwt = await issuerJwt({ _sd: [birth.digest], vct: 'urn:example:other' }, { typ: 'JWT' });
+    expect(await libraryVerify(await bind(`${jwt}~${birth.encoded}~`))).toMatchObject({ vct: 'urn:example:other' });
+  });
+});
+
+describe('x5c: trust-chain.ts’s jwt signer profile', () => {
+  const dates = { notBefore: new Date(NOW - 60 * MINUTE_MS), notAfter: new Date(NOW + 60 * MINUTE_MS) };
+  const x5cDer = (issuer: SandboxIssuer) => issuer.x5chain;
+
+  it('takes a signer without the mdoc DS extendedKeyUsage or country, which the mdoc profile refuses', async () => {
+    const issuer = await createIssuerCertificates({
+      name: 'PID',
+      country: 'FR',
+      ...dates,
+      signer: { extendedKeyUsage: null, country: 'DE' },
+    });
+    const roots = [issuer.iaca.toString('pem')].map((pem) => readCertificate(pem)!);
+    expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW), 'jwt')).toMatchObject({ ok: true });
+    expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW))).toMatchObject({ ok: false });
+  });
+
+  it('refuses a signer that is a CA or lacks digitalSignature', async () => {
+    for (const [signer, detail] of [
+      [{ ca: true }, 'the DS certificate is a CA'],
+      [{ keyUsage: KeyUsageFlags.keyCertSign }, 'the DS certificate keyUsage lacks digitalSignature'],
+    ] as const) {
+      const issuer = await createIssuerCertificates({ name: 'PID', country: 'FR', ...dates, signer });
+      const roots = [readCertificate(issuer.iaca.toString('pem'))!];
+      expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW), 'jwt')).toMatchObject({ ok: false, detail });
+    }
   });
 });

@@ -195,6 +195,8 @@ function get(url: URL, address: { address: string; family: number }, timeoutMs: 
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: 'GET',
       headers: { accept: STATUS_MEDIA_TYPE },
+      // A fresh connection each time: a pooled socket would skip the address check below.
+      agent: false,
       // The connection goes to the address checked above, never to a second resolution.
       lookup: (_host, options, callback) => {
         if ((options as { all?: boolean }).all) callback(null, [address]);
