@@ -2,11 +2,13 @@ import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createPublicKey } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import openid4vpB3 from '../../fixtures/sd-jwt/openid4vp-b3.json' with { type: 'json' };
 import rfc9901 from '../../fixtures/sd-jwt/rfc9901-example.json' with { type: 'json' };
 import { createIssuerCertificates, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { issuePidSdJwt, type PidClaims, presentPidSdJwt } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { createStatusListToken } from '../sandbox/wallet/sandbox-status-list.ts';
 import { KeyUsageFlags, readCertificate } from './certificates.ts';
+import { checkDisclosureReferences } from './library-gaps.ts';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from './keys.ts';
 import { type AskedFacts, verifyPidSdJwt, verifySdJwtPresentation } from './sd-jwt.ts';
 import { MINUTE_MS, NOW, ORIGIN, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
@@ -160,6 +162,33 @@ describe('RFC 9901 §5 (known answers)', () => {
     expect(
       await verifySdJwtPresentation(rfc9901.presentation, { ...rfcCheck, resolveIssuerKey: () => ({ key: other }) }),
     ).toMatchObject({ check: 'issuer_signature', detail: 'the issuer signature does not verify' });
+  });
+});
+
+describe('OpenID4VP 1.0 Appendix B.3 (known answers)', () => {
+  const views = openid4vpB3.disclosures.map(({ disclosure: encoded }) => {
+    const [, name, value] = JSON.parse(Buffer.from(encoded, 'base64url').toString()) as [string, string, unknown];
+    return { digest: sdHash(encoded), name, value };
+  });
+
+  it('digests the three disclosures to the values the specification lists', () => {
+    expect(views.map((v) => v.digest)).toEqual(openid4vpB3.disclosures.map((d) => d.digest));
+  });
+
+  it('finds each disclosure referenced once by the example credential, and refuses one it does not list', () => {
+    expect(checkDisclosureReferences(openid4vpB3.credential_payload, views)).toBeNull();
+    const stranger = {
+      digest: sdHash(b64(['salt', 'birthdate', '2010-01-01'])),
+      name: 'birthdate',
+      value: '2010-01-01',
+    };
+    expect(checkDisclosureReferences(openid4vpB3.credential_payload, [...views, stranger])).toBe(
+      'a disclosure is not referenced by the issuer JWT',
+    );
+  });
+
+  it('binds the KB-JWT to the nonce and the client id as the example does (aud x509_san_dns:…)', () => {
+    expect(openid4vpB3.kb_jwt_payload).toMatchObject({ nonce: 'n-0S6_WzA2Mj', aud: 'x509_san_dns:client.example.org' });
   });
 });
 

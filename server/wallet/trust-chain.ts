@@ -19,6 +19,10 @@
  *   (EU_REFERENCE_DS_EKU); one subject country (C), the same as the IACA's;
  * - dates: every certificate of the path, the IACA included, valid at `now` (certificate_validity).
  *
+ * The `jwt` signer profile (an SD-JWT VC issuer or a Status List Token signer, design.md §15) keeps
+ * the path, the CA rules, the dates and the keyUsage and not-a-CA rules, and drops the mdlDS EKU
+ * and the country rule.
+ *
  * Not enforced: which extensions are critical, the other fields of Annex B (issuer alternative
  * name, CRL distribution points, key identifiers, serial number length), revocation (no CRL is
  * fetched: an operator removes a withdrawn IACA from SVC_WALLET_TRUST, docs/operations.md).
