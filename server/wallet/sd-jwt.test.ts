@@ -5,13 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import openid4vpB3 from '../../fixtures/sd-jwt/openid4vp-b3.json' with { type: 'json' };
 import rfc9901 from '../../fixtures/sd-jwt/rfc9901-example.json' with { type: 'json' };
 import { createIssuerCertificates, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
-import { issuePidSdJwt, type PidClaims, presentPidSdJwt } from '../sandbox/wallet/sandbox-sd-jwt.ts';
+import { issuePidSdJwt, type PidClaims, personaPidClaims, presentPidSdJwt } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { createStatusListToken } from '../sandbox/wallet/sandbox-status-list.ts';
 import { KeyUsageFlags, readCertificate } from './certificates.ts';
 import { checkDisclosureReferences } from './library-gaps.ts';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from './keys.ts';
 import { type AskedFacts, verifyPidSdJwt, verifySdJwtPresentation } from './sd-jwt.ts';
-import { MINUTE_MS, NOW, ORIGIN, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
+import { MINUTE_MS, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
 
 const anchors = sandboxTrust.anchors.map((anchor) => anchor.certificate);
@@ -208,6 +208,14 @@ describe('verifyPidSdJwt: the sandbox PID', () => {
       await sandboxPresentation({ ...ADULT, birthdate: `${eve.getUTCFullYear() - 18}-01-01` }),
     );
     expect(birthday).toMatchObject({ ok: true, facts: { age_over_18: true } });
+  });
+
+  it('proves the personas’ age from their birth date: the minor and turns-18-tomorrow never over 18', async () => {
+    const expected = { 'fr-adult-f': true, 'turns-18-today': true, 'turns-18-tomorrow': false, 'fr-minor': false };
+    for (const [id, adult] of Object.entries(expected)) {
+      const verdict = await verify(await sandboxPresentation(personaPidClaims(persona(id), NOW)));
+      expect(verdict, id).toMatchObject({ ok: true, facts: { age_over_18: adult, nationalities: ['FR'] } });
+    }
   });
 
   it('takes age_equal_or_over.18 when disclosed, the birth date otherwise', async () => {

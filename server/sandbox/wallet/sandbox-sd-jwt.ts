@@ -7,8 +7,11 @@
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { randomBytes } from 'node:crypto';
+import type { Persona } from '../../../src/protocol/api.ts';
+import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
 import { type EcJwk, toPublicEcJwk } from '../../wallet/keys.ts';
 import { PID_VCT, type StatusReference } from '../../wallet/sd-jwt.ts';
+import { personaClaims, personaFacts } from '../personas.ts';
 import type { SandboxIssuer } from './sandbox-issuer.ts';
 
 /** The sandbox PID issuer's `iss`. */
@@ -27,6 +30,28 @@ export interface PidClaims {
   nationalities?: string[];
   given_name?: string;
   family_name?: string;
+}
+
+const ALPHA3_TO_ALPHA2 = new Map(Object.entries(ALPHA2_TO_ALPHA3).map(([alpha2, alpha3]) => [alpha3, alpha2]));
+
+/**
+ * A persona's PID claims on `now`: the birth date and the nationalities (alpha-2), and with
+ * `withAge` (a rulebook 1.0 PID) `age_equal_or_over.18` from the birth date.
+ *
+ * @example personaPidClaims(persona, now) // { birthdate: '1992-03-14', nationalities: ['FR'] }
+ */
+export function personaPidClaims(persona: Persona, now: number, options: { withAge?: boolean } = {}): PidClaims {
+  const claims = personaClaims(persona, now);
+  const nationalities = claims.nationalities.map((alpha3) => {
+    const alpha2 = ALPHA3_TO_ALPHA2.get(alpha3);
+    if (!alpha2) throw new Error(`no ISO 3166-1 alpha-2 code for ${alpha3}`);
+    return alpha2;
+  });
+  return {
+    birthdate: claims.birthdate,
+    nationalities,
+    ...(options.withAge ? { age_equal_or_over: { '18': personaFacts(persona, now).isAdult === true } } : {}),
+  };
 }
 
 /** 128-bit salts (RFC 9901 §4.2.1 recommends at least that; the library's generateSalt gives 64). */
