@@ -1,5 +1,8 @@
 import { StatusList } from '@sd-jwt/jwt-status-list';
+import { SubjectAlternativeNameExtension, X509CertificateGenerator } from '@peculiar/x509';
+import { createPrivateKey, webcrypto } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import draft from '../../fixtures/status-list/draft-examples.json' with { type: 'json' };
@@ -21,6 +24,7 @@ import {
   STATUS_MAX_BYTES,
   verifyStatusListToken,
 } from './status-list.ts';
+import { createEcJwk, toPublicEcJwk } from './keys.ts';
 import { MINUTE_MS, NOW, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 
 const anchors = sandboxTrust.anchors.map((anchor) => anchor.certificate);
@@ -340,6 +344,48 @@ describe('createStatusFetcher: the hardened fetch', () => {
     const port = new URL(base).port;
     expect(await fetchList(`http://status.rebinding.invalid:${port}${URI_PATH}`)).toBe('the token');
     expect(resolutions).toBe(1);
+  });
+
+  it('speaks TLS to the checked address with the certificate checked against the host name', async () => {
+    const key = createEcJwk();
+    const keys = {
+      privateKey: await webcrypto.subtle.importKey('jwk', { ...key }, { name: 'ECDSA', namedCurve: 'P-256' }, true, [
+        'sign',
+      ]),
+      publicKey: await webcrypto.subtle.importKey(
+        'jwk',
+        toPublicEcJwk(key),
+        { name: 'ECDSA', namedCurve: 'P-256' },
+        true,
+        ['verify'],
+      ),
+    };
+    const certificate = await X509CertificateGenerator.createSelfSigned({
+      serialNumber: '01',
+      name: 'CN=status.test',
+      notBefore: new Date(Date.now() - 60_000),
+      notAfter: new Date(Date.now() + 3_600_000),
+      keys,
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      extensions: [new SubjectAlternativeNameExtension([{ type: 'dns', value: 'status.test' }])],
+    });
+    const pem = certificate.toString('pem');
+    const tlsServer = createHttpsServer(
+      { cert: pem, key: createPrivateKey({ key: { ...key }, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }) },
+      (_request, response) => response.end('the token over TLS'),
+    );
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    const port = (tlsServer.address() as AddressInfo).port;
+    try {
+      const resolve = () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
+      const fetchList = createStatusFetcher({ mode: 'sandbox', resolve, ca: pem });
+      expect(await fetchList(`https://status.test:${port}/1`)).toBe('the token over TLS');
+      // The same server under another name: the certificate does not match, the fetch fails.
+      expect(await reasonOf(fetchList(`https://other.test:${port}/1`))).toBe('the status list could not be reached');
+    } finally {
+      tlsServer.closeAllConnections();
+      await new Promise((resolve) => tlsServer.close(resolve));
+    }
   });
 
   it('judges addresses as public or not', () => {

@@ -152,6 +152,8 @@ export function createStatusFetcher(input: {
   resolve?: Resolver;
   timeoutMs?: number;
   maxBytes?: number;
+  /** extra trusted TLS roots, PEM (tests); default the platform's */
+  ca?: string;
 }): StatusFetcher {
   const resolve = input.resolve ?? systemResolver;
   const timeoutMs = input.timeoutMs ?? STATUS_TIMEOUT_MS;
@@ -186,14 +188,22 @@ export function createStatusFetcher(input: {
       address = found[0]!;
     }
     if (!allowed(address.address)) throw refused;
-    return get(url, address, timeoutMs, maxBytes);
+    return get(url, address, timeoutMs, maxBytes, input.ca);
   };
 }
 
-function get(url: URL, address: { address: string; family: number }, timeoutMs: number, maxBytes: number) {
+function get(
+  url: URL,
+  address: { address: string; family: number },
+  timeoutMs: number,
+  maxBytes: number,
+  ca: string | undefined,
+) {
   return new Promise<string>((resolvePromise, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: 'GET',
+      // TLS checks the certificate against the URL's host name, whatever address was connected to.
+      ...(ca ? { ca } : {}),
       headers: { accept: STATUS_MEDIA_TYPE },
       // A fresh connection each time: a pooled socket would skip the address check below.
       agent: false,
