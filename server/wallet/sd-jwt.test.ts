@@ -224,6 +224,10 @@ describe('verifyPidSdJwt: the sandbox PID', () => {
       await sandboxPresentation(claims, { disclose: ['age_equal_or_over', 'nationalities'] }),
     );
     expect(withAge).toMatchObject({ ok: true, facts: { age_over_18: true } });
+    const both = await verify(
+      await sandboxPresentation(claims, { disclose: ['age_equal_or_over', 'birthdate', 'nationalities'] }),
+    );
+    expect(both).toMatchObject({ check: 'elements', detail: 'age_equal_or_over.18 contradicts the birthdate' });
   });
 
   it('returns only the facts asked and ignores the claims not asked', async () => {

@@ -75,6 +75,7 @@ export type SdJwtProblem =
   | 'the library could not evaluate the presentation'
   | 'neither age_equal_or_over.18 nor birthdate is disclosed'
   | 'age_equal_or_over.18 is not a boolean'
+  | 'age_equal_or_over.18 contradicts the birthdate'
   | 'birthdate is not a YYYY-MM-DD date'
   | 'nationalities is not disclosed'
   | 'nationalities is not a list of alpha-2 codes'
@@ -327,7 +328,8 @@ export function resolveX5cKey(anchors: readonly X509Certificate[], now: number):
  * Verifies a PID SD-JWT VC presentation (design.md §15) and reads the facts asked: `typ`
  * `dc+sd-jwt`, `x5c` to the trust bundle, `vct`, then verifySdJwtPresentation's checks. Returns
  * `age_over_18` (from `age_equal_or_over.18`, else from `birthdate` by §12's 18-today rule at
- * `now`) and `nationalities` when asked, and the status list reference when there is one.
+ * `now`; both disclosed must agree) and `nationalities` when asked, and the status list reference
+ * when there is one.
  *
  * @example const verdict = await verifyPidSdJwt(vp, { anchors, nonce, audience: clientId, now, asked })
  */
@@ -371,16 +373,18 @@ export async function verifyPidSdJwt(presentation: string, check: PidCheck): Pro
   return { ok: true, facts, status };
 }
 
+/** As domain/facts.ts: the age claim when there is one; with a birth date too, they must agree. */
 function readAgeOver18(payload: ProcessedPayload, now: number): boolean | SdJwtProblem {
   const ages = payload.age_equal_or_over;
-  if (isObject(ages) && ages['18'] !== undefined) {
-    return typeof ages['18'] === 'boolean' ? ages['18'] : 'age_equal_or_over.18 is not a boolean';
-  }
+  const claimed = isObject(ages) ? ages['18'] : undefined;
+  if (claimed !== undefined && typeof claimed !== 'boolean') return 'age_equal_or_over.18 is not a boolean';
   const birthdate = payload.birthdate;
-  if (birthdate === undefined) return 'neither age_equal_or_over.18 nor birthdate is disclosed';
+  if (birthdate === undefined) return claimed ?? 'neither age_equal_or_over.18 nor birthdate is disclosed';
   const birth = typeof birthdate === 'string' ? parseCivilDate(birthdate) : null;
   if (!birth) return 'birthdate is not a YYYY-MM-DD date';
-  return ageOn(birth, now) >= ADULT_AGE;
+  const adult = ageOn(birth, now) >= ADULT_AGE;
+  if (claimed !== undefined && claimed !== adult) return 'age_equal_or_over.18 contradicts the birthdate';
+  return adult;
 }
 
 function readStatus(status: unknown): StatusReference | null | 'malformed' {
