@@ -89,6 +89,9 @@
  * 21. `getListFromStatusListJWT` decodes the payload without verifying anything → status-list.ts
  *    verifies the Status List Token (ES256, `x5c` to the trust bundle, `typ`, `sub`, `iat`/`exp`)
  *    before reading `status_list`.
+ * 22. @owf/mdoc 0.6.0's `MobileSecurityObject` has no getter for the MSO's `status` (ISO/IEC
+ *    18013-5 second edition: `status.status_list {idx, uri}`), though its schema keeps the key →
+ *    `readMsoStatus` reads it from the MSO's encoded structure (tests in status-list.test.ts).
  */
 import {
   cborDecode,
@@ -98,6 +101,7 @@ import {
   DeviceResponse,
   type Document,
   KeyType,
+  type MobileSecurityObject,
   QrHandover,
   SessionTranscript,
   Sign1,
@@ -105,6 +109,7 @@ import {
 import { createHash } from 'node:crypto';
 import { validityOf, type X509Certificate } from './certificates.ts';
 import { decodeBase64Url, type EcJwk, encodeBase64Url } from './keys.ts';
+import type { StatusReference } from './sd-jwt.ts';
 
 /** Replaces a tag-18 `Sign1` (what cbor-x makes of it) with the 4-array the schemas expect. */
 function untagSign1(map: unknown, key: string): void {
@@ -324,4 +329,28 @@ export function checkDisclosureReferences(
   const problem = visit(payload, 0);
   if (problem) return problem;
   return referenced.size === byDigest.size ? null : 'a disclosure is not referenced by the issuer JWT';
+}
+
+/** A CBOR map as cbor-x gives it (a Map) or a plain object, read by key. */
+function readKey(map: unknown, key: string): unknown {
+  if (map instanceof Map) return map.get(key);
+  if (typeof map === 'object' && map !== null && !Array.isArray(map)) return (map as Record<string, unknown>)[key];
+  return undefined;
+}
+
+/**
+ * Gap 22: the status list reference of a verified MSO (ISO/IEC 18013-5 second edition), null when it
+ * has none, `'malformed'` when `status.status_list` is not `{idx: uint, uri: tstr}`.
+ *
+ * @example readMsoStatus(document.issuerSigned.issuerAuth.mobileSecurityObject) // { idx: 7, uri: 'https://…' }
+ */
+export function readMsoStatus(mso: MobileSecurityObject): StatusReference | null | 'malformed' {
+  const status = readKey(mso.encodedStructure, 'status');
+  if (status === undefined) return null;
+  const list = readKey(status, 'status_list');
+  if (list === undefined) return status instanceof Map || typeof status === 'object' ? null : 'malformed';
+  const idx = readKey(list, 'idx');
+  const uri = readKey(list, 'uri');
+  if (typeof uri !== 'string' || typeof idx !== 'number' || !Number.isSafeInteger(idx) || idx < 0) return 'malformed';
+  return { idx, uri };
 }

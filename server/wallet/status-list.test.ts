@@ -25,6 +25,9 @@ import {
   verifyStatusListToken,
 } from './status-list.ts';
 import { createEcJwk, toPublicEcJwk } from './keys.ts';
+import { decodeDeviceResponse, readMsoStatus } from './library-gaps.ts';
+import replayVector from '../../fixtures/wallet/replay-vector.json' with { type: 'json' };
+import { MobileSecurityObject } from '@owf/mdoc';
 import { MINUTE_MS, NOW, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 
 const anchors = sandboxTrust.anchors.map((anchor) => anchor.certificate);
@@ -408,5 +411,42 @@ describe('createStatusFetcher: the hardened fetch', () => {
       'not an address',
     ])
       expect(isPublicAddress(address), address).toBe(false);
+  });
+});
+
+describe('an mdoc MSO’s status (ISO/IEC 18013-5 second edition; library gap 22)', () => {
+  const mso = decodeDeviceResponse(new Uint8Array(Buffer.from(replayVector.device_response, 'base64url')))
+    .documents![0]!.issuerSigned.issuerAuth.mobileSecurityObject;
+  const withStatus = (status: unknown) =>
+    MobileSecurityObject.fromEncodedStructure(
+      new Map([...(mso.encodedStructure as Map<unknown, unknown>), ['status', status]]),
+    );
+
+  it('reads status.status_list {idx, uri} from the MSO, null when it has none', () => {
+    expect(readMsoStatus(mso)).toBeNull();
+    const list = new Map<string, unknown>([
+      ['idx', 412],
+      ['uri', 'https://pid.example/status/3'],
+    ]);
+    expect(readMsoStatus(withStatus(new Map([['status_list', list]])))).toEqual({
+      idx: 412,
+      uri: 'https://pid.example/status/3',
+    });
+  });
+
+  it('calls a status_list without a whole-number idx or a string uri malformed', () => {
+    for (const list of [
+      new Map<string, unknown>([
+        ['idx', -1],
+        ['uri', 'https://x/1'],
+      ]),
+      new Map<string, unknown>([
+        ['idx', 1.5],
+        ['uri', 'https://x/1'],
+      ]),
+      new Map<string, unknown>([['idx', 1]]),
+    ])
+      expect(readMsoStatus(withStatus(new Map([['status_list', list]])))).toBe('malformed');
+    expect(readMsoStatus(withStatus('revoked'))).toBe('malformed');
   });
 });
