@@ -20,10 +20,11 @@ test('a designer starts a live request on the demo page, switches theme live and
 
   // Theme and locale switch in place: same request, same deep link.
   await page.getByRole('radio', { name: 'light', exact: true }).check();
-  await page.getByRole('radio', { name: 'en', exact: true }).check();
+  await page.getByRole('radio', { name: 'de', exact: true }).check();
   await expect(live.getByTestId('svc-widget').getByRole('heading', { level: 2 })).toHaveText(
-    'Scan this QR code with your phone',
+    'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
   );
+  await expect(live).toHaveAttribute('lang', 'de');
   expect(await phoneLink.getAttribute('href')).toBe(deepLink);
 
   const phone = await context.newPage();

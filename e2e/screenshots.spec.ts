@@ -3,6 +3,7 @@
  * accent), the waiting widget in both themes × fr, en and de on the example partner page, two
  * accents in both themes, both sizes (regular and compact) waiting on a computer and on a phone
  * and failed, client proof mode on a computer, in both themes, the sandbox phone page at 360 px,
+ * the example shop's STANDARD page on a phone (Pixel 7),
  * and the phone page's ways to prove it (the wallet, the example identity provider, the personas),
  * its refused and finished states in both schemes × en and fr.
  * Run with `npm run screenshots` (it rewrites the files; the normal e2e run leaves them alone).
@@ -111,6 +112,18 @@ for (const theme of ['dark', 'light'] as const) {
   });
 }
 
+test('the example shop on a phone: "confirm it with your phone", the widget\'s "open the app"', async ({ browser }) => {
+  const context = await browser.newContext({ ...devices['Pixel 7'] });
+  const page = await context.newPage();
+  await page.goto('/standard');
+  await waitForWidgetState(page, 'waiting');
+  await expect(widget(page).getByTestId('svc-open-app')).toBeVisible();
+  await expect(page.locator('main')).toContainText('Confirm it with your phone');
+  await expect(page.locator('main')).not.toContainText('Scan the QR code');
+  await page.screenshot({ path: `${DIR}partner-standard-phone.png`, fullPage: true, animations: 'disabled' });
+  await context.close();
+});
+
 test('the sandbox phone page at 360 px', async ({ page, context }) => {
   await page.goto('/standard?scopes=isAdult,isFrench,isUnique');
   const phone = await context.newPage();
@@ -120,6 +133,7 @@ test('the sandbox phone page at 360 px', async ({ page, context }) => {
   await phone.screenshot({ path: `${DIR}phone-page.png`, fullPage: true, animations: 'disabled' });
   await phone.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(phone.getByTestId('outcome')).toBeVisible();
+  await expect(phone.getByTestId('sandbox-note')).toHaveCount(0);
   await phone.screenshot({ path: `${DIR}phone-page-approved.png`, animations: 'disabled' });
   await page.waitForURL('**/success');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');

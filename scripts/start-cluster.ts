@@ -21,6 +21,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+// `svc --cluster` finds the store with the same defaults.
+import { CLUSTER_DEFAULTS } from '../server/cli/cluster.ts';
 import { newMasterKey } from '../server/crypto/master-key.ts';
 import {
   devLogFormatter,
@@ -163,9 +165,9 @@ function readOptions(env: NodeJS.ProcessEnv): ClusterOptions {
   return {
     servicePort: number('SVC_PORT', 8787),
     partnerPort: number('PARTNER_PORT', 8788),
-    redisPort: number('SVC_CLUSTER_REDIS_PORT', 6380),
+    redisPort: number('SVC_CLUSTER_REDIS_PORT', CLUSTER_DEFAULTS.redisPort),
     instancePorts,
-    dir: resolve(ROOT, env.SVC_CLUSTER_DIR || 'data/cluster'),
+    dir: resolve(ROOT, env.SVC_CLUSTER_DIR || CLUSTER_DEFAULTS.dir),
   };
 }
 

@@ -104,6 +104,6 @@ export async function buildDeps(
     }),
     sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
   };
-  const relyingParty = createRelyingParty();
+  const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
   return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };
 }

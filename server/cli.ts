@@ -11,7 +11,10 @@ import { runStoreCommand } from './cli/store.ts';
 
 const COMMANDS: Record<string, CliCommand> = {
   serve: { summary: 'run the service, as server/main.ts does', start: async () => void (await import('./main.ts')) },
-  partners: { summary: 'add, list, rotate-secret, disable or enable partners', run: runPartnersCommand },
+  partners: {
+    summary: 'add, list, update, remove, rotate-secret, disable or enable partners',
+    run: runPartnersCommand,
+  },
   providers: {
     summary: 'add, list, disable, enable or remove identity providers (OpenID Connect)',
     run: runProvidersCommand,

@@ -49,6 +49,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SVC_REQUEST_TIMEOUT_MS: '4000' }).headersTimeoutMs).toBe(4_000);
   });
 
+  it('reads SVC_PROVIDER_MAX_AGE_S: 300 by default, whole seconds 0 to 3600, anything else stops the boot', () => {
+    expect(loadConfig({}).providerMaxAgeSeconds).toBe(300);
+    expect(loadConfig({ SVC_PROVIDER_MAX_AGE_S: '0' }).providerMaxAgeSeconds).toBe(0);
+    expect(loadConfig({ SVC_PROVIDER_MAX_AGE_S: '3600' }).providerMaxAgeSeconds).toBe(3600);
+    for (const raw of ['3601', '-1', '1.5', 'five', ' 60'])
+      expect(() => loadConfig({ SVC_PROVIDER_MAX_AGE_S: raw }), raw).toThrow(/SVC_PROVIDER_MAX_AGE_S/);
+  });
+
   it('derives the three base URLs from SVC_PUBLIC_URL unless each is set', () => {
     const config = loadConfig({ SVC_PUBLIC_URL: 'https://svc.example/', SVC_API_URL: 'https://api.svc.example' });
     expect(config.publicUrl).toBe('https://svc.example');

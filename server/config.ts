@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseMasterKey } from './crypto/master-key.ts';
 import { ConfigError } from './errors.ts';
 import { isSecureOrLoopbackUrl } from './domain/urls.ts';
+import { tooWideProxyRanges } from './limits/proxy-ranges.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -38,6 +39,8 @@ export interface Config {
   readonly partnerPort: number;
   /** life of a pending verification request; 300 s (design.md §3), shorter only for e2e renewal tests */
   readonly requestTtlMs: number;
+  /** SVC_PROVIDER_MAX_AGE_S: `max_age` sent to identity providers, 0–3600 (docs/providers.md, "A fresh check"); 300 */
+  readonly providerMaxAgeSeconds: number;
   /** base64 of 32 bytes; required in production, generated and kept in the store in sandbox */
   readonly nullifierKey: string | null;
   /**
@@ -167,7 +170,8 @@ function readProxyEntry(entry: string): string | null {
 /**
  * Which proxies may set X-Forwarded-For, so that per-address limits see the visitor and not the
  * proxy (issue 8). Only an explicit list: `true` or a catch-all would let any client choose its own
- * rate-limit key by sending the header.
+ * rate-limit key by sending the header, and so would a catch-all split in parts, or ranges wider
+ * than docs/operations.md allows ("Client addresses", server/limits/proxy-ranges.ts).
  */
 function readTrustProxy(raw: string | undefined): false | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -177,6 +181,13 @@ function readTrustProxy(raw: string | undefined): false | string {
     throw new ConfigError(
       `SVC_TRUST_PROXY must list the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal); ` +
         `"true" and catch-alls such as 0.0.0.0/0 would trust any client's X-Forwarded-For, got "${raw}"`,
+    );
+  }
+  const tooWide = tooWideProxyRanges(entries);
+  if (tooWide !== null) {
+    throw new ConfigError(
+      `SVC_TRUST_PROXY must name the proxies, not the Internet: ${tooWide}, ` +
+        `so those clients could pick their own rate-limit key, got "${raw}"`,
     );
   }
   return entries.join(',');
@@ -251,6 +262,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!Number.isInteger(requestTtlMs) || requestTtlMs < 1000 || requestTtlMs > 300_000) {
     throw new ConfigError(`SVC_REQUEST_TTL_MS must be an integer between 1000 and 300000, got "${ttlRaw}"`);
   }
+  const maxAgeRaw = env.SVC_PROVIDER_MAX_AGE_S || '300';
+  const providerMaxAgeSeconds = Number(maxAgeRaw);
+  if (!/^\d{1,4}$/.test(maxAgeRaw) || providerMaxAgeSeconds > 3600) {
+    throw new ConfigError(`SVC_PROVIDER_MAX_AGE_S must be whole seconds between 0 and 3600, got "${maxAgeRaw}"`);
+  }
   const nullifierKey = env.SVC_NULLIFIER_KEY || null;
   if (nullifierKey !== null && Buffer.from(nullifierKey, 'base64').length < 32) {
     throw new ConfigError('SVC_NULLIFIER_KEY must be base64 of at least 32 bytes');
@@ -277,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     providerFixturesPath: resolve(cwd, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json'),
     partnerPort: port(env, 'PARTNER_PORT', 8788),
     requestTtlMs,
+    providerMaxAgeSeconds,
     nullifierKey,
     masterKey,
     previousMasterKeys,

@@ -4,7 +4,8 @@
  * production folder made with the CLI, as an operator makes one; the rest in process.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { createFakeClock } from './clock.ts';
 import { loadConfig } from './config.ts';
 import { ConfigError } from './errors.ts';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY, TEST_NULLIFIER_KEY } from './test/helpers.ts';
+import { spkiSha256 } from './wallet/certificates.ts';
+import { reencodeSignature } from './wallet/test-helpers.ts';
 import { DEFAULT_WALLET_FIXTURES } from './wallet/trust.ts';
 
 const clock = createFakeClock();
@@ -38,7 +41,7 @@ async function svc(args: string[]): Promise<{ code: number | null; out: string; 
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-/** A wallet fixture copied under a neutral name: the refusal must come from the fingerprint. */
+/** A wallet fixture copied under a neutral name: the refusal must come from the key. */
 function copyAs(fixture: string, name: string): string {
   const path = join(dir.path, name);
   copyFileSync(join(DEFAULT_WALLET_FIXTURES, fixture), path);
@@ -93,11 +96,11 @@ beforeEach(async () => {
 afterEach(() => dir.remove());
 
 describe('production SVC_WALLET_TRUST', () => {
-  it('refuses the sandbox IACA, known by its fingerprint, with one line naming the variable and why', () => {
+  it('refuses the sandbox IACA, known by its public key, with one line naming the variable and why', () => {
     const run = bootUntilExit({ SVC_WALLET_TRUST: copyAs('sandbox-iaca.pem', 'issuers.pem') });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /^svc: SVC_WALLET_TRUST holds the sandbox IACA \(.*issuers\.pem certificate 1, SHA-256 99:3E:51:[0-9A-F:]+\): its document signer's private key is public/,
+      /^svc: SVC_WALLET_TRUST holds the sandbox IACA \(.*issuers\.pem certificate 1, SHA-256 99:3E:51:[0-9A-F:]+, known by its public key, SPKI SHA-256 5A:94:93:[0-9A-F:]+\): its document signer's private key is public/,
     );
     expect(run.stderr.split('\n')).toHaveLength(1);
     // The pilot override does not let it in either.
@@ -109,12 +112,31 @@ describe('production SVC_WALLET_TRUST', () => {
     expect(allowed.stderr).toMatch(/^svc: SVC_WALLET_TRUST holds the sandbox IACA/);
   }, 60_000);
 
+  it('refuses a re-encoded copy of the sandbox IACA (s → n − s, still validly self-signed) in one line', () => {
+    const path = join(dir.path, 'issuers.pem');
+    const copy = reencodeSignature(readFileSync(join(DEFAULT_WALLET_FIXTURES, 'sandbox-iaca.pem'), 'utf8'));
+    writeFileSync(path, copy);
+    const certificate = new X509Certificate(copy);
+    expect(certificate.verify(certificate.publicKey)).toBe(true);
+    expect(certificate.fingerprint256).not.toMatch(/^99:3E:51/);
+    const run = bootUntilExit({ SVC_WALLET_TRUST: path });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `svc: SVC_WALLET_TRUST holds the sandbox IACA (fixtures/wallet/sandbox-iaca.pem) (${path} certificate 1, ` +
+        `SHA-256 ${certificate.fingerprint256}, known by its public key, SPKI SHA-256 ` +
+        `${spkiSha256(certificate)
+          .toUpperCase()
+          .replace(/(..)(?!$)/g, '$1:')}): its document signer's private key ` +
+        'is public in fixtures/wallet/, so anyone could sign a proof of age, a PID or an mDL under it; production never trusts it',
+    );
+  }, 60_000);
+
   it('refuses the EU reference test CA in one line, and boots with SVC_WALLET_TRUST_ALLOW_TEST=1, logging it', async () => {
     const bundle = copyAs('av_issuer_ca01.pem', 'pilot-roots.pem');
     const run = bootUntilExit({ SVC_WALLET_TRUST: bundle });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /^svc: SVC_WALLET_TRUST holds the EU age-verification reference test CA .*SHA-256 4F:37:EA:.*:EC:25\): .*unless SVC_WALLET_TRUST_ALLOW_TEST=1/,
+      /^svc: SVC_WALLET_TRUST holds the EU age-verification reference test CA .*SHA-256 4F:37:EA:.*:EC:25, known by its public key, SPKI SHA-256 A3:9A:BB:[0-9A-F:]+\): .*unless SVC_WALLET_TRUST_ALLOW_TEST=1/,
     );
     expect(run.stderr.split('\n')).toHaveLength(1);
 
@@ -134,6 +156,22 @@ describe('production SVC_WALLET_TRUST', () => {
       'SVC_WALLET_TRUST_ALLOW_TEST must be 1 or unset, got "yes"',
     );
   });
+});
+
+describe('production SVC_TRUST_PROXY', () => {
+  it('refuses a catch-all split in halves, for IPv4 and for IPv6, with one line naming the variable', () => {
+    for (const [ranges, family] of [
+      ['0.0.0.0/1,128.0.0.0/1', 'IPv4'],
+      ['::/1,8000::/1', 'IPv6'],
+    ] as const) {
+      const run = bootUntilExit({ SVC_TRUST_PROXY: ranges });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `svc: SVC_TRUST_PROXY must name the proxies, not the Internet: together they cover all of ${family}, ` +
+          `so those clients could pick their own rate-limit key, got "${ranges}"`,
+      );
+    }
+  }, 60_000);
 });
 
 describe('production public URLs and partner domains', () => {

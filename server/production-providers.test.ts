@@ -127,7 +127,13 @@ describe('a production service and its identity providers, set up with the CLI',
         decision: 'approve',
         redirectUri: REDIRECT_URI,
       });
-      const back = await t.app.inject({ method: 'GET', url: callbackUrl.pathname + callbackUrl.search });
+      // the phone's browser brings back the login cookie the start set
+      const cookie = String(started.headers['set-cookie']).split(';')[0]!;
+      const back = await t.app.inject({
+        method: 'GET',
+        url: callbackUrl.pathname + callbackUrl.search,
+        headers: { cookie },
+      });
       expect(back.headers.location).toMatch(/\?login=approved$/);
       const { result } = await pollStatus(t, { requestId, pollToken });
       const exchanged = await signedInject(t, {

@@ -116,12 +116,15 @@ describe('a sandbox data folder', () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const keyFile = join(dir.path, 'client-key.pem');
     writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
-    const common = ['--issuer', 'https://id.example', '--client-id', 'svc', '--name', 'ID', '--method', 'face_check'];
-    for (const credential of [
-      ['--client-secret-file', secretFile],
-      ['--private-key-file', keyFile],
+    // No provider listens at the issuer: --skip-check (its discovery check is server/cli/providers.test.ts's).
+    const common = ['--issuer', 'https://id.example', '--client-id', 'svc', '--method', 'face_check', '--skip-check'];
+    for (const [name, ...credential] of [
+      ['ID by secret', '--client-secret-file', secretFile],
+      ['ID by key', '--private-key-file', keyFile],
     ])
-      expect((await svc(['providers', 'add', ...common, ...credential, '--proves', 'isAdult'])).code).toBe(0);
+      expect(
+        (await svc(['providers', 'add', ...common, '--name', name!, ...credential, '--proves', 'isAdult'])).code,
+      ).toBe(0);
 
     const codeVerifier = randomBytes(32).toString('base64url');
     const nonce = randomBytes(32).toString('base64url');
@@ -132,6 +135,7 @@ describe('a sandbox data folder', () => {
         providerId: 'idp_example',
         codeVerifier,
         nonce,
+        browserDigest: 'browser-digest',
         expiresAt: clock.now() + 300_000,
       },
       clock.now(),
@@ -213,6 +217,7 @@ describe('a production data folder', () => {
         'providers',
         'add',
         ...['--issuer', 'https://id.example', '--client-id', 'svc', '--name', 'ID', '--method', 'face_check'],
+        '--skip-check',
         ...['--client-secret-file', join(dir.path, 'client-secret'), '--proves', 'isAdult'],
       ],
       production(keyOne),

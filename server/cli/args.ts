@@ -1,4 +1,12 @@
-/** Flag parsing for the CLI's subcommands: `--name value` or `--name=value`, each at most once. */
+/**
+ * Flag parsing for the CLI's subcommands: `--name value` or `--name=value`, each at most once. No
+ * value may hold a control character (C0, DEL, C1): a name or a domain is printed back later by
+ * `list`, and ESC or a newline there steers the operator's terminal (domain/printable.ts).
+ */
+import { quote } from '../domain/printable.ts';
+
+/** C0 controls, DEL and C1 controls. */
+const CONTROL = /\p{Cc}/u;
 
 export type ParsedFlags = { ok: true; flags: Map<string, string | true> } | { ok: false; problem: string };
 
@@ -12,7 +20,7 @@ export function parseFlags(args: readonly string[], allowed: Readonly<Record<str
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const match = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
-    if (!match) return { ok: false, problem: `unexpected argument ${JSON.stringify(arg)}` };
+    if (!match) return { ok: false, problem: `unexpected argument ${quote(arg)}` };
     const name = match[1]!;
     if (!Object.hasOwn(allowed, name)) return { ok: false, problem: `unknown flag --${name}` };
     if (flags.has(name)) return { ok: false, problem: `--${name} given twice` };
@@ -24,6 +32,11 @@ export function parseFlags(args: readonly string[], allowed: Readonly<Record<str
     const value = match[2] ?? args[++i];
     if (value === undefined || (match[2] === undefined && value.startsWith('--')))
       return { ok: false, problem: `--${name} needs a value` };
+    if (CONTROL.test(value))
+      return {
+        ok: false,
+        problem: `--${name} must not hold control characters (ESC, newline, …), got ${quote(value)}`,
+      };
     flags.set(name, value);
   }
   return { ok: true, flags };

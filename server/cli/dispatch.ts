@@ -1,14 +1,17 @@
 /**
  * The `svc` command line: one table of commands (in server/cli.ts), one dispatcher. Commands
  * that work on the store get the same environment as the service (loadConfig + openServiceStore), so
- * the CLI and a running service share one data directory.
+ * the CLI and a running service share one data directory; `svc --cluster …` points them at
+ * `npm run start:cluster`'s store instead (cluster.ts).
  */
+import { quote } from '../domain/printable.ts';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 import { openServiceStore, type ServiceStore } from '../boot.ts';
-import type { Store } from '../store/store.ts';
+import { StoreUnavailableError, type Store } from '../store/store.ts';
+import { CLUSTER_DEFAULTS, clusterEnvironment } from './cluster.ts';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -50,6 +53,18 @@ export async function runCli(
   options: RunCliOptions = {},
 ): Promise<number | null> {
   const io = options.io ?? { out: (line) => console.log(line), err: (line) => console.error(line) };
+  let env = options.env ?? process.env;
+  let cluster: string | null = null;
+  // Before the command or among its flags: `svc --cluster partners list`, `svc partners list --cluster`.
+  if (argv.includes('--cluster')) {
+    const found = clusterEnvironment(env, options.cwd ?? process.cwd());
+    if (!found.ok) {
+      io.err(`svc --cluster: ${found.problem}`);
+      return found.code;
+    }
+    ({ env, redisUrl: cluster } = found);
+    argv = argv.filter((arg) => arg !== '--cluster');
+  }
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     (name === undefined ? io.err : io.out)(usage(commands));
@@ -57,10 +72,14 @@ export async function runCli(
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    io.err(`svc: unknown command "${name}"\n\n${usage(commands)}`);
+    io.err(`svc: unknown command ${quote(name)}\n\n${usage(commands)}`);
     return 2;
   }
   if ('start' in command) {
+    if (cluster !== null) {
+      io.err(`svc --cluster: ${name} does not work on a store; run it without --cluster`);
+      return 2;
+    }
     await command.start(args, io);
     return null;
   }
@@ -70,7 +89,7 @@ export async function runCli(
   let sealing: ServiceStore['sealing'];
   let injected: Store | undefined;
   try {
-    const requested = loadConfig(options.env ?? process.env, options.cwd);
+    const requested = loadConfig(env, options.cwd);
     injected = options.openStore?.(requested);
     // The CLI obeys the store's mode as the service does (`partners add` on a production folder
     // issues pk_live_ IDs even with SVC_MODE unset), and seals as the service does.
@@ -79,6 +98,12 @@ export async function runCli(
     await injected?.close();
     if (cause instanceof ConfigError) {
       io.err(`svc: ${cause.message}`);
+      return 1;
+    }
+    if (cause instanceof StoreUnavailableError) {
+      io.err(
+        `svc: ${cause.message}${cluster === null ? '' : ` (is npm run start:cluster running? it serves ${cluster})`}`,
+      );
       return 1;
     }
     throw cause;
@@ -105,5 +130,8 @@ function usage(commands: Readonly<Record<string, CliCommand>>): string {
     ...lines,
     '',
     'The store comes from the environment, as for the service (SVC_DATA_DIR, SVC_MODE, …).',
+    "svc --cluster <command> … works on npm run start:cluster's store instead: its Redis",
+    `(127.0.0.1:${CLUSTER_DEFAULTS.redisPort}, SVC_CLUSTER_REDIS_PORT) and its master key`,
+    `(${CLUSTER_DEFAULTS.dir}/master.key, SVC_CLUSTER_DIR), from the repository's folder.`,
   ].join('\n');
 }

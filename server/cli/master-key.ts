@@ -9,6 +9,7 @@
  * Sandbox without SVC_MASTER_KEY: `rotate` makes a new key in the data folder's key file and
  * re-seals under it; restart a running sandbox service afterwards.
  */
+import { quote } from '../domain/printable.ts';
 import { pruneKeyFile, rotateKeyFile } from '../crypto/master-key.ts';
 import { resealStore, sealedKeyIds } from '../store/sealed.ts';
 import type { CommandContext } from './dispatch.ts';
@@ -36,7 +37,7 @@ export async function runMasterKeyCommand(args: string[], context: CommandContex
     context.out(MASTER_KEY_USAGE);
     return 0;
   }
-  context.err(`svc master-key: unknown subcommand "${sub}"\n\n${MASTER_KEY_USAGE}`);
+  context.err(`svc master-key: unknown subcommand ${quote(sub)}\n\n${MASTER_KEY_USAGE}`);
   return 2;
 }
 

@@ -145,9 +145,21 @@ describe('svc partners add', () => {
     [['--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult,isOld'], /unknown scope "isOld"/],
     [['--domain', 'https://a.example', '--rail', 'standard', '--scopes', 'isAdult,isAdult'], /twice/],
     [
-      ['--domain', 'https://a.example', '--rail', 'adult_blind', '--scopes', 'isAdult,revealBirthYear'],
+      [
+        '--domain',
+        'https://a.example',
+        '--rail',
+        'adult_blind',
+        '--blind-app-id',
+        'a',
+        '--scopes',
+        'isAdult,revealBirthYear',
+      ],
       /not available on the adult_blind rail/,
     ],
+    [['--domain', 'https://a.example', '--rail', 'adult_blind'], /--rail adult_blind needs --blind-app-id/],
+    [['--domain', 'https://a.example', '--rail', 'standard', '--name', ''], /--name must be 1 to 100 printable/],
+    [['--domain', 'https://a.example', '--rail', 'standard', '--name', 'x'.repeat(101)], /--name must be 1 to 100/],
     [['--domain', 'https://a.example', '--rail', 'standard', '--colour', 'red'], /unknown flag --colour/],
     [['--domain', 'https://a.example', '--domain', 'https://b.example', '--rail', 'standard'], /--domain given twice/],
     [['--domain'], /--domain needs a value/],
@@ -269,6 +281,42 @@ describe('svc partners rotate-secret, disable and enable', () => {
     expect(err.join('\n')).toMatch(/no partner "pk_live_nobody"/);
   });
 
+  it('removes nothing without --yes and says what it would remove; with --yes the partner answers INVALID_PARTNER', async () => {
+    const partner = await onboard();
+    // A production service boots only with a partner in its store: this one stays.
+    expect(await svc(['add', '--domain', 'https://kept.example', '--rail', 'standard', '--json'], 'production')).toBe(
+      0,
+    );
+    const kept = (JSON.parse(out.pop()!) as { id: string }).id;
+    expect(await svc(['remove', partner.id], 'production')).toBe(1);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toBe(
+      `svc partners remove: this would remove ${partner.id} ("shop.example", https://shop.example, rail standard) and ` +
+        'its secret for good; its signed calls would answer INVALID_PARTNER. Nothing was removed: run it again with ' +
+        `--yes, or use svc partners disable ${partner.id} (reversible).`,
+    );
+    expect(out).toEqual([]);
+    expect((await storedPartners('production')).map((p) => p.id).sort()).toEqual([partner.id, kept].sort());
+
+    expect(await svc(['remove', partner.id, '--yes'], 'production')).toBe(0);
+    expect(out.pop()).toMatch(new RegExp(`^Removed ${partner.id} .*: its signed calls answer INVALID_PARTNER`));
+    expect((await storedPartners('production')).map((p) => p.id)).toEqual([kept]);
+    const running = await service();
+    try {
+      const refused = await running.exchange(partner);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('INVALID_PARTNER');
+    } finally {
+      await running.close();
+    }
+    err = [];
+    expect(await svc(['remove', partner.id, '--yes'], 'production')).toBe(1);
+    expect(err).toEqual([`svc partners remove: no partner "${partner.id}"`]);
+    expect(await svc(['remove'], 'production')).toBe(2);
+    expect(await svc(['remove', partner.id, '--force'], 'production')).toBe(2);
+    expect(err.pop()).toMatch(/^svc partners remove: unknown flag --force/);
+  });
+
   it('answers INVALID_PARTNER to a disabled partner, and accepts it again once enabled', async () => {
     const partner = await onboard();
     expect(await svc(['disable', partner.id], 'production')).toBe(0);
@@ -289,6 +337,171 @@ describe('svc partners rotate-secret, disable and enable', () => {
     } finally {
       await running.close();
     }
+  });
+});
+
+describe('svc partners update', () => {
+  async function addBlind(domain: string, ...extra: string[]) {
+    expect(await svc(['add', '--domain', domain, '--rail', 'adult_blind', '--json', ...extra])).toBe(0);
+    return JSON.parse(out.pop()!) as { id: string; secret: string };
+  }
+
+  it('changes the name, domain and blind app id it is given and keeps the ID, secret, rail and scopes', async () => {
+    const partner = await addBlind('https://club.example', '--blind-app-id', 'app_old', '--scopes', 'isAdult');
+    const code = await svc([
+      'update',
+      partner.id,
+      '--name',
+      'The Club',
+      '--domain',
+      'https://www.club.example',
+      '--blind-app-id',
+      'app_new',
+    ]);
+    expect(code).toBe(0);
+    expect(out[0]).toBe(
+      `${partner.id} is updated: name "club.example" → "The Club", domain "https://club.example" → ` +
+        '"https://www.club.example", blind app "app_old" → "app_new".',
+    );
+    expect(out[1]).toMatch(/^Widgets on https:\/\/club\.example answer ORIGIN_NOT_ALLOWED from now on/);
+    expect((await storedPartners())[0]).toMatchObject({
+      id: partner.id,
+      secret: partner.secret,
+      name: 'The Club',
+      domain: 'https://www.club.example',
+      rail: 'adult_blind',
+      blindAppId: 'app_new',
+      allowedScopes: ['isAdult'],
+    });
+    out = [];
+    expect(await svc(['update', partner.id, '--name', 'Renamed'])).toBe(0);
+    expect(out).toEqual([`${partner.id} is updated: name "The Club" → "Renamed".`]);
+    expect((await storedPartners())[0]).toMatchObject({ name: 'Renamed', domain: 'https://www.club.example' });
+  });
+
+  it('gives a stored adult_blind partner without a blind app id one (the repair for MISSING_BLIND_APP_ID)', async () => {
+    const { store } = await openServiceStore(loadConfig(env(), REPO_ROOT));
+    try {
+      await store.putPartner({
+        id: 'pk_test_blind_old',
+        secret: Buffer.alloc(32, 1).toString('base64'),
+        name: 'Old',
+        domain: 'https://old.example',
+        rail: 'adult_blind',
+        blindAppId: null,
+        allowedScopes: null,
+        createdAt: clock.now(),
+      });
+    } finally {
+      await store.close();
+    }
+    expect(await svc(['update', 'pk_test_blind_old', '--name', 'Old Club'])).toBe(0);
+    expect(out.pop()).toBe(
+      'Note: pk_test_blind_old still has no blind app id, so its billing sessions answer MISSING_BLIND_APP_ID: add --blind-app-id.',
+    );
+    out = [];
+    expect(await svc(['update', 'pk_test_blind_old', '--blind-app-id', 'app_old'])).toBe(0);
+    expect(out).toEqual(['pk_test_blind_old is updated: blind app "-" → "app_old".']);
+    expect((await storedPartners())[0]).toMatchObject({ id: 'pk_test_blind_old', blindAppId: 'app_old' });
+  });
+
+  it('refuses what cannot work with exit code 2, changing nothing', async () => {
+    const blind = await addBlind('https://a.example', '--blind-app-id', 'app_a');
+    const other = await addBlind('https://b.example', '--blind-app-id', 'app_b');
+    expect(await svc(['add', '--domain', 'https://c.example', '--rail', 'standard', '--json'])).toBe(0);
+    const standard = JSON.parse(out.pop()!) as { id: string };
+    const before = await storedPartners();
+    const cases: [string[], RegExp][] = [
+      [['update'], /the partner ID is required/],
+      [['update', blind.id], /give at least one of --name, --domain and --blind-app-id/],
+      [
+        ['update', blind.id, '--blind-app-id', 'app_b'],
+        new RegExp(`--blind-app-id app_b already belongs to ${other.id}`),
+      ],
+      [['update', blind.id, '--blind-app-id', 'has space'], /--blind-app-id must match/],
+      [['update', standard.id, '--blind-app-id', 'app_c'], /--blind-app-id is only for adult_blind partners/],
+      [['update', blind.id, '--domain', 'https://a.example/shop'], /--domain must be an origin/],
+      [['update', blind.id, '--name', 'A\u001b[31mRED'], /--name must not hold control characters/],
+      [['update', blind.id, '--rail', 'standard'], /unknown flag --rail/],
+    ];
+    for (const [args, message] of cases) {
+      err = [];
+      expect(await svc(args)).toBe(2);
+      expect(err[0]!.split('\n')[0]).toMatch(/^svc partners update: /);
+      expect(err[0]!.split('\n')[0]).toMatch(message);
+    }
+    expect(await svc(['update', 'pk_test_nobody', '--name', 'X'])).toBe(1);
+    expect(err.pop()).toBe('svc partners update: no partner "pk_test_nobody"');
+    expect(await svc(['update', 'pk_test_nobody', '--name', 'X'], 'production')).toBe(1);
+    expect(await storedPartners()).toEqual(before);
+    // Its own blind app id again is no clash.
+    expect(await svc(['update', blind.id, '--blind-app-id', 'app_a'])).toBe(0);
+    expect(out.pop()).toBe(`${blind.id} is unchanged.`);
+  });
+
+  it('refuses an http:// domain in production', async () => {
+    expect(await svc(['add', '--domain', 'https://a.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    const { id } = JSON.parse(out.pop()!) as { id: string };
+    expect(await svc(['update', id, '--domain', 'http://a.example'], 'production')).toBe(2);
+    expect(err[0]).toMatch(/--domain must be https:\/\/ in production/);
+    expect((await storedPartners('production'))[0]!.domain).toBe('https://a.example');
+  });
+});
+
+describe('control characters in names', () => {
+  /** ESC, newline, carriage return, NUL, DEL, C1 CSI, right-to-left override. */
+  const HOSTILE = [
+    'A\u001b[31mRED',
+    'two\nlines',
+    'cr\rhere',
+    'nul\u0000',
+    'del\u007f',
+    'csi\u009b31m',
+    'rtl\u202eexe',
+  ];
+  /** No C0, DEL or C1 control and no format character reaches the terminal. */
+  const RAW = /[\p{Cc}\u202e]/u;
+
+  it.each(HOSTILE)('refuses --name %j in add and update, storing nothing, and echoes it escaped', async (name) => {
+    expect(await svc(['add', '--domain', 'https://a.example', '--rail', 'standard', '--name', name])).toBe(2);
+    expect(err[0]!.split('\n')[0]).toMatch(
+      /^svc partners add: --name must (not hold control characters|be 1 to 100 printable)/,
+    );
+    expect(err[0]!.split('\n')[0]).not.toMatch(RAW);
+    expect(await storedPartners()).toEqual([]);
+    expect(await svc(['add', '--domain', 'https://a.example', '--rail', 'standard', `--name=${name}`])).toBe(2);
+    expect(await storedPartners()).toEqual([]);
+  });
+
+  it('escapes control characters of names already in the store, in the table and in JSON', async () => {
+    const names = HOSTILE.map((n, i) => `${i} ${n}`);
+    const { store } = await openServiceStore(loadConfig(env(), REPO_ROOT));
+    try {
+      for (const [i, name] of names.entries())
+        await store.putPartner({
+          id: `pk_test_forged_${i}`,
+          secret: Buffer.alloc(32, i).toString('base64'),
+          name,
+          domain: 'https://forged.example',
+          rail: 'standard',
+          blindAppId: null,
+          allowedScopes: null,
+          createdAt: clock.now() + i,
+        });
+    } finally {
+      await store.close();
+    }
+    expect(await svc(['list'])).toBe(0);
+    for (const line of out) expect(line).not.toMatch(RAW);
+    expect(out).toHaveLength(1 + names.length);
+    const table = out.join('\n');
+    expect(table).toContain('0 A\\u001b[31mRED');
+    expect(table).toContain('5 csi\\u009b31m');
+    out = [];
+    expect(await svc(['list', '--json'])).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(out[0]).not.toMatch(RAW);
+    expect((JSON.parse(out[0]!) as { name: string }[]).map((p) => p.name)).toEqual(names);
   });
 });
 

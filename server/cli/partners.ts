@@ -1,12 +1,16 @@
 /**
- * `svc partners add|list|rotate-secret|disable|enable`: partner onboarding and lifecycle (the spec
- * leaves issuance "not shown"; design.md §2).
+ * `svc partners add|list|update|remove|rotate-secret|disable|enable`: partner onboarding and
+ * lifecycle (the spec leaves issuance "not shown"; design.md §2).
  *
  *   svc partners add --domain <origin> --rail standard|adult_blind
  *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--json]
- *     prints the new Partner ID and its secret, once (pk_live_ in production, pk_test_ in sandbox)
+ *     prints the new Partner ID and its secret, once (pk_live_ in production, pk_test_ in sandbox);
+ *     adult_blind needs --blind-app-id
  *   svc partners list [--json]
- *     never prints secrets
+ *     never prints secrets, and escapes unprintable characters of stored text
+ *   svc partners update <id> [--name <name>] [--domain <origin>] [--blind-app-id <id>]
+ *   svc partners remove <id> --yes
+ *     without --yes, says what it would remove and removes nothing
  *   svc partners rotate-secret <id> [--overlap-hours N] [--json]
  *     prints a new secret once; the old one keeps working for the overlap (default 24 h)
  *   svc partners disable <id> / enable <id>
@@ -16,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { PREFIX, type Rail } from '../../src/protocol/api.ts';
 import { BLIND_SCOPES, SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { isOrigin, loadPartnerFixtures } from '../domain/partners.ts';
+import { escapeUnprintable, isPrintable, quote } from '../domain/printable.ts';
 import { isSecureOrLoopbackUrl } from '../domain/urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
@@ -28,6 +33,8 @@ export const PARTNERS_USAGE = `Usage:
   svc partners add --domain <origin> --rail standard|adult_blind [--name <name>]
                    [--blind-app-id <id>] [--scopes <scope,scope>] [--json]
   svc partners list [--json]
+  svc partners update <partner-id> [--name <name>] [--domain <origin>] [--blind-app-id <id>]
+  svc partners remove <partner-id> --yes
   svc partners rotate-secret <partner-id> [--overlap-hours <0-720>] [--json]
   svc partners disable <partner-id>
   svc partners enable <partner-id>
@@ -35,7 +42,12 @@ export const PARTNERS_USAGE = `Usage:
 add prints the Partner ID and the Partner Secret once; store the secret in a secret manager.
 --domain is the origin the widget runs on, e.g. https://shop.example (no path); https:// in
   production (http:// only on localhost, 127.0.0.0/8 or ::1, for local trials).
---blind-app-id (adult_blind only) names the application in attestations; [A-Za-z0-9_-]{1,64}.
+--blind-app-id (adult_blind only, and required there) names the application in attestations;
+  [A-Za-z0-9_-]{1,64}, one partner each.
+--name is 1 to 100 printable characters (no control characters); default: the domain's host.
+update changes what it is given and keeps the rest (the ID, the secret, the rail, the scopes).
+remove deletes the partner: its signed calls answer INVALID_PARTNER. Without --yes it only says
+  what it would remove; disable is the reversible way.
 --scopes limits what the partner may request (default: every scope its rail allows):
   ${SCOPES.join(', ')}; adult_blind: ${BLIND_SCOPES.join(', ')}.
 rotate-secret prints a new secret once; the old one is still accepted for --overlap-hours
@@ -53,13 +65,15 @@ export async function runPartnersCommand(args: string[], context: CommandContext
   const [sub, ...rest] = args;
   if (sub === 'add') return addPartner(rest, context);
   if (sub === 'list') return listPartners(rest, context);
+  if (sub === 'update') return updatePartner(rest, context);
+  if (sub === 'remove') return removePartner(rest, context);
   if (sub === 'rotate-secret') return rotateSecret(rest, context);
   if (sub === 'disable' || sub === 'enable') return setDisabled(sub, rest, context);
   if (sub === undefined || sub === 'help' || sub === '--help') {
     context.out(PARTNERS_USAGE);
     return 0;
   }
-  context.err(`svc partners: unknown subcommand "${sub}"\n\n${PARTNERS_USAGE}`);
+  context.err(`svc partners: unknown subcommand ${quote(sub)}\n\n${PARTNERS_USAGE}`);
   return 2;
 }
 
@@ -82,34 +96,30 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
 
   const domain = text('domain');
   if (domain === undefined) return usageError('--domain is required');
-  if (!isOrigin(domain))
-    return usageError(
-      `--domain must be an origin such as https://shop.example (scheme and host, no path or trailing slash), got ${JSON.stringify(domain)}`,
-    );
-  if (context.config.mode === 'production' && !isSecureOrLoopbackUrl(domain))
-    return usageError(
-      `--domain must be https:// in production (http:// only on localhost, 127.0.0.0/8 or ::1), got ${JSON.stringify(domain)}`,
-    );
+  const domainRefused = domainProblem(domain, context);
+  if (domainRefused) return usageError(domainRefused);
 
   const rail = text('rail');
   if (rail === undefined) return usageError('--rail is required');
   if (rail !== 'standard' && rail !== 'adult_blind')
-    return usageError(`--rail must be standard or adult_blind, got ${JSON.stringify(rail)}`);
+    return usageError(`--rail must be standard or adult_blind, got ${quote(rail)}`);
 
   const blindAppId = text('blind-app-id') ?? null;
   if (blindAppId !== null) {
     if (rail !== 'adult_blind') return usageError('--blind-app-id is only for --rail adult_blind');
-    if (!BLIND_APP_ID_PATTERN.test(blindAppId))
-      return usageError(`--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(blindAppId)}`);
-    const taken = (await context.store.listPartners()).find((p) => p.blindAppId === blindAppId);
-    if (taken) return usageError(`--blind-app-id ${blindAppId} already belongs to ${taken.id}`);
+    const problem = await blindAppIdProblem(blindAppId, null, context);
+    if (problem) return usageError(problem);
   }
 
   const scopes = readScopes(text('scopes'), rail);
   if (typeof scopes === 'string') return usageError(scopes);
+  // Without it the billing session of every visitor answers MISSING_BLIND_APP_ID (docs/adult-blind.md).
+  if (rail === 'adult_blind' && blindAppId === null)
+    return usageError('--rail adult_blind needs --blind-app-id (the application its attestations name)');
 
   const name = text('name') ?? new URL(domain).host;
-  if (name.length === 0 || name.length > 100) return usageError('--name must be 1 to 100 characters');
+  const nameRefused = nameProblem(name);
+  if (nameRefused) return usageError(nameRefused);
 
   const partner: PartnerRecord = {
     id: newPartnerId(context.config.mode === 'production' ? PREFIX.liveId : PREFIX.testId),
@@ -133,9 +143,6 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
       `  rail ${rail}, domain ${domain}${blindAppId ? `, blind app ${blindAppId}` : ''}${scopes ? `, scopes ${scopes.join(',')}` : ''}`,
     );
     context.out("The secret is shown this once: put it in the partner backend's secret store now.");
-    if (rail === 'adult_blind' && blindAppId === null) {
-      context.out('Note: without --blind-app-id the billing session answers MISSING_BLIND_APP_ID.');
-    }
   }
   return 0;
 }
@@ -156,7 +163,7 @@ async function rotateSecret(args: string[], context: CommandContext): Promise<nu
 
   const partner = await context.store.getPartner(id);
   if (!partner) {
-    context.err(`svc partners rotate-secret: no partner ${JSON.stringify(id)}`);
+    context.err(`svc partners rotate-secret: no partner ${quote(id)}`);
     return 1;
   }
   const now = context.clock.now();
@@ -196,7 +203,7 @@ async function setDisabled(sub: 'disable' | 'enable', args: string[], context: C
   }
   const partner = await context.store.getPartner(id);
   if (!partner) {
-    context.err(`svc partners ${sub}: no partner ${JSON.stringify(id)}`);
+    context.err(`svc partners ${sub}: no partner ${quote(id)}`);
     return 1;
   }
   if (sub === 'enable' && context.config.mode === 'production' && !isSecureOrLoopbackUrl(partner.domain)) {
@@ -211,6 +218,132 @@ async function setDisabled(sub: 'disable' | 'enable', args: string[], context: C
   return 0;
 }
 
+async function updatePartner(args: string[], context: CommandContext): Promise<number> {
+  const [id, ...rest] = args;
+  const usageError = (problem: string) => {
+    context.err(`svc partners update: ${problem}\n\n${PARTNERS_USAGE}`);
+    return 2;
+  };
+  if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
+  const parsed = parseFlags(rest, { name: true, domain: true, 'blind-app-id': true });
+  if (!parsed.ok) return usageError(parsed.problem);
+  const text = (name: string) => parsed.flags.get(name) as string | undefined;
+  if (parsed.flags.size === 0) return usageError('give at least one of --name, --domain and --blind-app-id');
+
+  const partner = await context.store.getPartner(id);
+  if (!partner) {
+    context.err(`svc partners update: no partner ${quote(id)}`);
+    return 1;
+  }
+  const name = text('name');
+  const domain = text('domain');
+  const blindAppId = text('blind-app-id');
+  const refused =
+    (name !== undefined && nameProblem(name)) ||
+    (domain !== undefined && domainProblem(domain, context)) ||
+    (blindAppId !== undefined &&
+      (partner.rail !== 'adult_blind'
+        ? `--blind-app-id is only for adult_blind partners; ${id} is on the ${partner.rail} rail`
+        : await blindAppIdProblem(blindAppId, id, context)));
+  if (refused) return usageError(refused);
+
+  const updated: PartnerRecord = {
+    ...partner,
+    name: name ?? partner.name,
+    domain: domain ?? partner.domain,
+    blindAppId: blindAppId ?? partner.blindAppId,
+  };
+  await context.store.putPartner(updated);
+  const changes = (
+    [
+      ['name', partner.name, updated.name],
+      ['domain', partner.domain, updated.domain],
+      ['blind app', partner.blindAppId ?? '-', updated.blindAppId ?? '-'],
+    ] as const
+  ).filter(([, before, after]) => before !== after);
+  context.out(
+    changes.length === 0
+      ? `${id} is unchanged.`
+      : `${id} is updated: ${changes.map(([what, before, after]) => `${what} ${quote(before)} → ${quote(after)}`).join(', ')}.`,
+  );
+  if (domain !== undefined && domain !== partner.domain)
+    context.out(
+      `Widgets on ${escapeUnprintable(partner.domain)} answer ORIGIN_NOT_ALLOWED from now on (within the service's 5 s partner cache).`,
+    );
+  if (updated.rail === 'adult_blind' && updated.blindAppId === null)
+    context.out(
+      `Note: ${id} still has no blind app id, so its billing sessions answer MISSING_BLIND_APP_ID: add --blind-app-id.`,
+    );
+  if (isSandboxFixture(id, context))
+    context.out('Note: fixture partners are reloaded from fixtures/partners.json at every sandbox boot.');
+  return 0;
+}
+
+async function removePartner(args: string[], context: CommandContext): Promise<number> {
+  const [id, ...rest] = args;
+  const usageError = (problem: string) => {
+    context.err(`svc partners remove: ${problem}\n\n${PARTNERS_USAGE}`);
+    return 2;
+  };
+  if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
+  const parsed = parseFlags(rest, { yes: false });
+  if (!parsed.ok) return usageError(parsed.problem);
+  const partner = await context.store.getPartner(id);
+  if (!partner) {
+    context.err(`svc partners remove: no partner ${quote(id)}`);
+    return 1;
+  }
+  const what =
+    `${id} (${quote(partner.name)}, ${escapeUnprintable(partner.domain)}, rail ${partner.rail}` +
+    `${partner.blindAppId ? `, blind app ${escapeUnprintable(partner.blindAppId)}` : ''})`;
+  if (!parsed.flags.has('yes')) {
+    context.err(
+      `svc partners remove: this would remove ${what} and its secret for good; its signed calls would answer ` +
+        `INVALID_PARTNER. Nothing was removed: run it again with --yes, or use svc partners disable ${id} (reversible).`,
+    );
+    return 1;
+  }
+  await context.store.removePartner(id);
+  context.out(`Removed ${what}: its signed calls answer INVALID_PARTNER (within the service's 5 s partner cache).`);
+  if (isSandboxFixture(id, context))
+    context.out('Note: fixture partners are reloaded from fixtures/partners.json at every sandbox boot.');
+  return 0;
+}
+
+function isSandboxFixture(id: string, context: CommandContext): boolean {
+  if (context.config.mode !== 'sandbox') return false;
+  try {
+    return loadPartnerFixtures(context.config.fixturesPath, 0).some((f) => f.id === id);
+  } catch {
+    return false; // a broken fixture file stops the next boot with its own message
+  }
+}
+
+/** Why a partner name is refused (after the flag's name), or null. */
+function nameProblem(name: string): string | null {
+  const length = [...name].length;
+  if (length < 1 || length > 100 || !isPrintable(name))
+    return `--name must be 1 to 100 printable characters (no control characters), got ${quote(name)}`;
+  return null;
+}
+
+/** Why a partner domain is refused, or null: an origin, https:// in production (loopback excepted). */
+function domainProblem(domain: string, context: CommandContext): string | null {
+  if (!isOrigin(domain))
+    return `--domain must be an origin such as https://shop.example (scheme and host, no path or trailing slash), got ${quote(domain)}`;
+  if (context.config.mode === 'production' && !isSecureOrLoopbackUrl(domain))
+    return `--domain must be https:// in production (http:// only on localhost, 127.0.0.0/8 or ::1), got ${quote(domain)}`;
+  return null;
+}
+
+/** Why a blind app id is refused, or null: its pattern, and no other partner (than `self`) has it. */
+async function blindAppIdProblem(blindAppId: string, self: string | null, context: CommandContext) {
+  if (!BLIND_APP_ID_PATTERN.test(blindAppId))
+    return `--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${quote(blindAppId)}`;
+  const taken = (await context.store.listPartners()).find((p) => p.blindAppId === blindAppId && p.id !== self);
+  return taken ? `--blind-app-id ${blindAppId} already belongs to ${taken.id}` : null;
+}
+
 async function listPartners(args: string[], context: CommandContext): Promise<number> {
   const parsed = parseFlags(args, { json: false });
   if (!parsed.ok) {
@@ -218,22 +351,25 @@ async function listPartners(args: string[], context: CommandContext): Promise<nu
     return 2;
   }
   const partners = (await context.store.listPartners()).map(describe);
+  // Stored text is escaped as it is printed: a row written by other means cannot steer the terminal.
   if (parsed.flags.has('json')) {
-    context.out(JSON.stringify(partners));
+    context.out(escapeUnprintable(JSON.stringify(partners)));
     return 0;
   }
   const rows = [
     ['PARTNER ID', 'RAIL', 'DOMAIN', 'BLIND APP', 'SCOPES', 'STATUS', 'NAME', 'CREATED'],
-    ...partners.map((p) => [
-      p.id,
-      p.rail,
-      p.domain,
-      p.blind_app_id ?? '-',
-      p.allowed_scopes?.join(',') ?? '(all)',
-      p.status,
-      p.name,
-      p.created_at,
-    ]),
+    ...partners
+      .map((p) => [
+        p.id,
+        p.rail,
+        p.domain,
+        p.blind_app_id ?? '-',
+        p.allowed_scopes?.join(',') ?? '(all)',
+        p.status,
+        p.name,
+        p.created_at,
+      ])
+      .map((row) => row.map(escapeUnprintable)),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows)

@@ -6,7 +6,8 @@
  *   svc providers add --issuer <URL> --client-id <id>
  *                     (--client-secret-file <path> | --private-key-file <pem>)
  *                     [--client-auth client_secret_basic|client_secret_post|private_key_jwt]
- *                     --name <shown> --method <label> --proves <scope,scope> [--json]
+ *                     --name <shown> --method <label> --proves <scope,scope> [--skip-check] [--json]
+ *     checks the issuer's discovery document first (cli/discovery.ts), unless --skip-check; then
  *     prints the new idp_… id (with --json: { id, issuer, client_id, name, method, proves });
  *     the secret or key is stored sealed and never printed
  *   svc providers list [--json]
@@ -27,29 +28,37 @@ import {
   readClientSecret,
   readProves,
 } from '../domain/provider-registry.ts';
+import { escapeUnprintable, quote } from '../domain/printable.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
+import { discoveryProblem, type DiscoveryCheckOptions } from './discovery.ts';
 import type { CommandContext } from './dispatch.ts';
 
 export const PROVIDERS_USAGE = `Usage:
   svc providers add --issuer <URL> --client-id <id>
                     (--client-secret-file <path> | --private-key-file <pem>)
                     [--client-auth client_secret_basic|client_secret_post|private_key_jwt]
-                    --name <shown to the visitor> --method <label> --proves <scope,scope> [--json]
+                    --name <shown to the visitor> --method <label> --proves <scope,scope>
+                    [--skip-check] [--json]
   svc providers list [--json]
   svc providers disable <provider-id>
   svc providers enable <provider-id>
   svc providers remove <provider-id>
 
 add prints the new provider id (idp_…); the provider must register the redirect URI
-  {app_url}/m/callback for the client id.
+  {app_url}/m/callback for the client id. Before writing, add fetches
+  <issuer>/.well-known/openid-configuration (10 s, 1 MB at most) and refuses the provider unless
+  its issuer is --issuer character for character and it gives authorization_endpoint,
+  token_endpoint and jwks_uri (https://); --skip-check registers it unchecked (offline set-ups).
 --issuer is the provider's issuer exactly as its discovery document spells it (a trailing "/"
   matters): https://, or http:// on localhost, 127.0.0.0/8 or ::1 for local trials.
 --client-secret-file holds the client secret (a trailing newline is dropped); the default client
   auth is then client_secret_basic. --private-key-file holds an EC P-256 or RSA (2048 bits or
   more) private key in PEM; the client auth is then private_key_jwt. Neither is ever printed.
---name is shown to the visitor (1 to 80 characters); --method is the verification_method the
-  provider yields, [a-z0-9_]{1,40} (e.g. face_check); --proves lists what it can prove:
+--name is shown to the visitor (1 to 80 printable characters, unlike any other provider's name,
+  case aside); --method is the
+  verification_method the provider yields, [a-z0-9_]{1,40} (e.g. face_check; eudi_wallet is the
+  wallet path's and refused); --proves lists what it can prove:
   ${SCOPES.join(', ')}.
 disable stops offering the provider to visitors; enable undoes it; remove deletes it.`;
 
@@ -59,20 +68,28 @@ disable stops offering the provider to visitors; enable undoes it; remove delete
  *
  * @example await runProvidersCommand(['list', '--json'], context)
  */
-export async function runProvidersCommand(args: string[], context: CommandContext): Promise<number> {
+export async function runProvidersCommand(
+  args: string[],
+  context: CommandContext,
+  options: { discovery?: DiscoveryCheckOptions } = {},
+): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === 'add') return addProvider(rest, context);
+  if (sub === 'add') return addProvider(rest, context, options.discovery);
   if (sub === 'list') return listProviders(rest, context);
   if (sub === 'disable' || sub === 'enable' || sub === 'remove') return changeProvider(sub, rest, context);
   if (sub === undefined || sub === 'help' || sub === '--help') {
     context.out(PROVIDERS_USAGE);
     return 0;
   }
-  context.err(`svc providers: unknown subcommand "${sub}"\n\n${PROVIDERS_USAGE}`);
+  context.err(`svc providers: unknown subcommand ${quote(sub)}\n\n${PROVIDERS_USAGE}`);
   return 2;
 }
 
-async function addProvider(args: string[], context: CommandContext): Promise<number> {
+async function addProvider(
+  args: string[],
+  context: CommandContext,
+  discovery: DiscoveryCheckOptions = {},
+): Promise<number> {
   const usageError = (problem: string) => {
     context.err(`svc providers add: ${problem}\n\n${PROVIDERS_USAGE}`);
     return 2;
@@ -90,6 +107,7 @@ async function addProvider(args: string[], context: CommandContext): Promise<num
     name: true,
     method: true,
     proves: true,
+    'skip-check': false,
     json: false,
   });
   if (!parsed.ok) return usageError(parsed.problem);
@@ -111,6 +129,10 @@ async function addProvider(args: string[], context: CommandContext): Promise<num
   if (refused) return usageError(`${refused[0]} ${refused[1]}`);
   const proves = readProves(text('proves')!);
   if (typeof proves === 'string') return usageError(`--proves ${proves}`);
+  // Visitors choose a provider by its name: two alike ("Continue with Example ID" twice) cannot be told apart.
+  const twin = (await context.store.listProviders()).find((p) => sameName(p.name, name));
+  if (twin)
+    return usageError(`--name ${quote(name)} is already the name of ${twin.id}; visitors could not tell them apart`);
 
   const secretFile = text('client-secret-file');
   const keyFile = text('private-key-file');
@@ -138,6 +160,13 @@ async function addProvider(args: string[], context: CommandContext): Promise<num
   }
   const credential = secretFile ? readClientSecret(content) : await privateKeyJwkFromPem(content);
   if (typeof credential !== 'string') return failed(`${flag} ${credential.problem}`);
+
+  if (parsed.flags.has('skip-check')) {
+    context.err(`svc providers add: --skip-check: ${issuer} was not asked for its discovery document`);
+  } else {
+    const problem = await discoveryProblem(issuer, discovery);
+    if (problem) return failed(`${problem}. Nothing was written (--skip-check registers it unchecked).`);
+  }
 
   const provider: ProviderRecord = {
     id: newProviderId(),
@@ -173,7 +202,7 @@ async function changeProvider(
   }
   const provider = await context.store.getProvider(id);
   if (!provider) {
-    context.err(`svc providers ${sub}: no provider ${JSON.stringify(id)}`);
+    context.err(`svc providers ${sub}: no provider ${quote(id)}`);
     return 1;
   }
   if (sub === 'remove') {
@@ -186,6 +215,12 @@ async function changeProvider(
   if (sub !== 'enable' && isSandboxFixture(id, context))
     context.out('Note: fixture providers are reloaded from fixtures/providers.json at every sandbox boot.');
   return 0;
+}
+
+/** Names a visitor would read as the same: equal once Unicode-normalised and case-folded. */
+function sameName(a: string, b: string): boolean {
+  const fold = (s: string) => s.normalize('NFKC').toLocaleLowerCase('und');
+  return fold(a) === fold(b);
 }
 
 function isSandboxFixture(id: string, context: CommandContext): boolean {
@@ -204,13 +239,16 @@ async function listProviders(args: string[], context: CommandContext): Promise<n
     return 2;
   }
   const providers = (await context.store.listProviders()).map(describe);
+  // Stored text is escaped as it is printed: a row written by other means cannot steer the terminal.
   if (parsed.flags.has('json')) {
-    context.out(JSON.stringify(providers));
+    context.out(escapeUnprintable(JSON.stringify(providers)));
     return 0;
   }
   const rows = [
     ['PROVIDER ID', 'NAME', 'ISSUER', 'METHOD', 'PROVES', 'ENABLED'],
-    ...providers.map((p) => [p.id, p.name, p.issuer, p.method, p.proves.join(','), p.enabled ? 'yes' : 'no']),
+    ...providers.map((p) =>
+      [p.id, p.name, p.issuer, p.method, p.proves.join(','), p.enabled ? 'yes' : 'no'].map(escapeUnprintable),
+    ),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => [...row[column]!].length)));
   for (const row of rows)

@@ -51,6 +51,7 @@ describe('svc store copy', () => {
           providerId: 'idp_example',
           codeVerifier: 'v',
           nonce: 'n',
+          browserDigest: 'b',
           expiresAt: Date.now() + 60_000,
         },
         Date.now(),

@@ -11,6 +11,7 @@
  * A destination that already holds a different secret (another deployment's nullifier key, its
  * mode) is refused before anything is written.
  */
+import { quote } from '../domain/printable.ts';
 import { join } from 'node:path';
 import { openConfiguredStore } from '../store/open.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';
@@ -41,7 +42,7 @@ export async function runStoreCommand(
     return 0;
   }
   if (sub !== 'copy') {
-    context.err(`svc store: unknown subcommand "${sub}"\n\n${STORE_USAGE}`);
+    context.err(`svc store: unknown subcommand ${quote(sub)}\n\n${STORE_USAGE}`);
     return 2;
   }
   const parsed = parseFlags(rest, { 'to-redis-url': true, 'to-redis-prefix': true, 'to-data-dir': true });

@@ -4,21 +4,25 @@
  * completes as an approval of §4 with the provider's method, or fails with a reason.
  *
  *   start:    handoff → request open, provider enabled and proving the scopes → login state kept
- *             (digest of the state, sealed PKCE verifier and nonce, until the request's deadline)
- *             → pending → in_progress → authorization URL
- *   callback: state taken once → provider's answer checked by the relying party →
+ *             (digest of the state, sealed PKCE verifier and nonce, digest of the browser's login
+ *             cookie, until the request's deadline) → pending → in_progress → authorization URL
+ *   callback: state taken once → the same browser (its login cookie's digest) → provider's answer
+ *             checked by the relying party →
  *             approved: grant or attestation | failed: cancelled, claims_missing, provider_error |
  *             refused (forged, replayed, mixed up): the request untouched
  *
  * Nothing here logs a code, state, nonce, token or claim; outcomes carry log-safe codes.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import { SealError } from '../crypto/master-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { ServiceError } from '../errors.ts';
 import type { RelyingParty } from '../providers/relying-party.ts';
 import type { ProviderRecord, Store, VerifyRequestRecord } from '../store/store.ts';
 import type { PhoneHandoff } from './phone.ts';
+import { methodProblem } from './provider-registry.ts';
 import { digestToken } from './tokens.ts';
 import {
   approveRequest,
@@ -39,9 +43,16 @@ export type ProviderLoginDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'nu
   relyingParty: RelyingParty;
 };
 
-/** True when the provider is enabled and its `proves` covers every scope. */
+/**
+ * True when the provider is enabled, its `proves` covers every scope and its method is one
+ * `svc providers add` accepts (never the wallet's `eudi_wallet`, even in a row written around the CLI).
+ */
 export function provesAll(provider: ProviderRecord, scopes: readonly Scope[]): boolean {
-  return provider.enabled && scopes.every((scope) => provider.proves.includes(scope));
+  return (
+    provider.enabled &&
+    methodProblem(provider.method) === null &&
+    scopes.every((scope) => provider.proves.includes(scope))
+  );
 }
 
 /**
@@ -58,18 +69,22 @@ export function callbackUrlOf(config: Pick<AppDeps['config'], 'appUrl'>): string
 }
 
 /**
- * The phone chose a provider: keeps the login state and answers where to send the visitor.
+ * The phone chose a provider: keeps the login state, bound to the browser by `browserKey` (the
+ * login cookie's value; only its digest is kept), and answers where to send the visitor and until
+ * when the cookie must live (the request's deadline).
  * 404 NOT_FOUND (unknown request, wrong h), 409 ALREADY_FINISHED, 410 REQUEST_EXPIRED,
  * 400 INVALID_REQUEST (a provider that is unknown, disabled or does not prove the scopes),
- * 503 SERVICE_UNAVAILABLE (the provider cannot be discovered).
+ * 429 with Retry-After past a request's 10 starts (its login states capped), 503
+ * SERVICE_UNAVAILABLE (the provider cannot be discovered).
  *
- * @example const { authorization_url } = await startProviderLogin(deps, { requestId, handoffToken: body.h }, 'idp_example')
+ * @example const { started, deadlineAt } = await startProviderLogin(deps, { requestId, handoffToken: body.h }, 'idp_example', cookie)
  */
 export async function startProviderLogin(
   deps: ProviderLoginDeps,
   handoff: PhoneHandoff,
   providerId: string,
-): Promise<{ authorization_url: string }> {
+  browserKey: string,
+): Promise<{ started: { authorization_url: string }; deadlineAt: number }> {
   const now = deps.clock.now();
   const record = await findRequestForPhone(deps.store, handoff.requestId, handoff.handoffToken, now);
   if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
@@ -82,6 +97,8 @@ export async function startProviderLogin(
       cause: 'the provider is unknown, disabled or cannot prove the scopes',
     });
 
+  // after the handoff check: only the phone holding h can spend a request's starts
+  await enforceRateLimit(deps.store, RATE_LIMITS.providerStartPerRequest, record.id, now);
   const start = await deps.relyingParty.startLogin(provider, {
     redirectUri: callbackUrlOf(deps.config),
     scopes: record.scopes,
@@ -94,12 +111,13 @@ export async function startProviderLogin(
       providerId: provider.id,
       codeVerifier: start.codeVerifier,
       nonce: start.nonce,
+      browserDigest: digestToken(browserKey),
       expiresAt: record.deadlineAt,
     },
     now,
   );
   await openRequest(deps, record);
-  return { authorization_url: start.authorizationUrl };
+  return { started: { authorization_url: start.authorizationUrl }, deadlineAt: record.deadlineAt };
 }
 
 /** What the callback page shows; `code` is log-safe and never shown to the visitor. */
@@ -108,6 +126,8 @@ export type CallbackResult =
   | { kind: 'failed'; requestId: string; provider: string; reason: 'cancelled' | 'claims_missing' | 'provider_error' }
   /** unknown, used or expired state: nothing was touched */
   | { kind: 'unknown_state' }
+  /** a state of ours, in a browser without the login cookie of the start: spent, nothing else touched */
+  | { kind: 'other_browser' }
   /** a callback that fails a check: the request is left as it was */
   | { kind: 'refused'; requestId: string; provider: string; code: string }
   /** the request ended or expired meanwhile (another method finished it) */
@@ -124,17 +144,34 @@ function isActionable(record: VerifyRequestRecord | null, now: number): record i
   return record !== null && isOpenStatus(record.status) && now < record.deadlineAt;
 }
 
+/** True when `browserKey` is the login cookie whose digest the start kept. */
+function isSameBrowser(browserDigest: string | undefined, browserKey: string | null): boolean {
+  // a state kept before login cookies existed has no digest: it counts as another browser's
+  if (browserKey === null || typeof browserDigest !== 'string') return false;
+  const [kept, given] = [Buffer.from(browserDigest), Buffer.from(digestToken(browserKey))];
+  return kept.length === given.length && timingSafeEqual(kept, given);
+}
+
 /**
- * The provider sent the visitor back: takes the login state once, lets the relying party check
- * the answer, then completes or fails the request. Never throws for anything the caller sent.
+ * The provider sent the visitor back: takes the login state once, checks the browser brought the
+ * login cookie of the start (`browserKey`, null when absent), lets the relying party check the
+ * answer, then completes or fails the request. Never throws for anything the caller sent.
  *
- * @example const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl))
+ * A state brought by another browser is spent all the same: the link a phone was given cannot be
+ * finished elsewhere and then carried back.
+ *
+ * @example const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl), cookie)
  */
-export async function finishProviderLogin(deps: ProviderLoginDeps, callbackUrl: URL): Promise<CallbackResult> {
+export async function finishProviderLogin(
+  deps: ProviderLoginDeps,
+  callbackUrl: URL,
+  browserKey: string | null,
+): Promise<CallbackResult> {
   const now = deps.clock.now();
   const state = readState(callbackUrl);
   const login = state === null ? null : await takeLoginState(deps.store, state, now);
   if (!login) return { kind: 'unknown_state' };
+  if (!isSameBrowser(login.browserDigest, browserKey)) return { kind: 'other_browser' };
 
   const [record, provider] = await Promise.all([
     deps.store.getRequest(login.requestId, now),

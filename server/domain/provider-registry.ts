@@ -18,6 +18,11 @@ export const PROVIDER_ID_PREFIX = 'idp_';
 /** Issued ids (`idp_` + 22 base64url characters) and fixture ids such as `idp_example`. */
 export const PROVIDER_ID_PATTERN = /^idp_[A-Za-z0-9_-]{1,64}$/;
 export const PROVIDER_METHOD_PATTERN = /^[a-z0-9_]{1,40}$/;
+/**
+ * Verification methods no provider may yield: `eudi_wallet` is the wallet path's (design.md §11),
+ * whose proofs the verifier checked itself; a provider's pass tokens never claim it.
+ */
+export const RESERVED_METHODS: readonly string[] = ['eudi_wallet'];
 export const CLIENT_AUTH_METHODS: readonly ProviderClientAuth[] = [
   'client_secret_basic',
   'client_secret_post',
@@ -65,8 +70,16 @@ export function nameProblem(value: string): string | null {
   return null;
 }
 
-/** @example methodProblem('face_check') // null */
+/**
+ * The stored method is checked again wherever a provider is used (provider-login.ts provesAll), so
+ * a row written around the CLI cannot yield a reserved method either.
+ *
+ * @example methodProblem('face_check') // null
+ * @example methodProblem('eudi_wallet') // 'is reserved for the EUDI wallet path …'
+ */
 export function methodProblem(value: string): string | null {
+  if (RESERVED_METHODS.includes(value))
+    return `is reserved for the EUDI wallet path (${value}): a provider's proofs must not claim it; use e.g. face_check or eid`;
   return PROVIDER_METHOD_PATTERN.test(value) ? null : `must match [a-z0-9_]{1,40}, got ${JSON.stringify(value)}`;
 }
 

@@ -23,7 +23,7 @@ function provider(id: string, proves: Scope[], enabled = true): ProviderRecord {
 function depsFor(mode: 'sandbox' | 'production', walletEnabled: boolean, providers: ProviderRecord[] = []) {
   return {
     config: { mode },
-    wallet: { trust: { enabled: walletEnabled, anchors: [] }, sealingSecret: '' },
+    wallet: { trust: { enabled: walletEnabled, anchors: [], refusedKeys: [] }, sealingSecret: '' },
     store: { listProviders: async () => providers },
   } as unknown as Pick<AppDeps, 'config' | 'wallet' | 'store'>;
 }

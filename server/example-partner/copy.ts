@@ -75,7 +75,10 @@ export interface Words {
   links: Record<IndexLink, string>;
   /** each widget page's `<title>` and `<h1>` */
   pages: Record<WidgetPage, { title: string; heading: string }>;
-  /** the sentence under the heading, on the STANDARD and the ADULT_BLIND pages */
+  /**
+   * the sentence under the heading, on the STANDARD and the ADULT_BLIND pages: true on a phone and
+   * on a computer alike (the widget shows a QR code on one and a button on the other)
+   */
   leads: { standard: string; blind: string };
   /** the success pages' `<title>` and `<h1>` */
   resultHeading: string;
@@ -123,10 +126,10 @@ const en: Words = {
   leads: {
     standard:
       'Some of our products are for adults only. ' +
-      'Scan the QR code with your phone: the shop learns the answers to what it asks, nothing else about you.',
+      'Confirm it with your phone: the shop learns the answers to what it asks, nothing else about you.',
     blind:
       'Some of our products are for adults only. ' +
-      'Scan the QR code with your phone: ' +
+      'Confirm it with your phone: ' +
       'the verification service does not learn which shop is asking, and the shop learns only the answers.',
   },
   resultHeading: 'Your age check',
@@ -207,10 +210,10 @@ const fr: Words = {
   leads: {
     standard:
       'Certains de nos produits sont réservés aux adultes. ' +
-      'Scannez le QR code avec votre téléphone\u00a0: la boutique apprend les réponses à ce qu’elle demande, rien d’autre sur vous.',
+      'Confirmez-le avec votre téléphone\u00a0: la boutique apprend les réponses à ce qu’elle demande, rien d’autre sur vous.',
     blind:
       'Certains de nos produits sont réservés aux adultes. ' +
-      'Scannez le QR code avec votre téléphone\u00a0: ' +
+      'Confirmez-le avec votre téléphone\u00a0: ' +
       'le service de vérification ne sait pas quelle boutique demande, et la boutique n’apprend que les réponses.',
   },
   resultHeading: 'Votre vérification d’âge',
@@ -297,10 +300,10 @@ const de: Words = {
   leads: {
     standard:
       'Einige unserer Produkte sind nur für Erwachsene. ' +
-      'Scannen Sie den QR-Code mit Ihrem Smartphone: Der Shop erfährt die Antworten auf seine Fragen, sonst nichts über Sie.',
+      'Bestätigen Sie es mit Ihrem Smartphone: Der Shop erfährt die Antworten auf seine Fragen, sonst nichts über Sie.',
     blind:
       'Einige unserer Produkte sind nur für Erwachsene. ' +
-      'Scannen Sie den QR-Code mit Ihrem Smartphone: ' +
+      'Bestätigen Sie es mit Ihrem Smartphone: ' +
       'Der Prüfdienst erfährt nicht, welcher Shop fragt, und der Shop erfährt nur die Antworten.',
   },
   resultHeading: 'Ihre Altersprüfung',
@@ -386,10 +389,10 @@ const es: Words = {
   leads: {
     standard:
       'Algunos de nuestros productos son solo para adultos. ' +
-      'Escanee el código QR con su móvil: la tienda conoce las respuestas a lo que pregunta, nada más sobre usted.',
+      'Confírmelo con su móvil: la tienda conoce las respuestas a lo que pregunta, nada más sobre usted.',
     blind:
       'Algunos de nuestros productos son solo para adultos. ' +
-      'Escanee el código QR con su móvil: el servicio de verificación no sabe qué tienda pregunta, y la tienda solo conoce las respuestas.',
+      'Confírmelo con su móvil: el servicio de verificación no sabe qué tienda pregunta, y la tienda solo conoce las respuestas.',
   },
   resultHeading: 'Su verificación de edad',
   result: {
@@ -475,10 +478,10 @@ const it: Words = {
   leads: {
     standard:
       'Alcuni dei nostri prodotti sono riservati agli adulti. ' +
-      'Inquadri il codice QR con lo smartphone: il negozio conosce le risposte a ciò che chiede, nient’altro su di lei.',
+      'Lo confermi con lo smartphone: il negozio conosce le risposte a ciò che chiede, nient’altro su di lei.',
     blind:
       'Alcuni dei nostri prodotti sono riservati agli adulti. ' +
-      'Inquadri il codice QR con lo smartphone: ' +
+      'Lo confermi con lo smartphone: ' +
       'il servizio di verifica non sa quale negozio lo chiede, e il negozio conosce solo le risposte.',
   },
   resultHeading: 'La verifica della sua età',
@@ -563,10 +566,10 @@ const nl: Words = {
   leads: {
     standard:
       'Sommige van onze producten zijn alleen voor volwassenen. ' +
-      'Scan de QR-code met uw telefoon: de winkel krijgt de antwoorden op wat hij vraagt, verder niets over u.',
+      'Bevestig het met uw telefoon: de winkel krijgt de antwoorden op wat hij vraagt, verder niets over u.',
     blind:
       'Sommige van onze producten zijn alleen voor volwassenen. ' +
-      'Scan de QR-code met uw telefoon: de verificatiedienst weet niet welke winkel het vraagt, en de winkel krijgt alleen de antwoorden.',
+      'Bevestig het met uw telefoon: de verificatiedienst weet niet welke winkel het vraagt, en de winkel krijgt alleen de antwoorden.',
   },
   resultHeading: 'Uw leeftijdscontrole',
   result: {
@@ -655,10 +658,10 @@ const pt: Words = {
   leads: {
     standard:
       'Alguns dos nossos produtos são só para adultos. ' +
-      'Leia o código QR com o seu telemóvel: a loja fica a saber as respostas ao que pergunta, mais nada sobre si.',
+      'Confirme-o com o seu telemóvel: a loja fica a saber as respostas ao que pergunta, mais nada sobre si.',
     blind:
       'Alguns dos nossos produtos são só para adultos. ' +
-      'Leia o código QR com o seu telemóvel: o serviço de verificação não sabe que loja pergunta, e a loja só fica a saber as respostas.',
+      'Confirme-o com o seu telemóvel: o serviço de verificação não sabe que loja pergunta, e a loja só fica a saber as respostas.',
   },
   resultHeading: 'A sua verificação de idade',
   result: {

@@ -46,6 +46,14 @@ describe('example partner words', () => {
     }
   });
 
+  it('words the page leads for a phone as for a computer: nothing to scan, no QR code (the widget says which)', () => {
+    for (const locale of PAGE_LOCALES)
+      for (const lead of Object.values(WORDS[locale].leads)) {
+        expect(lead, locale).not.toMatch(/\bQR\b|scan|escane|inquadri|leia o/i);
+        expect(lead, locale).toMatch(/phone|téléphone|Smartphone|móvil|smartphone|telefoon|telemóvel/);
+      }
+  });
+
   it('reads the page language from ?locale=, English for anything else', () => {
     expect(readPageLocale('de')).toBe('de');
     for (const other of [undefined, '', 'auto', 'DE', 'xx', ['fr']]) expect(readPageLocale(other)).toBe('en');

@@ -46,6 +46,23 @@ describe('per-address limits', () => {
     expect((await create({ 'x-forwarded-for': '2001:db8:9:a::1' })).statusCode).toBe(201);
   });
 
+  it('counts a forwarded client as one whatever source port its proxy writes after the address', async () => {
+    t = await makeTestApp({ env: { SVC_TRUST_PROXY: 'loopback' } });
+    for (let i = 0; i < 120; i++)
+      expect((await create({ 'x-forwarded-for': `203.0.113.9:${4000 + i}` })).statusCode).toBe(201);
+    expect((await create({ 'x-forwarded-for': '203.0.113.9:65000' })).statusCode).toBe(429);
+    expect((await create({ 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(429);
+    expect((await create({ 'x-forwarded-for': '203.0.113.10:4000' })).statusCode).toBe(201);
+  });
+
+  it('counts a forwarded [IPv6]:port client by its /64, whatever the port', async () => {
+    t = await makeTestApp({ env: { SVC_TRUST_PROXY: 'loopback' } });
+    for (let i = 0; i < 120; i++)
+      expect((await create({ 'x-forwarded-for': `[2001:db8:9:9::${i + 1}]:${1024 + i}` })).statusCode).toBe(201);
+    expect((await create({ 'x-forwarded-for': '[2001:db8:9:9::ffff]:1' })).statusCode).toBe(429);
+    expect((await create({ 'x-forwarded-for': '[2001:db8:9:a::1]:1' })).statusCode).toBe(201);
+  });
+
   it('ignores X-Forwarded-For from an address that is not a named proxy', async () => {
     t = await makeTestApp({ env: { SVC_TRUST_PROXY: '10.0.0.1' } });
     for (let i = 0; i < 120; i++) await create({ 'x-forwarded-for': `203.0.113.${i}` });
@@ -90,6 +107,33 @@ describe('access logs', () => {
       expect(log).toContain('"remoteAddress":"2001:db8:abcd::/48"');
       for (const full of addresses) expect(log).not.toContain(full);
       expect(log).not.toContain('2001:db8:abcd:12');
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+
+  it('show a forwarded ip:port or [v6]:port as its /24 or /48, never [unknown] nor the port', async () => {
+    const { deps, store } = await makeTestDeps({ env: { SVC_TRUST_PROXY: 'loopback' } });
+    const lines: string[] = [];
+    const app = await createApp(deps, {
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      for (const forwarded of ['203.0.113.9:4711', '[2001:db8:abcd:12::5]:4711']) {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/w/verify-request',
+          headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_ORIGIN, 'x-forwarded-for': forwarded },
+          payload: JSON.stringify({ partner_id: PARTNERS.demo.id }),
+        });
+        expect(res.statusCode).toBe(201);
+      }
+      const log = lines.join('');
+      expect(log).toContain('"remoteAddress":"203.0.113.0/24"');
+      expect(log).toContain('"remoteAddress":"2001:db8:abcd::/48"');
+      expect(log).not.toContain('[unknown]');
+      expect(log).not.toContain('4711');
     } finally {
       await app.close();
       await store.close();

@@ -11,6 +11,10 @@ describe('addressKey', () => {
     ['::1', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['64:ff9b::192.0.2.33', '64:ff9b:0:0::/64'],
+    ['203.0.113.9:4711', '203.0.113.9'],
+    ['[2001:db8:1:2::9]:4711', '2001:db8:1:2::/64'],
+    ['[2001:db8:1:2::9]', '2001:db8:1:2::/64'],
+    ['[::ffff:192.0.2.7]:80', '192.0.2.7'],
   ])('keys %s as %s', (address, key) => {
     expect(addressKey(address)).toBe(key);
   });
@@ -23,6 +27,7 @@ describe('addressKey', () => {
 
   it('leaves a string that is not an address as it is', () => {
     expect(addressKey('unix-socket')).toBe('unix-socket');
+    expect(addressKey('[unix-socket]:80')).toBe('[unix-socket]:80');
   });
 });
 
@@ -32,6 +37,8 @@ describe('truncateAddress', () => {
     ['::ffff:198.51.100.9', '198.51.100.0/24'],
     ['2001:db8:1:2::1', '2001:db8:1::/48'],
     ['not an address', '[unknown]'],
+    ['203.0.113.9:4711', '203.0.113.0/24'],
+    ['[2001:db8:1:2::1]:4711', '2001:db8:1::/48'],
   ])('cuts %s to %s', (address, cut) => {
     expect(truncateAddress(address)).toBe(cut);
   });

@@ -6,11 +6,14 @@
  *   every per-address limit.
  * - Logs keep only the /24 (IPv4) or /48 (IPv6) next to a verification request id (design.md §8), so
  *   that log lines cannot link a browser to a phone.
+ * - A forwarded `203.0.113.9:4711` or `[2001:db8::1]:4711` (some proxies add the client's port to
+ *   X-Forwarded-For) counts as its address: the port is the client's to choose, so it must not
+ *   buy a budget of its own (docs/operations.md, "Client addresses").
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted IPv4 folded in), or null. */
-function ipv6Groups(address: string): number[] | null {
+export function ipv6Groups(address: string): number[] | null {
   if (!isIPv6(address)) return null;
   let text = address.split('%')[0]!;
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
@@ -27,10 +30,18 @@ function ipv6Groups(address: string): number[] | null {
   return groups.length === 8 ? groups : null;
 }
 
-/** `::ffff:192.0.2.1` (how a dual-stack socket reports an IPv4 client) → `192.0.2.1`; anything else unchanged. */
-function unmapIPv4(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1]! : address;
+/**
+ * The address alone: `192.0.2.1:4711` → `192.0.2.1`, `[2001:db8::1]:4711` and `[2001:db8::1]` →
+ * `2001:db8::1`, and `::ffff:192.0.2.1` (how a dual-stack socket reports an IPv4 client) →
+ * `192.0.2.1`; anything else unchanged.
+ */
+function plainAddress(address: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
+  const withPort = /^(\d+\.\d+\.\d+\.\d+):\d{1,5}$/.exec(address);
+  const bare =
+    bracketed && isIPv6(bracketed[1]!) ? bracketed[1]! : withPort && isIPv4(withPort[1]!) ? withPort[1]! : address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  return mapped ? mapped[1]! : bare;
 }
 
 function ipv6Prefix(groups: number[], bits: 48 | 64): string {
@@ -45,9 +56,10 @@ function ipv6Prefix(groups: number[], bits: 48 | 64): string {
  *
  * @example addressKey('2001:db8:1:2:aaaa::1') // '2001:db8:1:2::/64'
  * @example addressKey('::ffff:192.0.2.7')     // '192.0.2.7'
+ * @example addressKey('192.0.2.7:4711')       // '192.0.2.7'
  */
 export function addressKey(address: string): string {
-  const plain = unmapIPv4(address);
+  const plain = plainAddress(address);
   if (isIPv4(plain)) return plain;
   const groups = ipv6Groups(plain);
   return groups ? ipv6Prefix(groups, 64) : plain;
@@ -61,7 +73,7 @@ export function addressKey(address: string): string {
  */
 export function truncateAddress(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
-  const plain = unmapIPv4(address);
+  const plain = plainAddress(address);
   if (isIPv4(plain)) return `${plain.split('.').slice(0, 3).join('.')}.0/24`;
   const groups = ipv6Groups(plain);
   return groups ? ipv6Prefix(groups, 48) : '[unknown]';

@@ -27,6 +27,17 @@ export const RATE_LIMITS = {
    * creates, for carrier-grade NAT
    */
   walletResponse: { name: 'wallet-response', max: 120, windowMs: MINUTE },
+  /**
+   * per client address: identity provider starts (docs/providers.md, "Limits"); each writes a
+   * login state, so one address cannot fill the store with them
+   */
+  providerStart: { name: 'provider-start', max: 30, windowMs: MINUTE },
+  /**
+   * per verification request: its login states, capped. The window (5 minutes) is at least the
+   * longest request lifetime (SVC_REQUEST_TTL_MS ≤ 300 s), so a request never holds more than 10;
+   * the 11th start is refused (429), none dropped (docs/providers.md, "Limits")
+   */
+  providerStartPerRequest: { name: 'provider-start-request', max: 10, windowMs: 5 * MINUTE },
   /** per client address */
   partnerVerifyRequest: { name: 'partner-verify-request', max: 60, windowMs: MINUTE },
   partnerVerifyStatus: { name: 'partner-verify-status', max: 60, windowMs: MINUTE },

@@ -8,8 +8,15 @@ import type { Scope } from '../../src/protocol/scopes.ts';
 import { providerSubject } from '../domain/facts.ts';
 import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
 import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';
-import { createEcJwk } from '../wallet/keys.ts';
-import { createRelyingParty, type LoginStart, type ProviderClient, type RelyingParty } from './relying-party.ts';
+import { createFakeClock } from '../clock.ts';
+import { createEcJwk, toPublicEcJwk } from '../wallet/keys.ts';
+import {
+  createRelyingParty,
+  DISCOVERY_TTL_MS,
+  type LoginStart,
+  type ProviderClient,
+  type RelyingParty,
+} from './relying-party.ts';
 import {
   clientsOf,
   clock,
@@ -36,6 +43,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all([idp.close(), other.close(), hand.close()]));
 
 beforeEach(() => {
+  hand.metadata = {};
+  hand.nextJwks = { keys: [] };
   rp = createRelyingParty();
   logSpies = [
     ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((name) => vi.spyOn(console, name)),
@@ -197,6 +206,7 @@ describe('relying party: ID tokens no honest provider sends', () => {
       sub: 'person-1',
       nonce: start.nonce,
       iat: now,
+      auth_time: now - 5,
       exp: now + 300,
       age_over_18: true,
       ...changes,
@@ -208,6 +218,71 @@ describe('relying party: ID tokens no honest provider sends', () => {
       outcome: 'approved',
       subject: providerSubject(hand.issuer, 'person-1'),
       facts: { isAdult: true },
+    });
+  });
+
+  it('refuses an ID token whose iss spells the issuer with a trailing slash: the issuer is compared exactly', async () => {
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iss: `${hand.issuer}/` })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_iss',
+    });
+  });
+
+  it("does not start a login at a provider whose discovery document spells the issuer otherwise (a trailing '/')", async () => {
+    hand.metadata = { issuer: `${hand.issuer}/` };
+    await expect(
+      rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' }),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    // spelled exactly again, the same relying party discovers it afresh and starts
+    hand.metadata = {};
+    await expect(
+      rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' }),
+    ).resolves.toHaveProperty('authorizationUrl');
+  });
+
+  it('refuses an ID token whose sub is empty, longer than 255 characters or not ASCII', async () => {
+    for (const sub of ['', 'x'.repeat(256), 'x'.repeat(200_000), 'personne-é', 'line\nbreak']) {
+      expect(
+        await handMadeLogin((start) => hand.sign(claims(start, { sub }))),
+        JSON.stringify(sub.slice(0, 20)),
+      ).toEqual({
+        outcome: 'refused',
+        code: 'id_token_sub',
+      });
+    }
+    // 255 printable ASCII characters are a subject
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { sub: '~'.repeat(255) })))).toMatchObject({
+      outcome: 'approved',
+    });
+  });
+
+  it('refuses an ID token whose sign-in is older than max_age, in the future, or without auth_time', async () => {
+    const now = Math.floor(clock.now() / 1000);
+    for (const auth_time of [now - 30 * 86_400, now - 300 - 360, now + 86_400]) {
+      expect(await handMadeLogin((start) => hand.sign(claims(start, { auth_time }))), String(auth_time - now)).toEqual({
+        outcome: 'refused',
+        code: 'id_token_auth_time',
+      });
+    }
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { auth_time: undefined })))).toEqual({
+      outcome: 'refused',
+      code: 'answer_invalid',
+    });
+    // within max_age and the 5-minute skew: a sign-in 9 minutes ago, or one 4 minutes ahead
+    for (const auth_time of [now - 540, now + 240])
+      expect(await handMadeLogin((start) => hand.sign(claims(start, { auth_time })))).toMatchObject({
+        outcome: 'approved',
+      });
+  });
+
+  it('refuses an ID token issued a day in the future; 4 minutes ahead is within the skew', async () => {
+    const now = Math.floor(clock.now() / 1000);
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iat: now + 86_400, exp: now + 86_700 })))).toEqual({
+      outcome: 'refused',
+      code: 'id_token_iat',
+    });
+    expect(await handMadeLogin((start) => hand.sign(claims(start, { iat: now + 240 })))).toMatchObject({
+      outcome: 'approved',
     });
   });
 
@@ -262,6 +337,28 @@ describe('relying party: ID tokens no honest provider sends', () => {
     });
   });
 
+  it('refuses a 5 MB token answer, with or without a Content-Length', async () => {
+    const huge = JSON.stringify({ access_token: 'at', token_type: 'Bearer', padding: 'x'.repeat(5 * 1_048_576) });
+    for (const chunked of [false, true]) {
+      const start = await rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+      const callbackUrl = new URL(
+        `${REDIRECT_URI}?code=c0de&state=${start.state}&iss=${encodeURIComponent(hand.issuer)}`,
+      );
+      hand.tokenAnswer = { status: 200, contentType: 'application/json', body: huge, chunked };
+      expect(await finish(hand.client, callbackUrl, start), `chunked: ${chunked}`).toEqual({
+        outcome: 'refused',
+        code: 'answer_too_large',
+      });
+    }
+  });
+
+  it('does not start a login at a provider whose discovery document is over 1 MB', async () => {
+    hand.metadata = { padding: 'x'.repeat(1_100_000) };
+    await expect(
+      rp.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' }),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
   it('fails with provider_error when the token endpoint does not answer in time', async () => {
     const impatient = createRelyingParty({ timeoutSeconds: 1 });
     const start = await impatient.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
@@ -277,5 +374,75 @@ describe('relying party: ID tokens no honest provider sends', () => {
       now: clock.now(),
     });
     expect(outcome).toEqual({ outcome: 'failed', reason: 'provider_error', code: 'unreachable' });
+  });
+});
+
+describe('relying party: discovery kept fresh (a fake clock)', () => {
+  const fake = createFakeClock(clock.now());
+  const timed = () => createRelyingParty({ clock: fake });
+  const start = (party: RelyingParty) =>
+    party.startLogin(hand.client, { redirectUri: REDIRECT_URI, scopes: SCOPES, locale: 'en' });
+
+  /** A login at the hand-made provider, its ID token signed by `key` (default: the published one). */
+  async function loginAt(party: RelyingParty, key?: { key: ReturnType<typeof createEcJwk>; kid: string }) {
+    const begun = await start(party);
+    const now = Math.floor(fake.now() / 1000);
+    const claims = {
+      iss: hand.issuer,
+      aud: hand.client.clientId,
+      sub: 'person-1',
+      nonce: begun.nonce,
+      iat: now,
+      auth_time: now - 5,
+      exp: now + 300,
+      age_over_18: true,
+    };
+    hand.tokenAnswer = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ access_token: 'at', token_type: 'Bearer', id_token: await hand.sign(claims, key) }),
+    };
+    const callbackUrl = new URL(
+      `${REDIRECT_URI}?code=c0de&state=${begun.state}&iss=${encodeURIComponent(hand.issuer)}`,
+    );
+    return party.finishLogin(hand.client, {
+      callbackUrl,
+      redirectUri: REDIRECT_URI,
+      expected: begun,
+      scopes: SCOPES,
+      now: fake.now(),
+    });
+  }
+
+  it('discovers a provider again once its metadata is an hour old, not before', async () => {
+    const party = timed();
+    const before = hand.discoveries;
+    await start(party);
+    await start(party);
+    fake.advance(DISCOVERY_TTL_MS - 1);
+    await start(party);
+    expect(hand.discoveries).toBe(before + 1);
+    fake.advance(1);
+    await start(party);
+    expect(hand.discoveries).toBe(before + 2);
+  });
+
+  it('after a refused login, discovers again at most once a minute: a provider that moved its keys is not wedged', async () => {
+    const party = timed();
+    expect(await loginAt(party)).toMatchObject({ outcome: 'approved' });
+    const before = hand.discoveries;
+    // The provider moves to a new key at a new jwks_uri; the metadata in hand still names the old one.
+    const next = createEcJwk('ES256');
+    hand.nextJwks = { keys: [{ ...toPublicEcJwk(next), kid: 'next', alg: 'ES256', use: 'sig' }] };
+    hand.metadata = { jwks_uri: `${hand.issuer}/jwks-next` };
+    const rotated = { key: next, kid: 'next' };
+    // within the minute: refused, and no new discovery however many refusals
+    for (let i = 0; i < 3; i++) expect(await loginAt(party, rotated)).toMatchObject({ outcome: 'refused' });
+    expect(hand.discoveries).toBe(before);
+    // a minute on: the next refusal drops the metadata, the login after it discovers and completes
+    fake.advance(60_000);
+    expect(await loginAt(party, rotated)).toMatchObject({ outcome: 'refused' });
+    expect(await loginAt(party, rotated)).toMatchObject({ outcome: 'approved' });
+    expect(hand.discoveries).toBe(before + 1);
   });
 });

@@ -7,7 +7,7 @@
  *   finish it). A wrong state or iss, a code the token endpoint rejects (`invalid_grant`: used,
  *   expired, another client's), an ID token whose signature, key, iss, aud, nonce or times fail,
  *   a userinfo answer about another subject, any well-formed answer that is not what the protocol
- *   says.
+ *   says, an answer over 1 MB (capped-fetch.ts).
  * - `failed`: the request ends. `cancelled` when the person declined (`error=access_denied`);
  *   `claims_missing` when a needed claim is absent; `provider_error` when the provider cannot be
  *   reached or answers with an error or with bytes that are not an OAuth answer at all (HTTP
@@ -17,6 +17,7 @@
  * never from a value the provider or the browser chose.
  */
 import * as client from 'openid-client';
+import { ResponseTooLargeError } from './capped-fetch.ts';
 
 export type LoginFailure =
   | { outcome: 'failed'; reason: 'cancelled' | 'claims_missing' | 'provider_error'; code: string }
@@ -75,6 +76,9 @@ function isNetworkError(error: unknown): boolean {
  * @example classifyError(new client.AuthorizationResponseError(…access_denied…)) // { outcome: 'failed', reason: 'cancelled', … }
  */
 export function classifyError(error: unknown): LoginFailure {
+  // openid-client wraps what fetch threw: ClientError('something went wrong', { cause })
+  if (error instanceof ResponseTooLargeError || (error as { cause?: unknown })?.cause instanceof ResponseTooLargeError)
+    return refused('answer_too_large');
   if (error instanceof client.AuthorizationResponseError) {
     if (error.error === 'access_denied') return failed('cancelled', 'access_denied');
     return failed('provider_error', AUTHORIZATION_ERRORS.has(error.error) ? error.error : 'authorization_error');

@@ -91,7 +91,7 @@ describe('relying party: flows with the example provider', () => {
     expect(wire.calls.some((c) => c.url.pathname === '/me')).toBe(false);
   });
 
-  it('sends the authorization request of design.md §12: code flow, PKCE S256, new state and nonce, prompt=login, ui_locales', async () => {
+  it('sends the authorization request of design.md §12: code flow, PKCE S256, new state and nonce, prompt=login, max_age', async () => {
     const rp = createRelyingParty();
     const first = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: ['isAdult'], locale: 'fr' });
     const second = await rp.startLogin(provider, { redirectUri: REDIRECT_URI, scopes: ['isAdult'], locale: 'fr' });
@@ -104,6 +104,7 @@ describe('relying party: flows with the example provider', () => {
       scope: 'openid',
       code_challenge_method: 'S256',
       prompt: 'login',
+      max_age: '300',
       ui_locales: 'fr',
       state: first.state,
       nonce: first.nonce,
@@ -113,6 +114,12 @@ describe('relying party: flows with the example provider', () => {
     expect(second.state).not.toBe(first.state);
     expect(second.nonce).not.toBe(first.nonce);
     expect(second.codeVerifier).not.toBe(first.codeVerifier);
+    const strict = await createRelyingParty({ maxAgeSeconds: 60 }).startLogin(provider, {
+      redirectUri: REDIRECT_URI,
+      scopes: ['isAdult'],
+      locale: 'fr',
+    });
+    expect(new URL(strict.authorizationUrl).searchParams.get('max_age')).toBe('60');
   });
 
   it('asks only the birthdate for isAdult, and the provider answers nothing more', async () => {

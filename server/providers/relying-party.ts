@@ -10,6 +10,7 @@
 import * as client from 'openid-client';
 import { importJWK, type JWK } from 'jose';
 import type { Scope } from '../../src/protocol/scopes.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { ServiceError } from '../errors.ts';
 import {
   claimsForScopes,
@@ -21,6 +22,7 @@ import {
   type IdentityClaims,
   type ProvenFacts,
 } from '../domain/facts.ts';
+import { capResponses } from './capped-fetch.ts';
 import { classifyError, failed, refused, type LoginFailure } from './outcome.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -76,24 +78,42 @@ export interface FinishLoginInput {
 export type LoginOutcome =
   | {
       outcome: 'approved';
-      /** the nullifier's user id: issuer + sub (facts.ts providerSubject) */
+      /** the nullifier's user id: the registered issuer + sub (facts.ts providerSubject) */
       subject: string;
       /** the facts of the requested scopes, and nothing else */
       facts: ProvenFacts;
     }
   | LoginFailure;
 
+/**
+ * How far a provider's clock may be from ours: the same 5 minutes as partner timestamps and wallet
+ * credentials (docs/partner-api.md, docs/operations.md), for exp, auth_time and iat alike.
+ */
+export const PROVIDER_SKEW_SECONDS = 300;
+
+/** A provider's metadata is discovered again after an hour (docs/providers.md, "A real one"). */
+export const DISCOVERY_TTL_MS = 3_600_000;
+/** …and after a refused login, when the one in hand is at least this old: at most once a minute. */
+export const REDISCOVERY_AFTER_REFUSAL_MS = 60_000;
+
 export interface RelyingPartyOptions {
+  /** the service clock: how old a provider's metadata is (default: the system clock) */
+  clock?: Clock;
   /** per HTTP request to a provider; default 10 s */
   timeoutSeconds?: number;
-  /** replaces fetch for every request to providers (tests watch the wire with it) */
+  /**
+   * `max_age` sent with every login (SVC_PROVIDER_MAX_AGE_S, default 300): an ID token whose
+   * `auth_time` is older, or absent, is refused (docs/providers.md, "A fresh check")
+   */
+  maxAgeSeconds?: number;
+  /** replaces fetch for every request to providers (tests watch the wire with it); answers are capped at 1 MB over it */
   fetch?: client.CustomFetch;
 }
 
 export interface RelyingParty {
   /**
    * The authorization request for these scopes: code flow with PKCE (S256), fresh state and
-   * nonce (256 bits each), `prompt=login`, `ui_locales`, scope `openid` and a `claims` parameter
+   * nonce (256 bits each), `prompt=login`, `max_age`, `ui_locales`, scope `openid` and a `claims` parameter
    * asking, as essential, exactly the claims the scopes need. Throws SERVICE_UNAVAILABLE when the
    * provider cannot be discovered.
    */
@@ -181,8 +201,9 @@ function neededClaims(source: Record<string, unknown>, scopes: readonly Scope[])
 }
 
 /**
- * A relying party with its own cache of provider metadata and keys (keyed by issuer, dropped when
- * a provider fails, so the next login discovers again).
+ * A relying party with its own cache of provider metadata and keys, keyed by issuer: discovered
+ * again after an hour, after a provider_error, and after a refused login when the metadata is at
+ * least a minute old (docs/providers.md, "A real one").
  *
  * @example
  * const rp = createRelyingParty();
@@ -192,24 +213,37 @@ function neededClaims(source: Record<string, unknown>, scopes: readonly Scope[])
  */
 export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingParty {
   const timeout = options.timeoutSeconds ?? 10;
-  const discovered = new Map<string, Promise<Discovered>>();
+  const maxAge = options.maxAgeSeconds ?? 300;
+  // every request to a provider, through one fetch that stops reading an answer at 1 MB
+  const fetchCapped = capResponses(options.fetch ?? ((url, init) => fetch(url, init as RequestInit)));
+  const clock = options.clock ?? systemClock;
+  /** per issuer: the discovery in flight or done, and when it started (service clock, ms) */
+  const discovered = new Map<string, { entry: Promise<Discovered>; at: number }>();
 
   function discover(issuer: string): Promise<Discovered> {
-    let entry = discovered.get(issuer);
-    if (entry === undefined) {
-      const url = checkIssuer(issuer);
-      // The client id is not used: only the metadata is kept, each exchange builds its own configuration.
-      entry = client
-        .discovery(url, 'discovery', undefined, undefined, {
-          timeout,
-          ...(options.fetch ? { [client.customFetch]: options.fetch } : {}),
-          // deprecated only to stand out: loopback issuers only (checkIssuer)
-          execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
-        })
-        .then((config) => ({ metadata: JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata }));
-      discovered.set(issuer, entry);
-      entry.catch(() => discovered.delete(issuer));
-    }
+    const now = clock.now();
+    const cached = discovered.get(issuer);
+    if (cached !== undefined && now - cached.at < DISCOVERY_TTL_MS) return cached.entry;
+    const url = checkIssuer(issuer);
+    // The client id is not used: only the metadata is kept, each exchange builds its own configuration.
+    const entry: Promise<Discovered> = client
+      .discovery(url, 'discovery', undefined, undefined, {
+        timeout,
+        [client.customFetch]: fetchCapped,
+        // deprecated only to stand out: loopback issuers only (checkIssuer)
+        execute: url.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+      })
+      .then((config) => {
+        const metadata = JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
+        // character for character, no trailing "/" forgiven (docs/providers.md, "A real one"):
+        // the ID tokens' iss is then the registered issuer too, and so is the nullifier's user
+        if (metadata.issuer !== issuer) throw new Error('the discovery document names another issuer');
+        return { metadata };
+      });
+    discovered.set(issuer, { entry, at: now });
+    entry.catch(() => {
+      if (discovered.get(issuer)?.entry === entry) discovered.delete(issuer);
+    });
     return entry;
   }
 
@@ -223,11 +257,11 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     const config = new client.Configuration(
       found.metadata,
       provider.clientId,
-      { [client.clockSkew]: skewSeconds },
+      { [client.clockSkew]: skewSeconds, [client.clockTolerance]: PROVIDER_SKEW_SECONDS },
       await clientAuthFor(provider),
     );
     config.timeout = timeout;
-    if (options.fetch) config[client.customFetch] = options.fetch;
+    config[client.customFetch] = fetchCapped;
     // deprecated only to stand out: loopback issuers only (checkIssuer)
     if (new URL(provider.issuer).protocol === 'http:') client.allowInsecureRequests(config);
     // openid-client trusts an ID token from the token endpoint on TLS alone (OpenID Connect Core
@@ -259,6 +293,7 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       prompt: 'login',
+      max_age: String(maxAge),
       ui_locales: input.locale,
     };
     const claims = claimsRequest(input.scopes);
@@ -292,26 +327,47 @@ export function createRelyingParty(options: RelyingPartyOptions = {}): RelyingPa
     // The code is exchanged with the registered redirect URI, whatever host the callback reached.
     const callback = new URL(input.redirectUri);
     callback.search = params.toString();
-    const outcome = await exchange(config, callback, input).catch((error: unknown) => classifyError(error));
+    const outcome = await exchange(config, callback, { issuer: provider.issuer, maxAge }, input).catch(
+      (error: unknown) => classifyError(error),
+    );
     const jwks = client.getJwksCache(config);
     if (jwks) found.jwks = jwks;
     if (outcome.outcome === 'failed' && outcome.reason === 'provider_error') forget(provider.issuer);
+    // A refusal may come from metadata the provider has since changed (new keys, new endpoints):
+    // discover again, but not more than once a minute, so forged callbacks cannot make us hammer it.
+    const at = discovered.get(provider.issuer)?.at;
+    if (outcome.outcome === 'refused' && at !== undefined && clock.now() - at >= REDISCOVERY_AFTER_REFUSAL_MS)
+      forget(provider.issuer);
     return outcome;
   }
 
   return { startLogin, finishLogin, forget };
 }
 
-/** The code for tokens, the ID token (and userinfo when needed) for facts. openid-client throws on any failed check. */
-async function exchange(config: client.Configuration, callback: URL, input: FinishLoginInput): Promise<LoginOutcome> {
+/**
+ * The code for tokens, the ID token (and userinfo when needed) for facts. openid-client throws on
+ * any failed check. The nullifier's user is the registered `issuer` + `sub`.
+ */
+async function exchange(
+  config: client.Configuration,
+  callback: URL,
+  { issuer, maxAge }: { issuer: string; maxAge: number },
+  input: FinishLoginInput,
+): Promise<LoginOutcome> {
   const { expected, scopes, now } = input;
+  // maxAge: auth_time required, and no older than max_age (with the skew) by the service clock
   const tokens = await client.authorizationCodeGrant(config, callback, {
     pkceCodeVerifier: expected.codeVerifier,
     expectedState: expected.state,
     expectedNonce: expected.nonce,
     idTokenExpected: true,
+    maxAge,
   });
   const idToken = tokens.claims()!;
+  if (!isSubject(idToken.sub)) return refused('id_token_sub');
+  // openid-client checks that auth_time is not too old, not that it or iat is not in the future
+  if (isInFuture(idToken.auth_time, now)) return refused('id_token_auth_time');
+  if (isInFuture(idToken.iat, now)) return refused('id_token_iat');
   const claims = neededClaims(idToken, scopes);
   let facts = readFacts(claims, now);
   // userinfo only when the ID token leaves a requested fact unproven; the ID token's claims win
@@ -322,7 +378,20 @@ async function exchange(config: client.Configuration, callback: URL, input: Fini
   if (facts instanceof InvalidClaimError) return failed('provider_error', `claim_invalid_${facts.claim}`);
   const missing = unprovenScopes(facts, scopes);
   if (missing.length > 0) return failed('claims_missing', `missing_${claimsForScopes(missing).join('_')}`);
-  return { outcome: 'approved', subject: providerSubject(idToken.iss, idToken.sub), facts: pickFacts(facts, scopes) };
+  return { outcome: 'approved', subject: providerSubject(issuer, idToken.sub), facts: pickFacts(facts, scopes) };
+}
+
+/**
+ * OpenID Connect Core §2: `sub` is non-empty and at most 255 ASCII characters (printable here:
+ * it becomes the nullifier's user, and an empty one would be shared by everyone at a provider).
+ */
+function isSubject(sub: unknown): boolean {
+  return typeof sub === 'string' && /^[\x20-\x7e]{1,255}$/.test(sub);
+}
+
+/** A time claim (seconds) later than the service clock allows, skew included. */
+function isInFuture(seconds: unknown, now: number): boolean {
+  return typeof seconds === 'number' && seconds > Math.floor(now / 1000) + PROVIDER_SKEW_SECONDS;
 }
 
 function readFacts(claims: IdentityClaims, now: number): ProvenFacts | InvalidClaimError {

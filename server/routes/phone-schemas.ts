@@ -77,7 +77,9 @@ export const providerStartSchema = {
     'Authorization code flow with PKCE (S256), state and nonce kept with the request until its deadline, ' +
     '`prompt=login`, `ui_locales` = the request’s locale (' +
     LOCALES.join(', ') +
-    '), and a `claims` parameter asking exactly what the scopes need. The page then navigates to ' +
+    '), and a `claims` parameter asking exactly what the scopes need. Sets the login cookie ' +
+    '(`__Host-svc_login` on https, `svc_login` on http loopback; HttpOnly, SameSite=Lax, until the ' +
+    'request’s deadline): the callback completes only in this browser. The page then navigates to ' +
     '`authorization_url`; the provider sends the visitor back to `{app_url}/m/callback`.',
   params: {
     type: 'object',
@@ -93,7 +95,14 @@ export const providerStartSchema = {
       required: ['authorization_url'],
       properties: { authorization_url: { type: 'string', description: 'the provider’s login, with our request' } },
     },
-    ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', 'ALREADY_FINISHED', 'REQUEST_EXPIRED', 'SERVICE_UNAVAILABLE']),
+    ...errorResponses([
+      'INVALID_REQUEST',
+      'NOT_FOUND',
+      'ALREADY_FINISHED',
+      'REQUEST_EXPIRED',
+      TOO_MANY_REQUESTS,
+      'SERVICE_UNAVAILABLE',
+    ]),
   },
 } as const;
 
@@ -104,8 +113,9 @@ export const providerCallbackSchema = {
   description:
     'Checks the answer (state used once, RFC 9207 `iss`, the code exchanged with PKCE, the ID token checked, ' +
     'userinfo when needed), completes or fails the request, and answers 303 to the phone page ' +
-    '`/m/v/{requestId}?login=approved|failed|refused|finished`. An unknown or used state answers the phone page ' +
-    'itself with 400. `refused`: the answer failed a check and the request is left as it was.',
+    '`/m/v/{requestId}?login=approved|failed|refused|finished`. An unknown or used state, or a browser ' +
+    'without the login cookie the start set, answers the phone page itself with 400. ' +
+    '`refused`: the answer failed a check and the request is left as it was.',
   querystring: {
     type: 'object',
     properties: {

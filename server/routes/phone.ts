@@ -1,8 +1,9 @@
 /**
  * The phone's API (design.md §4, §12): what the phone page at /m/v/:requestId calls, in both modes:
- * `open` (with the methods that can prove the request), the identity providers' `start`, and the
- * providers' callback `GET /m/callback` (which sends the visitor back to the phone page, in its
- * finished state, as `/m/v/<id>?login=<result>`; an unknown or used state gets the page with 400).
+ * `open` (with the methods that can prove the request), the identity providers' `start` (which sets
+ * the login cookie, login-cookie.ts), and the providers' callback `GET /m/callback` (which sends the
+ * visitor back to the phone page, in its finished state, as `/m/v/<id>?login=<result>`; an unknown
+ * or used state, or a browser without the login cookie, gets the page with 400).
  * The persona picker (`personas`, `complete`, `wallet`) is sandbox/phone-routes.ts, registered in
  * sandbox mode only; production answers those 404 NOT_FOUND. (The page itself is served by
  * routes/assets.ts.)
@@ -40,6 +41,7 @@ import {
   providerStartSchema,
 } from './phone-schemas.ts';
 import { documentOnly } from './verify-request-schemas.ts';
+import { loginCookieValue, readLoginCookie, setLoginCookie } from './login-cookie.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
@@ -77,10 +79,15 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
     phone.post<{ Params: { requestId: string; providerId: string } }>(
       PROVIDER_START_PATH,
       { schema: providerStartSchema, validatorCompiler: documentOnly },
-      async (request): Promise<ProviderLoginStarted> => {
+      async (request, reply): Promise<ProviderLoginStarted> => {
+        await enforceRateLimit(deps.store, RATE_LIMITS.providerStart, addressKey(request.ip), deps.clock.now());
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
         const handoff = { requestId: request.params.requestId, handoffToken: readString(body, 'h') };
-        return startProviderLogin(deps, handoff, request.params.providerId);
+        const { appUrl } = deps.config;
+        const browserKey = loginCookieValue(readLoginCookie(request.headers.cookie, appUrl));
+        const { started, deadlineAt } = await startProviderLogin(deps, handoff, request.params.providerId, browserKey);
+        reply.header('Set-Cookie', setLoginCookie(appUrl, browserKey, (deadlineAt - deps.clock.now()) / 1000));
+        return started;
       },
     );
 
@@ -128,7 +135,9 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
       CALLBACK_PATH,
       { schema: providerCallbackSchema, validatorCompiler: documentOnly },
       async (request, reply) => {
-        const result = await finishProviderLogin(deps, new URL(request.url, deps.config.appUrl));
+        const { appUrl } = deps.config;
+        const browserKey = readLoginCookie(request.headers.cookie, appUrl);
+        const result = await finishProviderLogin(deps, new URL(request.url, appUrl), browserKey);
         request.log.info(
           {
             outcome: result.kind,
@@ -138,7 +147,8 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
           },
           'identity provider login',
         );
-        if (result.kind === 'unknown_state') return sendPhonePage(reply, deps.config.distDir, 400);
+        if (result.kind === 'unknown_state' || result.kind === 'other_browser')
+          return sendPhonePage(reply, deps.config.distDir, 400);
         const login: LoginResult = result.kind;
         return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
       },

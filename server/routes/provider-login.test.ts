@@ -6,6 +6,7 @@
  * callbacks leave the request as it was and log only codes. The relying party's own checks (ID
  * token signature, nonce, expiry…) have their negative tests in server/providers/.
  */
+import Database from 'better-sqlite3';
 import { decodeJwt } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,10 @@ import { createEcJwk } from '../wallet/keys.ts';
 import { issueTestSessionToken, postVerifyRequest, type Flow } from '../test/verify-flow.ts';
 import { pollStatus, startStandardFlow } from '../test/verify-flow.ts';
 import { personaClaims } from '../sandbox/personas.ts';
+import { openRedisStore } from '../store/redis.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
+import type { Store } from '../store/store.ts';
 
 let provider: ExampleProvider;
 let other: ExampleProvider;
@@ -62,8 +67,15 @@ afterEach(async () => {
 });
 
 /** Production, no wallet: the providers registered here are the only way to prove anything. */
-async function productionApp(providers: Array<{ id: string; issuer: string; proves?: readonly string[] }> = []) {
-  const base = await makeProductionTestDeps({ clock: createFakeClock(Date.now()), env: { SVC_DIST_DIR: dist } });
+async function productionApp(
+  providers: Array<{ id: string; issuer: string; proves?: readonly string[] }> = [],
+  options: { store?: Store } = {},
+) {
+  const base = await makeProductionTestDeps({
+    clock: createFakeClock(Date.now()),
+    env: { SVC_DIST_DIR: dist },
+    ...options,
+  });
   for (const [index, entry] of providers.entries()) {
     const client = clientsOf(entry.issuer).client_secret_basic;
     await base.store.putProvider({
@@ -98,12 +110,22 @@ function openOnPhone(target: TestApp, flow: Flow) {
   });
 }
 
-function startLogin(target: TestApp, flow: Flow, providerId = 'idp_test', h = flow.handoff) {
-  return target.app.inject({
+/** The phone's browser: the login cookie the last start set (`name=value`), sent back as a browser would. */
+let jar: string | undefined;
+afterEach(() => {
+  jar = undefined;
+});
+
+async function startLogin(target: TestApp, flow: Flow, providerId = 'idp_test', h = flow.handoff) {
+  const res = await target.app.inject({
     method: 'POST',
     url: `/api/m/requests/${flow.requestId}/providers/${providerId}/start`,
     payload: { h },
+    headers: jar === undefined ? {} : { cookie: jar },
   });
+  const set = res.headers['set-cookie'];
+  if (set !== undefined) jar = String(set).split(';')[0];
+  return res;
 }
 
 /** The phone starts the login; the visitor signs in (or declines) at the provider: the callback URL. */
@@ -118,8 +140,13 @@ async function signIn(target: TestApp, flow: Flow, choice: { persona?: string; d
   return callbackUrl;
 }
 
-function callback(target: TestApp, url: URL) {
-  return target.app.inject({ method: 'GET', url: url.pathname + url.search });
+/** The provider's redirect, followed in the phone's browser (`cookie`: the jar's by default; null: none). */
+function callback(target: TestApp, url: URL, cookie: string | null | undefined = jar) {
+  return target.app.inject({
+    method: 'GET',
+    url: url.pathname + url.search,
+    headers: cookie === undefined || cookie === null ? {} : { cookie },
+  });
 }
 
 /** The callback's answer: the phone page in its finished state, `?login=<result>`. */
@@ -271,6 +298,150 @@ describe('a production request proven by an identity provider', () => {
   });
 });
 
+describe('one browser: the login counts only in the browser that started it', () => {
+  it('sets an HttpOnly, SameSite=Lax login cookie at the start, living no longer than the request', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow);
+    const cookie = String(started.headers['set-cookie']);
+    // an http app URL on loopback: the plain name, no Secure
+    expect(cookie).toMatch(/^svc_login=[A-Za-z0-9_-]{43}; Max-Age=(\d+); Path=\/; HttpOnly; SameSite=Lax$/);
+    const deadlineAt = (await t.store.getRequest(flow.requestId, t.clock.now()))!.deadlineAt;
+    expect(Number(/Max-Age=(\d+)/.exec(cookie)![1])).toBeLessThanOrEqual((deadlineAt - t.clock.now()) / 1000);
+    // the store keeps no cookie value, only its digest
+    expect(JSON.stringify(logLines)).not.toContain(jar!.split('=')[1]);
+  });
+
+  it('refuses the callback in another cookie jar like an unknown state: 400 page, request untouched, one log line', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    // The phone starts; the authorization URL alone goes to another person, who signs in.
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    for (const cookie of [null, `svc_login=${randomBytes(32).toString('base64url')}`]) {
+      const other = await startStandardFlow(t, standard(['isAdult']));
+      const otherUrl = await signIn(t, other, { persona: 'fr-adult-m' });
+      logLines = [];
+      const res = await callback(t, otherUrl, cookie);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      const status = await pollStatus(t, other);
+      expect(status.status).toBe('in_progress');
+      expect(status).not.toHaveProperty('result');
+      const logged = logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'identity provider login');
+      expect(logged).toEqual([expect.objectContaining({ outcome: 'other_browser' })]);
+      expect(Object.keys(logged[0]).filter((key) => ['provider', 'code', 'reason', 'requestId'].includes(key))).toEqual(
+        [],
+      );
+      // spent: carried back to the phone that started it, it is an unknown state
+      expect((await callback(t, otherUrl)).statusCode).toBe(400);
+      expect((await pollStatus(t, other)).status).toBe('in_progress');
+    }
+    // the same jar completes
+    expect(await finish(t, flow, url)).toBe('approved');
+  });
+
+  it('keeps one login cookie per browser: a second start in the same browser reuses it', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const [a, b] = [
+      await startStandardFlow(t, standard(['isAdult'])),
+      await startStandardFlow(t, standard(['isAdult'])),
+    ];
+    const urlA = await signIn(t, a, { persona: 'fr-adult-m' });
+    const first = jar;
+    const urlB = await signIn(t, b, { persona: 'fr-adult-m' });
+    expect(jar).toBe(first);
+    expect(await finish(t, a, urlA)).toBe('approved');
+    expect(await finish(t, b, urlB)).toBe('approved');
+  });
+
+  it('names the cookie __Host-svc_login, Secure, where the app URL is https', async () => {
+    const { loginCookieName, setLoginCookie, readLoginCookie } = await import('./login-cookie.ts');
+    const value = randomBytes(32).toString('base64url');
+    expect(loginCookieName('https://verify.example')).toBe('__Host-svc_login');
+    expect(setLoginCookie('https://verify.example', value, 240.7)).toBe(
+      `__Host-svc_login=${value}; Max-Age=240; Path=/; HttpOnly; SameSite=Lax; Secure`,
+    );
+    expect(readLoginCookie(`a=b; __Host-svc_login=${value}`, 'https://verify.example')).toBe(value);
+    // on https the plain name, which any subdomain could set, is not read
+    expect(readLoginCookie(`svc_login=${value}`, 'https://verify.example')).toBeNull();
+    expect(readLoginCookie(`svc_login=${value}; svc_login=${'A'.repeat(43)}`, 'http://localhost:8787')).toBeNull();
+    expect(readLoginCookie('svc_login=short', 'http://localhost:8787')).toBeNull();
+  });
+});
+
+describe('one browser, behind a load balancer: two instances on one Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis.remove());
+
+  it('completes at the callback on instance B a login started on instance A, in the same browser only', async () => {
+    const prefix = `providers-${randomBytes(4).toString('hex')}:`;
+    const shared = () => openRedisStore({ url: redis.url, prefix, notice: () => {} });
+    const providers = [{ id: 'idp_test', issuer: provider.issuer }];
+    const a = await productionApp(providers, { store: await shared() });
+    const b = await productionApp(providers, { store: await shared() });
+    try {
+      const [flow, other] = [
+        await startStandardFlow(a, standard(['isAdult'])),
+        await startStandardFlow(a, standard(['isAdult'])),
+      ];
+      const url = await signIn(a, flow, { persona: 'fr-adult-m' });
+      const otherUrl = await signIn(a, other, { persona: 'fr-adult-m' });
+      expect((await callback(b, otherUrl, null)).statusCode).toBe(400);
+      expect((await pollStatus(a, other)).status).toBe('in_progress');
+      expect(await finish(b, flow, url)).toBe('approved');
+      expect((await pollStatus(a, flow)).status).toBe('completed');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('limits on provider starts', () => {
+  it('answers 429 with Retry-After past 10 starts of one request: its login states stay at 10, the first still completes', async () => {
+    const path = join(dist, `limits-${randomBytes(4).toString('hex')}.db`);
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }], { store: openSqliteStore(path) });
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const url = await signIn(t, flow, { persona: 'fr-adult-m' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await startLogin(t, flow)).statusCode);
+    expect(statuses).toEqual([...Array<number>(9).fill(200), ...Array<number>(15).fill(429)]);
+    const refused = await startLogin(t, flow);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(300);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM login_states').get()).toEqual({ n: 10 });
+    } finally {
+      db.close();
+    }
+    const status = await pollStatus(t, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(await finish(t, flow, url)).toBe('approved');
+  });
+
+  it('answers 429 with Retry-After past 30 starts a minute from one address, across requests; a minute later, 200', async () => {
+    t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
+    const flows = [];
+    for (let i = 0; i < 4; i++) flows.push(await startStandardFlow(t, standard(['isAdult'])));
+    for (const flow of flows.slice(0, 3))
+      for (let i = 0; i < 10; i++) expect((await startLogin(t, flow)).statusCode).toBe(200);
+    const refused = await startLogin(t, flows[3]!);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // refused before anything: the fourth request was not even opened
+    expect((await pollStatus(t, flows[3]!)).status).toBe('pending');
+    t.clock.advance(60_000);
+    expect((await startLogin(t, flows[3]!)).statusCode).toBe(200);
+  });
+});
+
 describe('hostile callbacks', () => {
   it('answer an unknown state with the phone page and 400, touching nothing', async () => {
     t = await productionApp([{ id: 'idp_test', issuer: provider.issuer }]);
@@ -377,6 +548,7 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
       sub: SUBJECT,
       nonce,
       iat: now,
+      auth_time: now - 5,
       exp: now + 300,
       birthdate: BIRTHDATE,
       ...changes(now, nonce),
@@ -412,6 +584,20 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
     expect(loggedLogin(secrets)).toMatchObject({ outcome: 'approved', provider: 'Provider 1' });
   });
 
+  it("refuses to start at a provider whose discovery says the issuer with a trailing '/': 503, the request still pending", async () => {
+    hand.metadata = { issuer: `${hand.issuer}/` };
+    try {
+      t = await productionApp([{ id: 'idp_hand', issuer: hand.issuer, proves: ['isAdult'] }]);
+      const flow = await startStandardFlow(t, standard(['isAdult']));
+      expect((await startLogin(t, flow, 'idp_hand')).statusCode).toBe(503);
+      const status = await pollStatus(t, flow);
+      expect(status.status).toBe('pending');
+      expect(status).not.toHaveProperty('result');
+    } finally {
+      hand.metadata = {};
+    }
+  });
+
   it("refuses an ID token signed by a key not in the provider's JWKS: the phone reads refused, the request waits", async () => {
     const stranger = createEcJwk('ES256');
     for (const [kid, code] of [
@@ -433,6 +619,69 @@ describe('hostile ID tokens, through the callback route (a hand-made provider an
       t = undefined;
       logLines = [];
     }
+  });
+
+  it('refuses an ID token whose sub is empty or 200,000 characters long: the phone reads refused, the request waits', async () => {
+    for (const sub of ['', 'x'.repeat(200_000)]) {
+      const { flow, login, secrets } = await loginWith(
+        (claims) => hand.sign(claims),
+        () => ({ sub }),
+      );
+      expect(login).toBe('refused');
+      const status = await pollStatus(t!, flow);
+      expect(status.status).toBe('in_progress');
+      expect(status).not.toHaveProperty('result');
+      expect(loggedLogin(secrets)).toMatchObject({
+        outcome: 'refused',
+        code: 'id_token_sub',
+      });
+      await t!.close();
+      t = undefined;
+      logLines = [];
+    }
+  });
+
+  it('refuses an ID token of a sign-in 30 days old (max_age 300): the phone reads refused, the request waits', async () => {
+    const { flow, login, secrets } = await loginWith(
+      (claims) => hand.sign(claims),
+      (now) => ({ auth_time: now - 30 * 86_400 }),
+    );
+    expect(login).toBe('refused');
+    const status = await pollStatus(t!, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_auth_time' });
+  });
+
+  it('refuses an ID token issued a day in the future: the phone reads refused, the request waits', async () => {
+    const { flow, login, secrets } = await loginWith(
+      (claims) => hand.sign(claims),
+      (now) => ({ iat: now + 86_400, exp: now + 86_700 }),
+    );
+    expect(login).toBe('refused');
+    const status = await pollStatus(t!, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin(secrets)).toMatchObject({ outcome: 'refused', code: 'id_token_iat' });
+  });
+
+  it('refuses a 5 MB token answer: the phone reads refused, the request waits', async () => {
+    t = await productionApp([{ id: 'idp_hand', issuer: hand.issuer, proves: ['isAdult'] }]);
+    const flow = await startStandardFlow(t, standard(['isAdult']));
+    const started = await startLogin(t, flow, 'idp_hand');
+    const state = new URL(started.json().authorization_url).searchParams.get('state')!;
+    hand.tokenAnswer = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ access_token: 'at', token_type: 'Bearer', padding: 'x'.repeat(5 * 1_048_576) }),
+      chunked: true,
+    };
+    const url = new URL(`${REDIRECT_URI}?code=c0de&state=${state}&iss=${encodeURIComponent(hand.issuer)}`);
+    expect(await finish(t, flow, url)).toBe('refused');
+    const status = await pollStatus(t, flow);
+    expect(status.status).toBe('in_progress');
+    expect(status).not.toHaveProperty('result');
+    expect(loggedLogin([state])).toMatchObject({ outcome: 'refused', code: 'answer_too_large' });
   });
 
   it('refuses an ID token whose nonce is not the one sent: the phone reads refused, the request waits', async () => {

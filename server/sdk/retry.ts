@@ -1,7 +1,7 @@
 /**
  * The spec's retry rules for callers (Limits → Retry rules): 429 is transient; honour
- * Retry-After, else back off exponentially with jitter (1 s, 2 s, 4 s, never above 30 s); at
- * most 3 attempts; never retry 400, 401 or 403.
+ * Retry-After, else back off exponentially with jitter (doubling from 1 s, never above 30 s); at
+ * most 3 attempts, so 1 s then 2 s by default (docs/partner-api.md); never retry 400, 401 or 403.
  */
 
 export interface RetryPolicy {

@@ -164,6 +164,7 @@ describe('Redis store', () => {
           providerId: 'idp_ttl',
           codeVerifier: 'v',
           nonce: 'n',
+          browserDigest: 'b',
           expiresAt: T0 + 4 * MINUTE,
         },
         T0 + MINUTE,

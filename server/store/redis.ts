@@ -428,6 +428,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         .map(toPartner)
         .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
+    async removePartner(id: string) {
+      const results = await call('removePartner', () => client.multi().del(k.partner(id)).srem(k.partners, id).exec());
+      return results?.[0]?.[1] === 1;
+    },
 
     async putProvider(provider: ProviderRecord) {
       await call('putProvider', () => client.hset(k.providers, provider.id, JSON.stringify(provider)));

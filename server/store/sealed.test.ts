@@ -107,6 +107,7 @@ describe('the sealing store', () => {
       providerId: 'idp_a',
       codeVerifier: 'v',
       nonce: 'n',
+      browserDigest: 'b',
       expiresAt: 10,
     };
     await store.putLoginState(state, 0);

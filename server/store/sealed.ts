@@ -87,6 +87,7 @@ export function sealedStore(inner: Store, keyring: Keyring): Store {
       return partner && openPartner(keyring, partner);
     },
     listPartners: async () => (await inner.listPartners()).map((p) => openPartner(keyring, p)),
+    removePartner: (id) => inner.removePartner(id),
     putProvider: (provider) => inner.putProvider(sealProvider(keyring, provider)),
     getProvider: async (id) => {
       const provider = await inner.getProvider(id);

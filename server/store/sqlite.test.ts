@@ -204,6 +204,7 @@ describe('SQLite data folders made by an older release', () => {
         providerId: 'idp_old',
         codeVerifier: 'v',
         nonce: 'n',
+        browserDigest: 'b',
         expiresAt: 9,
       };
       await store.putLoginState(state, 1);

@@ -224,6 +224,7 @@ export function openSqliteStore(path: string): Store {
     ),
     getPartner: db.prepare('SELECT * FROM partners WHERE id = ?'),
     listPartners: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
+    removePartner: db.prepare('DELETE FROM partners WHERE id = ?'),
     putProvider: db.prepare(
       `INSERT INTO providers (id, created_at, data) VALUES (?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, data = excluded.data`,
@@ -405,6 +406,9 @@ export function openSqliteStore(path: string): Store {
     },
     async listPartners() {
       return (q.listPartners.all() as PartnerRow[]).map(toPartner);
+    },
+    async removePartner(id: string) {
+      return q.removePartner.run(id).changes === 1;
     },
 
     async putProvider(provider: ProviderRecord) {

@@ -174,6 +174,7 @@ function loginState(overrides: Partial<LoginStateRecord> = {}): LoginStateRecord
     providerId: 'idp_example',
     codeVerifier: unique('contract-code-verifier-'),
     nonce: unique('contract-nonce-'),
+    browserDigest: unique('contract-browser-digest-'),
     expiresAt: T0 + 5 * MINUTE,
     ...overrides,
   };
@@ -270,6 +271,17 @@ export function runStoreContract(
         const all = [partner(), partner({ createdAt: T0 + 1 }), partner({ createdAt: T0 + 2 })];
         for (const p of all) await store.putPartner(p);
         expect((await store.listPartners()).map((p) => p.id).sort()).toEqual(all.map((p) => p.id).sort());
+      });
+
+      it('removes a partner once: true the first time, false after', async () => {
+        const store = await fresh();
+        const [gone, kept] = [partner(), partner({ createdAt: T0 + 1 })];
+        await store.putPartner(gone);
+        await store.putPartner(kept);
+        expect(await store.removePartner(gone.id)).toBe(true);
+        expect(await store.removePartner(gone.id)).toBe(false);
+        expect(await store.getPartner(gone.id)).toBeNull();
+        expect((await store.listPartners()).map((p) => p.id)).toEqual([kept.id]);
       });
     });
 

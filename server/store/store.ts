@@ -192,6 +192,11 @@ export interface LoginStateRecord {
   codeVerifier: string;
   /** the OpenID Connect nonce; sealed at rest */
   nonce: string;
+  /**
+   * SHA-256 digest (`digestToken`) of the login cookie the start set in the phone's browser
+   * (docs/providers.md, "One browser"): the callback completes only in that browser
+   */
+  browserDigest: string;
   /** the request's deadline */
   expiresAt: number;
 }
@@ -210,6 +215,8 @@ export interface Store {
   putPartner(partner: PartnerRecord): Promise<void>;
   getPartner(id: string): Promise<PartnerRecord | null>;
   listPartners(): Promise<PartnerRecord[]>;
+  /** Deletes a partner; false when there was none. */
+  removePartner(id: string): Promise<boolean>;
 
   // Identity providers (design.md §12)
   /** Stores a provider, replacing one with the same id. */

@@ -109,8 +109,17 @@ export interface HandMadeProvider {
   client: ProviderClient;
   /** signs an ID token with the provider's published key, or with `key` (one it never published) */
   sign(claims: Record<string, unknown>, options?: { key?: JWK; kid?: string }): Promise<string>;
-  /** what the token endpoint answers next; `hang`: it never answers */
-  tokenAnswer: { status: number; contentType: string; body: string; hang?: boolean };
+  /**
+   * what the token endpoint answers next; `hang`: it never answers; `chunked`: the body in 64 kB
+   * chunks without a Content-Length, written as fast as the connection takes them
+   */
+  tokenAnswer: { status: number; contentType: string; body: string; hang?: boolean; chunked?: boolean };
+  /** fields the discovery document answers in place of the honest ones (e.g. another `issuer`) */
+  metadata: Record<string, unknown>;
+  /** how many times the discovery document was read */
+  discoveries: number;
+  /** what `/jwks-next` answers: the keys of a provider that moved its JWKS (point `metadata.jwks_uri` at it) */
+  nextJwks: { keys: JWK[] };
   close(): Promise<void>;
 }
 
@@ -122,13 +131,17 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
   const key = createEcJwk('ES256');
   const kid = 'published-key';
   let issuer = '';
-  const provider: Pick<HandMadeProvider, 'tokenAnswer'> = {
+  const provider: Pick<HandMadeProvider, 'tokenAnswer' | 'metadata' | 'discoveries' | 'nextJwks'> = {
+    nextJwks: { keys: [] },
     tokenAnswer: { status: 500, contentType: 'text/plain', body: 'not set' },
+    metadata: {},
+    discoveries: 0,
   };
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', issuer).pathname;
     req.resume();
     if (path === '/.well-known/openid-configuration') {
+      provider.discoveries += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -142,15 +155,31 @@ export async function startHandMadeProvider(): Promise<HandMadeProvider> {
           id_token_signing_alg_values_supported: ['ES256'],
           authorization_response_iss_parameter_supported: true,
           claims_parameter_supported: true,
+          ...provider.metadata,
         }),
       );
     } else if (path === '/jwks') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ keys: [{ ...toPublicEcJwk(key), kid, alg: 'ES256', use: 'sig' }] }));
+    } else if (path === '/jwks-next') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(provider.nextJwks));
     } else if (path === '/token' && req.method === 'POST') {
       if (provider.tokenAnswer.hang) return;
       res.writeHead(provider.tokenAnswer.status, { 'content-type': provider.tokenAnswer.contentType });
-      res.end(provider.tokenAnswer.body);
+      if (!provider.tokenAnswer.chunked) return void res.end(provider.tokenAnswer.body);
+      const body = Buffer.from(provider.tokenAnswer.body);
+      let closed = false;
+      res.on('close', () => (closed = true));
+      const writeFrom = (offset: number): void => {
+        if (closed) return;
+        if (offset >= body.length) return void res.end();
+        const chunk = body.subarray(offset, offset + 65_536);
+        const more = res.write(chunk);
+        if (more) setImmediate(() => writeFrom(offset + chunk.length));
+        else res.once('drain', () => writeFrom(offset + chunk.length));
+      };
+      writeFrom(0);
     } else {
       res.writeHead(404).end();
     }

@@ -19,7 +19,7 @@ import {
   id_ce_keyUsage,
   KeyUsage,
 } from '@peculiar/asn1-x509';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 
 export { X509Certificate };
 export { KeyUsageFlags } from '@peculiar/asn1-x509';
@@ -31,6 +31,18 @@ export function readCertificate(data: Uint8Array | string): X509Certificate | nu
   } catch {
     return null;
   }
+}
+
+/**
+ * The SHA-256 of a certificate's SubjectPublicKeyInfo (DER), lowercase hex: the same for every
+ * certificate of one key, however each is encoded or signed.
+ *
+ * @example spkiSha256(new X509Certificate(pem)) // '5a9493…'
+ */
+export function spkiSha256(certificate: X509Certificate): string {
+  return createHash('sha256')
+    .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 /** notBefore / notAfter as Dates (Node 20 has only the OpenSSL strings). */

@@ -7,7 +7,7 @@ import rfc9901 from '../../fixtures/sd-jwt/rfc9901-example.json' with { type: 'j
 import { createIssuerCertificates, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { issuePidSdJwt, type PidClaims, personaPidClaims, presentPidSdJwt } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { createStatusListToken } from '../sandbox/wallet/sandbox-status-list.ts';
-import { KeyUsageFlags, readCertificate } from './certificates.ts';
+import { KeyUsageFlags, readCertificate, spkiSha256 } from './certificates.ts';
 import { checkDisclosureReferences } from './library-gaps.ts';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from './keys.ts';
 import { type AskedFacts, verifyPidSdJwt, verifySdJwtPresentation } from './sd-jwt.ts';
@@ -464,6 +464,25 @@ describe('forged presentations, each refused with its reason', () => {
     });
   });
 
+  it('refuses in production a PID signed by a key whose private half is public (the sandbox DS)', async () => {
+    const presentation = await sandboxPresentation();
+    const refusedKeys = [spkiSha256(readCertificate(sandboxIssuer.x5chain[0]!)!)];
+    expect(
+      await verifyPidSdJwt(presentation, {
+        anchors,
+        refusedKeys,
+        nonce: NONCE,
+        audience: CLIENT_ID,
+        now: NOW,
+        asked: BOTH,
+      }),
+    ).toEqual({
+      ok: false,
+      check: 'trust_chain',
+      detail: 'a certificate on the path carries a key whose private half is public',
+    });
+  });
+
   it('refuses the sandbox x5c over a signature by another key', async () => {
     const jwt = await signJws(
       { alg: 'ES256', typ: 'dc+sd-jwt', x5c: x5c(sandboxIssuer) },
@@ -598,7 +617,7 @@ describe('x5c: trust-chain.ts’s jwt signer profile', () => {
       signer: { extendedKeyUsage: null, country: 'DE' },
     });
     const roots = [issuer.iaca.toString('pem')].map((pem) => readCertificate(pem)!);
-    expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW), 'jwt')).toMatchObject({ ok: true });
+    expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW), [], 'jwt')).toMatchObject({ ok: true });
     expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW))).toMatchObject({ ok: false });
   });
 
@@ -609,7 +628,7 @@ describe('x5c: trust-chain.ts’s jwt signer profile', () => {
     ] as const) {
       const issuer = await createIssuerCertificates({ name: 'PID', country: 'FR', ...dates, signer });
       const roots = [readCertificate(issuer.iaca.toString('pem'))!];
-      expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW), 'jwt')).toMatchObject({ ok: false, detail });
+      expect(evaluateIssuerChain(x5cDer(issuer), roots, new Date(NOW), [], 'jwt')).toMatchObject({ ok: false, detail });
     }
   });
 });

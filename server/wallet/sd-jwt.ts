@@ -299,6 +299,8 @@ export type PidVerdict = { ok: true; facts: PidFacts; status: StatusReference | 
 
 export interface PidCheck {
   anchors: readonly X509Certificate[];
+  /** keys no certificate of the path may carry (WalletTrust.refusedKeys: production's public keys) */
+  refusedKeys?: readonly string[];
   nonce: string;
   audience: string;
   /** ms since the epoch */
@@ -308,15 +310,20 @@ export interface PidCheck {
 
 /**
  * The issuer key of a PID: the leaf of `x5c` (base64 DER, RFC 7515 §4.1.6), on a path to one of
- * `anchors` with the `jwt` signer profile of trust-chain.ts, valid at `now`.
+ * `anchors` with the `jwt` signer profile of trust-chain.ts, valid at `now`, no certificate of it
+ * carrying a key of `refusedKeys`.
  */
-export function resolveX5cKey(anchors: readonly X509Certificate[], now: number): IssuerKeyResolver {
+export function resolveX5cKey(
+  anchors: readonly X509Certificate[],
+  now: number,
+  refusedKeys: readonly string[] = [],
+): IssuerKeyResolver {
   return (header) => {
     const x5c = header.x5c;
     if (!Array.isArray(x5c) || x5c.length === 0 || x5c.some((c) => typeof c !== 'string' || !BASE64.test(c)))
       return refuse('trust_chain', 'the issuer JWT has no x5c certificate chain');
     const ders = (x5c as string[]).map((c) => new Uint8Array(Buffer.from(c, 'base64')));
-    const chain = evaluateIssuerChain(ders, anchors, new Date(now), 'jwt');
+    const chain = evaluateIssuerChain(ders, anchors, new Date(now), refusedKeys, 'jwt');
     if (!chain.ok) return refuse(chain.check, chain.detail);
     const leaf = readCertificate(ders[0]!);
     if (!leaf) return refuse('trust_chain', 'x5chain is empty or unreadable');
@@ -339,7 +346,7 @@ export async function verifyPidSdJwt(presentation: string, check: PidCheck): Pro
   // Gap 19: SDJwtVcInstance neither checks typ nor vct (without type metadata fetching).
   if (header.typ !== 'dc+sd-jwt') return refuse('credential_type', 'the issuer JWT typ is not dc+sd-jwt');
   const result = await verifySdJwtPresentation(presentation, {
-    resolveIssuerKey: resolveX5cKey(check.anchors, check.now),
+    resolveIssuerKey: resolveX5cKey(check.anchors, check.now, check.refusedKeys),
     nonce: check.nonce,
     audience: check.audience,
     now: check.now,

@@ -24,6 +24,7 @@ import {
   STATUS_MAX_BYTES,
   verifyStatusListToken,
 } from './status-list.ts';
+import { readCertificate, spkiSha256 } from './certificates.ts';
 import { createEcJwk, toPublicEcJwk } from './keys.ts';
 import { decodeDeviceResponse, readMsoStatus } from './library-gaps.ts';
 import replayVector from '../../fixtures/wallet/replay-vector.json' with { type: 'json' };
@@ -218,6 +219,14 @@ describe('Status List Tokens that do not verify, each refused with its reason', 
     });
     expect(check(await createStatusListToken({ issuer: stranger, uri, now: NOW }))).toBe(
       'the DS certificate does not chain to a trusted IACA',
+    );
+  });
+
+  it('refuses in production a token signed by a key whose private half is public (the sandbox DS)', async () => {
+    const token = await createStatusListToken({ issuer: sandboxIssuer, uri, now: NOW });
+    const refusedKeys = [spkiSha256(readCertificate(sandboxIssuer.x5chain[0]!)!)];
+    expect(verifyStatusListToken(token, uri, anchors, NOW, refusedKeys)).toBe(
+      'a certificate on the path carries a key whose private half is public',
     );
   });
 

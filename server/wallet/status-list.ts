@@ -273,6 +273,7 @@ export function verifyStatusListToken(
   uri: string,
   anchors: readonly X509Certificate[],
   now: number,
+  refusedKeys: readonly string[] = [],
 ): VerifiedStatusList | StatusTokenProblem {
   const [h, p, signature, extra] = token.trim().split('.');
   const header = decodePart(h);
@@ -280,7 +281,7 @@ export function verifyStatusListToken(
   if (!header || !payload || !signature || extra !== undefined) return 'the status list token is not a compact JWS';
   if (header.typ !== 'statuslist+jwt') return 'the status list token typ is not statuslist+jwt';
   if (header.alg !== 'ES256') return 'the status list token is not signed with ES256';
-  const issuer = resolveX5cKey(anchors, now)(header);
+  const issuer = resolveX5cKey(anchors, now, refusedKeys)(header);
   if ('ok' in issuer) return issuer.detail;
   if (!verifyEs256(issuer.key, `${h}.${p}`, signature)) return 'the status list token signature does not verify';
   if (payload.sub !== uri) return 'the status list token is for another sub';
@@ -337,6 +338,8 @@ export interface StatusChecker {
 export function createStatusChecker(input: {
   policy: StatusPolicy;
   anchors: readonly X509Certificate[];
+  /** WalletTrust.refusedKeys */
+  refusedKeys?: readonly string[];
   fetch: StatusFetcher;
   clock: () => number;
   log: (line: string) => void;
@@ -352,7 +355,7 @@ export function createStatusChecker(input: {
     const loading = input
       .fetch(uri)
       .then((token) => {
-        const verified = verifyStatusListToken(token, uri, input.anchors, input.clock());
+        const verified = verifyStatusListToken(token, uri, input.anchors, input.clock(), input.refusedKeys);
         if (typeof verified !== 'string') cache.set(uri, verified);
         return verified;
       })

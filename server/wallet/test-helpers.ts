@@ -3,6 +3,16 @@
  * personas, and the EU profile's example credential rebuilt from fixtures/wallet/.
  */
 import { cborEncode, DataItem, IssuerSigned } from '@owf/mdoc';
+import {
+  AsnConvert,
+  AsnIntegerArrayBufferConverter,
+  AsnProp,
+  AsnPropTypes,
+  AsnType,
+  AsnTypeTypes,
+} from '@peculiar/asn1-schema';
+import { Certificate } from '@peculiar/asn1-x509';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Persona } from '../../src/protocol/api.ts';
@@ -32,9 +42,46 @@ export function waiting(now = NOW): RequestView {
   return { waiting: true, expiresAt: now + 5 * MINUTE_MS };
 }
 
-/** Trust in exactly these PEM roots. */
+/** Trust in exactly these PEM roots, no key refused (as sandbox). */
 export function trustOf(...pems: string[]): WalletTrust {
-  return { enabled: true, anchors: pems.flatMap((pem, index) => parseTrustBundle(pem, `test root ${index + 1}`)) };
+  return {
+    enabled: true,
+    anchors: pems.flatMap((pem, index) => parseTrustBundle(pem, `test root ${index + 1}`)),
+    refusedKeys: [],
+  };
+}
+
+/** ECDSA-Sig-Value (RFC 3279 §2.2.3): SEQUENCE { r INTEGER, s INTEGER }, the schema set without decorators. */
+class EcdsaSigValue {
+  r = new ArrayBuffer(0);
+  s = new ArrayBuffer(0);
+}
+AsnType({ type: AsnTypeTypes.Sequence })(EcdsaSigValue);
+for (const field of ['r', 's'] as const)
+  AsnProp({ type: AsnPropTypes.Integer, converter: AsnIntegerArrayBufferConverter })(EcdsaSigValue.prototype, field);
+
+/** The order n of P-256 (SEC 2 §2.4.2): for an ECDSA signature (r, s), (r, n − s) verifies too. */
+const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+
+/**
+ * The same certificate with its ECDSA signature re-encoded, s → n − s: other bytes, another
+ * fingerprint, the same subject, key and extensions, and still a valid signature. What an attacker
+ * makes of a public root to get past a check on the certificate's bytes (P-256 only).
+ *
+ * @example const copy = reencodeSignature(readFileSync('fixtures/wallet/sandbox-iaca.pem', 'utf8'))
+ */
+export function reencodeSignature(pem: string): string {
+  const original = new X509Certificate(pem);
+  if (original.publicKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('P-256 only');
+  const certificate = AsnConvert.parse(original.raw, Certificate);
+  const signature = AsnConvert.parse(certificate.signatureValue, EcdsaSigValue);
+  const s = BigInt(`0x${Buffer.from(signature.s).toString('hex')}`);
+  let hex = (P256_ORDER - s).toString(16);
+  if (hex.length % 2 === 1) hex = `0${hex}`;
+  if (Number.parseInt(hex.slice(0, 2), 16) >= 0x80) hex = `00${hex}`; // a positive INTEGER
+  signature.s = new Uint8Array(Buffer.from(hex, 'hex')).buffer;
+  certificate.signatureValue = AsnConvert.serialize(signature);
+  return new X509Certificate(Buffer.from(AsnConvert.serialize(certificate))).toString();
 }
 
 interface EuProfileExample {

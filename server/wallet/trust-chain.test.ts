@@ -4,24 +4,31 @@
  * the verifier trusts, and refused by trust_chain with the defect named.
  */
 import { KeyUsageFlags } from '@peculiar/x509';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCertificate } from './certificates.ts';
 import { createWalletRequest } from './request.ts';
-import { createIssuerCertificates, type SignerProfileOptions } from '../sandbox/wallet/sandbox-issuer.ts';
+import {
+  createIssuerCertificates,
+  type SandboxIssuer,
+  type SignerProfileOptions,
+} from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import {
   API_URL,
   euProfileExample,
   NOW,
   persona,
+  reencodeSignature,
   sandboxIssuer,
   sandboxTrust,
   trustOf,
   waiting,
 } from './test-helpers.ts';
 import { EU_REFERENCE_DS_EKU, evaluateIssuerChain, MDL_DS_EKU, type ChainProblem } from './trust-chain.ts';
-import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust.ts';
+import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './trust.ts';
 import { verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from './verify.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,15 +36,38 @@ const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 
 type IssuerShape = Omit<Parameters<typeof createIssuerCertificates>[0], 'name' | 'notBefore' | 'notAfter' | 'country'>;
 
-/** A presentation signed under an issuer of this shape, checked with its IACA trusted. */
-async function verdictFor(shape: IssuerShape): Promise<WalletVerdict> {
-  const issuer = await createIssuerCertificates({
+function issuerOf(shape: IssuerShape) {
+  return createIssuerCertificates({
     name: 'Profile Test',
     country: 'FR',
     notBefore: new Date(NOW - 30 * DAY_MS),
     notAfter: new Date(NOW + 365 * DAY_MS),
     ...shape,
   });
+}
+
+/** A presentation signed by `issuer`, checked with `trust`. */
+async function verdictUnder(issuer: SandboxIssuer, trust: WalletTrust): Promise<WalletVerdict> {
+  const request = await createWalletRequest({ requestId: 'vr_profile', apiUrl: API_URL });
+  const { body } = await createDirectPost({
+    link: request.walletLink,
+    issuer,
+    persona: persona('fr-adult-m'),
+    now: NOW,
+  });
+  return verifyWalletResponse({ body, material: request.material, trust, request: waiting(), now: NOW });
+}
+
+/** A production trust bundle of these PEM roots, read as the boot reads SVC_WALLET_TRUST. */
+function productionTrustOf(pem: string): WalletTrust {
+  const path = join(mkdtempSync(join(tmpdir(), 'svc-chain-')), 'roots.pem');
+  writeFileSync(path, pem);
+  return loadWalletTrust({ mode: 'production', trustPath: path });
+}
+
+/** A presentation signed under an issuer of this shape, checked with its IACA trusted. */
+async function verdictFor(shape: IssuerShape): Promise<WalletVerdict> {
+  const issuer = await issuerOf(shape);
   const request = await createWalletRequest({ requestId: 'vr_profile', apiUrl: API_URL });
   const { body } = await createDirectPost({
     link: request.walletLink,
@@ -145,6 +175,29 @@ describe('the path to the IACA: path length constraints', () => {
       await verdictFor({ iacaPathLength: null, intermediates: [{ pathLength: 0 }, { pathLength: null }] }),
       'the intermediate certificate allows fewer intermediate CAs below it (pathLenConstraint)',
     );
+  });
+});
+
+describe('keys whose private half is public (production)', () => {
+  const PUBLIC_KEY = 'a certificate on the path carries a key whose private half is public';
+
+  it("refuses a credential signed with the committed sandbox DS key under an operator's own trusted IACA", async () => {
+    const issuer = await issuerOf({ dsKey: sandboxIssuer.dsKey });
+    refusedWith(await verdictUnder(issuer, productionTrustOf(issuer.iaca.toString('pem'))), PUBLIC_KEY);
+    // The same chain with a key of its own verifies: it is the key that is refused.
+    const own = await issuerOf({});
+    expect(await verdictUnder(own, productionTrustOf(own.iaca.toString('pem')))).toMatchObject({ status: 'verified' });
+  });
+
+  it("refuses the sandbox issuer's credentials under a re-encoded sandbox IACA that got into the trust anyway", async () => {
+    const copy = reencodeSignature(readFileSync(join(DEFAULT_WALLET_FIXTURES, 'sandbox-iaca.pem'), 'utf8'));
+    const production = productionTrustOf((await issuerOf({})).iaca.toString('pem'));
+    const anchors = parseTrustBundle(copy, 'smuggled.pem');
+    refusedWith(await verdictUnder(sandboxIssuer, { ...production, anchors }), PUBLIC_KEY);
+    // The copy is a working root: without the refused keys (sandbox) the same credential verifies.
+    expect(await verdictUnder(sandboxIssuer, { ...production, anchors, refusedKeys: [] })).toMatchObject({
+      status: 'verified',
+    });
   });
 });
 

@@ -17,6 +17,8 @@
  *   keyCertSign or cRLSign; not a CA (no basicConstraints CA:TRUE); an extendedKeyUsage of exactly
  *   one OID, mdlDS (1.0.18013.5.1.2) or the EU reference issuer's mis-encoding of it
  *   (EU_REFERENCE_DS_EKU); one subject country (C), the same as the IACA's;
+ * - no certificate of the path carries a key of `refusedKeys` (in production, the keys whose
+ *   private half is public: trust.ts, PUBLIC_KEYS), whatever the chain it comes with;
  * - dates: every certificate of the path, the IACA included, valid at `now` (certificate_validity).
  *
  * The `jwt` signer profile (an SD-JWT VC issuer or a Status List Token signer, design.md §15) keeps
@@ -32,6 +34,7 @@ import {
   nameField,
   readCertificate,
   readProfileExtensions,
+  spkiSha256,
   type ProfileExtensions,
   type X509Certificate,
 } from './certificates.ts';
@@ -57,6 +60,7 @@ export type ChainProblem =
   | 'the certificate path is too long'
   | 'the DS certificate does not chain to a trusted IACA'
   | 'a certificate on the path has unreadable or repeated extensions'
+  | 'a certificate on the path carries a key whose private half is public'
   | `the ${CaRole} certificate is not a CA`
   | `the ${CaRole} certificate allows fewer intermediate CAs below it (pathLenConstraint)`
   | 'the DS certificate has no keyUsage'
@@ -131,14 +135,17 @@ function checkSignerProfile(
 /**
  * Builds and checks the path from `x5chain[0]` (the DS certificate) to one of `anchors`, and the
  * DS certificate's profile (`jwt`: the lighter one of an SD-JWT VC or Status List Token signer).
+ * `refusedKeys`: SPKI SHA-256 digests (lowercase hex) no certificate of the path may carry
+ * (WalletTrust.refusedKeys).
  *
- * @example const result = evaluateIssuerChain(issuerAuth.certificateChain, anchors, new Date(now))
- * @example const result = evaluateIssuerChain(x5c, anchors, new Date(now), 'jwt')
+ * @example const result = evaluateIssuerChain(issuerAuth.certificateChain, anchors, new Date(now), trust.refusedKeys)
+ * @example const result = evaluateIssuerChain(x5c, anchors, new Date(now), trust.refusedKeys, 'jwt')
  */
 export function evaluateIssuerChain(
   x5chain: readonly Uint8Array[],
   anchors: readonly X509Certificate[],
   now: Date,
+  refusedKeys: readonly string[] = [],
   profile: SignerProfile = 'mdoc',
 ): ChainResult {
   const chain = x5chain.map((der) => readCertificate(der));
@@ -165,6 +172,9 @@ export function evaluateIssuerChain(
     path.push({ role: 'intermediate', certificate: next });
     current = next;
   }
+
+  if (path.some(({ certificate }) => refusedKeys.includes(spkiSha256(certificate))))
+    return refuse('a certificate on the path carries a key whose private half is public');
 
   const extensions = path.map(({ certificate }) => readProfileExtensions(certificate));
   if (extensions.some((e) => e === null))

@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.ts';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
-import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, PUBLIC_ROOTS, walletTrustNotices } from './trust.ts';
+import { spkiSha256 } from './certificates.ts';
+import { DEFAULT_WALLET_FIXTURES, findPublicKey, loadWalletTrust, PUBLIC_KEYS, walletTrustNotices } from './trust.ts';
 import { evaluateIssuerChain } from './trust-chain.ts';
-import { NOW, sandboxIssuer } from './test-helpers.ts';
+import { NOW, reencodeSignature, sandboxIssuer } from './test-helpers.ts';
 
 const EU_CA_SHA256 = '4f37ea439ebc094cdd6a8ce8830559b4805c16448f44282c634e92646f70ec25';
+
+const fixture = (file: string) => new X509Certificate(readFileSync(join(DEFAULT_WALLET_FIXTURES, file)));
 
 function tempFile(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'svc-wallet-')), name);
@@ -46,8 +49,8 @@ describe('loadWalletTrust', () => {
   });
 
   it('is off in production without SVC_WALLET_TRUST, and never reads the fixtures there', () => {
-    expect(loadWalletTrust({ mode: 'production' })).toEqual({ enabled: false, anchors: [] });
-    expect(loadWalletTrust({ mode: 'production', trustPath: '' })).toEqual({ enabled: false, anchors: [] });
+    expect(loadWalletTrust({ mode: 'production' })).toMatchObject({ enabled: false, anchors: [] });
+    expect(loadWalletTrust({ mode: 'production', trustPath: '' })).toMatchObject({ enabled: false, anchors: [] });
   });
 
   it('trusts exactly the SVC_WALLET_TRUST bundle in production, several roots per file, duplicates once', async () => {
@@ -63,38 +66,92 @@ describe('loadWalletTrust', () => {
     expect(trust.anchors.map((a) => a.subject)).not.toContain('CN=SVC Sandbox IACA, O=SVC Sandbox, C=XX');
   });
 
-  it('knows the sandbox IACA and the EU test CA by the fingerprints of the committed files', () => {
-    const fingerprint = (file: string) =>
-      new X509Certificate(readFileSync(join(DEFAULT_WALLET_FIXTURES, file))).fingerprint256
-        .replaceAll(':', '')
-        .toLowerCase();
-    expect(PUBLIC_ROOTS.map((root) => [root.sha256, root.refused])).toEqual(
-      expect.arrayContaining([
-        [fingerprint('sandbox-iaca.pem'), 'never'],
-        [fingerprint('av_issuer_ca01.pem'), 'test'],
-      ]),
-    );
-    expect(fingerprint('av_issuer_ca01.pem')).toBe(EU_CA_SHA256);
+  it('knows the sandbox IACA, its document signer and the EU test CA by the public keys of the committed files', () => {
+    const key = (file: string) => spkiSha256(new X509Certificate(readFileSync(join(DEFAULT_WALLET_FIXTURES, file))));
+    expect(PUBLIC_KEYS.map((entry) => [entry.spkiSha256, entry.refused])).toEqual([
+      [key('sandbox-iaca.pem'), 'never'],
+      [key('sandbox-ds.pem'), 'never'],
+      [key('av_issuer_ca01.pem'), 'test'],
+    ]);
+    expect(fixture('av_issuer_ca01.pem').fingerprint256.replaceAll(':', '').toLowerCase()).toBe(EU_CA_SHA256);
   });
 
-  it('refuses the sandbox IACA in production by its fingerprint, whatever the file, even with the test override', async () => {
+  it('makes a re-encoded copy (s → n − s) that is another certificate, still validly self-signed, with the same key', () => {
+    for (const file of ['sandbox-iaca.pem', 'av_issuer_ca01.pem']) {
+      const original = fixture(file);
+      const copy = new X509Certificate(reencodeSignature(original.toString()));
+      expect(copy.fingerprint256).not.toBe(original.fingerprint256);
+      expect(copy.verify(copy.publicKey)).toBe(true);
+      expect(copy.checkIssued(copy)).toBe(true);
+      expect([copy.subject, copy.serialNumber, copy.validFrom, copy.validTo, copy.ca]).toEqual([
+        original.subject,
+        original.serialNumber,
+        original.validFrom,
+        original.validTo,
+        true,
+      ]);
+      expect(spkiSha256(copy)).toBe(spkiSha256(original));
+      expect(findPublicKey(copy)).toBe(findPublicKey(original));
+    }
+  });
+
+  it('refuses the sandbox IACA in production by its public key, whatever the file, even with the test override', async () => {
     const sandboxRoot = readFileSync(join(DEFAULT_WALLET_FIXTURES, 'sandbox-iaca.pem'), 'utf8');
     const path = tempFile('operator-roots.pem', `${await otherRoot()}\n${sandboxRoot}`);
     for (const allowTestRoots of [false, true]) {
       const load = () => loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots });
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(
-        /^SVC_WALLET_TRUST holds the sandbox IACA \(.*operator-roots\.pem certificate 2, SHA-256 99:3E:51:[0-9A-F:]+\): its document signer's private key is public in fixtures\/wallet\/.*production never trusts it$/,
+        /^SVC_WALLET_TRUST holds the sandbox IACA \(fixtures\/wallet\/sandbox-iaca\.pem\) \(.*operator-roots\.pem certificate 2, SHA-256 99:3E:51:[0-9A-F:]+, known by its public key, SPKI SHA-256 5A:94:93:[0-9A-F:]+\): its document signer's private key is public in fixtures\/wallet\/.*production never trusts it$/,
       );
     }
     // Sandbox mode trusts it, as always.
     expect(loadWalletTrust({ mode: 'sandbox', trustPath: path }).anchors).toHaveLength(3);
   });
 
+  it('refuses a re-encoded copy of the sandbox IACA in production: another fingerprint, the same key', () => {
+    const copy = reencodeSignature(readFileSync(join(DEFAULT_WALLET_FIXTURES, 'sandbox-iaca.pem'), 'utf8'));
+    const path = tempFile('issuers.pem', copy);
+    const fingerprint = new X509Certificate(copy).fingerprint256;
+    expect(fingerprint).not.toMatch(/^99:3E:51/);
+    for (const allowTestRoots of [false, true])
+      expect(() => loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots })).toThrow(
+        `SVC_WALLET_TRUST holds the sandbox IACA (fixtures/wallet/sandbox-iaca.pem) (${path} certificate 1, ` +
+          `SHA-256 ${fingerprint}, known by its public key, SPKI SHA-256 5A:94:93`,
+      );
+  });
+
+  it('refuses a re-encoded copy of the EU test CA in production unless SVC_WALLET_TRUST_ALLOW_TEST, as the original', () => {
+    const copy = reencodeSignature(readFileSync(join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'), 'utf8'));
+    const path = tempFile('pilot.pem', copy);
+    expect(() => loadWalletTrust({ mode: 'production', trustPath: path })).toThrow(
+      /^SVC_WALLET_TRUST holds the EU age-verification reference test CA .*known by its public key, SPKI SHA-256 A3:9A:BB:.*unless SVC_WALLET_TRUST_ALLOW_TEST=1 \(pilots only\)$/,
+    );
+    const trust = loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots: true });
+    expect(walletTrustNotices(trust, 'production')).toEqual([
+      expect.stringMatching(/^SVC_WALLET_TRUST_ALLOW_TEST=1: trusting the EU age-verification reference test CA/),
+    ]);
+  });
+
+  it('refuses the public keys on every credential path in production, the EU test key without the override only', async () => {
+    const path = tempFile('operator.pem', await otherRoot());
+    const key = (file: string) => findPublicKey(fixture(file))!.spkiSha256;
+    expect(loadWalletTrust({ mode: 'production', trustPath: path }).refusedKeys).toEqual([
+      key('sandbox-iaca.pem'),
+      key('sandbox-ds.pem'),
+      key('av_issuer_ca01.pem'),
+    ]);
+    expect(loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots: true }).refusedKeys).toEqual([
+      key('sandbox-iaca.pem'),
+      key('sandbox-ds.pem'),
+    ]);
+    expect(loadWalletTrust({ mode: 'sandbox' }).refusedKeys).toEqual([]);
+  });
+
   it('refuses the EU test CA in production unless SVC_WALLET_TRUST_ALLOW_TEST, and names it in the boot notices then', () => {
     const path = tempFile('pilot.pem', readFileSync(join(DEFAULT_WALLET_FIXTURES, 'av_issuer_ca01.pem'), 'utf8'));
     expect(() => loadWalletTrust({ mode: 'production', trustPath: path })).toThrow(
-      /^SVC_WALLET_TRUST holds the EU age-verification reference test CA \(Age Verification Issuer CA 01\) \(.*pilot\.pem certificate 1, SHA-256 4F:37:EA:43:9E:BC:09:4C:DD:6A:8C:E8:83:05:59:B4:80:5C:16:44:8F:44:28:2C:63:4E:92:64:6F:70:EC:25\): .*unless SVC_WALLET_TRUST_ALLOW_TEST=1 \(pilots only\)$/,
+      /^SVC_WALLET_TRUST holds the EU age-verification reference test CA \(Age Verification Issuer CA 01\) \(.*pilot\.pem certificate 1, SHA-256 4F:37:EA:43:9E:BC:09:4C:DD:6A:8C:E8:83:05:59:B4:80:5C:16:44:8F:44:28:2C:63:4E:92:64:6F:70:EC:25, known by its public key, SPKI SHA-256 [0-9A-F:]+\): .*unless SVC_WALLET_TRUST_ALLOW_TEST=1 \(pilots only\)$/,
     );
     const trust = loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots: true });
     expect(trust.anchors.map((a) => a.sha256)).toEqual([EU_CA_SHA256]);

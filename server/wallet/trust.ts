@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Mode } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 import { PROJECT_ROOT } from '../paths.ts';
-import { readCertificate, type X509Certificate } from './certificates.ts';
+import { readCertificate, spkiSha256, type X509Certificate } from './certificates.ts';
 
 export interface TrustAnchor {
   certificate: X509Certificate;
@@ -17,37 +17,87 @@ export interface TrustAnchor {
   /** where it came from: a file name and the certificate's position in it */
   source: string;
   subject: string;
-  /** SHA-256 fingerprint, lowercase hex */
+  /** SHA-256 fingerprint of the whole certificate, lowercase hex */
   sha256: string;
+  /** SHA-256 of its SubjectPublicKeyInfo (DER), lowercase hex: what PUBLIC_KEYS knows it by */
+  spkiSha256: string;
 }
 
 export interface WalletTrust {
   /** false in production without SVC_WALLET_TRUST: the wallet path is not offered */
   enabled: boolean;
   anchors: readonly TrustAnchor[];
+  /**
+   * SPKI digests (PUBLIC_KEYS) no certificate on a credential's path may carry: in production
+   * every key whose private half is public, the EU test CA's unless SVC_WALLET_TRUST_ALLOW_TEST=1;
+   * none in sandbox.
+   */
+  refusedKeys: readonly string[];
+}
+
+/** One key production refuses, whatever certificate carries it. */
+export interface PublicKey {
+  /** SHA-256 of the SubjectPublicKeyInfo (DER), lowercase hex */
+  spkiSha256: string;
+  name: string;
+  /** why, as the end of the boot line that refuses it */
+  why: string;
+  /** `never`: not even with SVC_WALLET_TRUST_ALLOW_TEST=1; `test`: let in by it (pilots) */
+  refused: 'never' | 'test';
 }
 
 /**
- * Roots production refuses, known by SHA-256 fingerprint whatever their file or subject says
- * (issue 16). `never`: the sandbox IACA, whose document signer's private key is committed in
- * fixtures/wallet/ (anyone can sign a proof of age, a PID or an mDL under it). `test`: the EU age-verification
- * reference *test* CA, whose test credentials anyone can obtain; only with
- * SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots), and logged at boot. A test checks these against the
- * files in fixtures/wallet/; a regenerated sandbox IACA adds its fingerprint here (the old key
- * stays public in git history).
+ * Keys production refuses, known by their public key (SPKI SHA-256 digest), not by the
+ * certificate's bytes: a certificate is re-encoded, re-signed or re-issued without changing its
+ * key (an ECDSA signature's s → n − s is as valid), so a fingerprint of the whole certificate
+ * misses copies. Refused at boot in SVC_WALLET_TRUST and, in production, on any certificate of a
+ * credential's path (trust-chain.ts), so a credential signed with a committed key never verifies
+ * there whatever chain it brings.
+ *
+ * - the sandbox IACA and its document signer: the DS private key is committed in fixtures/wallet/
+ *   (anyone can sign a proof of age, a PID or an mDL with it);
+ * - the EU age-verification reference *test* CA, whose test credentials anyone can obtain: only
+ *   with SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots), and logged at boot;
+ * - the sandbox access certificate of design.md §16 (committed key) adds its key here when it
+ *   lands, and the code that reads SVC_WALLET_ACCESS_CERT refuses it with findPublicKey.
+ *
+ * A test checks these against the files in fixtures/wallet/; a regenerated sandbox issuer adds its
+ * keys here (the old ones stay public in git history).
  */
-export const PUBLIC_ROOTS: ReadonlyArray<{ sha256: string; name: string; refused: 'never' | 'test' }> = [
+export const PUBLIC_KEYS: readonly PublicKey[] = [
   {
-    sha256: '993e51b725b41aa39a3a8c2c2ad5c8fd068f76571a229439a5307f9a6291a026',
+    spkiSha256: '5a949371d7b4eff79a80ac23ca13f62c0e68d9c8a2b01e3f9d36aedab344dad0',
     name: 'the sandbox IACA (fixtures/wallet/sandbox-iaca.pem)',
+    why:
+      "its document signer's private key is public in fixtures/wallet/, " +
+      'so anyone could sign a proof of age, a PID or an mDL under it; production never trusts it',
     refused: 'never',
   },
   {
-    sha256: '4f37ea439ebc094cdd6a8ce8830559b4805c16448f44282c634e92646f70ec25',
+    spkiSha256: '3d393703ed66c8346f7f0522d5e2e1fc1d1ec2aec35830f65f4202671a6750c3',
+    name: 'the sandbox document signer (fixtures/wallet/sandbox-ds.pem)',
+    why:
+      'its private key is public in fixtures/wallet/sandbox-ds.key.json, ' +
+      'so anyone could sign a proof of age, a PID or an mDL with it; production never trusts it',
+    refused: 'never',
+  },
+  {
+    spkiSha256: 'a39abb843abd777e6ee268ee873816249239b2fea2c506269d1111d544e03a08',
     name: 'the EU age-verification reference test CA (Age Verification Issuer CA 01)',
+    why: 'its test credentials are public, so production refuses it unless SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots only)',
     refused: 'test',
   },
 ];
+
+/**
+ * The entry of PUBLIC_KEYS whose key this certificate carries, if any.
+ *
+ * @example if (findPublicKey(leaf)?.refused === 'never') throw new ConfigError('…')
+ */
+export function findPublicKey(certificate: X509Certificate): PublicKey | undefined {
+  const digest = spkiSha256(certificate);
+  return PUBLIC_KEYS.find((key) => key.spkiSha256 === digest);
+}
 
 /** The sandbox roots, committed under fixtures/wallet/ (see its README). */
 export const SANDBOX_TRUST_FILES = ['sandbox-iaca.pem', 'av_issuer_ca01.pem'] as const;
@@ -71,7 +121,14 @@ export function parseTrustBundle(pem: string, source: string): TrustAnchor[] {
     if (!certificate.ca)
       throw new ConfigError(`${where} (${subject}) is not a CA certificate; SVC_WALLET_TRUST takes IACA roots`);
     const sha256 = certificate.fingerprint256.replaceAll(':', '').toLowerCase();
-    return { certificate, der: new Uint8Array(certificate.raw), source: where, subject, sha256 };
+    return {
+      certificate,
+      der: new Uint8Array(certificate.raw),
+      source: where,
+      subject,
+      sha256,
+      spkiSha256: spkiSha256(certificate),
+    };
   });
 }
 
@@ -90,21 +147,23 @@ function colonHex(sha256: string): string {
   return sha256.toUpperCase().replace(/(..)(?!$)/g, '$1:');
 }
 
+/** A key PUBLIC_KEYS knows, refused in production unless it is a test key and `allowTestRoots`. */
+function isRefused(key: PublicKey | undefined, allowTestRoots: boolean): key is PublicKey {
+  return key !== undefined && !(key.refused === 'test' && allowTestRoots);
+}
+
 /**
  * Production's check of SVC_WALLET_TRUST: throws ConfigError with one line naming the variable,
- * the certificate and why, for a root of PUBLIC_ROOTS it may not trust.
+ * the certificate and why, for a certificate carrying a key of PUBLIC_KEYS it may not trust,
+ * whatever its bytes, file or subject.
  */
-function refusePublicRoots(anchors: readonly TrustAnchor[], allowTestRoots: boolean): void {
+function refusePublicKeys(anchors: readonly TrustAnchor[], allowTestRoots: boolean): void {
   for (const anchor of anchors) {
-    const known = PUBLIC_ROOTS.find((root) => root.sha256 === anchor.sha256);
-    if (!known || (known.refused === 'test' && allowTestRoots)) continue;
-    const which = `${known.name} (${anchor.source}, SHA-256 ${colonHex(anchor.sha256)})`;
+    const known = PUBLIC_KEYS.find((key) => key.spkiSha256 === anchor.spkiSha256);
+    if (!isRefused(known, allowTestRoots)) continue;
     throw new ConfigError(
-      known.refused === 'never'
-        ? `SVC_WALLET_TRUST holds ${which}: its document signer's private key is public in fixtures/wallet/, ` +
-            'so anyone could sign a proof of age, a PID or an mDL under it; production never trusts it'
-        : `SVC_WALLET_TRUST holds ${which}: its test credentials are public, ` +
-            'so production refuses it unless SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots only)',
+      `SVC_WALLET_TRUST holds ${known.name} (${anchor.source}, SHA-256 ${colonHex(anchor.sha256)}, ` +
+        `known by its public key, SPKI SHA-256 ${colonHex(anchor.spkiSha256)}): ${known.why}`,
     );
   }
 }
@@ -118,7 +177,7 @@ function refusePublicRoots(anchors: readonly TrustAnchor[], allowTestRoots: bool
 export function walletTrustNotices(trust: WalletTrust, mode: Mode): string[] {
   if (mode !== 'production') return [];
   return trust.anchors.flatMap((anchor) => {
-    const known = PUBLIC_ROOTS.find((root) => root.sha256 === anchor.sha256);
+    const known = PUBLIC_KEYS.find((key) => key.spkiSha256 === anchor.spkiSha256);
     return known
       ? [
           `SVC_WALLET_TRUST_ALLOW_TEST=1: trusting ${known.name}, SHA-256 ${colonHex(anchor.sha256)}; ` +
@@ -130,8 +189,9 @@ export function walletTrustNotices(trust: WalletTrust, mode: Mode): string[] {
 
 /**
  * The trust anchors for a mode. `trustPath` is SVC_WALLET_TRUST (unset: undefined or '');
- * `allowTestRoots` is SVC_WALLET_TRUST_ALLOW_TEST. In production a bundle holding a root of
- * PUBLIC_ROOTS is refused with a ConfigError (the test CA: unless `allowTestRoots`).
+ * `allowTestRoots` is SVC_WALLET_TRUST_ALLOW_TEST. In production a bundle holding a key of
+ * PUBLIC_KEYS is refused with a ConfigError (the test CA: unless `allowTestRoots`), and those keys
+ * are refused on every credential's path (`refusedKeys`).
  *
  * @example const trust = loadWalletTrust({ mode: config.mode, trustPath: config.walletTrustPath ?? undefined })
  */
@@ -147,7 +207,12 @@ export function loadWalletTrust(input: {
     for (const file of SANDBOX_TRUST_FILES) anchors.push(...readBundle(join(dir, file)));
   }
   if (input.trustPath) anchors.push(...readBundle(input.trustPath));
-  if (input.mode === 'production') refusePublicRoots(anchors, input.allowTestRoots ?? false);
+  const allowTestRoots = input.allowTestRoots ?? false;
+  if (input.mode === 'production') refusePublicKeys(anchors, allowTestRoots);
   const unique = anchors.filter((anchor, index) => anchors.findIndex((a) => a.sha256 === anchor.sha256) === index);
-  return { enabled: input.mode === 'sandbox' || Boolean(input.trustPath), anchors: unique };
+  const refusedKeys =
+    input.mode === 'production'
+      ? PUBLIC_KEYS.filter((key) => isRefused(key, allowTestRoots)).map((key) => key.spkiSha256)
+      : [];
+  return { enabled: input.mode === 'sandbox' || Boolean(input.trustPath), anchors: unique, refusedKeys };
 }

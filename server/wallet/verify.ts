@@ -358,7 +358,12 @@ export async function verifyDeviceResponseBytes(
   if (docTypeProblem) return refuse('doctype', docTypeProblem);
 
   const anchors = trust.anchors.map((anchor) => anchor.certificate);
-  const chain = evaluateIssuerChain(document.issuerSigned.issuerAuth.certificateChain, anchors, new Date(now));
+  const chain = evaluateIssuerChain(
+    document.issuerSigned.issuerAuth.certificateChain,
+    anchors,
+    new Date(now),
+    trust.refusedKeys,
+  );
   if (!chain.ok) return refuse(chain.check, chain.detail);
 
   // Before the library: it would verify an embedded payload instead of this transcript.

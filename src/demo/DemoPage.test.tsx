@@ -25,7 +25,7 @@ const waitingWidgets = () =>
 const waitingTitles = () => waitingWidgets().map((root) => root.querySelector('h2')?.textContent);
 
 describe('designers’ demo page', () => {
-  it('shows every widget state in both themes, in French to begin with', () => {
+  it('shows every widget state in both themes, in English as the page around it to begin with', () => {
     mount();
     const states = [
       'creating',
@@ -43,12 +43,12 @@ describe('designers’ demo page', () => {
       const widgets = [...row.querySelectorAll('[data-testid="svc-widget"]')];
       expect(widgets.map((w) => w.getAttribute('data-state'))).toEqual([state, state]);
       expect([...row.querySelectorAll('figcaption')].map((f) => f.textContent)).toEqual([
-        'Dark · français',
-        'Light · français',
+        'Dark · English',
+        'Light · English',
       ]);
     }
     expect(host.querySelectorAll('[data-testid="svc-widget"]')).toHaveLength(GALLERY_ROWS.length * THEMES.length);
-    expect(waitingTitles()).toEqual([ALL_COPY.fr.waitingTitle, ALL_COPY.fr.waitingTitle]);
+    expect(waitingTitles()).toEqual([ALL_COPY.en.waitingTitle, ALL_COPY.en.waitingTitle]);
     expect(waitingWidgets()[0]!.querySelector('svg[role="img"]')).not.toBeNull();
   });
 
@@ -59,6 +59,10 @@ describe('designers’ demo page', () => {
     act(() => radios.find((r) => r.value === 'nl')!.click());
     expect(waitingTitles()).toEqual([ALL_COPY.nl.waitingTitle, ALL_COPY.nl.waitingTitle]);
     expect(host.querySelector('[data-testid="gallery-row-waiting"] figcaption')?.textContent).toBe('Dark · Nederlands');
+    // Each preview says which language it is in, so a screen reader switches to it.
+    expect(new Set([...host.querySelectorAll('.cell-slot')].map((slot) => slot.getAttribute('lang')))).toEqual(
+      new Set(['nl']),
+    );
     expect(host.querySelectorAll('[data-testid="svc-widget"]')).toHaveLength(GALLERY_ROWS.length * THEMES.length);
   });
 
@@ -70,7 +74,7 @@ describe('designers’ demo page', () => {
     act(() => host.querySelector<HTMLInputElement>('input[name="gallery-accent"][value="#0a7d4f"]')!.click());
     expect(new Set(accentSheets())).toEqual(new Set([2]));
     expect(host.querySelector('[data-testid="gallery-row-waiting"] figcaption')?.textContent).toBe(
-      'Dark · français · #0a7d4f',
+      'Dark · English · #0a7d4f',
     );
     act(() => host.querySelector<HTMLInputElement>('input[name="gallery-accent"][value=""]')!.click());
     expect(new Set(accentSheets())).toEqual(new Set([1]));
@@ -82,7 +86,7 @@ describe('designers’ demo page', () => {
       accent: { value: '#ffc72c' },
     });
     expect(createGalleryModel('?locale=xx&accent=red')).toMatchObject({
-      locale: { value: 'fr' },
+      locale: { value: 'en' },
       accent: { value: null },
     });
   });

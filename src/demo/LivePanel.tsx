@@ -122,7 +122,13 @@ export function LivePanel({ model, partnerUrl }: { model: LiveModel; partnerUrl:
           </div>
         </form>
         <div class="live-stage">
-          <div id="live-widget" ref={slot} class="live-slot" data-testid="live-widget" />
+          <div
+            id="live-widget"
+            ref={slot}
+            class="live-slot"
+            data-testid="live-widget"
+            {...(model.settings.value.locale === 'auto' ? {} : { lang: model.settings.value.locale })}
+          />
           {model.loadError.value && (
             <p class="warning" role="alert">
               {model.loadError.value}

@@ -17,7 +17,7 @@ export function PreviewCell({
   return (
     <figure class={`cell cell-${options.theme}${mobile ? ' cell-mobile' : ''}`}>
       <figcaption>{caption}</figcaption>
-      <div class="cell-slot" ref={slot} />
+      <div class="cell-slot" ref={slot} lang={options.locale} />
     </figure>
   );
 }

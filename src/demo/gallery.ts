@@ -43,7 +43,8 @@ export const ACCENTS: ReadonlyArray<{ name: string; value: string }> = [
 ];
 
 /**
- * The gallery's pickers. The address can preset them (`/demo?locale=de&accent=%230a7d4f`), so a
+ * The gallery's pickers, English first as the page around them (one language per view until a
+ * designer picks another). The address can preset them (`/demo?locale=de&accent=%230a7d4f`), so a
  * designer can share what they look at.
  *
  * @example const gallery = createGalleryModel(location.search); gallery.locale.value = 'nl';
@@ -53,7 +54,7 @@ export function createGalleryModel(search = '') {
   const wanted = query.get('locale') as Locale;
   const accent = query.get('accent') ?? '';
   return {
-    locale: signal<Locale>(LOCALES.includes(wanted) ? wanted : 'fr'),
+    locale: signal<Locale>(LOCALES.includes(wanted) ? wanted : 'en'),
     /** `#rgb` / `#rrggbb`, or null for the widget's default */
     accent: signal<string | null>(ACCENT_PATTERN.test(accent) ? accent : null),
   };

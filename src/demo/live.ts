@@ -84,7 +84,7 @@ export function loadLoader(doc: Document = document): Promise<SvcApi> {
 export function createLiveModel() {
   const settings = signal<LiveSettings>({
     theme: 'dark',
-    locale: 'fr',
+    locale: 'en', // the page's language: one language in view until a designer picks another
     layout: 'auto',
     size: 'regular',
     scopes: ['isAdult'],

@@ -142,6 +142,19 @@ describe('phone page', () => {
     expect(document.activeElement?.textContent).toBe('Verification approved');
   });
 
+  it('drops the sandbox intro ("pick a test persona…") once the outcome shows, and keeps the test mark', async () => {
+    await mount();
+    expect(host.querySelector('[data-testid="sandbox-note"]')?.textContent).toContain('pick a test persona');
+    await act(async () => {
+      host.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(host.querySelector('[data-testid="outcome"]')).not.toBeNull();
+    expect(host.querySelector('[data-testid="sandbox-note"]')).toBeNull();
+    expect(host.textContent).not.toContain('pick a test persona');
+    expect(host.querySelector('[data-testid="sandbox-mark"]')).not.toBeNull();
+  });
+
   it('cancels through its own button', async () => {
     await mount();
     const cancel = [...host.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!;
@@ -236,6 +249,7 @@ describe('phone page: the ways to prove it (design.md §12)', () => {
     await mount('h_good', 'en', { login: 'approved' });
     expect(host.querySelector('[data-testid="sandbox-mark"]')).not.toBeNull();
     expect(host.querySelector('[data-testid="finished"]')).not.toBeNull();
+    expect(host.querySelector('[data-testid="sandbox-note"]')).toBeNull();
   });
 
   it('back from the provider failed: says why, from the request’s reason', async () => {

@@ -23,7 +23,7 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
   const view = model.view.value;
   return (
     <div class="phone" data-view={view.kind}>
-      <PageHeader copy={copy} sandbox={model.sandbox.value} />
+      <PageHeader copy={copy} sandbox={model.sandbox.value} intro={view.kind === 'loading' || view.kind === 'asking'} />
       <main>
         {view.kind === 'loading' && (
           <p class="phone-card phone-loading" role="status">

@@ -35,7 +35,12 @@ export interface PhoneApi {
  * if (!opened.ok && opened.code === 'REQUEST_EXPIRED') showExpired();
  */
 export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init), base = ''): PhoneApi {
-  async function call<T>(path: string, body?: unknown): Promise<ApiResult<T>> {
+  /** `same-origin` only where the answer sets the login cookie (docs/providers.md, "One browser") */
+  async function call<T>(
+    path: string,
+    body?: unknown,
+    credentials: RequestCredentials = 'omit',
+  ): Promise<ApiResult<T>> {
     let response: Response;
     try {
       response = await fetchImpl(base + path, {
@@ -43,7 +48,7 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
         headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
         body: body === undefined ? null : JSON.stringify(body),
         cache: 'no-store',
-        credentials: 'omit',
+        credentials,
       });
     } catch {
       return { ok: false, status: 0, code: 'NETWORK_ERROR' };
@@ -61,7 +66,11 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
     open: (requestId, h) => call<PhoneOpened>(requestPath(requestId, 'open'), { h }),
     complete: (requestId, body) => call<{ status: RequestStatus }>(requestPath(requestId, 'complete'), body),
     startProvider: (requestId, providerId, h) =>
-      call<ProviderLoginStarted>(requestPath(requestId, `providers/${encodeURIComponent(providerId)}/start`), { h }),
+      call<ProviderLoginStarted>(
+        requestPath(requestId, `providers/${encodeURIComponent(providerId)}/start`),
+        { h },
+        'same-origin',
+      ),
     sendWalletResponse: (requestId, body) => call<PhoneWalletAnswered>(requestPath(requestId, 'wallet-response'), body),
   };
 }

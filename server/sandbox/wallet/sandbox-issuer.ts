@@ -96,9 +96,11 @@ export async function createIssuerCertificates(input: {
   iacaPathLength?: number | null;
   /** intermediate CAs, the one the IACA issues first, each with its pathLenConstraint (null: none) */
   intermediates?: readonly { pathLength: number | null }[];
+  /** the DS key pair (a private JWK); default a fresh one */
+  dsKey?: EcJwk;
 }): Promise<IssuerCertificates> {
   const iacaKey = createEcJwk();
-  const dsKey = createEcJwk();
+  const dsKey = input.dsKey ?? createEcJwk();
   const iacaPair = await importPair(iacaKey);
   const dsPair = await importPair(dsKey);
   const iaca = await X509CertificateGenerator.createSelfSigned(
