@@ -126,6 +126,38 @@ test('isAdult and isFrench through the openid4vp:// link: the sandbox wallet pre
   await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('an EU digital identity wallet');
 });
 
+test('isAdult and isFrench from a PID without age_over_18 through the openid4vp:// link: its birth date proves isAdult', async ({
+  page,
+}) => {
+  const link = await openWithWalletLink(page, '/standard?proof=1&locale=en&scopes=isAdult,isFrench', 'openid4vp');
+  expect(decodeURIComponent(link)).toContain('"claim_sets":[["age","nat"],["bd","nat"]]');
+  const presented = await presentWithSandboxWallet(link, 'fr-adult-f', undefined, ['--credential', 'pid-no-age']);
+  expect(presented.out).toContain('presenting pid as pid, disclosing {"birth_date":"1998-07-02","nationality":["FR"]}');
+  expect(presented.out).toContain('→ 200 {}');
+  await page.waitForURL('**/success');
+  await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+  await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
+  await expect(page.getByTestId('result')).not.toContainText('1998');
+});
+
+test('the sandbox phone offers the PID without age_over_18 and presents it: a minor’s birth date fails the request', async ({
+  page,
+  context,
+}) => {
+  const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
+  await page.goto('/standard?proof=1&locale=en&scopes=isAdult,isFrench');
+  const { deep_link } = (await (await created).json()) as VerifyRequestCreated;
+  const phone = await context.newPage();
+  await phone.goto(deep_link);
+  await phone.locator('input[name="persona"][value="fr-minor"]').check();
+  await expect(phone.locator('input[name="credential"]')).toHaveCount(3);
+  const noAge = phone.locator('input[name="credential"][value="pid-no-age"]');
+  await expect(phone.locator('label', { has: noAge })).toContainText('EU PID without age_over_18 (birth date)');
+  await noAge.check();
+  await phone.locator('[data-outcome="approved"]').click();
+  await waitForWidgetState(page, 'failed');
+});
+
 test('isFrench answered by a driving licence without nationality: the widget shows the failure, not a wait', async ({
   page,
 }) => {
@@ -230,6 +262,26 @@ test.describe('Digital Credentials API', () => {
       );
     });
   }
+
+  test('isAdult and isFrench from a PID without age_over_18 on this device (openid4vp-v1-unsigned, claim_sets)', async ({
+    page,
+  }) => {
+    const created = await createdRequest(page, 'isAdult,isFrench');
+    const credential = await createDcApiCredential({
+      dcRequest: created.dc_requests!.find((r) => r.protocol === 'openid4vp-v1-unsigned')!,
+      origin: PARTNER_URL,
+      issuer: loadSandboxIssuer(),
+      persona: { id: 'x', label: 'x', birth_date: '2000-02-29', sex: 'F', nationality: 'FRA' },
+      now: Date.now(),
+      credential: 'pid-no-age',
+    });
+    await virtualWallet(page, { action: 'respond', protocol: credential.protocol, response: credential.data });
+    await waitForWidgetState(page, 'waiting');
+    await widget(page).getByTestId('svc-use-wallet').click();
+    await page.waitForURL('**/success');
+    await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
+    await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
+  });
 
   for (const protocol of ['org-iso-mdoc', 'openid4vp-v1-unsigned'] as const) {
     test(`a presentation bound to another page's origin is refused over ${protocol}: retryable, the request still waiting`, async ({

@@ -91,6 +91,31 @@ describe('svc wallet present', () => {
     await t.close();
   });
 
+  it('presents the PID without age_over_18 (--credential pid-no-age): it discloses the birth date, the request completes', async () => {
+    const clock = createFakeClock(Date.now());
+    const t = await makeTestApp({ clock });
+    const post: FormPoster = async (url, body) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: new URL(url).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    const c = capture();
+    const args = ['present', flow.created.wallet_link!, '--persona', 'fr-adult-f', '--credential', 'pid-no-age'];
+    expect(await runWalletCommand(args, c.io, { clock, post })).toBe(0);
+    expect(c.out[0]).toBe('presenting pid as pid, disclosing {"birth_date":"1998-07-02","nationality":["FR"]}');
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+    const usage = capture();
+    await runWalletCommand(['present'], usage.io);
+    expect(usage.err.join('\n')).toMatch(/--credential av\|pid\|pid-no-age\|mdl\]/);
+    expect(usage.err.join('\n')).toMatch(/pid-no-age +EU PID as rulebook 1\.1 issues it/);
+    await t.close();
+  });
+
   it.each([
     [['present']],
     [['present', 'https://not-a-link', '--persona', 'fr-adult-m']],

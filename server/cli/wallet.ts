@@ -1,8 +1,9 @@
 /**
- * `svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential av|pid|mdl]
+ * `svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential av|pid|pid-no-age|mdl]
  * [--tamper <what>] [--encoding json|brackets]`: the sandbox wallet (test support, design.md §11,
  * §13) answers a wallet link as a phone wallet would, posting a sandbox persona's credential — the
- * proof of age, the EU PID or the mobile driving licence; default the first the link accepts — to
+ * proof of age, the EU PID (with or without age_over_18, design.md §15) or the mobile driving
+ * licence; default the first the link accepts — to
  * the link's response_uri over HTTP, disclosing only the elements the link asks. It prints the
  * elements it disclosed (sandbox test data) and the verifier's answer. `--tamper` breaks one thing
  * on purpose, for QA; the verifier must then refuse it and the request stays waiting. Only a
@@ -17,22 +18,33 @@ import {
   chooseCredential,
   createDirectPost,
   CredentialChoiceError,
+  elementsToDisclose,
+  isSandboxWalletChoice,
   isWalletTamper,
   personaElements,
+  SANDBOX_CREDENTIALS,
   WALLET_TAMPERS,
 } from '../sandbox/wallet/sandbox-wallet.ts';
-import { CREDENTIAL_KINDS, type CredentialKind } from '../wallet/credentials.ts';
 import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
 
+/** What each --credential proves, for the usage text (design.md §13, §15). */
+const CREDENTIAL_HELP: Readonly<Record<keyof typeof SANDBOX_CREDENTIALS, string>> = {
+  av: 'proof of age: isAdult from age_over_18',
+  pid: 'EU PID: isAdult from age_over_18, isFrench, isEU',
+  'pid-no-age': 'EU PID as rulebook 1.1 issues it, no age_over_18: isAdult from birth_date, isFrench, isEU',
+  mdl: 'mobile driving licence: as pid, nationality permitting',
+};
+const CHOICES = Object.keys(SANDBOX_CREDENTIALS).join('|');
+
 const USAGE = [
-  "Usage: svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential av|pid|mdl]",
+  `Usage: svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential ${CHOICES}]`,
   '                          [--tamper <what>] [--encoding json|brackets]',
   '',
-  "The sandbox wallet presents a sandbox persona's credential to the link's response_uri:",
-  'av (proof of age: isAdult), pid (EU PID: isAdult, isFrench, isEU) or mdl (mobile driving licence: the',
-  'same, nationality permitting); default the first the link accepts. Only the elements asked are disclosed.',
+  "The sandbox wallet presents a sandbox persona's credential to the link's response_uri",
+  '(default the first the link accepts), disclosing only the elements asked:',
+  ...Object.entries(CREDENTIAL_HELP).map(([choice, help]) => `  ${choice.padEnd(11)} ${help}`),
   `--tamper: ${Object.keys(WALLET_TAMPERS)
     .filter((t) => t !== 'origin')
     .join(', ')}`,
@@ -77,25 +89,27 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
     return 2;
   }
   const credential = parsed.flags.get('credential');
-  if (credential !== undefined && !CREDENTIAL_KINDS.some((kind) => kind === credential)) {
-    io.err(`svc wallet: --credential must be one of ${CREDENTIAL_KINDS.join(', ')}`);
+  if (credential !== undefined && !isSandboxWalletChoice(credential)) {
+    io.err(`svc wallet: --credential must be one of ${Object.keys(SANDBOX_CREDENTIALS).join(', ')}`);
     return 2;
   }
   const now = (options.clock ?? systemClock).now();
   let target: { responseUri: string; body: string };
   try {
-    const chosen = chooseCredential(askedByDcql(parseWalletLink(link).dcql_query), credential as CredentialKind);
+    const chosen = chooseCredential(askedByDcql(parseWalletLink(link).dcql_query), credential);
+    const choice = credential ?? chosen.kind;
     target = await createDirectPost({
       link,
       issuer: loadSandboxIssuer(),
       persona,
       now,
       encoding,
-      credential: chosen.kind,
+      credential: choice,
       ...(tamper ? { tamper } : {}),
     });
-    const issued = personaElements(chosen.kind, persona, now);
-    const disclosed = Object.fromEntries(chosen.elements.filter((e) => e in issued).map((e) => [e, issued[e]]));
+    const issued = personaElements(chosen.kind, persona, now, SANDBOX_CREDENTIALS[choice].elements);
+    const shown = elementsToDisclose(chosen, Object.keys(issued));
+    const disclosed = Object.fromEntries(shown.filter((e) => e in issued).map((e) => [e, issued[e]]));
     io.out(`presenting ${chosen.kind} as ${chosen.queryId}, disclosing ${JSON.stringify(disclosed)}`);
   } catch (error) {
     if (error instanceof WalletLinkError) {

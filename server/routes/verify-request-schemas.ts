@@ -71,7 +71,19 @@ const oid4vpDcRequestSchema = {
                   },
                   claims: {
                     type: 'array',
-                    items: { type: 'object', required: ['path'], properties: { path: strings } },
+                    items: {
+                      type: 'object',
+                      required: ['path'],
+                      properties: {
+                        id: { type: 'string', description: 'with `claim_sets` only: `age`, `bd` or `nat`' },
+                        path: strings,
+                      },
+                    },
+                  },
+                  claim_sets: {
+                    type: 'array',
+                    description: 'design.md §15: the age claim first, else the birth date (isAdult only)',
+                    items: strings,
                   },
                 },
               },

@@ -593,6 +593,27 @@ describe('the sandbox phone with the wallet path offered', () => {
     expect(logLines.join('\n')).toContain('wallet response accepted');
   });
 
+  it('presents the PID without age_over_18 when the phone chose it: its birth date proves isAdult (design.md §15)', async () => {
+    t = await listening();
+    const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/complete`,
+      payload: {
+        h: flow.handoff,
+        persona: 'fr-adult-f',
+        method: 'eudi_wallet',
+        outcome: 'approved',
+        credential: 'pid-no-age',
+      },
+    });
+    expect(res.json()).toEqual({ status: 'completed' });
+    const { grant_code } = (await pollStatus(t, flow)).result as { grant_code: string };
+    const exchanged = (await signedInject(t, { url: '/v1/exchange', body: { grant_code } })).json();
+    expect(exchanged.attributes).toEqual({ age_over_18: true, is_french: true });
+    expect(logLines.join('\n')).not.toMatch(/1998-07-02|birth_date/);
+  });
+
   it('presents the credential the phone chose (an mDL), the PID by default, and refuses one the link does not accept', async () => {
     t = await listening();
     const post = (flow: Flow, body: Record<string, unknown>, verb = 'complete') =>

@@ -20,11 +20,18 @@
  * cancelled) makes the sandbox wallet present (or decline) over HTTP to the request's response_uri,
  * and POST /api/m/requests/:requestId/wallet {h, persona, credential?, tamper?} does the same,
  * with a tampered presentation for QA → 200 { status, verifier: { status, error_description? } }.
- * Both take an optional `credential` (`av`, `pid` or `mdl`; default the first the request's link
- * accepts); one the link does not accept → 400 INVALID_REQUEST.
+ * Both take an optional `credential` (`av`, `pid`, `pid-no-age` — the PID without age_over_18,
+ * design.md §15 — or `mdl`; default the first the request's link accepts); one the link does not
+ * accept → 400 INVALID_REQUEST.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Method, Outcome, PersonaSummary } from '../../src/protocol/api.ts';
+import {
+  type Method,
+  type Outcome,
+  type PersonaSummary,
+  SANDBOX_WALLET_CHOICES,
+  type SandboxWalletChoice,
+} from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { readOneOf, readString } from '../http/body.ts';
 import { readHandoff } from '../routes/phone.ts';
@@ -32,7 +39,6 @@ import { completeFromPhone } from './persona-approval.ts';
 import { summarizePersonas } from './personas.ts';
 import { presentWithSandboxWallet, postFormOverHttp, type WalletPresentation } from './phone-wallet.ts';
 import { isWalletTamper, WALLET_TAMPERS } from './wallet/sandbox-wallet.ts';
-import { CREDENTIAL_KINDS, type CredentialKind } from '../wallet/credentials.ts';
 import type { JsonObject } from '../http/body.ts';
 
 export const PERSONAS_PATH = '/api/m/personas';
@@ -42,10 +48,12 @@ export const PHONE_WALLET_PATH = '/api/m/requests/:requestId/wallet';
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
 
-/** The optional `credential` of a body: av, pid or mdl. */
-function readCredential(body: JsonObject): { credential?: CredentialKind } {
+const CHOICES = Object.keys(SANDBOX_WALLET_CHOICES) as SandboxWalletChoice[];
+
+/** The optional `credential` of a body: av, pid, pid-no-age or mdl. */
+function readCredential(body: JsonObject): { credential?: SandboxWalletChoice } {
   if (body.credential === undefined) return {};
-  return { credential: readOneOf(body.credential, CREDENTIAL_KINDS, 'credential', true)! };
+  return { credential: readOneOf(body.credential, CHOICES, 'credential', true)! };
 }
 
 /** Registers the persona picker's routes; app.ts calls it in sandbox mode only. */

@@ -1,18 +1,18 @@
 /**
  * The sandbox phone's "EUDI wallet" method when the wallet path is offered (design.md §4, §11, §13):
  * the sandbox wallet answers the request's wallet link (`av://` or `openid4vp://`) with the
- * credential chosen (the proof of age, the PID or the mDL; default the first the link accepts) and
+ * credential chosen (the proof of age, the PID with or without age_over_18, or the mDL; default the
+ * first the link accepts) and
  * posts to its `response_uri` over HTTP, exactly as a phone wallet would, so the verifier decides,
  * never the phone. A cancel is the wallet's `error=access_denied`. Sandbox only (test support:
  * the sandbox issuer is trusted in sandbox mode only).
  */
-import type { RequestStatus } from '../../src/protocol/api.ts';
+import type { RequestStatus, SandboxWalletChoice } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
 import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
-import type { CredentialKind } from '../wallet/credentials.ts';
 import { walletLinkOf as linkOfMaterial } from '../wallet/request.ts';
 import { findPersona } from './personas.ts';
 import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
@@ -55,7 +55,7 @@ export function walletLinkOf(record: VerifyRequestRecord): string | null {
 export async function presentWithSandboxWallet(
   deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'personas'>,
   handoff: PhoneHandoff,
-  choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper; credential?: CredentialKind },
+  choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper; credential?: SandboxWalletChoice },
   post: FormPoster,
   options: { onlyIfOffered?: boolean } = {},
 ): Promise<WalletPresentation | null> {

@@ -4,15 +4,18 @@
  * and the reading of the elements a presented document disclosed into facts (the one facts rule,
  * domain/facts.ts).
  *
- * | kind  | doctype                   | namespace                 | elements                     |
- * | ----- | ------------------------- | ------------------------- | ---------------------------- |
- * | `av`  | `eu.europa.ec.av.1`       | `eu.europa.ec.av.1`       | `age_over_18`                |
- * | `pid` | `eu.europa.ec.eudi.pid.1` | `eu.europa.ec.eudi.pid.1` | `age_over_18`, `nationality` |
- * | `mdl` | `org.iso.18013.5.1.mDL`   | `org.iso.18013.5.1`       | `age_over_18`, `nationality` |
+ * | kind  | doctype                   | namespace                 | elements                                   |
+ * | ----- | ------------------------- | ------------------------- | ------------------------------------------ |
+ * | `av`  | `eu.europa.ec.av.1`       | `eu.europa.ec.av.1`       | `age_over_18`                              |
+ * | `pid` | `eu.europa.ec.eudi.pid.1` | `eu.europa.ec.eudi.pid.1` | `age_over_18`, `birth_date`, `nationality` |
+ * | `mdl` | `org.iso.18013.5.1.mDL`   | `org.iso.18013.5.1`       | `age_over_18`, `birth_date`, `nationality` |
  *
- * isAdult ← `age_over_18`; isFrench and isEU ← `nationality` (ISO 3166-1 alpha-2: an array in a
- * PID, a string in an mDL, where it is optional; either form is accepted from both). isUnique is
- * not provable by these credentials: they carry no unlinkable per-site identifier.
+ * isAdult ← `age_over_18`, or, in a credential without it (the PID since rulebook 1.1), `birth_date`
+ * by the 18-today rule at the verification time (design.md §12, §15): DCQL asks both through
+ * `claim_sets`, the age claim first. Only the boolean leaves this module: the date is never kept.
+ * isFrench and isEU ← `nationality` (ISO 3166-1 alpha-2: an array in a PID, a string in an mDL,
+ * where it is optional; either form is accepted from both). isUnique is not provable by these
+ * credentials: they carry no unlinkable per-site identifier.
  */
 import type { DcqlQuery, WalletCredential } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
@@ -23,6 +26,7 @@ import {
   type IdentityClaims,
   type ProvenFacts,
 } from '../domain/facts.ts';
+import { type BirthDateProblem, readFullDate } from './full-date.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID } from './profile.ts';
 
 /** The credentials, in the order a request lists them (the wire's WalletCredential). */
@@ -34,7 +38,10 @@ export const WALLET_PROVABLE_SCOPES = ['isAdult', 'isFrench', 'isEU'] as const;
 export type WalletScope = (typeof WALLET_PROVABLE_SCOPES)[number];
 
 /** The data elements this verifier reads, in the order it asks for them. */
-export type ElementName = typeof AV_CLAIM | 'nationality';
+export type ElementName = typeof AV_CLAIM | typeof BIRTH_DATE | 'nationality';
+
+/** The PID's and the mDL's date of birth (full-date): isAdult when `age_over_18` is absent (design.md §15). */
+export const BIRTH_DATE = 'birth_date';
 
 export const PID_DOCTYPE = 'eu.europa.ec.eudi.pid.1';
 export const PID_NAMESPACE = 'eu.europa.ec.eudi.pid.1';
@@ -52,8 +59,18 @@ export interface CredentialProfile {
 
 export const CREDENTIALS: Readonly<Record<CredentialKind, CredentialProfile>> = {
   av: { queryId: CREDENTIAL_QUERY_ID, docType: AV_DOCTYPE, namespace: AV_NAMESPACE, elements: [AV_CLAIM] },
-  pid: { queryId: 'pid', docType: PID_DOCTYPE, namespace: PID_NAMESPACE, elements: [AV_CLAIM, 'nationality'] },
-  mdl: { queryId: 'mdl', docType: MDL_DOCTYPE, namespace: MDL_NAMESPACE, elements: [AV_CLAIM, 'nationality'] },
+  pid: {
+    queryId: 'pid',
+    docType: PID_DOCTYPE,
+    namespace: PID_NAMESPACE,
+    elements: [AV_CLAIM, BIRTH_DATE, 'nationality'],
+  },
+  mdl: {
+    queryId: 'mdl',
+    docType: MDL_DOCTYPE,
+    namespace: MDL_NAMESPACE,
+    elements: [AV_CLAIM, BIRTH_DATE, 'nationality'],
+  },
 };
 
 /** Every namespace and element name of the table: the only names a log line may carry. */
@@ -120,25 +137,66 @@ export function credentialOfDocType(docType: string): CredentialKind | null {
 export type { DcqlQuery };
 type DcqlCredentialQuery = DcqlQuery['credentials'][number];
 
+/** The DCQL claim ids of design.md §15, when a credential query has `claim_sets`. */
+const CLAIM_ID: Readonly<Record<ElementName, string>> = { [AV_CLAIM]: 'age', [BIRTH_DATE]: 'bd', nationality: 'nat' };
+
 /**
- * The DCQL query asking each of `kinds` for exactly the elements `scopes` need, and, with more
- * than one, a credential set saying that any one of them will do (design.md §13).
+ * True when `kind` is asked isAdult with `birth_date` as the alternative to `age_over_18`: the
+ * scopes hold isAdult and the credential carries a birth date (the PID, the mDL; not the AV mdoc).
+ */
+export function asksBirthDate(kind: CredentialKind, scopes: readonly WalletScope[]): boolean {
+  return scopes.includes('isAdult') && CREDENTIALS[kind].elements.includes(BIRTH_DATE);
+}
+
+/**
+ * Every element `kind` may disclose for `scopes`: those elementsFor names, and `birth_date` where
+ * asksBirthDate. Only these are ever read from a presentation.
+ *
+ * @example elementsAskedOf('pid', ['isAdult', 'isFrench']) // ['age_over_18', 'birth_date', 'nationality']
+ */
+export function elementsAskedOf(kind: CredentialKind, scopes: readonly WalletScope[]): ElementName[] {
+  const primary = elementsFor(scopes);
+  return asksBirthDate(kind, scopes)
+    ? ([AV_CLAIM, BIRTH_DATE, 'nationality'] as const).filter((e) => e === BIRTH_DATE || primary.includes(e))
+    : primary;
+}
+
+/**
+ * One credential query: the elements `scopes` need by path and, where `birth_date` stands in for
+ * `age_over_18`, the claim ids and `claim_sets` of design.md §15, the age claim first (a wallet
+ * discloses the first set it can satisfy, OpenID4VP 1.0 §6.4.1).
+ *
+ * @example JSON.stringify(credentialQueryFor('pid', ['isAdult', 'isFrench']))
+ * // {"id":"pid","format":"mso_mdoc","meta":{…},"claims":[{"id":"age","path":[ns,"age_over_18"]},
+ * //  {"id":"bd","path":[ns,"birth_date"]},{"id":"nat","path":[ns,"nationality"]}],"claim_sets":[["age","nat"],["bd","nat"]]}
+ */
+export function credentialQueryFor(kind: CredentialKind, scopes: readonly WalletScope[]): DcqlCredentialQuery {
+  const { queryId, docType, namespace } = CREDENTIALS[kind];
+  const head = { id: queryId, format: 'mso_mdoc' as const, meta: { doctype_value: docType } };
+  if (!asksBirthDate(kind, scopes))
+    return { ...head, claims: elementsFor(scopes).map((element) => ({ path: [namespace, element] })) };
+  const elements = elementsAskedOf(kind, scopes);
+  const others = elements.filter((e) => e !== AV_CLAIM && e !== BIRTH_DATE).map((e) => CLAIM_ID[e]);
+  return {
+    ...head,
+    claims: elements.map((element) => ({ id: CLAIM_ID[element], path: [namespace, element] })),
+    claim_sets: [
+      [CLAIM_ID[AV_CLAIM], ...others],
+      [CLAIM_ID[BIRTH_DATE], ...others],
+    ],
+  };
+}
+
+/**
+ * The DCQL query asking each of `kinds` for exactly the elements `scopes` need (credentialQueryFor),
+ * and, with more than one, a credential set saying that any one of them will do (design.md §13).
  *
  * @example JSON.stringify(dcqlQueryFor(['pid', 'mdl'], ['isFrench']))
  * // {"credentials":[{"id":"pid",…,"claims":[{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},{"id":"mdl",…}],
  * //  "credential_sets":[{"options":[["pid"],["mdl"]]}]}
  */
 export function dcqlQueryFor(kinds: readonly CredentialKind[], scopes: readonly WalletScope[]): DcqlQuery {
-  const elements = elementsFor(scopes);
-  const credentials = kinds.map((kind): DcqlCredentialQuery => {
-    const { queryId, docType, namespace } = CREDENTIALS[kind];
-    return {
-      id: queryId,
-      format: 'mso_mdoc',
-      meta: { doctype_value: docType },
-      claims: elements.map((element) => ({ path: [namespace, element] })),
-    };
-  });
+  const credentials = kinds.map((kind) => credentialQueryFor(kind, scopes));
   if (credentials.length < 2) return { credentials };
   return { credentials, credential_sets: [{ options: credentials.map((credential) => [credential.id]) }] };
 }
@@ -153,6 +211,8 @@ export interface DisclosedElement {
 export type ElementProblem =
   | 'a requested element is disclosed more than once'
   | 'age_over_18 is not a boolean'
+  | BirthDateProblem
+  | 'age_over_18 contradicts birth_date'
   | 'nationality is not an alpha-2 code or a list of them'
   | 'nationality is not an ISO 3166-1 country';
 
@@ -166,20 +226,24 @@ function readNationalities(value: unknown): string[] | null {
 }
 
 /**
- * The facts the requested elements of one issuer-signed namespace prove for `scopes`: only the
- * elements those scopes need are read (any other is ignored, never kept), an element not
- * disclosed leaves its facts out (the caller decides what a missing fact means), and a requested
- * element that is repeated or of the wrong type is a problem.
+ * The facts the requested elements of one issuer-signed namespace of `kind` prove for `scopes`:
+ * only the elements asked (elementsAskedOf) are read (any other is ignored, never kept), an element
+ * not disclosed leaves its facts out (the caller decides what a missing fact means), and a
+ * requested element that is repeated or of the wrong type is a problem. isAdult comes from
+ * `age_over_18`, else from `birth_date` by the 18-today rule at `now` (domain/facts.ts); both
+ * disclosed must agree (a credential contradicting itself proves nothing). The birth date is read
+ * into a local and dropped: only the facts of `scopes` are returned (pickFacts).
  *
- * @example readFacts(items, ['isFrench'], now) // { facts: { isFrench: true } }
+ * @example readFacts(items, 'pid', ['isFrench'], now) // { facts: { isFrench: true } }
  */
 export function readFacts(
   items: readonly DisclosedElement[],
+  kind: CredentialKind,
   scopes: readonly WalletScope[],
   now: number,
 ): { facts: ProvenFacts } | { problem: ElementProblem } {
   const claims: IdentityClaims = {};
-  for (const element of elementsFor(scopes)) {
+  for (const element of elementsAskedOf(kind, scopes)) {
     const found = items.filter((item) => item.elementIdentifier === element);
     if (found.length > 1) return { problem: 'a requested element is disclosed more than once' };
     if (found.length === 0) continue;
@@ -187,6 +251,10 @@ export function readFacts(
     if (element === AV_CLAIM) {
       if (typeof value !== 'boolean') return { problem: 'age_over_18 is not a boolean' };
       claims.age_over_18 = value;
+    } else if (element === BIRTH_DATE) {
+      const read = readFullDate(value);
+      if ('problem' in read) return { problem: read.problem };
+      claims.birthdate = read.date;
     } else {
       const nationalities = readNationalities(value);
       if (nationalities === null) return { problem: 'nationality is not an alpha-2 code or a list of them' };
@@ -196,7 +264,11 @@ export function readFacts(
   try {
     return { facts: pickFacts(factsFromClaims(claims, now), scopes) };
   } catch (error) {
-    if (error instanceof InvalidClaimError) return { problem: 'nationality is not an ISO 3166-1 country' };
-    throw error;
+    if (!(error instanceof InvalidClaimError)) throw error;
+    const problems: Partial<Record<string, ElementProblem>> = {
+      nationalities: 'nationality is not an ISO 3166-1 country',
+      age_over_18: 'age_over_18 contradicts birth_date',
+    };
+    return { problem: problems[error.claim] ?? 'birth_date is not a full-date' };
   }
 }

@@ -13,9 +13,16 @@ import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/c
 import { cborDecode, cborEncode, CoseKey, Curve, DeviceRequest, DocRequest, ItemsRequest, KeyType } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
 import { decodeBase64Url, encodeBase64Url } from './keys.ts';
-import { type CredentialKind, CREDENTIALS, elementsFor, type WalletScope } from './credentials.ts';
+import {
+  asksBirthDate,
+  BIRTH_DATE,
+  type CredentialKind,
+  CREDENTIALS,
+  elementsFor,
+  type WalletScope,
+} from './credentials.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
-import { DC_API_NONCE_BYTES, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from './profile.ts';
+import { AV_CLAIM, DC_API_NONCE_BYTES, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from './profile.ts';
 
 /** What the page passes to `navigator.credentials.get({ digital: { requests: [dcRequest] } })`. */
 export interface DcRequest {
@@ -37,7 +44,12 @@ function createSuite(): CipherSuite {
 
 /**
  * The DeviceRequest asking each of `kinds` (one DocRequest per doctype, in that order) for
- * exactly the elements `scopes` need, none retained (intentToRetain false), no reader auth.
+ * exactly the elements `scopes` need, none retained (intentToRetain false), no reader auth. Where
+ * `birth_date` stands in for `age_over_18` (design.md §15), the ItemsRequest's `requestInfo` says so
+ * as ISO/IEC 18013-5 second edition writes it: `alternativeDataElements: [{ requestedElement: [ns,
+ * "age_over_18"], alternativeElementSets: [[[ns, "birth_date"]]] }]`. `requestInfo` is already in the
+ * first edition's ItemsRequest, so the version stays "1.0" for first-edition wallets, which ignore
+ * it and answer `age_over_18` when they hold it; the birth date is never asked outright.
  *
  * @example createDeviceRequest(['pid', 'mdl'], ['isFrench']) // nationality from either
  */
@@ -46,12 +58,19 @@ export function createDeviceRequest(kinds: readonly CredentialKind[], scopes: re
   return DeviceRequest.create({
     docRequests: kinds.map((kind) => {
       const { docType, namespace } = CREDENTIALS[kind];
-      return DocRequest.create({
-        itemsRequest: ItemsRequest.create({
-          docType,
-          namespaces: { [namespace]: Object.fromEntries(elements.map((element) => [element, false])) },
-        }),
-      });
+      const structure = new Map<string, unknown>([
+        ['docType', docType],
+        ['nameSpaces', new Map([[namespace, new Map(elements.map((element) => [element, false]))]])],
+      ]);
+      if (asksBirthDate(kind, scopes)) {
+        const alternative = new Map<string, unknown>([
+          ['requestedElement', [namespace, AV_CLAIM]],
+          ['alternativeElementSets', [[[namespace, BIRTH_DATE]]]],
+        ]);
+        structure.set('requestInfo', new Map([['alternativeDataElements', [alternative]]]));
+      }
+      // ItemsRequest.create knows docType and nameSpaces only (library-gaps.ts, gap 13).
+      return DocRequest.create({ itemsRequest: ItemsRequest.fromEncodedStructure(structure) });
     }),
   });
 }

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCertificate } from './certificates.ts';
+import { createDeviceRequest } from './dc-api.ts';
+import { readFullDate } from './full-date.ts';
 import { createEcJwk } from './keys.ts';
 import {
   checkDocTypes,
@@ -321,6 +323,92 @@ describe('gap 11: vp_token ids and the docType of what they key', () => {
     const keyedAsMdl = { credentials: ['mdl'] as const, scopes: ['isFrench'] as const };
     expect(await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW, keyedAsMdl)).toMatchObject({
       check: 'doctype',
+    });
+  });
+});
+
+describe('gap 12: DateOnly and the digest of a re-encoding', () => {
+  it('@owf/mdoc 0.6.0 reads 2007-02-29 as 1 March; such a full-date fails the digest, and readFullDate reads real dates only', async () => {
+    expect(new mdoc.DateOnly('2007-02-29').toISOString()).toBe('2007-03-01');
+    expect(new mdoc.DateOnly('1990-1-5').toISOString()).toBe('1990-01-05');
+    const decoded = mdoc.cborDecode(mdoc.cborEncode(new mdoc.DateOnly('2008-02-29')));
+    expect(readFullDate(decoded)).toEqual({ date: '2008-02-29' });
+    expect(readFullDate('1990-1-5')).toEqual({ problem: 'birth_date is not a full-date' });
+    // An issuer whose encoder writes tag 1004 over "2007-02-29": what we decode re-encodes as 2007-03-01.
+    const forged = Object.assign(new mdoc.DateOnly(), { date: { toISOString: () => '2007-02-29T00:00:00.000Z' } });
+    const sessionTranscript = await createOid4VpSessionTranscript({ responseUri: 'https://svc.example/r', nonce: 'n' });
+    const bytes = await createDeviceResponse({
+      issuer: sandboxIssuer,
+      persona: persona('fr-adult-m'),
+      now: NOW,
+      sessionTranscript,
+      credential: 'pid-no-age',
+      elements: { birth_date: forged },
+      asked: { kind: 'pid', queryId: 'pid', elements: ['birth_date'] },
+    });
+    const expected = { credentials: ['pid'] as const, scopes: ['isAdult'] as const };
+    expect(await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW, expected)).toMatchObject({
+      status: 'refused',
+      check: 'digests',
+    });
+  });
+});
+
+describe('gap 13: ItemsRequest has no requestInfo', () => {
+  it('@owf/mdoc 0.6.0 ItemsRequest.create drops requestInfo; ours carries alternativeDataElements through a round trip', () => {
+    const created = mdoc.ItemsRequest.create({
+      docType: 'eu.europa.ec.eudi.pid.1',
+      namespaces: { 'eu.europa.ec.eudi.pid.1': { age_over_18: false } },
+      requestInfo: { alternativeDataElements: [] },
+    } as never);
+    expect((created.decodedStructure as unknown as Map<string, unknown>).has('requestInfo')).toBe(false);
+    const request = mdoc.DeviceRequest.decode(createDeviceRequest(['pid'], ['isAdult']).encode());
+    const itemsRequest = request.docRequests[0]!.itemsRequest;
+    expect([...itemsRequest.namespaces.get('eu.europa.ec.eudi.pid.1')!.keys()]).toEqual(['age_over_18']);
+    const info = (itemsRequest.decodedStructure as unknown as Map<string, unknown>).get('requestInfo') as Map<
+      string,
+      unknown
+    >;
+    const [alternative] = info.get('alternativeDataElements') as Map<string, unknown>[];
+    expect(alternative!.get('requestedElement')).toEqual(['eu.europa.ec.eudi.pid.1', 'age_over_18']);
+    expect(alternative!.get('alternativeElementSets')).toEqual([[['eu.europa.ec.eudi.pid.1', 'birth_date']]]);
+    expect(request.version).toBe('1.0');
+    // The proof of age has no birth date: no requestInfo.
+    const av = mdoc.DeviceRequest.decode(createDeviceRequest(['av'], ['isAdult']).encode()).docRequests[0]!;
+    expect((av.itemsRequest.decodedStructure as unknown as Map<string, unknown>).has('requestInfo')).toBe(false);
+  });
+});
+
+describe('gap 14: claim_sets and what a presentation satisfies', () => {
+  it('@openid4vc/openid4vp 0.4.6 takes a PID disclosing neither age claim; ours proves no isAdult from it (claims_missing)', async () => {
+    const request = await createWalletRequest({
+      requestId: 'vr_gap14',
+      apiUrl: 'https://svc.example',
+      scopes: ['isAdult', 'isFrench'],
+    });
+    const payload = openid4vp.parseOpenid4vpAuthorizationRequest({ authorizationRequest: request.walletLink }).params;
+    const parsed = await openid4vp.parseOpenid4vpAuthorizationResponse({
+      authorizationResponse: { vp_token: { pid: ['anything'] }, state: request.state },
+      authorizationRequestPayload: payload as openid4vp.Openid4vpAuthorizationRequest,
+      callbacks: {} as never,
+    });
+    expect(parsed.type).toBe('dcql');
+    const sessionTranscript = await createOid4VpSessionTranscript({
+      responseUri: request.responseUri,
+      nonce: request.nonce,
+    });
+    const bytes = await createDeviceResponse({
+      issuer: sandboxIssuer,
+      persona: persona('fr-adult-m'),
+      now: NOW,
+      sessionTranscript,
+      asked: { kind: 'pid', queryId: 'pid', elements: ['nationality'] },
+    });
+    const expected = { credentials: ['pid'] as const, scopes: ['isAdult', 'isFrench'] as const };
+    expect(await verifyDeviceResponseBytes(bytes, sessionTranscript, sandboxTrust, NOW, expected)).toEqual({
+      status: 'verified',
+      credential: 'pid',
+      facts: { isFrench: true },
     });
   });
 });

@@ -25,12 +25,24 @@ const DESIGN_DCQL =
   '"claims":[{"path":["eu.europa.ec.av.1","age_over_18"]}]}]}';
 
 // design.md §13's DCQL query for isAdult and a nationality scope, the mdl entry written out as the pid's.
+/** design.md §13's query for nationality scopes (no isAdult: no claim_sets). */
 const DESIGN_13_DCQL =
   '{"credentials":[{"id":"pid","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.eudi.pid.1"},' +
-  '"claims":[{"path":["eu.europa.ec.eudi.pid.1","age_over_18"]},{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},' +
+  '"claims":[{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},' +
   '{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"org.iso.18013.5.1.mDL"},' +
-  '"claims":[{"path":["org.iso.18013.5.1","age_over_18"]},{"path":["org.iso.18013.5.1","nationality"]}]}],' +
+  '"claims":[{"path":["org.iso.18013.5.1","nationality"]}]}],' +
   '"credential_sets":[{"options":[["pid"],["mdl"]]}]}';
+
+/** With isAdult, design.md §15: the age claim first, the birth date otherwise. */
+const adultClaims = (ns: string) =>
+  `"claims":[{"id":"age","path":["${ns}","age_over_18"]},{"id":"bd","path":["${ns}","birth_date"]},` +
+  `{"id":"nat","path":["${ns}","nationality"]}],"claim_sets":[["age","nat"],["bd","nat"]]`;
+const DESIGN_15_DCQL =
+  '{"credentials":[{"id":"pid","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.eudi.pid.1"},' +
+  adultClaims('eu.europa.ec.eudi.pid.1') +
+  '},{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"org.iso.18013.5.1.mDL"},' +
+  adultClaims('org.iso.18013.5.1') +
+  '}],"credential_sets":[{"options":[["pid"],["mdl"]]}]}';
 
 describe('wallet request', () => {
   it('writes the av:// link in the order and form design.md §11 gives, every value percent-encoded', async () => {
@@ -123,7 +135,7 @@ describe('wallet request', () => {
     expect(JSON.stringify(params.dcql_query)).toBe(DESIGN_DCQL);
   });
 
-  it('gives every other wallet request an openid4vp:// link with the same parameters and the DCQL of design.md §13', async () => {
+  it('gives every other wallet request an openid4vp:// link with the same parameters and the DCQL of design.md §13 and §15', async () => {
     const request = await createWalletRequest({
       requestId: 'vr_fr',
       apiUrl: 'https://svc.example',
@@ -134,21 +146,46 @@ describe('wallet request', () => {
     expect(request.walletLink).toBe(
       'openid4vp://?response_type=vp_token&response_mode=direct_post' +
         `&client_id=${e(`redirect_uri:${responseUri}`)}&response_uri=${e(responseUri)}` +
-        `&dcql_query=${e(DESIGN_13_DCQL)}&nonce=${request.nonce}&state=${request.state}`,
+        `&dcql_query=${e(DESIGN_15_DCQL)}&nonce=${request.nonce}&state=${request.state}`,
     );
   });
 
-  it('asks for age_over_18 only when isAdult is asked, and for nationality once for isFrench and isEU', async () => {
+  it('asks for age_over_18 or birth_date only when isAdult is asked, and for nationality once for isFrench and isEU', async () => {
     const queryOf = async (scopes: ('isAdult' | 'isFrench' | 'isEU')[]) =>
       JSON.stringify(
         parseWalletLink((await createWalletRequest({ requestId: 'vr_q', apiUrl: API_URL, scopes })).walletLink)
           .dcql_query,
       );
-    const nationalityOnly = DESIGN_13_DCQL.replaceAll(/\{"path":\["[a-z0-9.]+","age_over_18"\]\},/g, '');
-    expect(await queryOf(['isFrench'])).toBe(nationalityOnly);
-    expect(await queryOf(['isEU', 'isFrench'])).toBe(nationalityOnly);
-    expect(await queryOf(['isAdult', 'isEU'])).toBe(DESIGN_13_DCQL);
-    expect(nationalityOnly).not.toContain('age_over_18');
+    expect(await queryOf(['isFrench'])).toBe(DESIGN_13_DCQL);
+    expect(await queryOf(['isEU', 'isFrench'])).toBe(DESIGN_13_DCQL);
+    expect(await queryOf(['isAdult', 'isEU'])).toBe(DESIGN_15_DCQL);
+    expect(DESIGN_13_DCQL).not.toMatch(/age_over_18|birth_date|claim_sets/);
+  });
+
+  it('asks the same claim_sets over the DC API (openid4vp-v1-unsigned), and the AV profile link stays as it was', async () => {
+    const french = await createWalletRequest({ requestId: 'vr_dc', apiUrl: API_URL, scopes: ['isAdult', 'isFrench'] });
+    const oid4vp = french.dcRequests[1] as Extract<
+      (typeof french.dcRequests)[number],
+      { protocol: 'openid4vp-v1-unsigned' }
+    >;
+    expect(JSON.stringify(oid4vp.data.dcql_query)).toBe(DESIGN_15_DCQL);
+    const adult = await createWalletRequest({ requestId: 'vr_dc2', apiUrl: API_URL, scopes: ['isAdult'] });
+    const query = (adult.dcRequests[1] as typeof oid4vp).data.dcql_query;
+    expect(query.credentials.map((c) => [c.id, c.claim_sets])).toEqual([
+      ['proof_of_age', undefined],
+      ['pid', [['age'], ['bd']]],
+      ['mdl', [['age'], ['bd']]],
+    ]);
+    expect(parseWalletLink(adult.walletLink).dcql_query).toEqual({
+      credentials: [
+        {
+          id: 'proof_of_age',
+          format: 'mso_mdoc',
+          meta: { doctype_value: 'eu.europa.ec.av.1' },
+          claims: [{ path: ['eu.europa.ec.av.1', 'age_over_18'] }],
+        },
+      ],
+    });
   });
 
   it('reads a stored material of before issue 20 (v1, no scopes) as the [isAdult] request it was', async () => {

@@ -21,6 +21,10 @@
  *   private half is public: trust.ts, PUBLIC_KEYS), whatever the chain it comes with;
  * - dates: every certificate of the path, the IACA included, valid at `now` (certificate_validity).
  *
+ * The `jwt` signer profile (an SD-JWT VC issuer or a Status List Token signer, design.md §15) keeps
+ * the path, the CA rules, the dates and the keyUsage and not-a-CA rules, and drops the mdlDS EKU
+ * and the country rule.
+ *
  * Not enforced: which extensions are critical, the other fields of Annex B (issuer alternative
  * name, CRL distribution points, key identifiers, serial number length), revocation (no CRL is
  * fetched: an operator removes a withdrawn IACA from SVC_WALLET_TRUST, docs/operations.md).
@@ -98,11 +102,19 @@ function checkCa(role: CaRole, extensions: ProfileExtensions, index: number): Ch
   return null;
 }
 
-/** Annex B's DS profile, `iaca` being the trust anchor the path ends at. */
+/**
+ * What the signing certificate must be: `mdoc`, Annex B's DS profile (the default); `jwt`, the
+ * signer of an SD-JWT VC or a Status List Token (design.md §15): a keyUsage with digitalSignature
+ * and without keyCertSign or cRLSign, not a CA, any extendedKeyUsage and country.
+ */
+export type SignerProfile = 'mdoc' | 'jwt';
+
+/** Annex B's DS profile (or the `jwt` one), `iaca` being the trust anchor the path ends at. */
 function checkSignerProfile(
   ds: X509Certificate,
   extensions: ProfileExtensions,
   iaca: X509Certificate,
+  profile: SignerProfile,
 ): ChainProblem | null {
   const { keyUsage, basicConstraints, extendedKeyUsage } = extensions;
   if (keyUsage === null) return 'the DS certificate has no keyUsage';
@@ -110,6 +122,7 @@ function checkSignerProfile(
   if (keyUsage & (KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign))
     return 'the DS certificate keyUsage has keyCertSign or cRLSign';
   if (basicConstraints?.ca) return 'the DS certificate is a CA';
+  if (profile === 'jwt') return null;
   if (extendedKeyUsage?.length !== 1 || !DS_EKUS.includes(extendedKeyUsage[0]!))
     return 'the DS certificate extendedKeyUsage is not exactly mdlDS';
   const country = nameField(ds.subject, 'C');
@@ -121,16 +134,19 @@ function checkSignerProfile(
 
 /**
  * Builds and checks the path from `x5chain[0]` (the DS certificate) to one of `anchors`, and the
- * DS certificate's profile. `refusedKeys`: SPKI SHA-256 digests (lowercase hex) no certificate of
- * the path may carry (WalletTrust.refusedKeys).
+ * DS certificate's profile (`jwt`: the lighter one of an SD-JWT VC or Status List Token signer).
+ * `refusedKeys`: SPKI SHA-256 digests (lowercase hex) no certificate of the path may carry
+ * (WalletTrust.refusedKeys).
  *
  * @example const result = evaluateIssuerChain(issuerAuth.certificateChain, anchors, new Date(now), trust.refusedKeys)
+ * @example const result = evaluateIssuerChain(x5c, anchors, new Date(now), trust.refusedKeys, 'jwt')
  */
 export function evaluateIssuerChain(
   x5chain: readonly Uint8Array[],
   anchors: readonly X509Certificate[],
   now: Date,
   refusedKeys: readonly string[] = [],
+  profile: SignerProfile = 'mdoc',
 ): ChainResult {
   const chain = x5chain.map((der) => readCertificate(der));
   const leaf = chain[0];
@@ -168,7 +184,7 @@ export function evaluateIssuerChain(
     const problem = checkCa(path[index]!.role as CaRole, read[index]!, index);
     if (problem) return refuse(problem);
   }
-  const profileProblem = checkSignerProfile(leaf, read[0]!, path.at(-1)!.certificate);
+  const profileProblem = checkSignerProfile(leaf, read[0]!, path.at(-1)!.certificate, profile);
   if (profileProblem) return refuse(profileProblem);
 
   const dates = checkCertificateDates(path, now);

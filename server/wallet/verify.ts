@@ -8,7 +8,8 @@
  *   detached device signature, device-auth.ts) → issuer_signature, mso_validity, digests,
  *   device_auth (by @owf/mdoc) → mso_validity (ours: the window's order and the signing date,
  *   mso-validity.ts) → device_auth (ours: over this request's transcript) → elements (each
- *   requested element once and of its type, credentials.ts)
+ *   requested element once and of its type; isAdult from age_over_18, else from birth_date at
+ *   `now`, the two agreeing when both are disclosed: credentials.ts, full-date.ts)
  *
  * The verdict carries the facts the requested elements prove (domain/facts.ts); an element the
  * wallet did not disclose leaves its fact out, for the caller to fail the request (claims_missing).
@@ -405,7 +406,7 @@ export async function verifyDeviceResponseBytes(
   const deviceSignatureProblem = await verifyDeviceSignature(document, sessionTranscript, docType);
   if (deviceSignatureProblem) return refuse('device_auth', deviceSignatureProblem);
 
-  const read = readFacts(document.issuerSigned.getIssuerNamespace(namespace) ?? [], expected.scopes, now);
+  const read = readFacts(document.issuerSigned.getIssuerNamespace(namespace) ?? [], credential, expected.scopes, now);
   if ('problem' in read) return refuse('elements', read.problem);
   return { status: 'verified', credential, facts: read.facts };
 }

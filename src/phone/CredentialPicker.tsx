@@ -1,15 +1,16 @@
 import type { Signal } from '@preact/signals';
-import type { WalletCredential } from '../protocol/api.ts';
+import type { SandboxWalletChoice } from '../protocol/api.ts';
 import type { PhoneCopy } from './copy/index.ts';
 
 /**
- * The sandbox wallet's credential (design.md §13), when the request accepts more than one: the EU PID
- * or the mobile driving licence. Nothing chosen yet is the first the request accepts.
+ * The sandbox wallet's credential (design.md §13, §15), when the request accepts more than one: the
+ * EU PID, the PID without age_over_18 (its birth date proves isAdult) or the mobile driving licence.
+ * Nothing chosen yet is the first the request accepts.
  */
 export function CredentialPicker(props: {
   copy: PhoneCopy;
-  credentials: WalletCredential[];
-  selected: Signal<WalletCredential | null>;
+  credentials: SandboxWalletChoice[];
+  selected: Signal<SandboxWalletChoice | null>;
   disabled: boolean;
 }) {
   const { copy, credentials, selected, disabled } = props;

@@ -101,6 +101,31 @@ describe('phone model: the persona picker (sandbox)', () => {
     expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', credential: 'mdl' });
   });
 
+  it('offers the PID without age_over_18 after the PID when the link accepts a birth date instead (design.md §15)', async () => {
+    const pid = {
+      id: 'pid',
+      claim_sets: [
+        ['age', 'nat'],
+        ['bd', 'nat'],
+      ],
+    };
+    const dcql = { credentials: [pid, { id: 'mdl', claim_sets: pid.claim_sets }], credential_sets: [] };
+    const link = `openid4vp://?response_type=vp_token&dcql_query=${encodeURIComponent(JSON.stringify(dcql))}&state=s`;
+    request.current = fakeRequest({
+      client_proof_mode: true,
+      scopes: ['isAdult', 'isFrench'],
+      methods: [
+        { ...(WALLET_METHOD as Extract<PhoneMethod, { id: 'eudi_wallet' }>), wallet_link: link },
+        { id: 'sandbox' },
+      ],
+    });
+    const model = await open();
+    expect(model.credentials.value).toEqual(['pid', 'pid-no-age', 'mdl']);
+    model.credential.value = 'pid-no-age';
+    await model.submit('approved');
+    expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', credential: 'pid-no-age' });
+  });
+
   it('sends no credential when the tester chose none, or the link accepts one only', async () => {
     request.current = fakeRequest({ client_proof_mode: true, methods: [WALLET_METHOD, { id: 'sandbox' }] });
     const model = await open();

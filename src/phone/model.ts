@@ -12,7 +12,7 @@ import type {
   PersonaSummary,
   PhoneMethod,
   PhoneOpened,
-  WalletCredential,
+  SandboxWalletChoice,
 } from '../protocol/api.ts';
 import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../protocol/api.ts';
 import type { ApiFailureCode, PhoneApi } from './api.ts';
@@ -57,10 +57,10 @@ export interface PhoneModel {
   readonly persona: Signal<string>;
   /** the only method the persona picker accepts for this request (design.md §4: eudi_wallet iff client_proof_mode) */
   readonly method: ReadonlySignal<Method>;
-  /** the credentials the request's wallet link accepts, in its order (none without the wallet path) */
-  readonly credentials: ReadonlySignal<WalletCredential[]>;
+  /** what the sandbox wallet may present to the request's wallet link, in its order (none without the wallet path) */
+  readonly credentials: ReadonlySignal<SandboxWalletChoice[]>;
   /** the one the sandbox wallet presents (design.md §13); null: the first the request accepts */
-  readonly credential: Signal<WalletCredential | null>;
+  readonly credential: Signal<SandboxWalletChoice | null>;
   /** true where the browser can ask a wallet on this phone (Digital Credentials API) */
   readonly canUseWalletHere: boolean;
   load(): Promise<void>;
@@ -99,21 +99,22 @@ function endingFromHint(login: LoginResult): EndingKey | null {
 const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential: null };
 
 /**
- * The credentials a wallet link's DCQL query asks for, in its order (design.md §13): an unknown id or
- * an unreadable link gives none.
+ * What the sandbox wallet may present to a wallet link, in the order of its DCQL query (design.md
+ * §13): each credential asked, and after the PID the PID without age_over_18 when the query offers
+ * the birth date instead (`claim_sets`, design.md §15). An unknown id or an unreadable link gives none.
  *
- * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'mdl']
+ * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'pid-no-age', …]
  */
-export function credentialsOfLink(link: string): WalletCredential[] {
+export function credentialsOfLink(link: string): SandboxWalletChoice[] {
   try {
     const query = JSON.parse(new URLSearchParams(link.slice(link.indexOf('?') + 1)).get('dcql_query') ?? '') as {
-      credentials?: { id?: unknown }[];
+      credentials?: { id?: unknown; claim_sets?: unknown }[];
     };
-    return (query.credentials ?? []).flatMap(({ id }) =>
-      typeof id === 'string' && Object.hasOwn(WALLET_CREDENTIAL_OF_QUERY_ID, id)
-        ? [WALLET_CREDENTIAL_OF_QUERY_ID[id as keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID]]
-        : [],
-    );
+    return (query.credentials ?? []).flatMap(({ id, claim_sets: claimSets }) => {
+      if (typeof id !== 'string' || !Object.hasOwn(WALLET_CREDENTIAL_OF_QUERY_ID, id)) return [];
+      const credential = WALLET_CREDENTIAL_OF_QUERY_ID[id as keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
+      return credential === 'pid' && Array.isArray(claimSets) ? ['pid', 'pid-no-age'] : [credential];
+    });
   } catch {
     return [];
   }
@@ -141,12 +142,12 @@ export function createPhoneModel(
     const current = view.value;
     return current.kind === 'asking' && current.request.client_proof_mode ? 'eudi_wallet' : 'face_check';
   });
-  const credentials = computed<WalletCredential[]>(() => {
+  const credentials = computed<SandboxWalletChoice[]>(() => {
     const current = view.value;
     const wallet = current.kind === 'asking' ? current.request.methods.find((m) => m.id === 'eudi_wallet') : undefined;
     return wallet && 'wallet_link' in wallet ? credentialsOfLink(wallet.wallet_link) : [];
   });
-  const credential = signal<WalletCredential | null>(null);
+  const credential = signal<SandboxWalletChoice | null>(null);
   // Read once: a retry or a reload shows the request's status, not the provider's result again.
   let login = handoff?.login ?? null;
 

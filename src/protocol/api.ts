@@ -95,7 +95,15 @@ export interface DcRequest {
 
 /** A DCQL query for mdocs (OpenID4VP 1.0 §6), as the wallet requests of design.md §13 ask it. */
 export interface DcqlQuery {
-  credentials: { id: string; format: 'mso_mdoc'; meta: { doctype_value: string }; claims: { path: string[] }[] }[];
+  credentials: {
+    id: string;
+    format: 'mso_mdoc';
+    meta: { doctype_value: string };
+    /** `id` only with `claim_sets` (design.md §15: `age`, `bd`, `nat`) */
+    claims: { id?: string; path: string[] }[];
+    /** the claim ids' sets a wallet may answer, the first it can satisfy (the age claim, else the birth date) */
+    claim_sets?: string[][];
+  }[];
   credential_sets?: { options: string[][] }[];
 }
 
@@ -226,13 +234,26 @@ export interface PersonaSummary {
 export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl' } as const;
 export type WalletCredential = (typeof WALLET_CREDENTIAL_OF_QUERY_ID)[keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
 
+/**
+ * What the sandbox wallet can present (design.md §15), each with the credential it answers as: every
+ * wallet credential, and `pid-no-age`, the PID as rulebook 1.1 issues it (birth date and
+ * nationality, no age_over_18).
+ */
+export const SANDBOX_WALLET_CHOICES = {
+  av: 'av',
+  pid: 'pid',
+  'pid-no-age': 'pid',
+  mdl: 'mdl',
+} as const satisfies Record<string, WalletCredential>;
+export type SandboxWalletChoice = keyof typeof SANDBOX_WALLET_CHOICES;
+
 export interface PhoneCompleteBody {
   h: string;
   persona: string;
   method: Method;
   outcome: Outcome;
-  /** with eudi_wallet: the credential the sandbox wallet presents (default the first the request accepts) */
-  credential?: WalletCredential;
+  /** with eudi_wallet: what the sandbox wallet presents (default the first credential the request accepts) */
+  credential?: SandboxWalletChoice;
 }
 
 export interface Persona {

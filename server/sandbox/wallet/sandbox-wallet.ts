@@ -7,7 +7,10 @@
  * `openid4vp-v1-unsigned` one. It presents the credential asked for (`credential`, default the
  * first the request accepts) and discloses only the elements the request asks, as a wallet does.
  * `tamper` breaks one thing on purpose, for QA and for the verifier's negative tests
- * (`svc wallet present '<link>' --persona <id> [--credential av|pid|mdl] --tamper <what>`).
+ * (`svc wallet present '<link>' --persona <id> [--credential av|pid|pid-no-age|mdl] --tamper <what>`).
+ * `pid-no-age` is the PID as rulebook 1.1 issues it (design.md §15): birth date and nationality,
+ * no `age_over_18`; asked isAdult, it discloses the birth date the request offers as the
+ * alternative (DCQL `claim_sets`, or Annex C's `alternativeDataElements`).
  */
 import {
   DateOnly,
@@ -34,15 +37,9 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
-import type { Persona } from '../../../src/protocol/api.ts';
+import { type Persona, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../../src/protocol/api.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
-import {
-  type CredentialKind,
-  credentialOfDocType,
-  CREDENTIALS,
-  type DcqlQuery,
-  MDL_DOCTYPE,
-} from '../../wallet/credentials.ts';
+import { type CredentialKind, credentialOfDocType, CREDENTIALS, MDL_DOCTYPE } from '../../wallet/credentials.ts';
 import { sealDcResponse, type DcRequest } from '../../wallet/dc-api.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
 import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
@@ -98,8 +95,8 @@ export interface PresentOptions {
   /** ms since the epoch */
   now: number;
   tamper?: WalletTamper;
-  /** the credential to present; default the first the request accepts */
-  credential?: CredentialKind;
+  /** the credential to present (SANDBOX_CREDENTIALS); default the first the request accepts */
+  credential?: SandboxWalletChoice;
   /**
    * elements to issue instead of the persona's, by name; one set to undefined is left out
    * (e.g. `{ nationality: undefined }`: an mDL without nationality; `{ nationality: ['DE', 'FR'] }`)
@@ -145,6 +142,34 @@ async function issuerFor(options: PresentOptions): Promise<SandboxIssuer> {
     notBefore: new Date(options.now - 365 * DAY_MS),
     notAfter: new Date(options.now + 365 * DAY_MS),
   });
+}
+
+/**
+ * What each sandbox wallet choice presents: the credential, and the elements its issuer writes
+ * differently from the persona's (one set to undefined is left out). A new choice is one row here
+ * and one in SANDBOX_WALLET_CHOICES (src/protocol/api.ts), which the phone page and the CLI list.
+ */
+export const SANDBOX_CREDENTIALS: Readonly<
+  Record<SandboxWalletChoice, { kind: CredentialKind; elements?: Readonly<Record<string, unknown>> }>
+> = {
+  av: { kind: 'av' },
+  pid: { kind: 'pid' },
+  // PID rulebook 1.1 (September 2025) removed the age attributes: birth_date and nationality remain.
+  'pid-no-age': { kind: 'pid', elements: { [AV_CLAIM]: undefined } },
+  mdl: { kind: 'mdl' },
+};
+
+export function isSandboxWalletChoice(value: unknown): value is SandboxWalletChoice {
+  return typeof value === 'string' && Object.hasOwn(SANDBOX_WALLET_CHOICES, value);
+}
+
+/** The credential kind a choice presents, and the element overrides of `options` over the choice's own. */
+function resolveChoice(options: PresentOptions): {
+  kind: CredentialKind | undefined;
+  elements: Readonly<Record<string, unknown>>;
+} {
+  const choice = options.credential === undefined ? undefined : SANDBOX_CREDENTIALS[options.credential];
+  return { kind: choice?.kind, elements: { ...choice?.elements, ...options.elements } };
 }
 
 /** The thrown error when the request does not accept the credential asked for. */
@@ -206,10 +231,11 @@ function otherDocType(kind: CredentialKind): string {
  */
 export async function issueCredential(options: PresentOptions & { deviceKey: EcJwk }): Promise<IssuerSigned> {
   const issuer = await issuerFor(options);
-  const kind = options.credential ?? 'av';
+  const resolved = resolveChoice(options);
+  const kind = resolved.kind ?? 'av';
   const { docType, namespace } = CREDENTIALS[kind];
   return new Issuer(options.tamper === 'mso-doctype' ? otherDocType(kind) : docType, mdocContext)
-    .addIssuerNamespace(namespace, personaElements(kind, options.persona, options.now, options.elements))
+    .addIssuerNamespace(namespace, personaElements(kind, options.persona, options.now, resolved.elements))
     .sign({
       signingKey: ecJwkToCoseKey(issuer.dsKey),
       algorithm: SignatureAlgorithm.ES256,
@@ -322,26 +348,45 @@ export async function presentIssuerSigned(options: {
   return options.tagIssuerAuth ? tagIssuerAuth(encoded, options.issuerSigned) : encoded;
 }
 
-/** One credential a request asks for: its query id (none in Annex C) and the elements asked. */
+/**
+ * One credential a request asks for: its query id (none in Annex C), every element it may ask,
+ * and the sets of them a wallet may disclose, preferred first (one set without alternatives).
+ */
 export interface AskedCredential {
   kind: CredentialKind;
   queryId: string;
   elements: readonly string[];
+  /** default: [elements] */
+  elementSets?: readonly (readonly string[])[];
+}
+
+interface DcqlClaim {
+  id?: unknown;
+  path?: unknown[];
 }
 
 /** The credentials a DCQL query asks for, in its order (query ids of other credentials skipped). */
 export function askedByDcql(query: unknown): AskedCredential[] {
-  const credentials = (query as Partial<DcqlQuery> | null)?.credentials;
+  const credentials = (query as { credentials?: unknown } | null)?.credentials;
   if (!Array.isArray(credentials)) return [];
-  return credentials.flatMap((credential) => {
-    const kind = credentialOfDocType(String(credential?.meta?.doctype_value));
-    if (kind === null || typeof credential.id !== 'string') return [];
-    const elements = (credential.claims ?? []).map((claim) => String(claim.path?.[1]));
-    return [{ kind, queryId: credential.id, elements }];
+  return credentials.flatMap((credential: Record<string, unknown> | null) => {
+    const meta = credential?.meta as { doctype_value?: unknown } | undefined;
+    const kind = credentialOfDocType(String(meta?.doctype_value));
+    if (kind === null || typeof credential?.id !== 'string') return [];
+    const claims = (Array.isArray(credential.claims) ? credential.claims : []) as DcqlClaim[];
+    const elements = claims.map((claim) => String(claim.path?.[1]));
+    const elementOf = (id: unknown) => elements[claims.findIndex((claim) => claim.id === id)];
+    const sets = Array.isArray(credential.claim_sets)
+      ? (credential.claim_sets as unknown[][]).map((set) => set.map(elementOf).filter((e) => e !== undefined))
+      : [elements];
+    return [{ kind, queryId: credential.id, elements, elementSets: sets }];
   });
 }
 
-/** The credentials an Annex C DeviceRequest asks for, in its order. */
+/**
+ * The credentials an Annex C DeviceRequest asks for, in its order, with the alternatives of its
+ * `requestInfo.alternativeDataElements` (ISO/IEC 18013-5 second edition).
+ */
 export function askedByDeviceRequest(deviceRequest: string): AskedCredential[] {
   const bytes = decodeBase64Url(deviceRequest);
   if (!bytes) throw new Error('deviceRequest is not base64url');
@@ -349,17 +394,36 @@ export function askedByDeviceRequest(deviceRequest: string): AskedCredential[] {
     const { docType, namespaces } = docRequest.itemsRequest;
     const kind = credentialOfDocType(docType);
     if (kind === null) return [];
-    const elements = [...(namespaces.get(CREDENTIALS[kind].namespace)?.keys() ?? [])].map(String);
-    return [{ kind, queryId: CREDENTIALS[kind].queryId, elements }];
+    const base = [...(namespaces.get(CREDENTIALS[kind].namespace)?.keys() ?? [])].map(String);
+    const info: unknown = (docRequest.itemsRequest.decodedStructure as unknown as Map<string, unknown>).get(
+      'requestInfo',
+    );
+    const alternatives: unknown = info instanceof Map ? info.get('alternativeDataElements') : undefined;
+    const sets: string[][] = [base];
+    for (const alternative of Array.isArray(alternatives) ? alternatives : []) {
+      if (!(alternative instanceof Map)) continue;
+      const requested = String((alternative.get('requestedElement') as unknown[] | undefined)?.[1]);
+      for (const set of (alternative.get('alternativeElementSets') as unknown[][][] | undefined) ?? [])
+        sets.push([...base.filter((e) => e !== requested), ...set.map((reference) => String(reference[1]))]);
+    }
+    const elements = [...new Set(sets.flat())];
+    return [{ kind, queryId: CREDENTIALS[kind].queryId, elements, elementSets: sets }];
   });
+}
+
+/** The first of the asked sets every element of which was issued (a wallet answers what it holds), else the first. */
+export function elementsToDisclose(asked: AskedCredential, issued: readonly string[]): readonly string[] {
+  const sets = asked.elementSets ?? [asked.elements];
+  return sets.find((set) => set.every((e) => issued.includes(e))) ?? sets[0] ?? [];
 }
 
 /**
  * The credential to present: the one asked for, which the request must accept, or the first it
  * accepts. Throws CredentialChoiceError otherwise.
  */
-export function chooseCredential(asked: readonly AskedCredential[], wanted?: CredentialKind): AskedCredential {
-  const chosen = wanted === undefined ? asked[0] : asked.find((credential) => credential.kind === wanted);
+export function chooseCredential(asked: readonly AskedCredential[], wanted?: SandboxWalletChoice): AskedCredential {
+  const kind = wanted === undefined ? undefined : SANDBOX_CREDENTIALS[wanted].kind;
+  const chosen = kind === undefined ? asked[0] : asked.find((credential) => credential.kind === kind);
   if (!chosen) {
     const accepted = asked.map((credential) => credential.kind).join(', ') || 'none of av, pid, mdl';
     throw new CredentialChoiceError(
@@ -377,7 +441,12 @@ function keyOf(chosen: AskedCredential, asked: readonly AskedCredential[], tampe
   );
 }
 
-const AV_ASKED: AskedCredential = { kind: 'av', queryId: CREDENTIALS.av.queryId, elements: [AV_CLAIM] };
+const AV_ASKED: AskedCredential = {
+  kind: 'av',
+  queryId: CREDENTIALS.av.queryId,
+  elements: [AV_CLAIM],
+  elementSets: [[AV_CLAIM]],
+};
 
 /**
  * A DeviceResponse for `sessionTranscript`: issues the persona's credential (`asked`: default the
@@ -390,14 +459,16 @@ export async function createDeviceResponse(
   const asked = options.asked ?? AV_ASKED;
   const { namespace, docType } = CREDENTIALS[asked.kind];
   const deviceKey = createEcJwk();
-  let issuerSigned = await issueCredential({ ...options, credential: asked.kind, deviceKey });
+  const { elements } = resolveChoice(options);
+  let issuerSigned = await issueCredential({ ...options, credential: asked.kind, elements, deviceKey });
   let signingKey = deviceKey;
   if (options.tamper === 'swap-device-key') {
     signingKey = createEcJwk();
     issuerSigned = swapDeviceKey(issuerSigned, signingKey);
   }
   if (options.tamper === 'device-key') signingKey = createEcJwk();
-  if (!options.discloseAll) disclose(issuerSigned, namespace, asked.elements);
+  const issued = (issuerSigned.getIssuerNamespace(namespace) ?? []).map((item) => item.elementIdentifier);
+  if (!options.discloseAll) disclose(issuerSigned, namespace, elementsToDisclose(asked, issued));
   if (options.tamper === 'digest') rewriteElement(issuerSigned, namespace, AV_CLAIM, (value) => !value);
   if (options.tamper === 'nationality') {
     // A German made French (a French one German): what an attacker would rewrite.

@@ -20,7 +20,12 @@ export const de: PhoneCopy = {
   methodOnlyWallet: 'Diese Anfrage läuft im EUDI-Wallet-Modus: Nur die Wallet kann sie beantworten.',
   methodOnlyFace: 'Diese Anfrage läuft nicht im EUDI-Wallet-Modus: Die Wallet wird nicht angeboten.',
   credentialLegend: 'Nachweis in der Test-Wallet',
-  credentials: { av: 'Altersnachweis', pid: 'EU-PID (Identität)', mdl: 'Mobiler Führerschein' },
+  credentials: {
+    av: 'Altersnachweis',
+    pid: 'EU-PID (Identität)',
+    'pid-no-age': 'EU-PID ohne age_over_18 (Geburtsdatum)',
+    mdl: 'Mobiler Führerschein',
+  },
   approve: 'Bestätigen',
   fail: 'Prüfung scheitern lassen',
   cancel: 'Abbrechen',

@@ -19,7 +19,12 @@ export const en: PhoneCopy = {
   methodOnlyWallet: 'This request is in EUDI wallet mode: only the wallet can answer it.',
   methodOnlyFace: 'This request is not in EUDI wallet mode: the wallet is not offered.',
   credentialLegend: 'Credential in the sandbox wallet',
-  credentials: { av: 'Proof of age', pid: 'EU PID (identity)', mdl: 'Mobile driving licence' },
+  credentials: {
+    av: 'Proof of age',
+    pid: 'EU PID (identity)',
+    'pid-no-age': 'EU PID without age_over_18 (birth date)',
+    mdl: 'Mobile driving licence',
+  },
   approve: 'Approve',
   fail: 'Fail the check',
   cancel: 'Cancel',

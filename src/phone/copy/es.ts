@@ -19,7 +19,12 @@ export const es: PhoneCopy = {
   methodOnlyWallet: 'Esta solicitud está en modo cartera EUDI: solo la cartera puede responderla.',
   methodOnlyFace: 'Esta solicitud no está en modo cartera EUDI: la cartera no se ofrece.',
   credentialLegend: 'Credencial en la cartera de prueba',
-  credentials: { av: 'Prueba de edad', pid: 'PID europeo (identidad)', mdl: 'Permiso de conducir móvil' },
+  credentials: {
+    av: 'Prueba de edad',
+    pid: 'PID europeo (identidad)',
+    'pid-no-age': 'PID europeo sin age_over_18 (fecha de nacimiento)',
+    mdl: 'Permiso de conducir móvil',
+  },
   approve: 'Aprobar',
   fail: 'Hacer fallar la verificación',
   cancel: 'Cancelar',

@@ -21,7 +21,12 @@ export const fr: PhoneCopy = {
   methodOnlyWallet: 'Cette demande est en mode portefeuille EUDI\u00a0: seul le portefeuille peut y répondre.',
   methodOnlyFace: 'Cette demande n’est pas en mode portefeuille EUDI\u00a0: le portefeuille n’est pas proposé.',
   credentialLegend: 'Justificatif dans le portefeuille de test',
-  credentials: { av: 'Preuve d’âge', pid: 'PID européen (identité)', mdl: 'Permis de conduire mobile' },
+  credentials: {
+    av: 'Preuve d’âge',
+    pid: 'PID européen (identité)',
+    'pid-no-age': 'PID européen sans age_over_18 (date de naissance)',
+    mdl: 'Permis de conduire mobile',
+  },
   approve: 'Approuver',
   fail: 'Faire échouer',
   cancel: 'Annuler',

@@ -3,7 +3,7 @@
  * es, it, nl and pt are additions, issue 11). The page stands in for the mobile app, so it speaks
  * the phone's language (its browser languages), not the partner page's.
  */
-import type { FailReason, Locale, Method, Outcome, WalletCredential } from '../../protocol/api.ts';
+import type { FailReason, Locale, Method, Outcome, SandboxWalletChoice } from '../../protocol/api.ts';
 import type { Scope } from '../../protocol/scopes.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
@@ -53,7 +53,7 @@ export interface PhoneCopy {
   methodOnlyFace: string;
   /** the sandbox wallet's choice of credential, when the request accepts more than one (design.md §13) */
   credentialLegend: string;
-  credentials: Readonly<Record<WalletCredential, string>>;
+  credentials: Readonly<Record<SandboxWalletChoice, string>>;
   approve: string;
   fail: string;
   cancel: string;

@@ -19,7 +19,12 @@ export const it: PhoneCopy = {
   methodOnlyWallet: 'Questa richiesta è in modalità portafoglio EUDI: solo il portafoglio può rispondere.',
   methodOnlyFace: 'Questa richiesta non è in modalità portafoglio EUDI: il portafoglio non è disponibile.',
   credentialLegend: 'Credenziale nel portafoglio di prova',
-  credentials: { av: 'Prova dell’età', pid: 'PID europeo (identità)', mdl: 'Patente di guida mobile' },
+  credentials: {
+    av: 'Prova dell’età',
+    pid: 'PID europeo (identità)',
+    'pid-no-age': 'PID europeo senza age_over_18 (data di nascita)',
+    mdl: 'Patente di guida mobile',
+  },
   approve: 'Approva',
   fail: 'Fai fallire la verifica',
   cancel: 'Annulla',

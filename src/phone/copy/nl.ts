@@ -19,7 +19,12 @@ export const nl: PhoneCopy = {
   methodOnlyWallet: 'Dit verzoek staat in EUDI-walletmodus: alleen de wallet kan het beantwoorden.',
   methodOnlyFace: 'Dit verzoek staat niet in EUDI-walletmodus: de wallet wordt niet aangeboden.',
   credentialLegend: 'Bewijs in de testwallet',
-  credentials: { av: 'Leeftijdsbewijs', pid: 'Europese PID (identiteit)', mdl: 'Mobiel rijbewijs' },
+  credentials: {
+    av: 'Leeftijdsbewijs',
+    pid: 'Europese PID (identiteit)',
+    'pid-no-age': 'Europese PID zonder age_over_18 (geboortedatum)',
+    mdl: 'Mobiel rijbewijs',
+  },
   approve: 'Goedkeuren',
   fail: 'Controle laten mislukken',
   cancel: 'Annuleren',

@@ -19,7 +19,12 @@ export const pt: PhoneCopy = {
   methodOnlyWallet: 'Este pedido está no modo carteira EUDI: só a carteira lhe pode responder.',
   methodOnlyFace: 'Este pedido não está no modo carteira EUDI: a carteira não é proposta.',
   credentialLegend: 'Credencial na carteira de teste',
-  credentials: { av: 'Prova de idade', pid: 'PID europeu (identidade)', mdl: 'Carta de condução móvel' },
+  credentials: {
+    av: 'Prova de idade',
+    pid: 'PID europeu (identidade)',
+    'pid-no-age': 'PID europeu sem age_over_18 (data de nascimento)',
+    mdl: 'Carta de condução móvel',
+  },
   approve: 'Aprovar',
   fail: 'Fazer falhar a verificação',
   cancel: 'Cancelar',
