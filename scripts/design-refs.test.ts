@@ -23,6 +23,7 @@ const SECTIONS = [
   'Identity providers (OpenID Connect) and the phone page in production',
   "More credentials for client proof mode, and every browser's wallet API",
   "The widget survives the phone's tab lifecycle",
+  'Credentials as the EU issues them in 2026',
 ];
 
 // Built, not written out, so that this file holds no citation of its own for the check to find.
