@@ -4,7 +4,6 @@
  * arrived is queued; nothing here ever throws into the host page.
  */
 import {
-  CREATE_TIMEOUT_MS,
   type Listener,
   type SvcApi,
   type SvcError,
@@ -98,15 +97,14 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
     loadUi(resolveLocale(config.locale)).catch(ignore);
     const sent = error ? undefined : sendCreateRequest(config, abort.signal);
-    if (sent) {
-      // Given up after 15 s; the timer ends with the answer (or the abort of remove()). A failure
-      // is the UI's to report: handled here, it never reaches the page as an unhandled rejection.
-      const timer = setTimeout(() => abort.abort(), CREATE_TIMEOUT_MS);
-      const stop = (): void => clearTimeout(timer);
-      sent.then(stop, stop);
-    }
+    // The UI gives it up after 15 s (src/widget/net/create.ts) and reports a failure: handled here
+    // too, it never reaches the page as an unhandled rejection.
+    sent?.catch(ignore);
 
     return (container) => {
+      // No layout shift (design.md §7, docs/embedding.md): the card's size, reserved through the
+      // CSSOM (a CSP's style-src does not govern it) before the UI arrives; styles.ts holds the card to it.
+      container.style.minHeight = config.size == 'compact' ? '276px' : '400px';
       let state: WidgetState = 'creating';
       let controller: WidgetController | undefined;
       /** calls made before the UI arrived; undefined once removed */

@@ -1,26 +1,40 @@
 import type { VerifyRequestCreated } from '../../protocol/api.ts';
+import type { ErrorBody } from '../../protocol/errors.ts';
 import { CREATE_TIMEOUT_MS, type CreateAnswer, type CreateError } from '../../shared/contract.ts';
 import { withTimeout } from '../../shared/timeout.ts';
 
 /**
  * The verification request of a create answer (the loader's `sendCreateRequest`), or a
- * {@link CreateError}: the catalogue code when the service sent one, else `HTTP_<status>`, and
- * `NETWORK` when no answer came; retryable for network errors, 429 and 5xx.
+ * {@link CreateError}: the catalogue code when the service sent one (with the Origin it saw and
+ * the command that registers it for ORIGIN_NOT_ALLOWED), else `HTTP_<status>`, and `NETWORK`
+ * when no answer came within {@link CREATE_TIMEOUT_MS}; retryable for network errors, 429 and 5xx.
  *
  * @example const created = await readCreateAnswer(options.sent); // { request_id, deep_link, qr, … }
  */
 export async function readCreateAnswer(answer: Promise<CreateAnswer>): Promise<VerifyRequestCreated> {
   let status: number;
   let body: unknown;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    [status, body] = await answer;
+    // The loader's first request too is given up after CREATE_TIMEOUT_MS (counted here, where the
+    // UI waits for it: the loader's bytes are its budget's, docs/development.md).
+    [status, body] = await Promise.race([
+      answer,
+      new Promise<never>((_resolve, reject) => (timer = setTimeout(reject, CREATE_TIMEOUT_MS))),
+    ]);
   } catch {
     throw createError('NETWORK', true);
+  } finally {
+    clearTimeout(timer);
   }
   if ((status === 201 || status === 200) && body) return body as VerifyRequestCreated;
   // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting
-  const code = (body as { error?: string } | undefined)?.error;
-  throw createError(code ?? 'HTTP_' + status, status === 429 || status >= 500 || status < 300);
+  const { error: code = 'HTTP_' + status, origin } = (body ?? {}) as Partial<ErrorBody>;
+  throw createError(
+    // ORIGIN_NOT_ALLOWED names the Origin the service saw (docs/partner-api.md#every-error-code)
+    origin ? `${code} ${origin}: svc partners add --domain ${origin}` : code,
+    status === 429 || status >= 500 || status < 300,
+  );
 }
 
 /**
