@@ -138,6 +138,18 @@ export const MANGLED_PROPS: Readonly<Record<string, string>> = {
   openWalletApp: 'W',
   waitingTitle: 'X',
   mobileHelp: 'Z',
+  // inside the UI bundle, from the honest-errors and no-layout-shift change (design.md §14)
+  backToQr: 'b',
+  showQr: 'h',
+  help: 'm',
+  action: 'x',
+  onAction: 'y',
+  least: 'L',
+  retry: 'T',
+  phone: '_a',
+  compact: '_b',
+  copy: '_c',
+  mark: '_d',
 };
 
 /** The minifier's settings for the widget's scripts: rolldown's defaults, and {@link MANGLED_PROPS}. */

@@ -30,6 +30,7 @@ export const de: Copy = {
   expiredHelp: 'Ein neuer Code erscheint automatisch.',
   errorTitle: 'Prüfung nicht verfügbar',
   errorHelp: 'Der Dienst antwortet im Moment nicht.',
+  configHelp: 'Die Altersprüfung dieser Website ist nicht richtig eingerichtet.',
   timeoutTitle: 'Bestätigung nicht möglich',
   timeoutHelp: 'Die Website konnte Ihre Prüfung nicht bestätigen.',
   retry: 'Erneut versuchen',

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCALES } from '../../protocol/api.ts';
 import { qrBitsOf, type QrModules } from '../../protocol/qr.ts';
 import { ALL_COPY } from '../copy/all.ts';
-import { App, type ViewProps } from './App.tsx';
+import { App, isSetupError, type ViewProps } from './App.tsx';
 
 const DEEP_LINK = 'https://svc.example/m/v/vr_1#h=h_1';
 
@@ -182,5 +182,37 @@ describe('App: sizes', () => {
       'svc-open-app',
       'svc-show-qr',
     ]);
+  });
+});
+
+describe('App: whose problem an error is', () => {
+  const setup = { code: 'INIT_FAILED', message: 'create failed: ORIGIN_NOT_ALLOWED', retryable: false } as const;
+  const outage = { code: 'INIT_FAILED', message: 'create failed: HTTP_503', retryable: true } as const;
+
+  it('tells a configuration error as the site’s, in every locale, with no retry', () => {
+    for (const locale of LOCALES) {
+      const copy = ALL_COPY[locale];
+      const view = show({ state: 'error', error: setup, copy, lang: locale });
+      expect(view.querySelector('.help')?.textContent).toBe(copy.configHelp);
+      expect(view.textContent).not.toContain(copy.errorHelp);
+      expect(view.querySelector('[data-testid="svc-retry"]')).toBeNull();
+    }
+    expect(ALL_COPY.en.configHelp).toBe('This site’s age check is not set up correctly.');
+  });
+
+  it('tells a network error or a 5xx as the service being unavailable, with a retry', () => {
+    const view = show({ state: 'error', error: outage, copy: ALL_COPY.en, lang: 'en' });
+    expect(view.querySelector('.help')?.textContent).toBe('The service is not responding right now.');
+    expect(view.querySelector('[data-testid="svc-retry"]')).not.toBeNull();
+  });
+
+  it('classifies INIT_FAILED that retrying cannot mend as a setup error, and nothing else', () => {
+    expect(isSetupError(setup)).toBe(true);
+    expect(isSetupError({ ...setup, message: 'data-scopes invalid' })).toBe(true);
+    expect(isSetupError(outage)).toBe(false);
+    expect(isSetupError({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true })).toBe(
+      false,
+    );
+    expect(isSetupError(null)).toBe(false);
   });
 });

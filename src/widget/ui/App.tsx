@@ -64,6 +64,15 @@ const ICONS: Record<Exclude<WidgetState, 'waiting'>, IconName> = {
 /** What a status view can say: a state's words, or one of its variants'. */
 type Words = keyof typeof ICONS | 'cancelled' | 'timeout' | 'walletFailed';
 
+/**
+ * Whose problem an error is (design.md §14): INIT_FAILED that retrying cannot mend (a bad attribute,
+ * INVALID_PARTNER, ORIGIN_NOT_ALLOWED: src/widget/net/create.ts) is the site's configuration, told
+ * as such; a network error or a 5xx (retryable) reads as the service being unavailable.
+ *
+ * @example isSetupError({ code: 'INIT_FAILED', message: 'data-scopes invalid', retryable: false }) // true
+ */
+export const isSetupError = (error?: SvcError | null): boolean => error?.code == 'INIT_FAILED' && !error.retryable;
+
 /** The card: a header (with the test-mode mark), the current state, and the polite live region. */
 export function App(p: ViewProps) {
   const { copy, state } = p;
@@ -108,7 +117,7 @@ export function App(p: ViewProps) {
       <Status
         icon={walletFailed ? 'cross' : ICONS[shown]}
         title={title}
-        help={copy[`${words}Help`]}
+        help={state === 'error' && isSetupError(p.error) ? copy.configHelp : copy[`${words}Help`]}
         action={walletFailed ? copy.backToQr : canRetry ? copy.retry : undefined}
         onAction={walletFailed ? p.onBackToQr : p.onRetry}
       />
