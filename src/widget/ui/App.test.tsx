@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCALES } from '../../protocol/api.ts';
 import { qrBitsOf, type QrModules } from '../../protocol/qr.ts';
 import { ALL_COPY } from '../copy/all.ts';
-import { App, isSetupError, type ViewProps } from './App.tsx';
+import { App, type ViewProps } from './App.tsx';
 
 const DEEP_LINK = 'https://svc.example/m/v/vr_1#h=h_1';
 
@@ -206,13 +206,17 @@ describe('App: whose problem an error is', () => {
     expect(view.querySelector('[data-testid="svc-retry"]')).not.toBeNull();
   });
 
-  it('classifies INIT_FAILED that retrying cannot mend as a setup error, and nothing else', () => {
-    expect(isSetupError(setup)).toBe(true);
-    expect(isSetupError({ ...setup, message: 'data-scopes invalid' })).toBe(true);
-    expect(isSetupError(outage)).toBe(false);
-    expect(isSetupError({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true })).toBe(
-      false,
+  it('tells INIT_FAILED that retrying cannot mend as the site’s, and nothing else', () => {
+    const help = (error: ViewProps['error']): string | null | undefined =>
+      show({ state: 'error', error, copy: ALL_COPY.en, lang: 'en' }).querySelector('.help')?.textContent;
+    expect(help(setup)).toBe(ALL_COPY.en.configHelp);
+    expect(help({ ...setup, message: 'data-scopes invalid' })).toBe(ALL_COPY.en.configHelp);
+    expect(help(outage)).toBe(ALL_COPY.en.errorHelp);
+    expect(help({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true })).toBe(
+      ALL_COPY.en.timeoutHelp,
     );
-    expect(isSetupError(null)).toBe(false);
+    expect(show({ state: 'failed', error: setup, copy: ALL_COPY.en, lang: 'en' }).textContent).not.toContain(
+      ALL_COPY.en.configHelp,
+    );
   });
 });
