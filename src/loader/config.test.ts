@@ -18,7 +18,6 @@ describe('parseConfig', () => {
       successPath: '/done',
       scopes: ['isAdult'],
       theme: 'dark',
-      container: 'svc-widget',
       debug: false,
       clientProofMode: false,
       serverVerify: false,

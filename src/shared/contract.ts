@@ -51,8 +51,8 @@ export interface WidgetConfig {
   /** `data-locale` as written: a BCP 47 tag (`en-GB`), `auto`, or absent (fr); src/shared/locale.ts resolves it */
   readonly locale?: string;
   readonly theme: Theme;
-  /** element id of the container */
-  readonly container: string;
+  /** element id of the container, as written (autoRender looks up `svc-widget` when absent) */
+  readonly container?: string;
   readonly debug: boolean;
   readonly clientProofMode: boolean;
   readonly serverVerify: boolean;
