@@ -35,11 +35,18 @@ describe('readCreateAnswer', () => {
 
   it('gives up the loader’s first request after 15 s without an answer, as a retryable NETWORK error', async () => {
     vi.useFakeTimers();
+    // the loader's controller (src/loader/api.ts): aborting it rejects the fetch behind the answer
+    const controller = new AbortController();
+    const answer = new Promise<CreateAnswer>((_resolve, reject) =>
+      controller.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+    );
     const outcome = vi.fn();
-    readCreateAnswer(new Promise(() => {})).catch(outcome);
+    readCreateAnswer(answer, controller).catch(outcome);
     await vi.advanceTimersByTimeAsync(14_999);
     expect(outcome).not.toHaveBeenCalled();
+    expect(controller.signal.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
+    expect(controller.signal.aborted).toBe(true);
     expect(outcome).toHaveBeenCalledWith(expect.objectContaining({ message: 'NETWORK', retryable: true }));
   });
 
