@@ -228,7 +228,7 @@ describe('parseConfig', () => {
   it('still returns a usable config beside a problem, so the error state can render', () => {
     const { config, problem } = parseConfig({ theme: 'light', locale: 'en' }, ORIGIN);
     expect(problem).toBe('data-partner-id missing');
-    expect(config).toMatchObject({ theme: 'light', locale: 'en', successPath: '/', serverVerifyTimeoutSeconds: 30 });
+    expect(config).toMatchObject({ theme: 'light', locale: 'en', serverVerifyTimeoutSeconds: 30 });
   });
 });
 

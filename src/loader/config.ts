@@ -121,12 +121,12 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
   if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent');
   // Attributes kept as written (partnerId, sessionToken, state, onError, container: its default is
-  // autoRender's, api.ts, the one place that reads it, …) travel by spreading;
+  // autoRender's, api.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
+  // travel by spreading;
   // so does data-locale, a BCP 47 tag that never fails: ../shared/locale.ts resolves it.
   const config = {
     ...raw,
     apiOrigin,
-    successPath: raw.successPath ?? '/',
     scopes,
     theme: oneOf('theme', THEMES),
     debug: flag('debug'),

@@ -45,8 +45,8 @@ export interface WidgetConfig {
   readonly apiOrigin: string;
   readonly partnerId?: string;
   readonly sessionToken?: string;
-  /** same-origin path, e.g. `/account/verified?x=1` */
-  readonly successPath: string;
+  /** same-origin path, e.g. `/account/verified?x=1`; absent only beside a problem (the UI then goes to `/`) */
+  readonly successPath?: string;
   readonly scopes: readonly Scope[];
   /** `data-locale` as written: a BCP 47 tag (`en-GB`), `auto`, or absent (fr); src/shared/locale.ts resolves it */
   readonly locale?: string;

@@ -26,7 +26,7 @@ export function pickLocale(tags: ReadonlyArray<string | undefined>): Locale {
  * @example resolveLocale('auto') // 'en' on <html lang="en-GB">, 'de' on <html lang="de-AT">
  */
 export function resolveLocale(option?: LocaleOption | string): Locale {
-  return pickLocale(option == 'auto' ? [document.documentElement.lang, ...(navigator.languages ?? [])] : [option]);
+  return pickLocale(option == 'auto' ? [document.documentElement.lang, ...navigator.languages] : [option]);
 }
 
 /**
