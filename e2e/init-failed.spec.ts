@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
-import { waitForWidgetState } from './support/qa.ts';
+import { waitForWidgetState, widget } from './support/qa.ts';
 
 /** A page whose script defines onError before the loader runs; errors land on <html>. */
 async function pageWithLoader(page: Page, path: string, attributes: Record<string, string>): Promise<string> {
@@ -82,4 +82,41 @@ test('onError still receives an INIT_FAILED that happened before it subscribed',
       ),
   );
   expect(code).toBe('INIT_FAILED');
+});
+
+test('a configuration error tells the visitor the site is not set up, and the console names the origin and the fix', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  // pk_test_other is registered on http://127.0.0.1:8788, not on this page's origin
+  const url = await pageWithLoader(page, '/e2e/origin-not-allowed', {
+    'partner-id': 'pk_test_other',
+    'success-path': '/success',
+    locale: 'en',
+  });
+  await page.goto(url);
+  await expectInitFailed(page);
+  const card = widget(page).getByTestId('svc-card');
+  await expect(card).toContainText('This site’s age check is not set up correctly.');
+  await expect(card).not.toContainText('not responding');
+  await expect(widget(page).getByTestId('svc-retry')).toHaveCount(0);
+  const origin = new URL(url).origin;
+  expect(errors.join('\n')).toContain(`ORIGIN_NOT_ALLOWED ${origin}: svc partners add --domain ${origin}`);
+});
+
+test('data-locale="en-GB" is English, and de-AT German, never INIT_FAILED', async ({ page }) => {
+  for (const [locale, words] of [
+    ['en-GB', 'Scan this QR code'],
+    ['de-AT', 'Scannen Sie diesen QR-Code'],
+  ] as const) {
+    const url = await pageWithLoader(page, `/e2e/locale-${locale}`, {
+      'partner-id': 'pk_test_demo',
+      'success-path': '/success',
+      locale,
+    });
+    await page.goto(url);
+    await waitForWidgetState(page, 'waiting');
+    await expect(widget(page).getByTestId('svc-card')).toContainText(words);
+  }
 });

@@ -1,6 +1,7 @@
 /**
  * Writes docs/screenshots/*.png: the designers' gallery (and its waiting row in German with an
- * accent), the waiting widget in both themes × fr, en and de on the example partner page, two
+ * accent), the waiting widget in both themes × fr, en and de on the example partner page, the
+ * compact card in fr, de and en, two
  * accents in both themes, both sizes (regular and compact) waiting on a computer and on a phone
  * and failed, client proof mode on a computer, in both themes, the sandbox phone page at 360 px,
  * the example shop's STANDARD page on a phone (Pixel 7),
@@ -76,6 +77,18 @@ const shootCard = (page: Page, name: string) =>
   widget(page)
     .getByTestId('svc-card')
     .screenshot({ path: `${DIR}${name}.png`, animations: 'disabled' });
+
+for (const locale of ['fr', 'de', 'en'] as const) {
+  test(`the compact card waiting on a computer, ${locale}: the countdown on one line, titles balanced`, async ({
+    page,
+  }) => {
+    const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', size: 'compact', locale });
+    await page.setViewportSize({ width: 900, height: 700 });
+    await page.goto(await servePartnerPage(page, `/e2e/shot-compact-${locale}`, `<div id="svc-widget"></div>${tag}`));
+    await waitForWidgetState(page, 'waiting');
+    await shootCard(page, `compact-${locale}`);
+  });
+}
 
 for (const theme of ['dark', 'light'] as const) {
   for (const size of ['regular', 'compact'] as const) {

@@ -221,6 +221,13 @@ describe('the property names the two widget scripts shorten', () => {
         expect(code).not.toMatch(new RegExp(`(?<!\\.)\\.${letter}\\b|[{,;\\s]${letter}\\??:`));
   });
 
+  it('shortens no name read through a computed key: the icons by name', () => {
+    const icon = readFileSync(join(root, 'src/widget/ui/Icon.tsx'), 'utf8');
+    const names = [...icon.slice(icon.indexOf('const STROKES')).matchAll(/^\s+(\w+):/gm)].map((m) => m[1]!);
+    expect(names).toContain('phone');
+    for (const name of names) expect(MANGLED_PROPS).not.toHaveProperty(name);
+  });
+
   it('shortens no name of the wire, the page or a data-* attribute', () => {
     // LIMITS holds the service's time constants, not a shape on the wire
     const wire = sources('src/protocol')

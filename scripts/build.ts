@@ -138,6 +138,31 @@ export const MANGLED_PROPS: Readonly<Record<string, string>> = {
   openWalletApp: 'W',
   waitingTitle: 'X',
   mobileHelp: 'Z',
+  // inside the UI bundle, from the honest-errors and no-layout-shift change (design.md §14); the
+  // last free letters (h, m, x and y are property names in src/, `phone` is an icon's name), then
+  // `_` and two characters: the copy keys read by name only and the view's other props
+  backToQr: 'b',
+  least: 'L',
+  retry: 'T',
+  copy: '_',
+  showQr: '_a',
+  help: '_b',
+  action: '_c',
+  onAction: '_d',
+  compact: '_e',
+  mark: '_f',
+  brand: '_g',
+  testMode: '_h',
+  expiresIn: '_i',
+  qrLabel: '_j',
+  openHere: '_k',
+  openApp: '_l',
+  openWallet: '_m',
+  walletTitle: '_n',
+  configHelp: '_o',
+  icon: '_p',
+  wallet: '_q',
+  title: '_r',
 };
 
 /** The minifier's settings for the widget's scripts: rolldown's defaults, and {@link MANGLED_PROPS}. */

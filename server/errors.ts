@@ -10,13 +10,22 @@ export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * ORIGIN_NOT_ALLOWED on the widget's create: the `Origin` the service saw, sent back in the body
+   * so the widget's console line can name it (docs/partner-api.md#errors).
+   */
+  readonly origin?: string;
 
-  constructor(code: ErrorCode, options: { cause?: unknown; message?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: { cause?: unknown; message?: string; headers?: Record<string, string>; origin?: string | null } = {},
+  ) {
     super(options.message ?? ERRORS[code].message, { cause: options.cause });
     this.name = 'ServiceError';
     this.code = code;
     this.status = ERRORS[code].status;
     this.headers = options.headers ?? {};
+    if (options.origin != null) this.origin = options.origin;
   }
 }
 
@@ -42,9 +51,13 @@ export class TooManyRequestsError extends Error {
   }
 }
 
-/** The one function that shapes error bodies. */
-export function errorBody(code: ErrorCode, message: string = ERRORS[code].message): ErrorBody {
-  return { error: code, message };
+/**
+ * The one function that shapes error bodies; `origin` only for ORIGIN_NOT_ALLOWED on the widget's create.
+ *
+ * @example errorBody('ORIGIN_NOT_ALLOWED', undefined, 'https://shop.example') // { error, message, origin: 'https://shop.example' }
+ */
+export function errorBody(code: ErrorCode, message: string = ERRORS[code].message, origin?: string): ErrorBody {
+  return origin === undefined ? { error: code, message } : { error: code, message, origin };
 }
 
 export function tooManyRequestsBody(retryAfterSeconds: number): ErrorBody {

@@ -63,7 +63,10 @@ export async function createWithPartnerId(
   if (!found) throw new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
   const partner = standardPartnerOf(found);
   if (input.origin !== partner.domain) {
-    throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not the registered domain' });
+    throw new ServiceError('ORIGIN_NOT_ALLOWED', {
+      cause: 'origin is not the registered domain',
+      origin: input.origin,
+    });
   }
   const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
@@ -96,7 +99,10 @@ export async function createWithSessionToken(
 ): Promise<CreatedRequest> {
   const claims = await deps.blind.verifySessionToken(input.sessionToken);
   if (input.origin === null || originHash(input.origin) !== claims.origin_hash) {
-    throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin does not hash to the session origin_hash' });
+    throw new ServiceError('ORIGIN_NOT_ALLOWED', {
+      cause: 'origin does not hash to the session origin_hash',
+      origin: input.origin,
+    });
   }
   const scopes = scopesOfMask(claims.scope_mask);
   const problem = findScopeProblem(scopes, input.clientProofMode);

@@ -38,7 +38,10 @@ function answerError(
   if (error instanceof ServiceError) {
     if (error.status >= 500) request.log.error({ err: error, code: error.code }, 'request failed');
     else request.log.info({ code: error.code, cause: describeCause(error.cause) }, 'request refused');
-    return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
+    return reply
+      .code(error.status)
+      .headers(error.headers)
+      .send(errorBody(error.code, error.message, error.origin));
   }
   if (error instanceof TooManyRequestsError) {
     request.log.info({ code: 'RATE_LIMITED' }, 'rate limit reached');

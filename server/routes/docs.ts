@@ -66,13 +66,17 @@ export const SIGNED_ROUTE_ERRORS: readonly DocumentedCode[] = [
 const SIGNED_WRITE_ROUTE_ERRORS: readonly DocumentedCode[] = ['UNSUPPORTED_MEDIA_TYPE'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** JSON schema of the error body `{error, message}`. */
+/** JSON schema of the error body `{error, message}` (and `origin` on the widget's ORIGIN_NOT_ALLOWED). */
 export const errorBodySchema = {
   type: 'object',
   required: ['error', 'message'],
   properties: {
     error: { type: 'string', enum: [...WIRE_CODES, TOO_MANY_REQUESTS], description: 'catalogue code' },
     message: { type: 'string', description: 'human-readable; do not parse' },
+    origin: {
+      type: 'string',
+      description: '`ORIGIN_NOT_ALLOWED` from POST /api/w/verify-request only: the `Origin` header the service saw',
+    },
   },
 } as const;
 

@@ -150,7 +150,7 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
     expect(res.json().error).toBe('FORBIDDEN_RAIL');
   });
 
-  it('refuses a missing Origin or one that is not the registered domain with 403 ORIGIN_NOT_ALLOWED', async () => {
+  it('refuses a missing Origin or an unregistered one with 403 ORIGIN_NOT_ALLOWED, naming the Origin it saw', async () => {
     t = await makeTestApp();
     for (const origin of [
       undefined,
@@ -161,7 +161,11 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
     ]) {
       const res = await postVerifyRequest(t, { partner_id: PARTNERS.demo.id }, { origin });
       expect(res.statusCode, String(origin)).toBe(403);
-      expect(res.json().error).toBe('ORIGIN_NOT_ALLOWED');
+      expect(res.json()).toEqual({
+        error: 'ORIGIN_NOT_ALLOWED',
+        message: 'Origin is not registered for this partner.',
+        ...(origin === undefined ? {} : { origin }),
+      });
     }
     // pk_test_other is registered on 127.0.0.1
     expect(
@@ -276,6 +280,7 @@ describe('POST /api/w/verify-request (ADULT_BLIND)', () => {
       const res = await postVerifyRequest(t, { session_token: token }, { origin });
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toBe('ORIGIN_NOT_ALLOWED');
+      expect(res.json().origin).toBe(origin);
     }
   });
 

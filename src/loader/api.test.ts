@@ -142,6 +142,16 @@ describe('window.SVC', () => {
     }
   });
 
+  it('reserves the card’s size in its container at once, before the UI arrives', () => {
+    const { api } = svc(undefined, () => new Promise(() => {}));
+    const regular = box('r');
+    const compact = box('c');
+    api.render(regular);
+    api.render(compact, { size: 'compact' });
+    expect(regular.style.minHeight).toBe('400px');
+    expect(compact.style.minHeight).toBe('276px');
+  });
+
   it('asks for the locale of each widget with the UI bundle, so its script travels in parallel', async () => {
     const asked: Array<string | undefined> = [];
     const fake = fakeUi();

@@ -112,6 +112,9 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     sent?.catch(ignore);
 
     return (container) => {
+      // No layout shift (design.md §7, docs/embedding.md): the card's size, reserved through the
+      // CSSOM (a CSP's style-src does not govern it) before the UI arrives; styles.ts holds the card to it.
+      container.style.minHeight = config.size == 'compact' ? '276px' : '400px';
       let state: WidgetState = 'creating';
       let controller: WidgetController | undefined;
       /** calls made before the UI arrived; undefined once removed */

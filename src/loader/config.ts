@@ -4,12 +4,10 @@
  * its options through the same validation under the same names, camelCased as `dataset` spells
  * them (`successPath` for `data-success-path`).
  */
-import { LOCALES as LANGUAGES } from '../protocol/api.ts';
 import { SCOPES, WALLET_SCOPES, type Scope } from '../protocol/scopes.ts';
 import {
   ACCENT_PATTERN,
   type Layout,
-  type LocaleOption,
   type RenderOptions,
   type Size,
   type Theme,
@@ -29,9 +27,8 @@ export interface ParsedConfig {
   problem?: string;
 }
 
-/** The values of `data-theme` and `data-locale`; the first is the default. */
+/** The values of `data-theme`; the first is the default. */
 export const THEMES: readonly Theme[] = ['dark', 'light', 'auto'];
-export const LOCALES: readonly LocaleOption[] = [...LANGUAGES, 'auto'];
 
 /**
  * `render()` options as attribute values: `{ scopes: ['isAdult', 'isEU'], debug: true }` →
@@ -123,15 +120,15 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   }
   // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
   if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent');
-  // Attributes kept as written (partnerId, sessionToken, state, onError, …) travel by spreading.
+  // Attributes kept as written (partnerId, sessionToken, state, onError, container: its default is
+  // autoRender's, api.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
+  // travel by spreading;
+  // so does data-locale, a BCP 47 tag that never fails: ../shared/locale.ts resolves it.
   const config = {
     ...raw,
     apiOrigin,
-    successPath: raw.successPath ?? '/',
     scopes,
-    locale: oneOf('locale', LOCALES),
     theme: oneOf('theme', THEMES),
-    container: raw.container || 'svc-widget',
     debug: flag('debug'),
     clientProofMode,
     serverVerify,

@@ -3,8 +3,8 @@
  * result out of the address if one arrived, install `window.SVC`, and start the script tag's
  * own widget unless the page asked for explicit rendering or is receiving a result.
  */
-import { createSvc } from './api.ts';
 import { createUiLoader } from './inject.ts';
+import { createSvc } from './api.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 
 declare const __UI_FILE__: string;

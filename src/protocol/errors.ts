@@ -72,10 +72,12 @@ export type ErrorCode = keyof typeof ERRORS;
 /** The spec's rate-limit body (Limits table): `{error: "Too many requests"}`. */
 export const TOO_MANY_REQUESTS = 'Too many requests';
 
-/** Error body shape on the wire: `{error, message}`. */
+/** Error body shape on the wire: `{error, message}`, and `origin` where docs/partner-api.md#errors says. */
 export interface ErrorBody {
   error: ErrorCode | typeof TOO_MANY_REQUESTS;
   message: string;
+  /** ORIGIN_NOT_ALLOWED from POST /api/w/verify-request: the `Origin` header the service saw */
+  origin?: string;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -45,13 +45,14 @@ export interface WidgetConfig {
   readonly apiOrigin: string;
   readonly partnerId?: string;
   readonly sessionToken?: string;
-  /** same-origin path, e.g. `/account/verified?x=1` */
-  readonly successPath: string;
+  /** same-origin path, e.g. `/account/verified?x=1`; absent only beside a problem (the UI then goes to `/`) */
+  readonly successPath?: string;
   readonly scopes: readonly Scope[];
-  readonly locale: LocaleOption;
+  /** `data-locale` as written: a BCP 47 tag (`en-GB`), `auto`, or absent (fr); src/shared/locale.ts resolves it */
+  readonly locale?: string;
   readonly theme: Theme;
-  /** element id of the container */
-  readonly container: string;
+  /** element id of the container, as written (autoRender looks up `svc-widget` when absent) */
+  readonly container?: string;
   readonly debug: boolean;
   readonly clientProofMode: boolean;
   readonly serverVerify: boolean;
@@ -118,8 +119,8 @@ export interface MountOptions {
    * its nonce); rejects when it cannot be loaded. See src/loader/inject.ts.
    */
   loadCopy(locale: Locale): Promise<unknown>;
-  /** `auto` → the page's language (src/shared/locale.ts): the loader's own, so the bundle carries none */
-  resolveLocale(option: LocaleOption): Locale;
+  /** a BCP 47 tag or `auto` → one of the seven (src/shared/locale.ts): the loader's own, so the bundle carries none */
+  resolveLocale(option?: string): Locale;
   /** mount straight into the error state (configuration error) */
   error?: SvcError;
 }
@@ -165,7 +166,8 @@ export interface RenderOptions {
   sessionToken?: string;
   successPath?: string;
   scopes?: string | readonly string[];
-  locale?: LocaleOption;
+  /** a BCP 47 tag (`en-GB` → `en`) or `auto`, as `data-locale` */
+  locale?: LocaleOption | (string & {});
   theme?: Theme;
   debug?: boolean;
   clientProofMode?: boolean;

@@ -24,6 +24,18 @@ describe('resolveLocale', () => {
     expect(resolveLocale('it')).toBe('it');
   });
 
+  it('reads data-locale as a BCP 47 tag: en-GB is English, de-AT German, whatever the case', () => {
+    expect(resolveLocale('en-GB')).toBe('en');
+    expect(resolveLocale('de-AT')).toBe('de');
+    expect(resolveLocale('PT-br')).toBe('pt');
+  });
+
+  it('gives French for a language the widget lacks, or for no locale at all', () => {
+    expect(resolveLocale('ja')).toBe('fr');
+    expect(resolveLocale('')).toBe('fr');
+    expect(resolveLocale(undefined)).toBe('fr');
+  });
+
   it('reads <html lang> first for auto, then the browser languages, among all seven locales', () => {
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['es-ES', 'en']);
     document.documentElement.lang = 'de-AT';

@@ -18,13 +18,15 @@ export function pickLocale(tags: ReadonlyArray<string | undefined>): Locale {
 }
 
 /**
- * `auto` → `<html lang>`, then the browser's languages, then French (design.md §7), among the
- * seven locales of `LOCALES`.
+ * `data-locale` as a BCP 47 tag (design.md §14): `en-GB` → `en`, `de-AT` → `de`; `auto` →
+ * `<html lang>`, then the browser's languages (design.md §7); a language the widget lacks, or
+ * none, → French (the UI warns once: src/widget/mount.tsx).
  *
+ * @example resolveLocale('en-GB') // 'en'
  * @example resolveLocale('auto') // 'en' on <html lang="en-GB">, 'de' on <html lang="de-AT">
  */
-export function resolveLocale(option: LocaleOption): Locale {
-  return option !== 'auto' ? option : pickLocale([document.documentElement.lang, ...(navigator.languages ?? [])]);
+export function resolveLocale(option?: LocaleOption | string): Locale {
+  return pickLocale(option == 'auto' ? [document.documentElement.lang, ...navigator.languages] : [option]);
 }
 
 /**

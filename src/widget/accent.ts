@@ -43,8 +43,8 @@ export function luminance(hex: string): number {
  *
  * @example contrast(luminance('#000'), luminance('#fff')) // 21
  */
-export function contrast(a: number, b: number): number {
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+export function contrast(one: number, other: number): number {
+  return (Math.max(one, other) + 0.05) / (Math.min(one, other) + 0.05);
 }
 
 /**

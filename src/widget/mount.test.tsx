@@ -264,45 +264,6 @@ describe('mountWidget', () => {
     expect(root.querySelector('[data-testid="svc-qr"]')?.getAttribute('width')).toBe('160');
   });
 
-  it('holds the card’s height while the QR code renews, and lets it follow its content otherwise', async () => {
-    // happy-dom lays nothing out: the card is 441 px with its QR code, 233 px without, or its min-height
-    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
-      if (!this.classList.contains('card')) return 0;
-      return Math.max(parseFloat(this.style.minHeight) || 0, this.querySelector('[data-testid="svc-qr"]') ? 441 : 233);
-    });
-    let answer: (value: [number, unknown]) => void = () => {};
-    let creates = 0;
-    const seen: Array<[string, string | undefined]> = [];
-    const root = mount(
-      {},
-      {
-        emit: (...event) => {
-          const card = container.querySelector('[data-testid="svc-widget"]')?.shadowRoot?.querySelector('.card');
-          if (event[0] === 'state') seen.push([event[1], (card as HTMLElement | null)?.style.minHeight]);
-        },
-        send: () =>
-          ++creates === 1
-            ? Promise.resolve([201, { ...REQUEST, expires_at: Date.now() + 300_000 }])
-            : new Promise((resolve) => (answer = resolve)),
-      },
-    );
-    await vi.advanceTimersByTimeAsync(0);
-    const card = root.querySelector<HTMLElement>('.card')!;
-    expect(card.style.minHeight).toBe('');
-    // each state is announced before it is drawn: the card as the state before it left it
-    seen.length = 0;
-    await vi.advanceTimersByTimeAsync(300_000);
-    expect(seen).toEqual([
-      ['expired', ''],
-      ['creating', '441px'],
-    ]);
-    expect(card.style.minHeight).toBe('441px');
-    answer([201, { ...REQUEST, request_id: 'vr_2', expires_at: Date.now() + 300_000 }]);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(widget!.state).toBe('waiting');
-    expect(card.style.minHeight).toBe('');
-  });
-
   it.each([
     ['a phone', 'Mozilla/5.0 (Linux; Android 14; Pixel 7) Mobile', 'svc-open-app', 'av://?x=1'],
     ['a computer', 'Mozilla/5.0 (X11; Linux x86_64)', 'svc-open-here', REQUEST.deep_link],

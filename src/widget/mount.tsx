@@ -77,11 +77,6 @@ export const mountWidget: MountWidget = (container, options) => {
       if (!copy) return;
       const state = flow.state.value;
       const request = flow.request.value;
-      // The card is as tall as its state needs (issue 19), but holds still while the QR code
-      // renews (waiting → expired → creating → waiting): it keeps the height it had before, a
-      // min-height set through the CSSOM, which a CSP's style-src does not govern.
-      const card = root.querySelector<HTMLElement>('.card');
-      if (card) card.style.minHeight = state == 'expired' || state == 'creating' ? card.offsetHeight + 'px' : '';
       render(
         <>
           {legacyCss && <style>{cssWith(accent.value && accentCss(accent.value))}</style>}

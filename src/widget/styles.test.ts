@@ -53,7 +53,16 @@ describe('the widget stylesheet', () => {
     expect(fontSize('.head')).toBeLessThan(fontSize('.title'));
   });
 
-  it('lets the card grow with its state: no fixed height (issue 19)', () => {
+  it('gives the card no fixed height, but one min-height per size that every state keeps (no layout shift)', () => {
     expect(/\.card\{[^}]*[;{]height:/.exec(CSS)).toBeNull();
+    // the sizes the loader reserves in the container (src/loader/api.ts)
+    expect(CSS).toMatch(/\.card\{[^}]*min-height:400px/);
+    expect(CSS).toMatch(/\.compact\{min-height:276px\}/);
+  });
+
+  it('never wraps the compact card’s countdown, and balances titles so that no word is left alone', () => {
+    expect(CSS).toMatch(/\.compact \[role=timer\]\{[^}]*white-space:nowrap/);
+    expect(CSS).toMatch(/\.title\{[^}]*text-wrap:balance/);
+    expect(CSS).toMatch(/\.help\{[^}]*text-wrap:pretty/);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The widget's one stylesheet, adopted by every shadow root as a constructed stylesheet: no
  * <style> element and no style attribute in the markup, so it works under a `style-src` without
- * 'unsafe-inline' (the card's min-height while its QR code renews is set through the CSSOM,
- * which `style-src` does not govern: mount.tsx). Only browsers without constructed stylesheets (Safari before 16.4) get a
+ * 'unsafe-inline'. The card keeps one size per `data-size` across its states (min-height: 400 px,
+ * compact 276 px), the size the loader reserves in the container before the UI arrives (no layout
+ * shift: src/loader/api.ts, docs/embedding.md). Only browsers without constructed stylesheets (Safari before 16.4) get a
  * <style> element instead. Partners theme it with --svc-accent, --svc-radius and --svc-font on
  * the container (custom properties inherit into the shadow root), or with `data-accent`, which
  * adds a sheet of the widget's own (accent.ts) that also keeps text on and around it readable.
@@ -18,14 +19,14 @@ export const CSS =
   `:host{all:initial;display:block}` +
   `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;` +
   `display:flex;flex-flow:column;` +
-  `gap:12px;width:100%;max-width:400px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
+  `gap:12px;width:100%;max-width:400px;min-height:400px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
   `background:var(--bg);color:var(--fg);` +
   `font:15px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-align:center}` +
   `.dark,.auto{${DARK}}.light{${LIGHT}}@media(prefers-color-scheme:light){.auto{${LIGHT}}}` +
   `.head{display:flex;justify-content:space-between;align-items:center;font-size:13px;color:var(--mut)}` +
   `.badge{padding:0 6px;border:1px solid;border-radius:99px;color:var(--warn);font-size:11px;font-weight:600}` +
   `.state,.compact .text{flex:1;display:flex;flex-flow:column;align-items:center;justify-content:center;gap:10px}` +
-  `.title{margin:0;font-size:17px;font-weight:600;line-height:1.3}.help{margin:0;color:var(--mut)}` +
+  `.title{margin:0;font-size:17px;font-weight:600;line-height:1.3;text-wrap:balance}.help{margin:0;color:var(--mut);text-wrap:pretty}` +
   `.icon{width:56px;height:56px;fill:none;stroke:var(--lk);stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round}` +
   `.icon circle{stroke:var(--line)}` +
   // Motion runs on the compositor (transform of the <svg> itself, never a stroke or a child of it,
@@ -42,8 +43,9 @@ export const CSS =
   `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
   // The words of a state (.text) and its buttons (.row) lay out as the state's own children;
   // the compact card (data-size="compact") puts them beside the QR code or the icon, buttons in a row.
-  `.text,.row{display:contents}.compact .state{flex-flow:wrap;gap:16px;text-align:start}` +
-  `.compact .text{flex-basis:120px;align-items:start}.compact .row{display:flex;flex-flow:wrap;align-items:center;gap:8px}` +
+  `.text,.row{display:contents}.compact{min-height:276px}.compact .state{flex-flow:wrap;gap:16px;text-align:start}` +
+  `.compact [role=timer]{font-size:12px;white-space:nowrap}` +
+  `.compact .text{flex-basis:120px;min-width:0;align-items:start}.compact .row{display:flex;flex-flow:wrap;align-items:center;gap:8px}` +
   `.compact .m>.icon,.compact .m .help{display:none}` +
   `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
   `@media(prefers-reduced-motion:reduce){*{animation:none!important}}`;

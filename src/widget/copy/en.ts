@@ -30,6 +30,7 @@ export const en: Copy = {
   expiredHelp: 'A new code will appear automatically.',
   errorTitle: 'Verification unavailable',
   errorHelp: 'The service is not responding right now.',
+  configHelp: 'This site’s age check is not set up correctly.',
   timeoutTitle: 'Could not confirm',
   timeoutHelp: 'The site could not confirm your verification.',
   retry: 'Try again',

@@ -30,6 +30,7 @@ export const es: Copy = {
   expiredHelp: 'Aparecerá un código nuevo automáticamente.',
   errorTitle: 'Verificación no disponible',
   errorHelp: 'El servicio no responde en este momento.',
+  configHelp: 'La verificación de edad de este sitio está mal configurada.',
   timeoutTitle: 'No se ha podido confirmar',
   timeoutHelp: 'El sitio web no ha podido confirmar su verificación.',
   retry: 'Volver a intentarlo',

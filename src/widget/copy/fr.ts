@@ -32,6 +32,7 @@ export const fr = {
   expiredHelp: 'Un nouveau code s’affichera automatiquement.',
   errorTitle: 'Vérification indisponible',
   errorHelp: 'Le service ne répond pas pour le moment.',
+  configHelp: 'La vérification d’âge de ce site est mal configurée.',
   timeoutTitle: 'Confirmation impossible',
   timeoutHelp: 'Le site n’a pas pu confirmer votre vérification.',
   retry: 'Réessayer',

@@ -33,6 +33,7 @@ export const it: Copy = {
   expiredHelp: 'Un nuovo codice apparirà automaticamente.',
   errorTitle: 'Verifica non disponibile',
   errorHelp: 'Il servizio al momento non risponde.',
+  configHelp: 'La verifica dell’età di questo sito è configurata male.',
   timeoutTitle: 'Conferma non riuscita',
   timeoutHelp: 'Il sito non è riuscito a confermare la verifica.',
   retry: 'Riprova',

@@ -30,6 +30,7 @@ export const nl: Copy = {
   expiredHelp: 'Er verschijnt automatisch een nieuwe code.',
   errorTitle: 'Verificatie niet beschikbaar',
   errorHelp: 'De dienst reageert op dit moment niet.',
+  configHelp: 'De leeftijdscontrole van deze website is niet goed ingesteld.',
   timeoutTitle: 'Bevestigen niet gelukt',
   timeoutHelp: 'De website kon uw verificatie niet bevestigen.',
   retry: 'Opnieuw proberen',

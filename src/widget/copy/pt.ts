@@ -33,6 +33,7 @@ export const pt: Copy = {
   expiredHelp: 'Será apresentado um novo código automaticamente.',
   errorTitle: 'Verificação indisponível',
   errorHelp: 'O serviço não está a responder neste momento.',
+  configHelp: 'A verificação de idade deste site está mal configurada.',
   timeoutTitle: 'Não foi possível confirmar',
   timeoutHelp: 'O site não conseguiu confirmar a sua verificação.',
   retry: 'Tentar novamente',

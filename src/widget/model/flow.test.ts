@@ -238,6 +238,24 @@ describe('waiting for the phone', () => {
     expect(location.hash).toBe('');
   });
 
+  it('goes to / when reset() runs a configuration that had a problem and no success path', async () => {
+    statusScript.push(status({ status: 'completed', result: { grant_code: 'g_1' } }));
+    const { config, problem } = parseConfig({ partnerId: 'pk_test_demo' }, API);
+    expect(problem).toBe('data-success-path missing');
+    flow = createFlow({
+      config,
+      storageKey: KEY,
+      error: { code: 'INIT_FAILED', message: problem!, retryable: false },
+      create: (signal) => createRequest((s) => sendCreateRequest(config, s), signal),
+      emit: (...event) => events.push(event),
+      keepResult: (result) => kept.push(result),
+      navigate: (url) => navigated.push(url),
+    });
+    flow.reset();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(navigated).toEqual(['/#grant_code=g_1']);
+  });
+
   it('long-polls with wait=25 and never calls more than once a second', async () => {
     for (let i = 0; i < 5; i++) statusScript.push(status({ status: 'pending' }));
     start();

@@ -211,12 +211,13 @@ export function createFlow(deps: FlowDeps): Flow {
         return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
     }
     deps.emit('success', delivered);
-    if (isCurrentPage(config.successPath)) {
+    // a config with a problem may have none; reset() can still run it (src/loader/config.ts)
+    if (isCurrentPage(config.successPath ?? '/')) {
       deps.keepResult(delivered);
       state.value = 'completed';
     } else {
       state.value = 'redirecting';
-      deps.navigate(resultUrl(config.successPath, delivered));
+      deps.navigate(resultUrl(config.successPath ?? '/', delivered));
     }
   }
 

@@ -25,6 +25,37 @@ describe('readCreateAnswer', () => {
     await expect(readCreateAnswer(Promise.resolve(answer))).rejects.toMatchObject({ message: code, retryable });
   });
 
+  it('names the Origin the service saw, and the command that registers it, for ORIGIN_NOT_ALLOWED', async () => {
+    const answer: CreateAnswer = [403, { error: 'ORIGIN_NOT_ALLOWED', message: '…', origin: 'https://shop.example' }];
+    await expect(readCreateAnswer(Promise.resolve(answer))).rejects.toMatchObject({
+      message: 'ORIGIN_NOT_ALLOWED https://shop.example: svc partners add --domain https://shop.example',
+      retryable: false,
+    });
+  });
+
+  it('gives up the loader’s first request after 15 s without an answer, as a retryable NETWORK error', async () => {
+    vi.useFakeTimers();
+    // the loader's controller (src/loader/api.ts): aborting it rejects the fetch behind the answer
+    const controller = new AbortController();
+    const answer = new Promise<CreateAnswer>((_resolve, reject) =>
+      controller.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+    );
+    const outcome = vi.fn();
+    readCreateAnswer(answer, controller).catch(outcome);
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(outcome).not.toHaveBeenCalled();
+    expect(controller.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(controller.signal.aborted).toBe(true);
+    expect(outcome).toHaveBeenCalledWith(expect.objectContaining({ message: 'NETWORK', retryable: true }));
+  });
+
+  it('leaves no timer behind once the answer is in', async () => {
+    vi.useFakeTimers();
+    await readCreateAnswer(Promise.resolve([201, CREATED]));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('rejects with a retryable NETWORK error when the request could not be sent', async () => {
     await expect(readCreateAnswer(Promise.reject(new TypeError('Failed to fetch')))).rejects.toMatchObject({
       message: 'NETWORK',

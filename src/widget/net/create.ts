@@ -1,11 +1,13 @@
 import type { VerifyRequestCreated } from '../../protocol/api.ts';
+import type { ErrorBody } from '../../protocol/errors.ts';
 import { CREATE_TIMEOUT_MS, type CreateAnswer, type CreateError } from '../../shared/contract.ts';
 import { withTimeout } from '../../shared/timeout.ts';
 
 /**
  * The verification request of a create answer (the loader's `sendCreateRequest`), or a
- * {@link CreateError}: the catalogue code when the service sent one, else `HTTP_<status>`, and
- * `NETWORK` when no answer came; retryable for network errors, 429 and 5xx.
+ * {@link CreateError}: the catalogue code when the service sent one (with the Origin it saw and
+ * the command that registers it for ORIGIN_NOT_ALLOWED), else `HTTP_<status>`, and `NETWORK`
+ * when no answer came within {@link CREATE_TIMEOUT_MS}; retryable for network errors, 429 and 5xx.
  *
  * @example const created = await readCreateAnswer(options.sent); // { request_id, deep_link, qr, … }
  */
@@ -26,8 +28,12 @@ export async function readCreateAnswer(
   }
   if ((status === 201 || status === 200) && body) return body as VerifyRequestCreated;
   // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting
-  const code = (body as { error?: string } | undefined)?.error;
-  throw createError(code ?? 'HTTP_' + status, status === 429 || status >= 500 || status < 300);
+  const { error: code = 'HTTP_' + status, origin } = (body ?? {}) as Partial<ErrorBody>;
+  throw createError(
+    // ORIGIN_NOT_ALLOWED names the Origin the service saw (docs/partner-api.md#every-error-code)
+    origin ? `${code} ${origin}: svc partners add --domain ${origin}` : code,
+    status === 429 || status >= 500 || status < 300,
+  );
 }
 
 /**

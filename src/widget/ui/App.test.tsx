@@ -184,3 +184,39 @@ describe('App: sizes', () => {
     ]);
   });
 });
+
+describe('App: whose problem an error is', () => {
+  const setup = { code: 'INIT_FAILED', message: 'create failed: ORIGIN_NOT_ALLOWED', retryable: false } as const;
+  const outage = { code: 'INIT_FAILED', message: 'create failed: HTTP_503', retryable: true } as const;
+
+  it('tells a configuration error as the site’s, in every locale, with no retry', () => {
+    for (const locale of LOCALES) {
+      const copy = ALL_COPY[locale];
+      const view = show({ state: 'error', error: setup, copy, lang: locale });
+      expect(view.querySelector('.help')?.textContent).toBe(copy.configHelp);
+      expect(view.textContent).not.toContain(copy.errorHelp);
+      expect(view.querySelector('[data-testid="svc-retry"]')).toBeNull();
+    }
+    expect(ALL_COPY.en.configHelp).toBe('This site’s age check is not set up correctly.');
+  });
+
+  it('tells a network error or a 5xx as the service being unavailable, with a retry', () => {
+    const view = show({ state: 'error', error: outage, copy: ALL_COPY.en, lang: 'en' });
+    expect(view.querySelector('.help')?.textContent).toBe('The service is not responding right now.');
+    expect(view.querySelector('[data-testid="svc-retry"]')).not.toBeNull();
+  });
+
+  it('tells INIT_FAILED that retrying cannot mend as the site’s, and nothing else', () => {
+    const help = (error: ViewProps['error']): string | null | undefined =>
+      show({ state: 'error', error, copy: ALL_COPY.en, lang: 'en' }).querySelector('.help')?.textContent;
+    expect(help(setup)).toBe(ALL_COPY.en.configHelp);
+    expect(help({ ...setup, message: 'data-scopes invalid' })).toBe(ALL_COPY.en.configHelp);
+    expect(help(outage)).toBe(ALL_COPY.en.errorHelp);
+    expect(help({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true })).toBe(
+      ALL_COPY.en.timeoutHelp,
+    );
+    expect(show({ state: 'failed', error: setup, copy: ALL_COPY.en, lang: 'en' }).textContent).not.toContain(
+      ALL_COPY.en.configHelp,
+    );
+  });
+});

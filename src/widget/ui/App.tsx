@@ -103,12 +103,15 @@ export function App(p: ViewProps) {
     if (state === 'failed' && p.reason === 'cancelled') words = 'cancelled';
     if (state === 'error' && p.error?.code === 'SERVER_VERIFY_TIMEOUT') words = 'timeout';
     const canRetry = state === 'failed' || (state === 'error' && p.error?.retryable !== false);
+    // Whose problem an error is (design.md §14): one that retrying cannot mend (INIT_FAILED from a
+    // bad attribute, INVALID_PARTNER, ORIGIN_NOT_ALLOWED: src/widget/net/create.ts) is the site's
+    // configuration, told as such; a network error or a 5xx (retryable) reads as the service being unavailable.
     title = copy[`${words}Title`];
     body = (
       <Status
         icon={walletFailed ? 'cross' : ICONS[shown]}
         title={title}
-        help={copy[`${words}Help`]}
+        help={state === 'error' && !canRetry ? copy.configHelp : copy[`${words}Help`]}
         action={walletFailed ? copy.backToQr : canRetry ? copy.retry : undefined}
         onAction={walletFailed ? p.onBackToQr : p.onRetry}
       />
