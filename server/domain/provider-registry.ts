@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { ConfigError } from '../errors.ts';
+import { isPrintable } from './printable.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { isSecureOrLoopbackUrl } from './urls.ts';
 
@@ -41,9 +42,6 @@ export function newProviderId(): string {
   return PROVIDER_ID_PREFIX + randomBytes(16).toString('base64url');
 }
 
-/** Control, format, private-use and unassigned characters, and line or paragraph separators. */
-const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
-
 /**
  * The issuer is kept exactly as given, never normalised: it must equal, character for character,
  * the `issuer` of the provider's discovery document and the `iss` of its ID tokens (OpenID Connect
@@ -65,7 +63,7 @@ export function issuerProblem(value: string): string | null {
 /** @example nameProblem('France Identité') // null */
 export function nameProblem(value: string): string | null {
   const length = [...value].length;
-  if (length < 1 || length > NAME_MAX || UNPRINTABLE.test(value) || value !== value.trim())
+  if (length < 1 || length > NAME_MAX || !isPrintable(value) || value !== value.trim())
     return `must be 1 to ${NAME_MAX} printable characters without leading or trailing spaces, got ${JSON.stringify(value)}`;
   return null;
 }
@@ -85,7 +83,7 @@ export function methodProblem(value: string): string | null {
 
 /** @example clientIdProblem('svc-prod') // null */
 export function clientIdProblem(value: string): string | null {
-  if (value.length < 1 || value.length > CLIENT_ID_MAX || UNPRINTABLE.test(value) || value !== value.trim())
+  if (value.length < 1 || value.length > CLIENT_ID_MAX || !isPrintable(value) || value !== value.trim())
     return `must be 1 to ${CLIENT_ID_MAX} printable characters without leading or trailing spaces`;
   return null;
 }
@@ -114,7 +112,7 @@ export function readProves(value: string | readonly unknown[]): Scope[] | string
 export function readClientSecret(text: string): string | { problem: string } {
   const secret = text.replace(/[\r\n]+$/, '');
   if (secret === '') return { problem: 'is empty' };
-  if (UNPRINTABLE.test(secret)) return { problem: 'must hold the secret on one line, without control characters' };
+  if (!isPrintable(secret)) return { problem: 'must hold the secret on one line, without control characters' };
   return secret;
 }
 
