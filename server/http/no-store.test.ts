@@ -4,6 +4,8 @@
  * carries `Cache-Control: no-store` and `Pragma: no-cache`. The static files keep their own
  * caching (routes/assets.test.ts checks each).
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTESTATION_KEYS_PATH } from '../routes/billing.ts';
@@ -117,7 +119,12 @@ const answers: Array<[string, Call, number]> = [
     400,
   ],
   // 404 here only because this test has no built phone page to send with its 400
-  ['provider callback, unknown state', () => t.app.inject({ method: 'GET', url: '/m/callback?state=s&code=c' }), 404],
+  // the phone page with 400 once `npm run build` wrote it (docs/providers.md), a bare 404 before
+  [
+    'provider callback, unknown state',
+    () => t.app.inject({ method: 'GET', url: '/m/callback?state=s&code=c' }),
+    existsSync(fileURLToPath(new URL('../../dist/phone/index.html', import.meta.url))) ? 400 : 404,
+  ],
   // the wallet's routes
   [
     'OpenID4VP direct_post, wrong type',

@@ -268,7 +268,7 @@ describe('an unreachable status list, by policy', () => {
     const { status, lines } = checker('prefer');
     expect(await status.check({ idx: 4242, uri })).toEqual({ ok: true, value: null });
     expect(lines).toEqual([
-      `status list at ${base} unreachable (the status list answered with an HTTP error); accepted under SVC_WALLET_STATUS=prefer`,
+      `status list at ${base} unreachable (the status list answered with an HTTP error); accepted under the prefer policy`,
     ]);
     expect(lines.join()).not.toMatch(/4242|credential=|sandbox\/status/);
     expect(await checker('require').status.check({ idx: 4242, uri })).toEqual({

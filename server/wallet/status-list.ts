@@ -9,7 +9,7 @@
  * - The fetch (createStatusFetcher): 3 s, 1 MB; production fetches https only, from a public
  *   address it resolved itself and connects to (no DNS rebinding between check and connect);
  *   sandbox also allows http on loopback.
- * - Policy `SVC_WALLET_STATUS`: `prefer` (unreachable → accepted, one log line naming the list's
+ * - Policy (design.md §15; the service variable that picks it comes with the wiring): `prefer` (unreachable → accepted, one log line naming the list's
  *   origin, never the index), `require` (unreachable → refused, "status unavailable"), `off`.
  *   A list that answers but does not verify, or says revoked or suspended, is refused under both.
  */
@@ -374,7 +374,7 @@ export function createStatusChecker(input: {
         const reason: UnreachableReason =
           error instanceof StatusUnreachableError ? error.reason : 'the status list could not be reached';
         if (input.policy === 'require') return { ok: false, detail: 'status unavailable', cause: reason };
-        input.log(`status list at ${originOf(uri)} unreachable (${reason}); accepted under SVC_WALLET_STATUS=prefer`);
+        input.log(`status list at ${originOf(uri)} unreachable (${reason}); accepted under the prefer policy`);
         return { ok: true, value: null };
       }
       if (typeof list === 'string') return { ok: false, detail: 'credential status is not valid', cause: list };
