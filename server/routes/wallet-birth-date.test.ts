@@ -9,14 +9,13 @@ import { DateOnly } from '@owf/mdoc';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDirectPost, type PresentOptions } from '../sandbox/wallet/sandbox-wallet.ts';
 import { openRedisStore } from '../store/redis.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-import { makeTempDir, makeTestDeps, signedInject, type TestApp } from '../test/helpers.ts';
+import { makeTempDir, makeTestApp, signedInject, type TestApp } from '../test/helpers.ts';
 import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 
@@ -43,19 +42,11 @@ afterAll(async () => {
 });
 
 async function walletApp(store?: Store): Promise<TestApp> {
-  const base = await makeTestDeps({ clock: createFakeClock(Date.now()), ...(store ? { store } : {}) });
-  const app = await createApp(base.deps, {
-    logger: { level: 'debug', stream: { write: (line: string) => void logLines.push(line) } },
+  return makeTestApp({
+    clock: createFakeClock(Date.now()),
+    ...(store ? { store } : {}),
+    log: { lines: logLines, level: 'debug' },
   });
-  await app.ready();
-  return {
-    ...base,
-    app,
-    close: async () => {
-      await app.close();
-      await base.store.close();
-    },
-  };
 }
 
 function personaOf(id: string) {

@@ -12,9 +12,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/api.ts';
 import { parseWalletLink } from '../wallet/request.ts';
-import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
-import { makeTestApp, makeTestDeps, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
+import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
 import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import {
@@ -37,19 +36,7 @@ afterEach(async () => {
 });
 
 async function walletApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const base = await makeTestDeps({ clock: clockAt(), env });
-  const app = await createApp(base.deps, {
-    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } },
-  });
-  await app.ready();
-  return {
-    ...base,
-    app,
-    close: async () => {
-      await app.close();
-      await base.store.close();
-    },
-  };
+  return makeTestApp({ clock: clockAt(), env, log: { lines: logLines } });
 }
 
 /** Exchange, then introspect: the pass token's verification_method. */

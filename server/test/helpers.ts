@@ -105,15 +105,23 @@ export interface TestApp extends TestDeps {
 }
 
 /**
- * `createApp` over `makeTestDeps`; use `app.inject()` or `signedInject(t, …)`.
+ * `createApp` over `makeTestDeps`; use `app.inject()` or `signedInject(t, …)`. Given `log`, every
+ * log line (JSON, at `log.level`, info by default) is pushed onto `log.lines`.
  *
  * @example const t = await makeTestApp(); afterEach(() => t.close());
+ * @example const t = await makeTestApp({ log: { lines, level: 'debug' } }); // lines: string[]
  */
-export async function makeTestApp(options: MakeTestDepsOptions & { deps?: AppDeps } = {}): Promise<TestApp> {
+export async function makeTestApp(
+  options: MakeTestDepsOptions & { deps?: AppDeps; log?: { lines: string[]; level?: string } } = {},
+): Promise<TestApp> {
   const base = options.deps
     ? { deps: options.deps, clock: options.deps.clock as FakeClock, store: options.deps.store }
     : await makeTestDeps(options);
-  const app = await createApp(base.deps);
+  const { log } = options;
+  const app = await createApp(
+    base.deps,
+    log && { logger: { level: log.level ?? 'info', stream: { write: (line: string) => void log.lines.push(line) } } },
+  );
   await app.ready();
   return {
     ...base,
