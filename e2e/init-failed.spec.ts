@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { waitForWidgetState, widget } from './support/qa.ts';
+import { countCreates } from './support/wire.ts';
 
 /** A page whose script defines onError before the loader runs; errors land on <html>. */
 async function pageWithLoader(page: Page, path: string, attributes: Record<string, string>): Promise<string> {
@@ -39,10 +40,7 @@ test('an unknown partner ID ends in INIT_FAILED', async ({ page }) => {
 });
 
 test('a success path on another origin ends in INIT_FAILED and nothing navigates', async ({ page }) => {
-  let created = 0;
-  page.on('request', (request) => {
-    if (request.url().includes('/api/w/verify-request')) created++;
-  });
+  const creates = countCreates(page);
   for (const [i, path] of ['https://evil.example/steal', '//evil.example/steal', '/\\evil.example'].entries()) {
     const url = await pageWithLoader(page, `/e2e/off-origin-${i}`, {
       'partner-id': 'pk_test_demo',
@@ -52,7 +50,7 @@ test('a success path on another origin ends in INIT_FAILED and nothing navigates
     await expectInitFailed(page);
     expect(page.url()).toBe(url);
   }
-  expect(created).toBe(0);
+  expect(creates.count).toBe(0);
 });
 
 test('a partner ID mixed with a session token ends in INIT_FAILED', async ({ page }) => {

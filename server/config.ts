@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseMasterKey } from './crypto/master-key.ts';
 import { ConfigError } from './errors.ts';
+import { nearestName } from './domain/nearest-name.ts';
 import { isSecureOrLoopbackUrl } from './domain/urls.ts';
 import { tooWideProxyRanges } from './limits/proxy-ranges.ts';
 
@@ -139,30 +140,6 @@ const TOOL_VARIABLES = [
 /** Every SVC_* name the project knows; any other set in the environment is most likely a typo. */
 export const KNOWN_VARIABLES: readonly string[] = [...SERVICE_VARIABLES, ...TOOL_VARIABLES];
 
-/** Levenshtein distance: edits (insert, delete, substitute) that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
-/** The known name closest to `name` (the first of equals, in KNOWN_VARIABLES' order). */
-function nearestVariable(name: string): string {
-  let best = KNOWN_VARIABLES[0]!;
-  let bestDistance = Infinity;
-  for (const known of KNOWN_VARIABLES) {
-    const distance = editDistance(name, known);
-    if (distance < bestDistance) [best, bestDistance] = [known, distance];
-  }
-  return best;
-}
-
 /**
  * One warning line per SVC_* variable in `env` that nothing reads, naming the nearest known one:
  * a typo such as SVC_PUBLC_URL would otherwise boot silently on the default.
@@ -175,7 +152,8 @@ export function unknownVariableWarnings(env: NodeJS.ProcessEnv): string[] {
     .filter((name) => name.startsWith('SVC_') && !KNOWN_VARIABLES.includes(name))
     .sort()
     .map(
-      (name) => `${name} is not a variable this service reads (did you mean ${nearestVariable(name)}?); it is ignored`,
+      (name) =>
+        `${name} is not a variable this service reads (did you mean ${nearestName(name, KNOWN_VARIABLES)}?); it is ignored`,
     );
 }
 

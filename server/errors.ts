@@ -15,6 +15,11 @@ export class ServiceError extends Error {
    * so the widget's console line can name it (docs/partner-api.md#errors).
    */
   readonly origin?: string;
+  /**
+   * On the widget's create: what the service found in the loader's attributes
+   * (domain/loader-warnings.ts), sent beside the code for the console (docs/embedding.md#warnings).
+   */
+  warnings?: string[];
 
   constructor(
     code: ErrorCode,
@@ -52,12 +57,20 @@ export class TooManyRequestsError extends Error {
 }
 
 /**
- * The one function that shapes error bodies; `origin` only for ORIGIN_NOT_ALLOWED on the widget's create.
+ * The one function that shapes error bodies; `origin` only for ORIGIN_NOT_ALLOWED on the widget's
+ * create, `warnings` only on the widget's create when there are some.
  *
  * @example errorBody('ORIGIN_NOT_ALLOWED', undefined, 'https://shop.example') // { error, message, origin: 'https://shop.example' }
  */
-export function errorBody(code: ErrorCode, message: string = ERRORS[code].message, origin?: string): ErrorBody {
-  return origin === undefined ? { error: code, message } : { error: code, message, origin };
+export function errorBody(
+  code: ErrorCode,
+  message: string = ERRORS[code].message,
+  origin?: string,
+  warnings?: readonly string[],
+): ErrorBody {
+  const body: ErrorBody = origin === undefined ? { error: code, message } : { error: code, message, origin };
+  if (warnings?.length) body.warnings = [...warnings];
+  return body;
 }
 
 export function tooManyRequestsBody(retryAfterSeconds: number): ErrorBody {

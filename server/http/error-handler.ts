@@ -41,7 +41,7 @@ function answerError(
     return reply
       .code(error.status)
       .headers(error.headers)
-      .send(errorBody(error.code, error.message, error.origin));
+      .send(errorBody(error.code, error.message, error.origin, error.warnings));
   }
   if (error instanceof TooManyRequestsError) {
     request.log.info({ code: 'RATE_LIMITED' }, 'rate limit reached');

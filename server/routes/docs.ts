@@ -77,6 +77,13 @@ export const errorBodySchema = {
       type: 'string',
       description: '`ORIGIN_NOT_ALLOWED` from POST /api/w/verify-request only: the `Origin` header the service saw',
     },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'POST /api/w/verify-request only, for a body with `attributes`: what the service found in the loader’s ' +
+        'attributes, one console line each (docs/embedding.md#warnings)',
+    },
   },
 } as const;
 

@@ -178,6 +178,13 @@ export const widgetCreateSchema = {
       partner_id: { type: 'string', description: 'STANDARD rail' },
       session_token: { type: 'string', description: 'ADULT_BLIND rail: from POST /api/billing/session' },
       ...choices,
+      attributes: {
+        ...strings,
+        description:
+          'the loader’s first request: the names of its `data-*` attributes as `dataset` spells them ' +
+          '(`successPath`); the answer, 201 or an error, then carries `warnings` when there are some',
+      },
+      locale_tag: { type: 'string', description: 'with `attributes`: `data-locale` as written (`en-GB`, `auto`)' },
     },
   },
   response: {
@@ -209,6 +216,10 @@ export const widgetCreateSchema = {
         },
         dc_request: { ...dcRequestSchema, description: 'the org-iso-mdoc request alone (older widgets)' },
         dc_requests: dcRequestsSchema,
+        warnings: {
+          ...strings,
+          description: 'for a body with `attributes`: one console line each (docs/embedding.md#warnings)',
+        },
       },
     },
     ...errorResponses([

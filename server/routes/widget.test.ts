@@ -195,6 +195,80 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
   });
 });
 
+describe('POST /api/w/verify-request: warnings about the loader attributes', () => {
+  let t: TestApp;
+  afterEach(async () => t?.close());
+
+  it('creates the request and names the nearest known attribute and the languages in its warnings', async () => {
+    t = await makeTestApp();
+    const res = await postVerifyRequest(t, {
+      partner_id: PARTNERS.demo.id,
+      scopes: ['isAdult'],
+      locale: 'fr',
+      attributes: ['partnerId', 'successPath', 'sucessPath', 'scope', 'locale'],
+      locale_tag: 'xx',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().warnings).toEqual([
+      'unknown attribute data-sucess-path: did you mean data-success-path?',
+      'unknown attribute data-scope: did you mean data-scopes?',
+      'data-locale xx is not a language the widget speaks (fr, en, de, es, it, nl, pt): it shows fr',
+    ]);
+  });
+
+  it('answers a clean tag, and a client that sends no attributes, with no warnings field at all', async () => {
+    t = await makeTestApp();
+    for (const extra of [{ attributes: ['partnerId', 'successPath'], locale_tag: 'en-GB' }, {}]) {
+      const res = await postVerifyRequest(t, { partner_id: PARTNERS.demo.id, locale: 'en', ...extra });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).not.toHaveProperty('warnings');
+    }
+  });
+
+  it('refuses an unknown scope with 400 INVALID_SCOPES, its warning naming the nearest known scope', async () => {
+    t = await makeTestApp();
+    const res = await postVerifyRequest(t, {
+      partner_id: PARTNERS.demo.id,
+      scopes: ['isFrnch'],
+      attributes: ['scopes'],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'INVALID_SCOPES',
+      message: expect.any(String),
+      warnings: ['data-scopes isFrnch: did you mean isFrench?'],
+    });
+  });
+
+  it('keeps the warnings beside any refusal: an unknown partner, an unregistered Origin', async () => {
+    t = await makeTestApp();
+    const body = { attributes: ['partnerId', 'sucessPath'] };
+    const unknown = await postVerifyRequest(t, { ...body, partner_id: 'pk_test_nobody' });
+    expect(unknown.json()).toMatchObject({ error: 'INVALID_PARTNER', warnings: [expect.stringContaining('sucess')] });
+    const elsewhere = await postVerifyRequest(
+      t,
+      { ...body, partner_id: PARTNERS.demo.id },
+      { origin: 'http://evil.example' },
+    );
+    expect(elsewhere.json()).toMatchObject({
+      error: 'ORIGIN_NOT_ALLOWED',
+      origin: 'http://evil.example',
+      warnings: [expect.stringContaining('sucess')],
+    });
+  });
+
+  it('answers attributes with neither id (a loader whose own check failed) with 400 and the warnings, creating nothing', async () => {
+    t = await makeTestApp();
+    const res = await postVerifyRequest(t, { scopes: ['isAdult'], attributes: ['partnerId', 'sucessPath'] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'INVALID_REQUEST',
+      message: expect.any(String),
+      warnings: ['unknown attribute data-sucess-path: did you mean data-success-path?'],
+    });
+  });
+});
+
 describe('CORS on /api/w/*', () => {
   let t: TestApp;
   afterEach(async () => t?.close());

@@ -18,6 +18,9 @@
  *  4. Origin header missing or not hashing to the token's origin_hash → 403 ORIGIN_NOT_ALLOWED
  *  5. no enabled method can prove the token's scopes → 400 NO_METHOD
  *  6. more than 20 requests from one session token (renewals are fine) → 429 {error: "Too many requests"}
+ * A body that carries `attributes` (the loader's first request) gets `warnings` beside the answer
+ * from check 2 on, 201 or an error, when its attributes, `locale_tag` or scopes deserve one
+ * (domain/loader-warnings.ts); with neither id (a loader whose own check failed) nothing is created.
  *
  * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
  * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
@@ -30,15 +33,16 @@
  * CORS on /api/w/*: any origin, no credentials, preflights answered, X-SVC-CID and Retry-After
  * exposed. Every answer here is Cache-Control: no-store, as every API answer (http/no-store.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { createWithPartnerId, createWithSessionToken } from '../domain/create-request.ts';
+import { loaderWarnings } from '../domain/loader-warnings.ts';
 import { encodeQr } from '../domain/qr.ts';
 import { pollWidgetStatus } from '../domain/request-status.ts';
 import { POLL_AFTER_MS } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
-import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString } from '../http/body.ts';
+import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString, type JsonObject } from '../http/body.ts';
 import { openCors, requestOrigin } from '../http/cors.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
@@ -63,20 +67,12 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
       async (request, reply) => {
         await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
-        const hasPartner = body.partner_id !== undefined;
-        if (hasPartner === (body.session_token !== undefined)) {
-          throw new ServiceError('INVALID_REQUEST', { cause: 'send exactly one of partner_id and session_token' });
-        }
-        const choices = readRequestChoices(body);
-        const origin = requestOrigin(request);
-        const created = hasPartner
-          ? await createWithPartnerId(deps, {
-              ...choices,
-              partnerId: readString(body, 'partner_id'),
-              origin,
-              scopes: body.scopes,
-            })
-          : await createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
+        // the loader's attributes, answered whatever comes next (docs/embedding.md#warnings)
+        const warnings = loaderWarnings(body);
+        const created = await createFromBody(request, body).catch((error: unknown) => {
+          if (error instanceof ServiceError && warnings.length) error.warnings = warnings;
+          throw error;
+        });
         const answer: VerifyRequestCreated = {
           request_id: created.record.id,
           poll_token: created.pollToken,
@@ -91,9 +87,28 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
           answer.dc_request = created.wallet.dcRequest;
           answer.dc_requests = created.wallet.dcRequests;
         }
+        if (warnings.length) answer.warnings = warnings;
         return reply.code(201).send(answer);
       },
     );
+
+    /** Checks 2 to the end of the list above: the request on the rail its body names. */
+    const createFromBody = async (request: FastifyRequest, body: JsonObject) => {
+      const hasPartner = body.partner_id !== undefined;
+      if (hasPartner === (body.session_token !== undefined)) {
+        throw new ServiceError('INVALID_REQUEST', { cause: 'send exactly one of partner_id and session_token' });
+      }
+      const choices = readRequestChoices(body);
+      const origin = requestOrigin(request);
+      return hasPartner
+        ? createWithPartnerId(deps, {
+            ...choices,
+            partnerId: readString(body, 'partner_id'),
+            origin,
+            scopes: body.scopes,
+          })
+        : createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
+    };
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       WIDGET_STATUS_PATH,

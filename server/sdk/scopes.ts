@@ -1,7 +1,7 @@
 /**
  * Scope names and the rules a scope list must follow, as the interface spec's Scopes table and
- * the loader's `data-scopes` check them: a partner can refuse a bad list before it reaches a page
- * or `createVerifyRequest`. Copied from the service's protocol; `types.test.ts` keeps them equal.
+ * the service (INVALID_SCOPES, for `data-scopes` too) check them: a partner can refuse a bad list
+ * before it reaches a page or `createVerifyRequest`. Copied from the service's protocol; `types.test.ts` keeps them equal.
  */
 import type { Attributes, Scope } from './types.ts';
 

@@ -291,7 +291,10 @@ describe('window.SVC', () => {
       expect.any(HTMLElement),
     );
     expect(console.error).toHaveBeenCalledWith('[svc]', 'INIT_FAILED', 'data-partner-id missing');
-    expect(fetchCalls).toEqual([]);
+    // only the attributes' names go, for the service's warnings: no id, so nothing is created
+    expect(fetchBodies.map((body) => JSON.parse(body))).toEqual([
+      expect.not.objectContaining({ partner_id: expect.anything() }),
+    ]);
   });
 
   it('mounts a configuration error in the error state, so the page shows it', async () => {
@@ -492,5 +495,88 @@ describe('resume (design.md §14)', () => {
     }
     await flush();
     expect(fetchCalls).toHaveLength(2);
+  });
+});
+
+describe('warnings about the attributes (docs/embedding.md#warnings)', () => {
+  let warn: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  const answer = (status: number, body: object) =>
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
+      fetchCalls.push(url);
+      fetchBodies.push(String(init?.body));
+      return Promise.resolve(new Response(JSON.stringify(body), { status }));
+    });
+
+  it('names the attributes as written and data-locale as written in the first request', () => {
+    svc({ partnerId: 'pk_test_demo', successPath: '/done', sucessPath: '/done', locale: 'xx' }).api.render(box('w1'));
+    expect(JSON.parse(fetchBodies[0]!)).toMatchObject({
+      partner_id: 'pk_test_demo',
+      locale: 'fr',
+      attributes: ['partnerId', 'successPath', 'sucessPath', 'locale'],
+      locale_tag: 'xx',
+    });
+  });
+
+  it('names render() options with the tag attributes, as dataset spells them', () => {
+    svc({ partnerId: 'pk_test_demo', render: 'explicit' }).api.render(box('w1'), {
+      successPath: '/done',
+      theme: 'light',
+    });
+    expect(JSON.parse(fetchBodies[0]!).attributes).toEqual(['partnerId', 'render', 'successPath', 'theme']);
+  });
+
+  it("prints each warning of the service's answer as one console warning, with the request going on", async () => {
+    const lines = ['unknown attribute data-sucess-path: did you mean data-success-path?', 'data-locale xx is …'];
+    answer(201, { ...created, warnings: lines });
+    const fake = fakeUi();
+    svc(undefined, () => Promise.resolve(fake.mount)).api.render(box('w1'));
+    await flush();
+    expect(warn.mock.calls).toEqual(lines.map((line) => ['[svc]', line]));
+    await expect(fake.mounts[0]!.options.sent).resolves.toEqual([201, { ...created, warnings: lines }]);
+  });
+
+  it('prints the warnings of a refusal too: an unknown scope names the nearest known one', async () => {
+    const line = 'data-scopes isFrnch: did you mean isFrench?';
+    answer(400, { error: 'INVALID_SCOPES', message: 'Scopes are not supported for this partner.', warnings: [line] });
+    svc({ partnerId: 'pk_test_demo', successPath: '/done', scopes: 'isFrnch' }).api.render(box('w1'));
+    expect(JSON.parse(fetchBodies[0]!).scopes).toEqual(['isFrnch']);
+    await flush();
+    expect(warn).toHaveBeenCalledWith('[svc]', line);
+  });
+
+  it('with a configuration problem sends the names without an id, prints the warnings, and hands the UI no request', async () => {
+    answer(400, { error: 'INVALID_REQUEST', message: '…', warnings: ['unknown attribute data-sucess-path: …'] });
+    const fake = fakeUi();
+    svc({ partnerId: 'pk_test_demo', sucessPath: '/done' }, () => Promise.resolve(fake.mount)).api.render(box('w1'));
+    const body = JSON.parse(fetchBodies[0]!);
+    expect(body).not.toHaveProperty('partner_id');
+    expect(body).not.toHaveProperty('session_token');
+    expect(body.attributes).toEqual(['partnerId', 'sucessPath']);
+    await flush();
+    expect(console.error).toHaveBeenCalledWith('[svc]', 'INIT_FAILED', 'data-success-path missing');
+    expect(warn).toHaveBeenCalledWith('[svc]', 'unknown attribute data-sucess-path: …');
+    expect(fake.mounts[0]!.options.sent).toBeUndefined();
+  });
+
+  it('prints nothing for an answer without warnings, one that is not JSON, or no answer', async () => {
+    svc().api.render(box('w1'));
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response('<html>', { status: 502 })));
+    svc().api.render(box('w2'));
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('offline')));
+    svc().api.render(box('w3'));
+    await flush();
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("names nothing in the UI's later requests (renewals, retries): the first one said it all", async () => {
+    const fake = fakeUi();
+    svc(undefined, () => Promise.resolve(fake.mount)).api.render(box('w1'));
+    await flush();
+    await fake.mounts[0]!.options.send(new AbortController().signal);
+    expect(JSON.parse(fetchBodies[1]!)).not.toHaveProperty('attributes');
+    expect(JSON.parse(fetchBodies[1]!)).not.toHaveProperty('locale_tag');
   });
 });

@@ -14,6 +14,7 @@ import {
   type WidgetHandle,
   type WidgetState,
 } from '../shared/contract.ts';
+import type { LoaderWarnings } from '../protocol/api.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';
@@ -106,10 +107,23 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     // The scripts first, then the request: the service answers them in that order, and the create
     // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
     loadUi(resolveLocale(config.locale)).catch(ignore);
-    const sent = error || stored ? undefined : sendCreateRequest(config, abort.signal);
+    // The first request carries the attributes' names, and the service answers warnings about them
+    // (docs/embedding.md#warnings); with a configuration problem it goes without an id: the service
+    // creates nothing and answers only those.
+    const answer = stored
+      ? undefined
+      : sendCreateRequest(
+          error ? { ...config, partnerId: undefined, sessionToken: undefined } : config,
+          abort.signal,
+          raw,
+        );
+    const sent = error ? undefined : answer;
     // A failure is the UI's to report, and the UI gives the request up after 15 s through its controller
     // (src/widget/net/create.ts); caught here, it never reaches the page as an unhandled rejection.
-    sent?.catch(ignore);
+    answer?.then(
+      ([, body]) => (body as LoaderWarnings | null | undefined)?.warnings?.map((line) => console.warn('[svc]', line)),
+      ignore,
+    );
 
     return (container) => {
       // No layout shift (design.md §7, docs/embedding.md): the card's size, reserved through the

@@ -4,7 +4,7 @@
  * its options through the same validation under the same names, camelCased as `dataset` spells
  * them (`successPath` for `data-success-path`).
  */
-import { SCOPES, WALLET_SCOPES, type Scope } from '../protocol/scopes.ts';
+import type { Scope } from '../protocol/scopes.ts';
 import {
   ACCENT_PATTERN,
   type Layout,
@@ -100,15 +100,9 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     .filter(Boolean)
     // sorted: the resume key names the set, whatever order the attribute gives (design.md §14)
     .sort() as Scope[];
-  // ADULT_BLIND: the session token carries the scopes, the attribute is not used. The rules are
-  // protocol/scopes.ts findScopeProblem's, spelled out here because its codes cost loader bytes.
-  if (sessionToken === undefined) {
-    if (!scopes.length || scopes.some((s, i) => !SCOPES.includes(s) || scopes.indexOf(s) < i)) report('scopes');
-    else if (scopes.includes('isMale') && scopes.includes('isFemale')) report('scopes', 'isMale with isFemale');
-    else if (clientProofMode && scopes.some((s) => !WALLET_SCOPES.includes(s)))
-      report('scopes', 'not with data-client-proof-mode');
-  }
-
+  // The scope rules are the service's (400 INVALID_SCOPES, INIT_FAILED here, not set up correctly
+  // for the visitor): its warning names the nearest known scope for a typo (docs/embedding.md#warnings),
+  // and the names and rules cost the loader 150 B (docs/development.md).
   const serverVerify = flag('serverVerify');
   checkPath('serverVerifyEndpoint', serverVerify);
 

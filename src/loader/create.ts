@@ -1,6 +1,7 @@
 import type { BlindVerifyRequestBody, StandardVerifyRequestBody } from '../protocol/api.ts';
 import type { CreateAnswer, WidgetConfig } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
+import type { RawConfig } from './config.ts';
 
 /**
  * Sends a verification request (design.md §3) and reads its answer: the status and the JSON body.
@@ -11,7 +12,12 @@ import { resolveLocale } from '../shared/locale.ts';
  * @example
  * const [status, body] = await sendCreateRequest(config, controller.signal); // [201, { request_id, … }]
  */
-export function sendCreateRequest(config: WidgetConfig, signal: AbortSignal): Promise<CreateAnswer> {
+export function sendCreateRequest(
+  config: WidgetConfig,
+  signal: AbortSignal,
+  /** the attributes as written: the first request names them for the service's warnings (docs/embedding.md#warnings) */
+  raw?: RawConfig,
+): Promise<CreateAnswer> {
   const token = config.sessionToken || undefined;
   // one object for both: JSON.stringify leaves out what is undefined, so a session token goes
   // without partner_id and scopes (the configuration never has both ids: config.ts)
@@ -21,6 +27,8 @@ export function sendCreateRequest(config: WidgetConfig, signal: AbortSignal): Pr
     scopes: token ? undefined : config.scopes,
     client_proof_mode: config.clientProofMode,
     locale: resolveLocale(config.locale),
+    attributes: raw && Object.keys(raw),
+    locale_tag: raw && config.locale,
   } as StandardVerifyRequestBody | BlindVerifyRequestBody;
   return fetch(config.apiOrigin + '/api/w/verify-request', {
     method: 'POST',

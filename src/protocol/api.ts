@@ -51,20 +51,64 @@ export type FailReason = 'failed' | 'cancelled' | 'claims_missing' | 'provider_e
 
 // ---- POST /api/w/verify-request ------------------------------------------------------------
 
-export interface StandardVerifyRequestBody {
+/**
+ * The loader's attributes as `HTMLElement.dataset` names them (`successPath` for
+ * `data-success-path`), docs/embedding.md's table (scripts/docs.test.ts keeps the two equal).
+ * The service names the nearest of them for one it does not know (docs/embedding.md#warnings).
+ */
+export const LOADER_ATTRIBUTES = [
+  'partnerId',
+  'sessionToken',
+  'successPath',
+  'scopes',
+  'locale',
+  'theme',
+  'accent',
+  'container',
+  'debug',
+  'clientProofMode',
+  'serverVerify',
+  'serverVerifyEndpoint',
+  'serverVerifyTimeout',
+  'onError',
+  'onSuccess',
+  'onState',
+  'state',
+  'layout',
+  'size',
+  'render',
+] as const;
+
+/** What the loader adds to its first request so that the service can warn about its attributes. */
+export interface LoaderDiagnosis {
+  /** the names of the script tag's `data-*` attributes (and `SVC.render` options), as `dataset` spells them */
+  attributes?: string[];
+  /** `data-locale` as written (`locale` is what the loader resolved it to) */
+  locale_tag?: string;
+}
+
+export interface StandardVerifyRequestBody extends LoaderDiagnosis {
   partner_id: string;
   scopes?: Scope[];
   client_proof_mode?: boolean;
   locale?: Locale;
 }
 
-export interface BlindVerifyRequestBody {
+export interface BlindVerifyRequestBody extends LoaderDiagnosis {
   session_token: string;
   client_proof_mode?: boolean;
   locale?: Locale;
 }
 
-export interface VerifyRequestCreated {
+/**
+ * The warnings the service found in a {@link LoaderDiagnosis}, one console line each
+ * (docs/embedding.md#warnings): on the 201 answer, and on an error answer beside its code.
+ */
+export interface LoaderWarnings {
+  warnings?: string[];
+}
+
+export interface VerifyRequestCreated extends LoaderWarnings {
   request_id: string;
   poll_token: string;
   /** `{app_url}/m/v/<request_id>#h=<handoff_token>`; the QR encodes the same URL. */

@@ -78,6 +78,8 @@ export interface ErrorBody {
   message: string;
   /** ORIGIN_NOT_ALLOWED from POST /api/w/verify-request: the `Origin` header the service saw */
   origin?: string;
+  /** POST /api/w/verify-request: what the service found in the loader's attributes (api.ts LoaderWarnings) */
+  warnings?: string[];
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
