@@ -35,7 +35,7 @@ test('the designers’ demo page renders its gallery under its CSP without a vio
   await page.getByRole('radio', { name: 'Deutsch de' }).check();
   await page.getByRole('radio', { name: 'Forest #0a7d4f' }).check();
   await expect(page.getByTestId('gallery-row-waiting').getByTestId('svc-widget').first().locator('h2')).toHaveText(
-    'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
+    'Scannen Sie den QR-Code mit Ihrem Smartphone',
   );
   expect(await violations()).toEqual([]);
 });

@@ -22,7 +22,7 @@ test('a designer starts a live request on the demo page, switches theme live and
   await page.getByRole('radio', { name: 'light', exact: true }).check();
   await page.getByRole('radio', { name: 'de', exact: true }).check();
   await expect(live.getByTestId('svc-widget').getByRole('heading', { level: 2 })).toHaveText(
-    'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
+    'Scannen Sie den QR-Code mit Ihrem Smartphone',
   );
   await expect(live).toHaveAttribute('lang', 'de');
   expect(await phoneLink.getAttribute('href')).toBe(deepLink);

@@ -106,7 +106,7 @@ test('a configuration error tells the visitor the site is not set up, and the co
 test('data-locale="en-GB" is English, and de-AT German, never INIT_FAILED', async ({ page }) => {
   for (const [locale, words] of [
     ['en-GB', 'Scan this QR code'],
-    ['de-AT', 'Scannen Sie diesen QR-Code'],
+    ['de-AT', 'Scannen Sie den QR-Code'],
   ] as const) {
     const url = await pageWithLoader(page, `/e2e/locale-${locale}`, {
       'partner-id': 'pk_test_demo',

@@ -9,7 +9,7 @@ import { answerOnPhonePage, deepLinkOf, waitForWidgetState, widget } from './sup
 
 const WAITING_TITLES = {
   en: 'Scan this QR code with your phone',
-  de: 'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
+  de: 'Scannen Sie den QR-Code mit Ihrem Smartphone',
   es: 'Escanee este código QR con su móvil',
   it: 'Inquadri questo codice QR con lo smartphone',
   nl: 'Scan deze QR-code met uw telefoon',

@@ -137,7 +137,7 @@ describe('mountWidget', () => {
     browser.settle('load');
     await vi.advanceTimersByTimeAsync(0);
     expect(root.querySelector('.card')?.getAttribute('lang')).toBe('de');
-    expect(root.querySelector('h2')?.textContent).toBe('Scannen Sie diesen QR-Code mit Ihrem Smartphone');
+    expect(root.querySelector('h2')?.textContent).toBe('Scannen Sie den QR-Code mit Ihrem Smartphone');
   });
 
   it('joins the locale script the loader already started instead of fetching it twice', async () => {

@@ -39,7 +39,7 @@ export const CSS =
   `.tile{border-radius:10px;background:#fff;line-height:0}.qr{display:block;max-width:100%;height:auto}.qr path{fill:#000}` +
   `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border:0;border-radius:calc(var(--r)/2);` +
   `background:var(--a);color:var(--on,#fff);font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
-  `.link{padding:6px 0;border:0;background:none;color:var(--lk);font:inherit;text-decoration:underline;cursor:pointer}` +
+  `.link{padding:6px 0;border:0;background:none;color:var(--lk);font:inherit;text-decoration:underline;text-wrap:balance;cursor:pointer}` +
   `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
   // The words of a state (.text) and its buttons (.row) lay out as the state's own children;
   // the compact card (data-size="compact") puts them beside the QR code or the icon, buttons in a row.

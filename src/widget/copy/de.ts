@@ -6,7 +6,7 @@ export const de: Copy = {
   testMode: 'Testmodus',
   creatingTitle: 'Wird vorbereitet',
   creatingHelp: 'Das dauert nur wenige Sekunden.',
-  waitingTitle: 'Scannen Sie diesen QR-Code mit Ihrem Smartphone',
+  waitingTitle: 'Scannen Sie den QR-Code mit Ihrem Smartphone',
   expiresIn: 'Der Code läuft in {t} ab',
   qrLabel: 'QR-Code für die Altersprüfung',
   openHere: 'Auf diesem Gerät öffnen',
