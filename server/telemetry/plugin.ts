@@ -1,0 +1,72 @@
+/**
+ * Wires the telemetry into the app (design.md §17): the store observed (observed-store.ts), the
+ * request histogram and the partner API's outcomes from one `onResponse` hook, and with tracing
+ * on, @fastify/otel's route spans. Labels take the route's template (`/api/w/verify-status/:requestId`),
+ * never the path it was called with; a path no route matches is `unmatched`.
+ */
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../deps.ts';
+import { observeStore } from './observed-store.ts';
+
+/** The signed partner API (docs/partner-api.md): each call counted by its outcome. */
+export const PARTNER_API_ROUTES: ReadonlySet<string> = new Set([
+  '/v1/exchange',
+  '/v1/introspect',
+  '/api/partner/verify-request',
+  '/api/partner/verify-status/:requestId',
+  '/api/billing/session',
+]);
+
+/** Probes, called every few seconds: no span of their own. */
+const PROBE_ROUTES = new Set(['/healthz', '/readyz']);
+
+/** A catalogue code in an error body: upper case and underscores only (src/protocol/errors.ts). */
+const ERROR_CODE = /^\{"error":"([A-Z][A-Z_]*)"/;
+
+/**
+ * What a partner API call came to: `OK`, the catalogue code its error body carries, `RATE_LIMITED`
+ * for the spec's 429 body (which has no code), or `HTTP_<status>`.
+ */
+function outcomeOf(reply: FastifyReply, payload: unknown): string {
+  if (reply.statusCode < 400) return 'OK';
+  const code = typeof payload === 'string' ? ERROR_CODE.exec(payload)?.[1] : undefined;
+  if (code) return code;
+  return reply.statusCode === 429 ? 'RATE_LIMITED' : `HTTP_${reply.statusCode}`;
+}
+
+/**
+ * Registers what `deps.telemetry` asks for; returns the deps the routes should be given (their
+ * store observed). Without `deps.telemetry`, registers nothing and returns `deps` unchanged.
+ *
+ * @example deps = await registerTelemetry(app, deps) // in createApp, before any route
+ */
+export async function registerTelemetry(app: FastifyInstance, deps: AppDeps): Promise<AppDeps> {
+  const telemetry = deps.telemetry;
+  if (!telemetry) return deps;
+  if (telemetry.tracer) {
+    const instrumentation = new FastifyOtelInstrumentation({
+      recordExceptions: false,
+      ignorePaths: (route) => PROBE_ROUTES.has(route.url),
+    });
+    await app.register(instrumentation.plugin());
+  }
+  const metrics = telemetry.metrics;
+  if (metrics) {
+    const outcomes = new WeakMap<FastifyRequest, string>();
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const route = request.routeOptions.url;
+      if (route !== undefined && PARTNER_API_ROUTES.has(route)) outcomes.set(request, outcomeOf(reply, payload));
+      done(null, payload);
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      const status = String(reply.statusCode);
+      metrics.httpDuration.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
+      const outcome = outcomes.get(request);
+      if (outcome !== undefined) metrics.partnerApi.inc({ route, outcome });
+      done();
+    });
+  }
+  return { ...deps, store: observeStore(deps.store, telemetry) };
+}
