@@ -21,6 +21,11 @@ export const PARTNER_API_ROUTES: ReadonlySet<string> = new Set([
 /** Probes, called every few seconds: no span of their own. */
 const PROBE_ROUTES = new Set(['/healthz', '/readyz']);
 
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
 /** A catalogue code in an error body: upper case and underscores only (src/protocol/errors.ts). */
 const ERROR_CODE = /^\{"error":"([A-Z][A-Z_]*)"/;
 
@@ -54,17 +59,39 @@ export async function registerTelemetry(app: FastifyInstance, deps: AppDeps): Pr
   const metrics = telemetry.metrics;
   if (metrics) {
     const outcomes = new WeakMap<FastifyRequest, string>();
-    app.addHook('onSend', (request, reply, payload, done) => {
-      const route = request.routeOptions.url;
-      if (route !== undefined && PARTNER_API_ROUTES.has(route)) outcomes.set(request, outcomeOf(reply, payload));
-      done(null, payload);
-    });
-    app.addHook('onResponse', (request, reply, done) => {
-      const route = request.routeOptions.url ?? 'unmatched';
+    const observe = (route: string, request: FastifyRequest, reply: FastifyReply) => {
       const status = String(reply.statusCode);
       metrics.httpDuration.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
       const outcome = outcomes.get(request);
       if (outcome !== undefined) metrics.partnerApi.inc({ route, outcome });
+    };
+    // Per route, with its template in the closure: reading request.routeOptions builds an object per call.
+    app.addHook('onRoute', (route) => {
+      const template = route.url;
+      route.onResponse = [
+        ...toArray(route.onResponse),
+        (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+          observe(template, request, reply);
+          done();
+        },
+      ];
+      if (!PARTNER_API_ROUTES.has(template)) return;
+      route.onSend = [
+        ...toArray(route.onSend),
+        (
+          request: FastifyRequest,
+          reply: FastifyReply,
+          payload: unknown,
+          done: (error: null, payload: unknown) => void,
+        ) => {
+          outcomes.set(request, outcomeOf(reply, payload));
+          done(null, payload);
+        },
+      ];
+    });
+    // A path no route matches has no route hooks: its own hook, a no-op for every other request.
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.is404) observe('unmatched', request, reply);
       done();
     });
   }

@@ -88,7 +88,9 @@ describe('traces', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const providerFetch = capResponses(async () => new Response('{"access_token":"secret-at"}', { status: 200 }));
-      await providerFetch(`http://127.0.0.1:${port}/token?code=the-code`, { method: 'POST' });
+      await providerFetch(`http://127.0.0.1:${port}/token?code=the-code`, { method: 'POST' } as Parameters<
+        typeof providerFetch
+      >[1]);
       await createStatusFetcher({ mode: 'sandbox' })(`http://127.0.0.1:${port}/lists/7`);
 
       const spans = exporter.getFinishedSpans();
