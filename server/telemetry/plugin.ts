@@ -50,9 +50,14 @@ export async function registerTelemetry(app: FastifyInstance, deps: AppDeps): Pr
   const telemetry = deps.telemetry;
   if (!telemetry) return deps;
   if (telemetry.tracer) {
+    // One span per request, named `<method> <route template>`: no hook or handler spans, whose
+    // names @fastify/otel takes from the plugin, i.e. an anonymous plugin's whole source text.
     const instrumentation = new FastifyOtelInstrumentation({
       recordExceptions: false,
+      instrumentHooks: false,
+      instrumentHandler: false,
       ignorePaths: (route) => PROBE_ROUTES.has(route.url),
+      requestHook: (span, request) => span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`),
     });
     await app.register(instrumentation.plugin());
   }

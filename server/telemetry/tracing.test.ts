@@ -72,8 +72,12 @@ describe('traces', () => {
       expect(span.status.message).toBeUndefined();
     }
 
+    // a few span names, each a template: `<method> <route>`, `store <operation>`, `fetch <target>`
+    const names = new Set(spans.map((span) => span.name));
+    for (const name of names) expect(name).toMatch(/^((GET|POST|OPTIONS) (\/[\w/:.-]*|unmatched)|store [a-zA-Z]+)$/);
     // the routes by their template, the store calls beneath their request
-    const requests = spans.filter((span) => span.name === 'request');
+    const requests = spans.filter((span) => 'http.route' in span.attributes);
+    expect(names).toContain('GET /api/w/verify-status/:requestId');
     expect(requests.map((span) => span.attributes['http.route'])).toContain('/api/w/verify-status/:requestId');
     expect(requests.every((span) => !('url.path' in span.attributes))).toBe(true);
     const exchange = requests.find((span) => span.attributes['http.route'] === '/v1/exchange')!;

@@ -20,8 +20,8 @@ import {
 
 /**
  * The only span attributes exported: route templates, methods, statuses, the store's kind and
- * operation, an outbound call's target kind, and @fastify/otel's hook names (function names from
- * our code). No identifier, token, code, claim or address fits any of them.
+ * operation, an outbound call's target kind. No identifier, token, code, claim or address fits
+ * any of them.
  */
 export const SPAN_ATTRIBUTES: ReadonlySet<string> = new Set([
   'http.route',
@@ -30,10 +30,6 @@ export const SPAN_ATTRIBUTES: ReadonlySet<string> = new Set([
   'svc.store.kind',
   'svc.store.operation',
   'svc.fetch.target',
-  'svc.outcome',
-  'fastify.type',
-  'hook.name',
-  'hook.callback.name',
 ]);
 
 /** `span` as it may leave the process: allowlisted attributes, no events, no status message. */
