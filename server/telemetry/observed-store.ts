@@ -1,13 +1,13 @@
 /**
  * The store as the service observes it (design.md §17): every call timed
  * (`svc_store_operation_duration_seconds`), every rejection counted (`svc_store_errors_total`)
- * and, with tracing on, one span per call named after the operation; the lifecycle events of
- * verification requests (`svc_verifications_total`) and the rate-limit refusals
+ * and, with tracing on, one span per call made within a request, named after the operation; the
+ * lifecycle events of verification requests (`svc_verifications_total`) and the rate-limit refusals
  * (`svc_rate_limited_total`) are read off what the store acknowledged, so no use case carries
  * counting code. Labels and span attributes hold the store kind, the operation and values from
  * closed sets (methods, fail reasons, rule names); never a key, id or digest.
  */
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { SESSION_TOKEN_MAX_REQUESTS } from '../domain/create-request.ts';
 import { effectiveStatus } from '../domain/verify-requests.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
@@ -67,9 +67,13 @@ export function observeStore(store: Store, telemetry: Telemetry): Store {
     const labels = { store: kind, operation };
     return async (...args: unknown[]) => {
       const started = performance.now();
-      const span = tracer?.startSpan(`store ${operation}`, {
-        attributes: { 'svc.store.kind': kind, 'svc.store.operation': operation },
-      });
+      // Only beneath a request's span: a probe's or a background call would make a root span each.
+      const span =
+        tracer && trace.getActiveSpan()
+          ? tracer.startSpan(`store ${operation}`, {
+              attributes: { 'svc.store.kind': kind, 'svc.store.operation': operation },
+            })
+          : undefined;
       try {
         const result = await call.apply(store, args);
         noteResult(operation, args, result);
