@@ -1,8 +1,9 @@
 /**
  * Wires the telemetry into the app (design.md §17): the store observed (observed-store.ts), the
- * request histogram and the partner API's outcomes from one `onResponse` hook, and with tracing
- * on, @fastify/otel's route spans. Labels take the route's template (`/api/w/verify-status/:requestId`),
- * never the path it was called with; a path no route matches is `unmatched`.
+ * request histogram and the partner API's outcomes from hooks each route gets as it is added, and
+ * with tracing on, @fastify/otel's request spans. Labels take the route's template
+ * (`/api/w/verify-status/:requestId`), never the path it was called with; a path no route
+ * matches is `unmatched`.
  */
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
