@@ -29,6 +29,7 @@
  *   BENCH_CONNECTIONS (10)
  *   BENCH_WAKEUPS (200) wake-ups measured
  *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
+ *   BENCH_METRICS (0)   1: the service keeps its Prometheus metrics, as `npm start` runs it (design.md §17)
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -42,6 +43,7 @@ import { loadConfig } from '../server/config.ts';
 import type { AppDeps } from '../server/deps.ts';
 import { digestToken, newToken } from '../server/domain/tokens.ts';
 import { signRequest } from '../server/sdk/signing.ts';
+import { createTelemetry } from '../server/telemetry/telemetry.ts';
 import { makeTempDir, PARTNERS, REPO_ROOT } from '../server/test/helpers.ts';
 import { startRedisServer, type RedisServer } from '../server/test/redis-server.ts';
 import { completeOnPhone, getStatus, handoffOf, openOnPhone, PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
@@ -52,6 +54,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const WAKEUPS = Number(process.env.BENCH_WAKEUPS ?? 200);
 /** Redis's appendfsync: always (the default here, nothing acknowledged is lost) or everysec, for comparison. */
 const FSYNC = process.env.BENCH_REDIS_FSYNC ?? 'always';
+const METRICS = process.env.BENCH_METRICS === '1';
 type StoreKind = 'sqlite' | 'redis';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** More pre-signed requests than a run can send at the fastest rate seen on a small machine. */
@@ -261,7 +264,10 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
     },
     REPO_ROOT,
   );
-  const deps = await buildDeps(config, { notice: () => {} });
+  const built = await buildDeps(config, { notice: () => {} });
+  const deps = METRICS
+    ? { ...built, telemetry: createTelemetry({ metrics: { processMetrics: true, longPollWaiters: () => 0 } }) }
+    : built;
   const app = await createApp(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const serviceUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -137,14 +137,21 @@ describe('pages that show what the code does', () => {
 
   it('show the Ready banner exactly as npm start and npm run start:cluster print it', () => {
     const local = { partnerUrl: 'http://localhost:8788', providerUrl: 'http://localhost:8789' };
-    const sandbox = readyBanner({ mode: 'sandbox', serviceUrl: 'http://localhost:8787', ...local }).trim();
-    const production = readyBanner({ mode: 'production', serviceUrl: 'https://verify.example.com', partnerUrl: null });
+    const metricsUrls = ['http://127.0.0.1:9464/metrics'];
+    const sandbox = readyBanner({ mode: 'sandbox', serviceUrl: 'http://localhost:8787', ...local, metricsUrls }).trim();
+    const production = readyBanner({
+      mode: 'production',
+      serviceUrl: 'https://verify.example.com',
+      partnerUrl: null,
+      metricsUrls,
+    });
     const cluster = readyBanner({
       mode: 'sandbox',
       serviceUrl: 'http://localhost:8787',
       serviceNote: '(nginx → :8791, :8792)',
       ...local,
       detail: ', 2 instances on Redis',
+      metricsUrls: ['http://127.0.0.1:9464/metrics  (:8791)', 'http://127.0.0.1:9465/metrics  (:8792)'],
       extra: ['  Redis            redis://127.0.0.1:6380  (AOF in …/data/cluster/redis)'],
       stops: 'them all',
     });

@@ -12,7 +12,8 @@
  *
  * Environment: SVC_CLUSTER_DIR (default ./data/cluster: Redis's AOF, the master key, nginx's
  * files), SVC_CLUSTER_REDIS_PORT (6380), SVC_CLUSTER_INSTANCE_PORTS ("8791,8792"), SVC_PORT
- * (8787), PARTNER_PORT (8788). SIGINT/SIGTERM/SIGHUP to this script stop the instances
+ * (8787), PARTNER_PORT (8788), SVC_METRICS_PORT (9464: the first instance's metrics, the next
+ * instances' on the ports after it). SIGINT/SIGTERM/SIGHUP to this script stop the instances
  * (gracefully), nginx and the partner together, then Redis once they have exited. A terminal's
  * Ctrl-C also reaches every child directly (one process group), Redis included, at the same moment.
  */
@@ -241,6 +242,8 @@ async function main(): Promise<void> {
   }
 
   const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
+  // Each instance's Prometheus listener (design.md §17): SVC_METRICS_PORT (9464) for the first, the next ports after.
+  const metricsPortOf = (i: number) => Number(process.env.SVC_METRICS_PORT || 9464) + i;
   const instances: ChildSpec[] = options.instancePorts.map((port, i) => ({
     name: `service-${String.fromCharCode(97 + i)}`,
     ...tsx('server/main.ts'),
@@ -252,6 +255,7 @@ async function main(): Promise<void> {
       SVC_MASTER_KEY: masterKey,
       SVC_TRUST_PROXY: '127.0.0.1',
       SVC_DATA_DIR: join(options.dir, `instance-${port}`),
+      SVC_METRICS_PORT: String(metricsPortOf(i)),
     },
     healthUrl: `http://127.0.0.1:${port}/healthz`,
   }));
@@ -314,6 +318,7 @@ async function main(): Promise<void> {
         partnerUrl: process.env.SVC_MODE === 'production' ? null : `http://localhost:${options.partnerPort}`,
         providerUrl: process.env.SVC_MODE === 'production' ? null : exampleProvider.issuer,
         detail: `, ${instances.length} instances on Redis`,
+        metricsUrls: options.instancePorts.map((port, i) => `http://127.0.0.1:${metricsPortOf(i)}/metrics  (:${port})`),
         extra: [`  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`],
         stops: 'them all',
       });

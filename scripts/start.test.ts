@@ -208,12 +208,17 @@ describe('npm start banner', () => {
     try {
       await run.ready();
       const banner = run.lines.slice(run.lines.findIndex((line) => line.startsWith('Ready (')));
-      expect(banner.slice(0, 4)).toEqual([
+      expect(banner.slice(0, 5)).toEqual([
         'Ready (production mode):',
         `  Service          http://localhost:${new URL(run.base).port}`,
         `  API docs         http://localhost:${new URL(run.base).port}/docs`,
+        `  Metrics          ${run.metricsUrl}`,
         '',
       ]);
+      // the metrics listener the banner names answers with the service's own metrics (design.md §17)
+      const scrape = await (await fetch(run.metricsUrl)).text();
+      expect(scrape).toContain('# TYPE svc_http_request_duration_seconds histogram');
+      expect(scrape).toContain('process_cpu_seconds_total');
       // the banner names neither helper (they may have started before the service said production)
       const ownLines = banner.filter((line) => !line.includes('│'));
       expect(ownLines.join('\n')).not.toMatch(new RegExp(`Example|:${run.partnerPort}|:${run.providerPort}`));
@@ -379,7 +384,12 @@ async function startNpm(
   // The widget bundle is not needed here: a stub keeps `npm start` from building it.
   mkdirSync(join(dir, 'dist', 'v4'), { recursive: true });
   writeFileSync(join(dir, 'dist', 'v4', 'loader.min.js'), '');
-  const [svcPort, partnerPort, providerPort] = [await freePort(), await freePort(), await freePort()];
+  const [svcPort, partnerPort, providerPort, metricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   // The example identity provider listens where its fixture's issuer says: a free port here too.
   const fixtures = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'providers.json'), 'utf8')) as object[];
   const providers = join(dir, 'providers.json');
@@ -392,6 +402,7 @@ async function startNpm(
     env: {
       ...process.env,
       SVC_PORT: String(svcPort),
+      SVC_METRICS_PORT: String(metricsPort),
       PARTNER_PORT: String(partnerPort),
       SVC_DATA_DIR: dataDir ?? join(dir, 'data'),
       SVC_DIST_DIR: join(dir, 'dist'),
@@ -409,6 +420,7 @@ async function startNpm(
   return {
     lines,
     base: `http://127.0.0.1:${svcPort}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     partnerPort,
     providerPort,
     /** resolves once the banner is printed */

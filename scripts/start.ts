@@ -225,6 +225,8 @@ export function readyBanner(input: {
   serviceNote?: string;
   /** the example identity provider's URL while it runs (sandbox) */
   providerUrl?: string | null;
+  /** each instance's Prometheus endpoint (design.md §17), e.g. "http://127.0.0.1:9464/metrics" */
+  metricsUrls?: readonly string[];
   /** lines after the mode's own, e.g. the cluster's Redis */
   extra?: readonly string[];
   /** what Ctrl-C stops; default "both" with the example partner, else "it" */
@@ -237,6 +239,8 @@ export function readyBanner(input: {
   if (mode === 'sandbox' && partnerUrl) lines.push(`  Example partner  ${partnerUrl}`);
   if (mode === 'sandbox' && input.providerUrl)
     lines.push(`  Example ID       ${input.providerUrl}  (identity provider)`);
+  for (const [i, url] of (input.metricsUrls ?? []).entries())
+    lines.push(`  ${i === 0 ? 'Metrics' : '       '}          ${url}`);
   lines.push(...(input.extra ?? []));
   const stops = input.stops ?? (mode === 'sandbox' && partnerUrl ? 'them all' : 'it');
   return `\nReady (${mode} mode${input.detail ?? ''}):\n${lines.join('\n')}\n\nCtrl-C stops ${stops}.\n`;
@@ -346,13 +350,16 @@ async function main(argv: readonly string[]): Promise<void> {
   // Through tsx's loader rather than the tsx CLI, so signals reach the server itself.
   const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
 
+  // The Prometheus listener (design.md §17): on by default here, never on the public port.
+  const metricsPort = process.env.SVC_METRICS_PORT || '9464';
+  const metricsUrl = `http://${process.env.SVC_METRICS_HOST || '127.0.0.1'}:${metricsPort}/metrics`;
   const healthUrl = `http://127.0.0.1:${svcPort}/healthz`;
   const exampleProvider = exampleProviderOf(process.env);
   const children: ChildSpec[] = [
     {
       name: 'service',
       ...tsx('server/main.ts'),
-      env: { SVC_PORT: svcPort },
+      env: { SVC_PORT: svcPort, SVC_METRICS_PORT: metricsPort },
       healthUrl,
       listens: {
         port: Number(svcPort),
@@ -422,7 +429,7 @@ async function main(argv: readonly string[]): Promise<void> {
       const sandboxRuns = partnerRuns && mode === 'sandbox';
       const partnerUrl = sandboxRuns ? `http://localhost:${partnerPort}` : null;
       const providerUrl = sandboxRuns ? exampleProvider.issuer : null;
-      console.log(readyBanner({ mode, serviceUrl, partnerUrl, providerUrl }));
+      console.log(readyBanner({ mode, serviceUrl, partnerUrl, providerUrl, metricsUrls: [metricsUrl] }));
     },
     (error: Error) => {
       // Ctrl-C before the banner is a stop asked for, not a failure.

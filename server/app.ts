@@ -2,7 +2,8 @@
  * createApp(deps) builds the Fastify instance; tests use it through `app.inject()` without a
  * port. Cross-cutting concerns live here: correlation ids, log redaction, and the HTTP edge from
  * `http/` (timeouts, body reading with raw-body capture for HMAC, no-store by default, the one
- * error handler, the 404 handler, files sent precompressed by Accept-Encoding).
+ * error handler, the 404 handler, files sent precompressed by Accept-Encoding), and the telemetry
+ * (`telemetry/`: metrics, traces) when `deps.telemetry` asks for it.
  * Each surface registers its own routes; sandbox/'s are loaded in sandbox mode only.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -26,6 +27,7 @@ import { registerPartnerRequestRoutes } from './routes/partner-requests.ts';
 import { registerPhoneRoutes } from './routes/phone.ts';
 import { registerWalletRoutes } from './routes/wallet.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
+import { registerTelemetry } from './telemetry/plugin.ts';
 
 /** Never logged: secrets, signatures, tokens, grant codes, attestations. */
 export const REDACTED_PATHS = [
@@ -86,6 +88,8 @@ export async function createApp(
 
   app.decorateRequest('partner', null);
   app.decorateRequest('readAhead', null);
+  // Metrics and traces (design.md §17), before every other hook and route: the routes get the observed store.
+  deps = await registerTelemetry(app, deps);
   registerBodyReading(app);
   // Before any route: answers carry tokens, grants, attestations and statuses (http/no-store.ts).
   registerNoStore(app);

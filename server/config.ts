@@ -80,6 +80,13 @@ export interface Config {
    * in SVC_WALLET_TRUST (pilots; logged at boot). The sandbox IACA is refused regardless.
    */
   readonly walletTrustAllowTest: boolean;
+  /**
+   * SVC_METRICS_PORT: the Prometheus listener's port (design.md §17), never the public one; null
+   * (unset): no metrics. `npm start` sets 9464.
+   */
+  readonly metricsPort: number | null;
+  /** SVC_METRICS_HOST: the address the metrics listener binds (default 127.0.0.1) */
+  readonly metricsHost: string;
 }
 
 /** pino's levels: what SVC_LOG_LEVEL may name. */
@@ -117,6 +124,8 @@ const SERVICE_VARIABLES = [
   'SVC_HEADERS_TIMEOUT_MS',
   'SVC_KEEP_ALIVE_TIMEOUT_MS',
   'SVC_PROVIDER_MAX_AGE_S',
+  'SVC_METRICS_PORT',
+  'SVC_METRICS_HOST',
 ] as const;
 
 /**
@@ -389,6 +398,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     walletTrustPath: env.SVC_WALLET_TRUST ? resolve(cwd, env.SVC_WALLET_TRUST) : null,
     ...readTimeouts(env),
     walletTrustAllowTest: flag(env, 'SVC_WALLET_TRUST_ALLOW_TEST'),
+    metricsPort: env.SVC_METRICS_PORT ? port(env, 'SVC_METRICS_PORT', 0) : null,
+    metricsHost: env.SVC_METRICS_HOST || '127.0.0.1',
   });
   if (mode === 'production') checkProductionConfig(config);
   return config;

@@ -7,6 +7,7 @@ import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { LongPollGate } from './limits/long-polls.ts';
 import type { RelyingParty } from './providers/relying-party.ts';
 import type { Store } from './store/store.ts';
+import type { Telemetry } from './telemetry/telemetry.ts';
 import type { WalletTrust } from './wallet/index.ts';
 
 export interface AppDeps {
@@ -25,6 +26,8 @@ export interface AppDeps {
   wallet: WalletDeps;
   /** the OpenID Connect relying party of the identity providers (design.md §12, providers/) */
   relyingParty: RelyingParty;
+  /** metrics and traces (design.md §17, telemetry/); absent: the app observes nothing */
+  telemetry?: Telemetry;
 }
 
 export interface WalletDeps {

@@ -4,6 +4,9 @@ import { buildDeps } from './boot.ts';
 import { loadConfig, unknownVariableWarnings, type Config } from './config.ts';
 import { ConfigError } from './errors.ts';
 import { StoreUnavailableError } from './store/store.ts';
+import { listenForMetrics, type MetricsListener } from './telemetry/metrics-listener.ts';
+import { createTelemetry } from './telemetry/telemetry.ts';
+import { startTracing } from './telemetry/tracing.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -29,7 +32,20 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // Store notices (Redis lost or back) go to stderr until the app's logger exists, then to it.
   let notice = (line: string) => console.warn(`svc: ${line}`);
-  const deps = await buildDeps(config, { notice: (line) => notice(line) });
+  // design.md §17: spans only with OTEL_EXPORTER_OTLP_ENDPOINT, metrics only with SVC_METRICS_PORT.
+  const tracing = startTracing(process.env);
+  const built = await buildDeps(config, { notice: (line) => notice(line) });
+  const telemetry =
+    tracing || config.metricsPort !== null
+      ? createTelemetry({
+          metrics: config.metricsPort !== null && {
+            processMetrics: true,
+            longPollWaiters: () => built.longPolls.waiting,
+          },
+          tracing: tracing !== null,
+        })
+      : undefined;
+  const deps = { ...built, telemetry };
   const app = await createApp(deps);
   notice = (line) => app.log.warn({ store: deps.store.kind }, line);
   for (const line of walletTrustNotices(deps.wallet.trust, deps.config.mode)) app.log.warn(line);
@@ -38,6 +54,7 @@ async function main(): Promise<void> {
   }, SWEEP_EVERY_MS);
   sweeper.unref();
 
+  let metricsListener: MetricsListener | null = null;
   let stopping = false;
   /**
    * design.md §10: stop accepting, answer every waiting long poll at once with its current status
@@ -61,6 +78,8 @@ async function main(): Promise<void> {
       app.log.error({ err }, 'closing the server failed');
     }
     clearTimeout(force);
+    await metricsListener?.close();
+    await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'flushing the last spans failed'));
     try {
       await deps.store.close();
     } catch (err) {
@@ -81,8 +100,28 @@ async function main(): Promise<void> {
     const line = listenFailure(error, config);
     throw line === null ? error : new ConfigError(line);
   }
+  if (telemetry?.metrics && config.metricsPort !== null) {
+    try {
+      metricsListener = await listenForMetrics(telemetry.metrics.registry, {
+        port: config.metricsPort,
+        host: config.metricsHost,
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      const where = `port ${config.metricsPort} (SVC_METRICS_PORT) on ${config.metricsHost} (SVC_METRICS_HOST)`;
+      if (code === 'EADDRINUSE')
+        throw new ConfigError(`${where} is in use by another process; set SVC_METRICS_PORT to a free port`);
+      if (code === 'EADDRNOTAVAIL')
+        throw new ConfigError(`${where}: this machine has no such address; set SVC_METRICS_HOST to one of its own`);
+      throw error;
+    }
+  }
   // deps.config, not config: with SVC_MODE unset the store's own mode is the one this process runs in.
-  app.log.info({ mode: deps.config.mode, store: deps.store.kind, url: config.publicUrl }, 'service ready');
+  const observed = {
+    ...(metricsListener ? { metrics: metricsListener.url } : {}),
+    ...(tracing ? { traces: 'otlp' } : {}),
+  };
+  app.log.info({ mode: deps.config.mode, store: deps.store.kind, url: config.publicUrl, ...observed }, 'service ready');
 }
 
 main().catch((err: unknown) => {

@@ -50,6 +50,8 @@ export interface BlindCrypto {
   signAttestation(input: { appId: string; originHash: string; scopeMask: number; nullifier: string }): Promise<string>;
   /** The published attestation key set: signing key first, then next, then retired-but-live. */
   jwks(): Promise<Jwks>;
+  /** True when a current attestation key and a current session key are loaded (readiness, design.md §17). */
+  hasSigningKeys(): Promise<boolean>;
 }
 
 /**
@@ -264,6 +266,11 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
       const ring = await ringFor('attestation');
       const now = clock.now();
       return { keys: ring.published.filter((r) => !isDroppable(r, now)).map(toPublicJwk) };
+    },
+
+    async hasSigningKeys(): Promise<boolean> {
+      const [attestation, session] = await Promise.all([ringFor('attestation'), ringFor('session')]);
+      return attestation.current !== null && session.current !== null;
     },
   };
 }

@@ -4,8 +4,10 @@
  * hook, which this wraps. A declared Content-Length over the cap is refused before a byte is
  * read; otherwise the body is streamed and the read cancelled as soon as it passes the cap, so a
  * hostile provider cannot make the service hold more than the cap (decompressed bytes count).
+ * Each call is one span when tracing is on (telemetry/outbound.ts).
  */
 import type * as client from 'openid-client';
+import { traceOutbound } from '../telemetry/outbound.ts';
 
 /** 1 MB: a discovery document, a JWKS or a token answer is a few kilobytes. */
 export const PROVIDER_RESPONSE_MAX_BYTES = 1_048_576;
@@ -31,31 +33,37 @@ export function capResponses(
   inner: client.CustomFetch,
   maxBytes: number = PROVIDER_RESPONSE_MAX_BYTES,
 ): client.CustomFetch {
-  return async (url, init) => {
-    const response = await inner(url, init);
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > maxBytes) {
-      await response.body?.cancel().catch(() => {});
+  return (url, init) => traceOutbound('provider', () => readCapped(inner, maxBytes, url, init));
+}
+
+async function readCapped(
+  inner: client.CustomFetch,
+  maxBytes: number,
+  ...[url, init]: Parameters<client.CustomFetch>
+): Promise<Response> {
+  const response = await inner(url, init);
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new ResponseTooLargeError(maxBytes);
+  }
+  if (response.body === null || NO_BODY.has(response.status)) return response;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
       throw new ResponseTooLargeError(maxBytes);
     }
-    if (response.body === null || NO_BODY.has(response.status)) return response;
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new ResponseTooLargeError(maxBytes);
-      }
-      chunks.push(value);
-    }
-    return new Response(Buffer.concat(chunks), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
+    chunks.push(value);
+  }
+  return new Response(Buffer.concat(chunks), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

@@ -275,7 +275,9 @@ describe('the OpenAPI document at /docs/json', () => {
 
   it('hides the sandbox persona picker, pages, health and the docs themselves', () => {
     const hidden = Object.keys(doc.paths).filter((path) =>
-      /^\/(api\/m\/personas|api\/m\/requests\/[^/]+\/(complete|wallet)$|m\/v\/|demo|docs|healthz|v4\/)/.test(path),
+      /^\/(api\/m\/personas|api\/m\/requests\/[^/]+\/(complete|wallet)$|m\/v\/|demo|docs|healthz|readyz|v4\/)/.test(
+        path,
+      ),
     );
     expect(hidden).toEqual([]);
   });

@@ -35,7 +35,7 @@ const INTERNAL_PATHS = [
   /^\/m\/assets/,
   /^\/demo/,
   /^\/docs/,
-  /^\/healthz/,
+  /^\/(healthz|readyz)$/,
   /^\/v4\//,
   /^\/$/,
 ];

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { checkHealth } from '../domain/health.ts';
+import { checkHealth, checkReadiness } from '../domain/health.ts';
 
 /**
- * GET /healthz: 200 once the service is ready (store answering), 503 otherwise. Probes call it
- * every few seconds, so its requests log at warn and above only (docs/operations.md, Running the service): no
- * info line per probe, a failing check still logged.
+ * GET /healthz: 200 while the service and its store answer, 503 otherwise. GET /readyz (design.md
+ * §17): 200 `{status: "ready", checks}` when the store answers within 1 s and the signing keys are
+ * loaded, else 503 `{status: "unavailable", checks}` naming the check that failed. Probes call
+ * them every few seconds, so their requests log at warn and above only (docs/operations.md,
+ * "Health and readiness"): no info line per probe, a failing check still logged.
  */
 export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/healthz', { logLevel: 'warn' }, async (_request, reply) => {
@@ -15,5 +17,12 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
       app.log.error({ err: cause }, 'health check failed');
       return reply.code(503).send({ status: 'unavailable' });
     }
+  });
+
+  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    const readiness = await checkReadiness(deps);
+    if (readiness.status === 'ready') return readiness;
+    app.log.warn({ checks: readiness.checks }, 'not ready');
+    return reply.code(503).send(readiness);
   });
 }

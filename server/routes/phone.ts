@@ -114,6 +114,7 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
         const { requestId } = handoff;
         if (outcome.status === 'refused') {
           request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
+          deps.telemetry?.metrics?.walletChecksFailed.inc({ check: outcome.check });
           const refused: WalletResponseError = { error: 'invalid_request', error_description: outcome.description };
           return reply.code(400).send(refused);
         }
@@ -142,6 +143,10 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
           },
           'identity provider login',
         );
+        deps.telemetry?.metrics?.providerLogins.inc({
+          provider: 'provider' in result ? result.provider : 'unknown',
+          outcome: result.kind,
+        });
         if (result.kind === 'unknown_state' || result.kind === 'other_browser')
           return sendPhonePage(reply, deps.config.distDir, 400);
         const login: LoginResult = result.kind;

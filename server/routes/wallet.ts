@@ -36,15 +36,27 @@ function invalid(reply: FastifyReply, description: string) {
   return reply.code(400).send(body);
 }
 
-/** Logs the outcome (request id and check, never a value) and answers it. */
-function answer(request: FastifyRequest, reply: FastifyReply, requestId: string, outcome: WalletOutcome) {
+/** Logs the outcome (request id and check, never a value), counts a refusal by its check, and answers it. */
+function answer(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  requestId: string,
+  outcome: WalletOutcome,
+) {
   if (outcome.status === 'refused') {
+    countWalletRefusal(deps, outcome.check);
     request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
     return invalid(reply, outcome.description);
   }
   const reason = outcome.status === 'failed' ? { reason: outcome.reason } : {};
   request.log.info({ requestId, outcome: outcome.status, ...reason }, 'wallet response accepted');
   return reply.code(200).send({});
+}
+
+/** `svc_wallet_checks_failed_total` (docs/operations.md, Metrics): the check's name, never a value. */
+function countWalletRefusal(deps: AppDeps, check: string): void {
+  deps.telemetry?.metrics?.walletChecksFailed.inc({ check });
 }
 
 type WithId = { Params: { requestId: string }; Querystring: Record<string, unknown> };
@@ -145,10 +157,11 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
         const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
         if (contentType !== FORM) {
           request.log.info({ requestId, check: 'content_type' }, 'wallet response refused');
+          countWalletRefusal(deps, 'content_type');
           return invalid(reply, `direct_post must be ${FORM}`);
         }
         const outcome = await answerDirectPost(deps, { requestId, body: request.rawBody.toString('utf8') });
-        return answer(request, reply, requestId, outcome);
+        return answer(deps, request, reply, requestId, outcome);
       },
     );
 
@@ -161,6 +174,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
           const { requestId } = request.params;
           if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
             request.log.info({ requestId, check: 'body' }, 'wallet response refused');
+            countWalletRefusal(deps, 'body');
             return invalid(reply, 'the body must be the JSON the Digital Credentials API returned');
           }
           const outcome = await answerDcApiResponse(deps, {
@@ -169,7 +183,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
             origin: requestOrigin(request),
             credential: request.body,
           });
-          return answer(request, reply, requestId, outcome);
+          return answer(deps, request, reply, requestId, outcome);
         },
       );
     });

@@ -20,6 +20,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { inflateSync } from 'node:zlib';
 import type { Mode } from '../config.ts';
+import { traceOutbound } from '../telemetry/outbound.ts';
 import type { X509Certificate } from './certificates.ts';
 import { resolveX5cKey, SD_JWT_SKEW_SECONDS, type SdJwtProblem, type StatusReference, verifyEs256 } from './sd-jwt.ts';
 
@@ -144,7 +145,8 @@ const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, 
 /**
  * The status list fetch for a mode: 3 s, 1 MB, `Accept: application/statuslist+jwt`. Production:
  * https only, and every address the name resolves to must be public; the socket connects to the
- * address that was checked. Sandbox: the same, plus http and https to loopback addresses.
+ * address that was checked. Sandbox: the same, plus http and https to loopback addresses. Each
+ * fetch is one span when tracing is on (telemetry/outbound.ts).
  *
  * @example const fetchStatusList = createStatusFetcher({ mode: config.mode })
  */
@@ -160,7 +162,7 @@ export function createStatusFetcher(input: {
   const timeoutMs = input.timeoutMs ?? STATUS_TIMEOUT_MS;
   const maxBytes = input.maxBytes ?? STATUS_MAX_BYTES;
   const sandbox = input.mode === 'sandbox';
-  return async (uri) => {
+  const fetchOnce: StatusFetcher = async (uri) => {
     let url: URL;
     try {
       url = new URL(uri);
@@ -191,6 +193,7 @@ export function createStatusFetcher(input: {
     if (!allowed(address.address)) throw refused;
     return get(url, address, timeoutMs, maxBytes, input.ca);
   };
+  return (uri) => traceOutbound('status-list', () => fetchOnce(uri));
 }
 
 function get(
