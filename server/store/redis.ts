@@ -433,13 +433,25 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
    * the acknowledgements of this very write. `held` is false when fewer replicas acknowledged it.
    */
   async function writeHeld<T>(what: string, write: (pipeline: ChainableCommander) => void) {
+    // After a WAIT came back short, look before writing: each WAIT blocks the connection for up
+    // to waitMs, and callers retrying 503s would queue them back to back while no replica is there.
+    if (short && !(await call(what, replicasReady))) throw unheld(what);
     const pipeline = client.pipeline();
     write(pipeline);
     pipeline.wait(minReplicas, waitMs);
     const results = await call(what, () => pipeline.exec());
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(failed?.[0])}`);
-    return { value: results[0]![1] as T, held: (results.at(-1)![1] as number) >= minReplicas };
+    const held = (results.at(-1)![1] as number) >= minReplicas;
+    short = !held;
+    return { value: results[0]![1] as T, held };
+  }
+  let short = false;
+  /** Enough replicas online and acknowledging (lag ≤ 1 s: they acknowledge every second). */
+  async function replicasReady(): Promise<boolean> {
+    const info = await client.info('replication');
+    const ready = [...info.matchAll(/^slave\d+:.*state=online.*lag=(\d+)/gm)].filter(([, lag]) => Number(lag) <= 1);
+    return ready.length >= minReplicas;
   }
   const unheld = (what: string) =>
     new StoreUnavailableError(
@@ -757,7 +769,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 
 /**
  * With SVC_REDIS_MIN_REPLICAS ≥ 1, refuses a primary with fewer replicas: every single-use write
- * would answer 503. Through Sentinel without it, says that a failover may lose the last writes.
+ * would answer 503. Through Sentinel, says when a failover may lose acknowledged writes: none
+ * waited for, or fewer than the replicas (the one promoted may not be one that acknowledged).
  */
 async function checkReplicas(
   client: Redis,
@@ -779,6 +792,12 @@ async function checkReplicas(
     throw new ConfigError(
       `Redis at ${where} has ${connected} connected replica(s) and SVC_REDIS_MIN_REPLICAS is ${minReplicas}: ` +
         'every single-use write waits for that many; start the replicas or lower it',
+    );
+  }
+  if (sentinel && connected > minReplicas) {
+    notice(
+      `Redis at ${where} has ${connected} replicas and SVC_REDIS_MIN_REPLICAS is ${minReplicas}: Sentinel may promote ` +
+        'a replica that did not acknowledge the last writes; set it to the number of replicas (see the operations doc)',
     );
   }
 }

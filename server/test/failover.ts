@@ -56,6 +56,8 @@ export interface FailoverOptions {
    * replica is the one that acknowledged, and the one promoted)
    */
   replicas?: number;
+  /** SVC_REDIS_MIN_REPLICAS; default `replicas`, the strict setting (design.md §17) */
+  minReplicas?: number;
   /** flows in flight at once; default 6 */
   workers?: number;
   /** the stores' notices and the scenario's steps, for a bench's log; default: dropped */
@@ -69,6 +71,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function runFailover(kind: Switch, options: FailoverOptions = {}): Promise<FailoverFigures> {
   const { flowsBefore = 30, flowsAfter = 30, replicas = 1, workers = 6, log = () => {} } = options;
+  const minReplicas = options.minReplicas ?? replicas;
   const ha = await startRedisHa({ replicas });
   const clock = createFakeClock();
   const apps: TestApp[] = [];
@@ -78,7 +81,7 @@ export async function runFailover(kind: Switch, options: FailoverOptions = {}): 
       const store = await openRedisStore({
         sentinels: ha.sentinels,
         prefix: 'failover:',
-        minReplicas: 1,
+        minReplicas,
         notice: (line) => log(`instance ${i + 1}: ${line}`),
       });
       apps.push(await makeTestApp({ store, clock, log: { lines: logLines, level: 'warn' } }));
@@ -185,9 +188,10 @@ export async function runFailover(kind: Switch, options: FailoverOptions = {}): 
       const next = await ha.waitForSwitch(old);
       log(`sentinels name :${next.port}`);
       secondsToSwitch = (performance.now() - switchStartedAt) / 1000;
-      // A killed primary comes back as a replica, as its supervisor would restart it: with one
-      // replica, the new primary has none until then, and every single-use write answers 503.
-      if (kind === 'kill') await ha.rejoin(old);
+      // A killed primary comes back as a replica, as its supervisor would restart it: until then
+      // the new primary has one replica fewer, and with minReplicas = replicas every single-use
+      // write answers 503.
+      if (kind === 'kill' && minReplicas >= replicas) await ha.rejoin(old);
       log('switch over');
       switchedAt = performance.now();
     }
