@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { missingPackagesLine, nginxConfig } from './start-cluster.ts';
+import { haPorts, missingPackagesLine, nginxConfig, redisChildren, sentinelConfig } from './start-cluster.ts';
 
 /** The edge's directives (issue 16): timeouts, per-address limits, their keys and their 429. */
 const EDGE_DIRECTIVE =
@@ -50,6 +50,28 @@ describe('npm run start:cluster', () => {
         'limit_req zone=browser_writes burst=60 nodelay;',
         'limit_req zone=partner_writes burst=400 nodelay;',
       ]),
+    );
+  });
+
+  it('runs with --ha a primary, a replica of it and three sentinels watching it with quorum 2, all on loopback', () => {
+    const children = redisChildren('/usr/bin/redis-server', { redisPort: 6380, ha: true }, '/tmp/c');
+    expect(children.map((child) => child.name)).toEqual([
+      'redis-primary',
+      'redis-replica',
+      'sentinel-1',
+      'sentinel-2',
+      'sentinel-3',
+    ]);
+    expect(children[1]!.args.join(' ')).toContain('--port 6381 --bind 127.0.0.1');
+    expect(children[1]!.args.join(' ')).toContain('--replicaof 127.0.0.1 6380');
+    expect(children[2]!.args).toEqual(['/tmp/c/sentinel/sentinel-26380.conf', '--sentinel', '--loglevel', 'warning']);
+    expect(haPorts(6380).sentinels).toEqual([26380, 26381, 26382]);
+    const conf = sentinelConfig(26380, 6380, '/tmp/c/sentinel');
+    expect(conf).toContain('sentinel monitor svc 127.0.0.1 6380 2');
+    expect(conf).toContain('bind 127.0.0.1');
+    // without --ha: the one redis-server, as before
+    expect(redisChildren('/usr/bin/redis-server', { redisPort: 6380, ha: false }, '/tmp/c').map((c) => c.name)).toEqual(
+      ['redis'],
     );
   });
 });

@@ -16,12 +16,19 @@
  * instances' on the ports after it). SIGINT/SIGTERM/SIGHUP to this script stop the instances
  * (gracefully), nginx and the partner together, then Redis once they have exited. A terminal's
  * Ctrl-C also reaches every child directly (one process group), Redis included, at the same moment.
+ *
+ * `--ha` (design.md §17): Redis with Sentinel instead of one redis-server: a primary on
+ * SVC_CLUSTER_REDIS_PORT, a replica on the next port and three sentinels on that port + 20000,
+ * + 20001, + 20002 (master name "svc", quorum 2); the instances find the primary through them
+ * (SVC_REDIS_SENTINELS) with SVC_REDIS_MIN_REPLICAS=1. Each start gives the first port the
+ * primary's role again, and the sentinels a fresh configuration in the cluster folder.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
 // `svc --cluster` finds the store with the same defaults.
 import { CLUSTER_DEFAULTS } from '../server/cli/cluster.ts';
 import { newMasterKey } from '../server/crypto/master-key.ts';
@@ -44,6 +51,99 @@ export interface ClusterOptions {
   redisPort: number;
   instancePorts: readonly number[];
   dir: string;
+  /** --ha: a primary, a replica and three sentinels instead of one redis-server */
+  ha: boolean;
+}
+
+/** The master name the sentinels of `--ha` watch. */
+export const HA_MASTER_NAME = 'svc';
+
+/** What every redis-server of the cluster runs with (design.md §10: AOF, fsync always, noeviction). */
+function redisArgs(port: number, dir: string): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'always',
+    '--save',
+    '',
+    '--maxmemory-policy',
+    'noeviction',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
+    '--loglevel',
+    'warning',
+  ];
+}
+
+/** The ports of `--ha`: the primary, its replica, the three sentinels. */
+export function haPorts(redisPort: number): { primary: number; replica: number; sentinels: number[] } {
+  return { primary: redisPort, replica: redisPort + 1, sentinels: [0, 1, 2].map((i) => redisPort + 20_000 + i) };
+}
+
+/**
+ * The sentinel configuration file of `--ha` (each sentinel rewrites its own as it learns):
+ * failures detected within 5 s, a failover given 10 s.
+ */
+export function sentinelConfig(port: number, primaryPort: number, dir: string): string {
+  return [
+    `# Written by scripts/start-cluster.ts --ha at each start; Sentinel rewrites it as it learns.`,
+    `port ${port}`,
+    'bind 127.0.0.1',
+    `dir ${dir}`,
+    `sentinel monitor ${HA_MASTER_NAME} 127.0.0.1 ${primaryPort} 2`,
+    `sentinel down-after-milliseconds ${HA_MASTER_NAME} 5000`,
+    `sentinel failover-timeout ${HA_MASTER_NAME} 10000`,
+    `sentinel parallel-syncs ${HA_MASTER_NAME} 1`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The Redis children of the cluster: one redis-server, or with `ha` a primary, a replica and
+ * three sentinels. `dir` is the cluster folder.
+ */
+export function redisChildren(
+  redisBin: string,
+  options: Pick<ClusterOptions, 'redisPort' | 'ha'>,
+  dir: string,
+): ChildSpec[] {
+  if (!options.ha)
+    return [{ name: 'redis', command: redisBin, args: redisArgs(options.redisPort, join(dir, 'redis')) }];
+  const ports = haPorts(options.redisPort);
+  return [
+    {
+      name: 'redis-primary',
+      command: redisBin,
+      // a replica that (re)joins is synced at once, not after the 5 s Redis waits for others by default
+      args: [...redisArgs(ports.primary, join(dir, 'redis')), '--repl-diskless-sync-delay', '0'],
+    },
+    {
+      name: 'redis-replica',
+      command: redisBin,
+      args: [
+        ...redisArgs(ports.replica, join(dir, 'redis-replica')),
+        '--replicaof',
+        '127.0.0.1',
+        String(ports.primary),
+        '--repl-diskless-sync-delay',
+        '0',
+      ],
+    },
+    ...ports.sentinels.map((port, i) => ({
+      name: `sentinel-${i + 1}`,
+      command: redisBin,
+      args: [join(dir, 'sentinel', `sentinel-${port}.conf`), '--sentinel', '--loglevel', 'warning'],
+    })),
+  ];
 }
 
 /** Finds a binary on PATH or at one of `extra`; null when absent. */
@@ -169,7 +269,28 @@ function readOptions(env: NodeJS.ProcessEnv): ClusterOptions {
     redisPort: number('SVC_CLUSTER_REDIS_PORT', CLUSTER_DEFAULTS.redisPort),
     instancePorts,
     dir: resolve(ROOT, env.SVC_CLUSTER_DIR || CLUSTER_DEFAULTS.dir),
+    ha: process.argv.includes('--ha'),
   };
+}
+
+/** The replicas the primary on `port` reports connected; 0 when it cannot be asked. */
+async function connectedReplicas(port: number): Promise<number> {
+  const client = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return Number(/^connected_slaves:(\d+)/m.exec(await client.info('replication'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  } finally {
+    client.disconnect();
+  }
 }
 
 /** The cluster's one master key, made once (mode 0600), as a secret manager would hand it out. */
@@ -189,8 +310,16 @@ async function main(): Promise<void> {
   }
   const options = readOptions(process.env);
   ensureBuilt();
-  for (const sub of ['redis', 'nginx', ...options.instancePorts.map((p) => `instance-${p}`)])
+  const haDirs = options.ha ? ['redis-replica', 'sentinel'] : [];
+  for (const sub of ['redis', ...haDirs, 'nginx', ...options.instancePorts.map((p) => `instance-${p}`)])
     mkdirSync(join(options.dir, sub), { recursive: true });
+  const ports = haPorts(options.redisPort);
+  if (options.ha) {
+    for (const port of ports.sentinels) {
+      const file = join(options.dir, 'sentinel', `sentinel-${port}.conf`);
+      writeFileSync(file, sentinelConfig(port, ports.primary, join(options.dir, 'sentinel')));
+    }
+  }
   const nginxDir = join(options.dir, 'nginx');
   writeFileSync(join(nginxDir, 'nginx.conf'), nginxConfig(options, nginxDir));
   const masterKey = clusterMasterKey(options.dir);
@@ -198,48 +327,34 @@ async function main(): Promise<void> {
   const redisUrl = `redis://127.0.0.1:${options.redisPort}`;
 
   // Redis first: an instance that cannot reach it stops at boot (fail closed).
-  if (await redisAnswers(options.redisPort)) {
-    console.error(`start:cluster: something already answers on port ${options.redisPort}; set SVC_CLUSTER_REDIS_PORT`);
-    process.exit(1);
+  const redisPorts = options.ha ? [ports.primary, ports.replica, ...ports.sentinels] : [options.redisPort];
+  for (const port of redisPorts) {
+    if (await redisAnswers(port)) {
+      console.error(`start:cluster: something already answers on port ${port}; set SVC_CLUSTER_REDIS_PORT`);
+      process.exit(1);
+    }
   }
-  const redis = superviseChildren([
-    {
-      name: 'redis',
-      command: redisBin!,
-      args: [
-        '--port',
-        String(options.redisPort),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        join(options.dir, 'redis'),
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--save',
-        '',
-        '--maxmemory-policy',
-        'noeviction',
-        '--daemonize',
-        'no',
-        '--logfile',
-        '',
-        '--loglevel',
-        'warning',
-      ],
-    },
-  ]);
+  const redis = superviseChildren(redisChildren(redisBin!, options, options.dir));
   const redisDeadline = Date.now() + 10_000;
-  while (!(await redisAnswers(options.redisPort))) {
+  const redisReady = async () =>
+    (await Promise.all(redisPorts.map(redisAnswers))).every(Boolean) &&
+    (!options.ha || (await connectedReplicas(ports.primary)) >= 1);
+  while (!(await redisReady())) {
     if (Date.now() > redisDeadline) {
-      console.error(`start:cluster: redis-server did not answer on port ${options.redisPort} within 10 s`);
+      console.error(`start:cluster: Redis did not answer on ports ${redisPorts.join(', ')} within 10 s`);
       redis.fail();
       process.exitCode = await redis.done;
       return;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const storeEnv: NodeJS.ProcessEnv = options.ha
+    ? {
+        SVC_REDIS_SENTINELS: ports.sentinels.map((port) => `127.0.0.1:${port}`).join(','),
+        SVC_REDIS_MASTER_NAME: HA_MASTER_NAME,
+        SVC_REDIS_MIN_REPLICAS: '1',
+      }
+    : { SVC_REDIS_URL: redisUrl };
 
   const tsx = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
   // Each instance's Prometheus listener (design.md §17): SVC_METRICS_PORT (9464) for the first, the next ports after.
@@ -251,7 +366,7 @@ async function main(): Promise<void> {
       SVC_PORT: String(port),
       SVC_HOST: '127.0.0.1',
       SVC_PUBLIC_URL: serviceUrl,
-      SVC_REDIS_URL: redisUrl,
+      ...storeEnv,
       SVC_MASTER_KEY: masterKey,
       SVC_TRUST_PROXY: '127.0.0.1',
       SVC_DATA_DIR: join(options.dir, `instance-${port}`),
@@ -302,7 +417,7 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopAll(signal));
   void redis.done.then(() => {
     if (!stopping) {
-      console.error('start:cluster: redis-server stopped; stopping the rest');
+      console.error('start:cluster: a redis-server stopped; stopping the rest');
       stopping = true;
       rest.fail();
     }
@@ -317,9 +432,14 @@ async function main(): Promise<void> {
         serviceNote: `(nginx → ${options.instancePorts.map((p) => `:${p}`).join(', ')})`,
         partnerUrl: process.env.SVC_MODE === 'production' ? null : `http://localhost:${options.partnerPort}`,
         providerUrl: process.env.SVC_MODE === 'production' ? null : exampleProvider.issuer,
-        detail: `, ${instances.length} instances on Redis`,
+        detail: `, ${instances.length} instances on Redis${options.ha ? ' through Sentinel' : ''}`,
         metricsUrls: options.instancePorts.map((port, i) => `http://127.0.0.1:${metricsPortOf(i)}/metrics  (:${port})`),
-        extra: [`  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`],
+        extra: options.ha
+          ? [
+              `  Redis primary    redis://127.0.0.1:${ports.primary}, replica :${ports.replica}  (SVC_REDIS_MIN_REPLICAS=1)`,
+              `  Sentinels        ${storeEnv.SVC_REDIS_SENTINELS}  (master name ${HA_MASTER_NAME})`,
+            ]
+          : [`  Redis            ${redisUrl}  (AOF in ${join(options.dir, 'redis')})`],
         stops: 'them all',
       });
       console.log(banner);

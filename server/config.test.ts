@@ -35,6 +35,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SVC_REDIS_URL: 'redis://x', SVC_REDIS_PREFIX: 'has space' })).toThrow(/SVC_REDIS_PREFIX/);
   });
 
+  it('selects Sentinel with SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME, both or neither, never beside SVC_REDIS_URL', () => {
+    expect(loadConfig({})).toMatchObject({ redisSentinels: null, redisMinReplicas: 0, redisWaitMs: 250 });
+    const config = loadConfig({
+      SVC_REDIS_SENTINELS: 'sentinel-1:26379, 10.0.0.2:26380,[::1]:26381',
+      SVC_REDIS_MASTER_NAME: 'svc',
+      SVC_REDIS_MIN_REPLICAS: '1',
+      SVC_REDIS_WAIT_MS: '100',
+    });
+    expect(config).toMatchObject({
+      redisUrl: null,
+      redisSentinels: {
+        masterName: 'svc',
+        hosts: [
+          { host: 'sentinel-1', port: 26379 },
+          { host: '10.0.0.2', port: 26380 },
+          { host: '::1', port: 26381 },
+        ],
+      },
+      redisMinReplicas: 1,
+      redisWaitMs: 100,
+    });
+    expect(() => loadConfig({ SVC_REDIS_SENTINELS: 'a:26379' })).toThrow(/go together/);
+    expect(() => loadConfig({ SVC_REDIS_MASTER_NAME: 'svc' })).toThrow(/go together/);
+    const both = { SVC_REDIS_SENTINELS: 'a:26379', SVC_REDIS_MASTER_NAME: 'svc', SVC_REDIS_URL: 'redis://x' };
+    expect(() => loadConfig(both)).toThrow(/not both/);
+    for (const bad of ['a', 'a:0', 'a:26379,', 'a:99999'])
+      expect(() => loadConfig({ SVC_REDIS_SENTINELS: bad, SVC_REDIS_MASTER_NAME: 'svc' })).toThrow(/host:port/);
+    expect(() => loadConfig({ SVC_REDIS_MIN_REPLICAS: 'one' })).toThrow(/SVC_REDIS_MIN_REPLICAS/);
+    expect(() => loadConfig({ SVC_REDIS_WAIT_MS: '0' })).toThrow(/SVC_REDIS_WAIT_MS/);
+  });
+
   it('reads the edge timeouts: 30 s for a whole request, 10 s for its headers, 72 s for an idle kept-alive connection', () => {
     expect(loadConfig({})).toMatchObject({
       requestTimeoutMs: 30_000,

@@ -33,6 +33,21 @@ export interface Config {
   readonly redisUrl: string | null;
   /** SVC_REDIS_PREFIX: namespaces every Redis key, so two deployments can share one Redis (default "svc:") */
   readonly redisPrefix: string;
+  /**
+   * SVC_REDIS_SENTINELS (`host:port,…`) with SVC_REDIS_MASTER_NAME: the Redis store through
+   * Sentinel instead of SVC_REDIS_URL (design.md §17); null: not set
+   */
+  readonly redisSentinels: {
+    readonly hosts: readonly { host: string; port: number }[];
+    readonly masterName: string;
+  } | null;
+  /**
+   * SVC_REDIS_MIN_REPLICAS (default 0): replicas that must acknowledge every single-use write and
+   * every completion (`WAIT`) before the service answers; fewer within SVC_REDIS_WAIT_MS (default
+   * 250): 503 (design.md §17)
+   */
+  readonly redisMinReplicas: number;
+  readonly redisWaitMs: number;
   /** partner fixtures loaded in sandbox mode */
   readonly fixturesPath: string;
   /** SVC_PROVIDER_FIXTURES: identity providers loaded in sandbox mode (design.md §12), never in production */
@@ -107,6 +122,10 @@ const SERVICE_VARIABLES = [
   'SVC_DATA_DIR',
   'SVC_REDIS_URL',
   'SVC_REDIS_PREFIX',
+  'SVC_REDIS_SENTINELS',
+  'SVC_REDIS_MASTER_NAME',
+  'SVC_REDIS_MIN_REPLICAS',
+  'SVC_REDIS_WAIT_MS',
   'SVC_FIXTURES',
   'SVC_PROVIDER_FIXTURES',
   'SVC_REQUEST_TTL_MS',
@@ -299,6 +318,29 @@ function readRedisUrl(raw: string | undefined): string | null {
   return raw;
 }
 
+/** SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME: both or neither, and never beside SVC_REDIS_URL. */
+function readRedisSentinels(env: NodeJS.ProcessEnv): Config['redisSentinels'] {
+  const raw = env.SVC_REDIS_SENTINELS || '';
+  const masterName = env.SVC_REDIS_MASTER_NAME || '';
+  if (raw === '' && masterName === '') return null;
+  if (raw === '' || masterName === '')
+    throw new ConfigError('SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME go together: set both, or neither');
+  if (env.SVC_REDIS_URL)
+    throw new ConfigError('set SVC_REDIS_URL or SVC_REDIS_SENTINELS, not both: Sentinel names the primary');
+  if (!/^[\x21-\x7e]{1,64}$/.test(masterName))
+    throw new ConfigError(
+      `SVC_REDIS_MASTER_NAME must be 1-64 printable characters without spaces, got "${masterName}"`,
+    );
+  const hosts = raw.split(',').map((entry) => {
+    const match = /^\s*(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535)
+      throw new ConfigError(`SVC_REDIS_SENTINELS must be host:port entries separated by commas, got "${raw}"`);
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+  return { hosts, masterName };
+}
+
 function readRedisPrefix(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'svc:';
   if (!/^[\x21-\x7e]{1,64}$/.test(raw)) {
@@ -382,6 +424,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: resolve(cwd, env.SVC_DATA_DIR || './data'),
     redisUrl: readRedisUrl(env.SVC_REDIS_URL),
     redisPrefix: readRedisPrefix(env.SVC_REDIS_PREFIX),
+    redisSentinels: readRedisSentinels(env),
+    redisMinReplicas: count(env, 'SVC_REDIS_MIN_REPLICAS', 0, 16),
+    redisWaitMs: milliseconds(env, 'SVC_REDIS_WAIT_MS', 250, 1, 1_000),
     fixturesPath: resolve(cwd, env.SVC_FIXTURES || 'fixtures/partners.json'),
     providerFixturesPath: resolve(cwd, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json'),
     partnerPort: port(env, 'PARTNER_PORT', 8788),

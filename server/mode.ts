@@ -31,7 +31,7 @@ function isMode(value: string): value is Mode {
  * @example const config = await claimStoreMode(store, loadConfig());
  */
 export async function claimStoreMode(store: Store, config: Config): Promise<Config> {
-  const where = config.redisUrl ? 'the Redis store' : `the data folder ${config.dataDir}`;
+  const where = config.redisUrl || config.redisSentinels ? 'the Redis store' : `the data folder ${config.dataDir}`;
   // Checked before the mode is recorded, so that a refusal leaves the store as it was.
   if (config.mode === 'production') await refuseSandboxPartners(store, where);
   // A store without the record gets the mode this process runs in; it is never changed after.

@@ -18,17 +18,26 @@ export interface OpenStoreOptions {
 }
 
 /**
- * Redis when SVC_REDIS_URL is set (design.md §10), SQLite in `dataDir` otherwise. The Redis store
+ * Redis when SVC_REDIS_URL (design.md §10) or SVC_REDIS_SENTINELS (§17) is set, SQLite in
+ * `dataDir` otherwise. The Redis store
  * rejects with ConfigError when Redis is set up wrongly (an evicting maxmemory-policy, a version
  * below 6.2) and with StoreUnavailableError when it cannot be reached.
  *
  * @example const store = await openConfiguredStore(loadConfig())
  */
 export async function openConfiguredStore(
-  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'dataDir'>,
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'dataDir'> &
+    Partial<Pick<Config, 'redisSentinels' | 'redisMinReplicas' | 'redisWaitMs'>>,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  if (config.redisUrl)
-    return openRedisStore({ url: config.redisUrl, prefix: config.redisPrefix, notice: options.notice });
+  if (config.redisUrl || config.redisSentinels) {
+    return openRedisStore({
+      ...(config.redisSentinels ? { sentinels: config.redisSentinels } : { url: config.redisUrl! }),
+      prefix: config.redisPrefix,
+      minReplicas: config.redisMinReplicas,
+      waitMs: config.redisWaitMs,
+      notice: options.notice,
+    });
+  }
   return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
 }

@@ -25,8 +25,16 @@
  * Failure: fail closed. No offline queue, no retry of a command whose answer was lost, a command
  * timeout below 2 s: while Redis is unreachable every call rejects with StoreUnavailableError, and
  * the same handle works again once the client has reconnected by itself.
+ *
+ * High availability (design.md §17): through Sentinel the client asks the sentinels for the
+ * primary, and again after every lost connection (a failover). With `minReplicas` ≥ 1 every
+ * single-use write (a grant or login state taken, a nonce, a pass token, an exchange replay) and
+ * every status change of a request is sent in one pipeline with `WAIT minReplicas waitMs`, so on
+ * the connection that wrote it; fewer acknowledgements reject with StoreUnavailableError (503),
+ * and a grant or login state taken is put back first, so the caller's retry finds it. The answer
+ * is never a success that a promoted replica would not hold.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
 import { ConfigError } from '../errors.ts';
 import {
   StoreUnavailableError,
@@ -45,8 +53,14 @@ import {
 } from './store.ts';
 
 export interface RedisStoreOptions {
-  /** redis:// or rediss:// (SVC_REDIS_URL); credentials in it never reach a message */
-  url: string;
+  /** redis:// or rediss:// (SVC_REDIS_URL); credentials in it never reach a message. Or `sentinels`. */
+  url?: string;
+  /** SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME: the primary as the sentinels name it */
+  sentinels?: { hosts: readonly { host: string; port: number }[]; masterName: string };
+  /** SVC_REDIS_MIN_REPLICAS: replicas that must acknowledge each single-use write (default 0: none waited for) */
+  minReplicas?: number;
+  /** SVC_REDIS_WAIT_MS: how long WAIT waits for them (default 250) */
+  waitMs?: number;
   /** namespaces every key and the change channel (SVC_REDIS_PREFIX); default "svc:" */
   prefix?: string;
   /** one line for the operator: connection lost or back, eviction check skipped. Default: stderr. */
@@ -72,6 +86,24 @@ const CLIENT_OPTIONS: RedisOptions = {
   connectTimeout: COMMAND_TIMEOUT_MS,
   retryStrategy: (attempt) => Math.min(attempt * 200, 1_000),
   enableAutoPipelining: true,
+};
+
+/** After ioredis gives a connection up ("end"), the store connects it again this much later. */
+const RECONNECT_AFTER_END_MS = 500;
+
+const SENTINEL_OPTIONS: RedisOptions = {
+  // One round over the sentinels per connection attempt: a boot with every sentinel down fails
+  // instead of hanging. ioredis then ends the client; the store connects it again (keepConnecting).
+  sentinelRetryStrategy: () => null,
+  sentinelCommandTimeout: COMMAND_TIMEOUT_MS,
+  // Told of a switch by the sentinels (+switch-master): a planned failover leaves the old primary
+  // up, and a primary without its replica, for up to 10 s until Sentinel demotes it. Its disconnect
+  // may land on a reconnection and end the client; keepConnecting connects it again.
+  failoverDetector: true,
+  sentinelReconnectStrategy: (attempt) => Math.min(attempt * 200, 1_000),
+  // A planned failover turns the old primary into a replica under the open connection: reconnect
+  // (asking the sentinels again), never resend (2 would).
+  reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 1 : false),
 };
 
 const SCRIPTS = {
@@ -153,7 +185,15 @@ function defineScripts(client: Redis): RunScript {
   return (name, keys, args) => commands[name](keys.length, ...keys, ...args);
 }
 
-/** The URL without credentials, for messages. */
+/** Where the store is, without credentials, for messages. */
+function describeRedis(options: RedisStoreOptions): string {
+  if (options.sentinels) {
+    const hosts = options.sentinels.hosts.map(({ host, port }) => `${host}:${port}`).join(',');
+    return `primary "${options.sentinels.masterName}" via sentinels ${hosts}`;
+  }
+  return describeUrl(options.url ?? '');
+}
+
 function describeUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -300,7 +340,9 @@ function createWaiters() {
 export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
   const prefix = options.prefix ?? 'svc:';
   const notice = options.notice ?? ((line: string) => console.warn(`svc: ${line}`));
-  const where = describeUrl(options.url);
+  const where = describeRedis(options);
+  const minReplicas = options.minReplicas ?? 0;
+  const waitMs = options.waitMs ?? 250;
   const channel = `${prefix}request-changes`;
   const k = {
     partner: (id: string) => `${prefix}partner:${id}`,
@@ -318,7 +360,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     login: (digest: string) => `${prefix}login:${digest}`,
   };
 
-  const client = new Redis(options.url, CLIENT_OPTIONS);
+  if (!options.url === !options.sentinels)
+    throw new ConfigError('the Redis store needs a URL or sentinels, one of them');
+  const client = options.sentinels
+    ? new Redis({
+        ...CLIENT_OPTIONS,
+        ...SENTINEL_OPTIONS,
+        sentinels: options.sentinels.hosts.map(({ host, port }) => ({ host, port })),
+        name: options.sentinels.masterName,
+      })
+    : new Redis(options.url!, CLIENT_OPTIONS);
   // The one subscriber connection of this instance: request-change messages only, never a store call.
   const subscriber = client.duplicate({ autoResubscribe: false });
   let closed = false;
@@ -335,6 +386,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   }
   try {
     await checkServer(client, where, notice);
+    await checkReplicas(client, where, minReplicas, Boolean(options.sentinels), notice);
     await subscriber.connect();
     await subscriber.subscribe(channel);
   } catch (error) {
@@ -344,6 +396,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     throw new StoreUnavailableError(`cannot reach Redis at ${where}: ${reasonOf(error)}`);
   }
   connected = true;
+  // keepConnecting: ioredis ends a client for good when a connection attempt fails before a socket
+  // exists (every sentinel unreachable, or a switch announced mid-attempt): connect it again.
+  for (const c of [client, subscriber]) {
+    c.on('end', () => {
+      if (closed) return;
+      setTimeout(() => {
+        if (!closed && c.status === 'end') c.connect().catch(() => {});
+      }, RECONNECT_AFTER_END_MS).unref();
+    });
+  }
   client.on('close', () => {
     if (closed || !connected) return;
     connected = false;
@@ -365,6 +427,71 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(error)}`);
     }
   }
+
+  /**
+   * Sends `write` and `WAIT minReplicas waitMs` in one pipeline: one connection, so WAIT counts
+   * the acknowledgements of this very write. `held` is false when fewer replicas acknowledged it.
+   */
+  async function writeHeld<T>(what: string, write: (pipeline: ChainableCommander) => void) {
+    // After a WAIT came back short, look before writing: each WAIT blocks the connection for up
+    // to waitMs, and callers retrying 503s would queue them back to back while no replica is there.
+    if (short && !(await call(what, replicasReady))) throw unheld(what);
+    const pipeline = client.pipeline();
+    write(pipeline);
+    pipeline.wait(minReplicas, waitMs);
+    const results = await call(what, () => pipeline.exec());
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(failed?.[0])}`);
+    const held = (results.at(-1)![1] as number) >= minReplicas;
+    short = !held;
+    return { value: results[0]![1] as T, held };
+  }
+  let short = false;
+  /** Enough replicas online and acknowledging (lag ≤ 1 s: they acknowledge every second). */
+  async function replicasReady(): Promise<boolean> {
+    const info = await client.info('replication');
+    const ready = [...info.matchAll(/^slave\d+:.*state=online.*lag=(\d+)/gm)].filter(([, lag]) => Number(lag) <= 1);
+    return ready.length >= minReplicas;
+  }
+  const unheld = (what: string) =>
+    new StoreUnavailableError(
+      `fewer than ${minReplicas} replica(s) acknowledged ${what} within ${waitMs} ms (SVC_REDIS_MIN_REPLICAS)`,
+    );
+  /** A write that must be held by the replicas before the caller answers: throws when it is not. */
+  async function writeAndWait<T>(what: string, write: (pipeline: ChainableCommander) => void): Promise<T> {
+    if (minReplicas === 0) {
+      const results = await call(what, () => {
+        const pipeline = client.pipeline();
+        write(pipeline);
+        return pipeline.exec();
+      });
+      const [error, value] = results?.[0] ?? [new Error('no answer'), null];
+      if (error) throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(error)}`);
+      return value as T;
+    }
+    const { value, held } = await writeHeld<T>(what, write);
+    if (!held) throw unheld(what);
+    return value;
+  }
+  /**
+   * GETDEL, held by the replicas; when they do not acknowledge it, the value is put back (it was
+   * handed to nobody) and the call rejects: the caller's retry finds it again.
+   */
+  async function takeHeld(what: string, key: string, lifetimeMs: (json: string) => number): Promise<string | null> {
+    if (minReplicas === 0) return call(what, () => client.getdel(key));
+    const { value, held } = await writeHeld<string | null>(what, (p) => p.getdel(key));
+    if (value !== null && !held) {
+      await client.set(key, value, 'PX', ttl(lifetimeMs(value)), 'NX').catch(() => {});
+      throw unheld(what);
+    }
+    return value;
+  }
+  const pipelineScript = (pipeline: ChainableCommander, name: ScriptName, keys: string[], args: (string | number)[]) =>
+    (pipeline as unknown as Record<ScriptName, (...a: (string | number)[]) => void>)[name](
+      keys.length,
+      ...keys,
+      ...args,
+    );
 
   // Long-poll wake-ups.
   const waiters = createWaiters();
@@ -464,9 +591,19 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number) {
       const key = k.nonce(partnerId, nonce);
       const px = ttl(expiresAt - now);
-      const set = await call('rememberNonce', () => client.set(key, String(expiresAt), 'PX', px, 'NX'));
-      if (set === 'OK') return true;
-      return (await call('rememberNonce', () => script('renewNonce', [key], [now, expiresAt, px]))) === 1;
+      if (minReplicas === 0) {
+        const set = await call('rememberNonce', () => client.set(key, String(expiresAt), 'PX', px, 'NX'));
+        if (set === 'OK') return true;
+        return (await call('rememberNonce', () => script('renewNonce', [key], [now, expiresAt, px]))) === 1;
+      }
+      const set = await writeHeld<string | null>('rememberNonce', (p) => p.set(key, String(expiresAt), 'PX', px, 'NX'));
+      if (set.value === 'OK' && !set.held) throw unheld('rememberNonce');
+      if (set.value === 'OK') return true;
+      const renewed = await writeHeld<number>('rememberNonce', (p) =>
+        pipelineScript(p, 'renewNonce', [key], [now, expiresAt, px]),
+      );
+      if (renewed.value === 1 && !renewed.held) throw unheld('rememberNonce');
+      return renewed.value === 1;
     },
 
     async hitCounter(key: string, windowMs: number, now: number): Promise<CounterHit> {
@@ -507,13 +644,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     },
     async updateRequest(id: string, expectedVersion: number, patch: VerifyRequestPatch) {
       const next = expectedVersion + 1;
-      const flat = await call('updateRequest', () =>
-        script(
-          'updateRequest',
-          [k.request(id)],
-          [expectedVersion, next, patch.expiresAt ?? '', channel, `${id} ${next}`, ...requestFields(patch)],
-        ),
-      );
+      const args = [expectedVersion, next, patch.expiresAt ?? '', channel, `${id} ${next}`, ...requestFields(patch)];
+      if (minReplicas > 0 && patch.status !== undefined) {
+        // A status change is what the phone, the widget and the partner act on: held, or not answered.
+        const { value, held } = await writeHeld<string[] | null>('updateRequest', (p) =>
+          pipelineScript(p, 'updateRequest', [k.request(id)], args),
+        );
+        if (value !== null && !held) throw unheld('updateRequest');
+        return value === null ? null : toRequest(pairs(value));
+      }
+      const flat = await call('updateRequest', () => script('updateRequest', [k.request(id)], args));
       return flat === null ? null : toRequest(pairs(flat as string[]));
     },
     waitForRequestChange(id: string, sinceVersion: number, timeoutMs: number, signal?: AbortSignal) {
@@ -540,7 +680,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       await call('putGrant', () => client.set(k.grant(grant.digest), JSON.stringify(grant), 'PX', px));
     },
     async consumeGrant(digest: string, now: number) {
-      const json = await call('consumeGrant', () => client.getdel(k.grant(digest)));
+      const json = await takeHeld(
+        'consumeGrant',
+        k.grant(digest),
+        (value) => (JSON.parse(value) as GrantRecord).expiresAt - now,
+      );
       if (json === null) return null;
       const grant = JSON.parse(json) as GrantRecord;
       return grant.expiresAt > now ? grant : null;
@@ -550,8 +694,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       const json = JSON.stringify(record);
       const key = k.replay(record.partnerId, record.idempotencyKey);
       const args = [now, record.expiresAt, json, ttl(record.expiresAt - now)];
-      const stored = await call('putExchangeReplay', () => script('putReplay', [key], args));
-      return JSON.parse(stored as string) as ExchangeReplayRecord;
+      const stored = await writeAndWait<string>('putExchangeReplay', (p) =>
+        pipelineScript(p, 'putReplay', [key], args),
+      );
+      return JSON.parse(stored) as ExchangeReplayRecord;
     },
     async getExchangeReplay(partnerId: string, idempotencyKey: string, now: number) {
       const [expiresAt, json] = await call('getExchangeReplay', () =>
@@ -563,7 +709,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 
     async putPassToken(token: PassTokenRecord) {
       const px = ttl(token.expiresAt - token.issuedAt);
-      await call('putPassToken', () => client.set(k.pass(token.digest), JSON.stringify(token), 'PX', px));
+      await writeAndWait('putPassToken', (p) => p.set(k.pass(token.digest), JSON.stringify(token), 'PX', px));
     },
     async getPassToken(digest: string, now: number) {
       const json = await call('getPassToken', () => client.get(k.pass(digest)));
@@ -577,7 +723,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       await call('putLoginState', () => client.set(k.login(state.digest), JSON.stringify(state), 'PX', px));
     },
     async takeLoginState(digest: string, now: number) {
-      const json = await call('takeLoginState', () => client.getdel(k.login(digest)));
+      const json = await takeHeld(
+        'takeLoginState',
+        k.login(digest),
+        (value) => (JSON.parse(value) as LoginStateRecord).expiresAt - now,
+      );
       if (json === null) return null;
       const state = JSON.parse(json) as LoginStateRecord;
       return state.expiresAt > now ? state : null;
@@ -610,9 +760,46 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       if (closed) return;
       closed = true;
       waiters.finishAll();
-      await Promise.all([client, subscriber].map((c) => c.quit().catch(() => c.disconnect())));
+      // disconnect() after quit() also closes the failover detector's sentinel connections
+      await Promise.all([client, subscriber].map((c) => c.quit().catch(() => {})));
+      for (const c of [client, subscriber]) c.disconnect();
     },
   };
+}
+
+/**
+ * With SVC_REDIS_MIN_REPLICAS ≥ 1, refuses a primary with fewer replicas: every single-use write
+ * would answer 503. Through Sentinel, says when a failover may lose acknowledged writes: none
+ * waited for, or fewer than the replicas (the one promoted may not be one that acknowledged).
+ */
+async function checkReplicas(
+  client: Redis,
+  where: string,
+  minReplicas: number,
+  sentinel: boolean,
+  notice: (line: string) => void,
+): Promise<void> {
+  if (minReplicas === 0) {
+    if (sentinel)
+      notice(
+        `Redis through Sentinel with SVC_REDIS_MIN_REPLICAS=0: a failover may lose the last single-use writes ` +
+          '(a grant could be exchanged twice); set it to 1 (see the operations doc)',
+      );
+    return;
+  }
+  const connected = Number(/^connected_slaves:(\d+)/m.exec(await client.info('replication'))?.[1] ?? 0);
+  if (connected < minReplicas) {
+    throw new ConfigError(
+      `Redis at ${where} has ${connected} connected replica(s) and SVC_REDIS_MIN_REPLICAS is ${minReplicas}: ` +
+        'every single-use write waits for that many; start the replicas or lower it',
+    );
+  }
+  if (sentinel && connected > minReplicas) {
+    notice(
+      `Redis at ${where} has ${connected} replicas and SVC_REDIS_MIN_REPLICAS is ${minReplicas}: Sentinel may promote ` +
+        'a replica that did not acknowledge the last writes; set it to the number of replicas (see the operations doc)',
+    );
+  }
 }
 
 /**

@@ -9,7 +9,7 @@
  * const store = await openRedisStore({ url: redis.url, prefix: 'test-1:' });
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,11 @@ export interface RedisServerOptions {
   appendOnly?: boolean;
   /** further `--name value` arguments, e.g. ['--maxmemory-policy', 'allkeys-lru'] */
   args?: string[];
+  /**
+   * A sentinel (`redis-server <file> --sentinel`) with these lines in its config file, e.g.
+   * ['sentinel monitor m 127.0.0.1 6379 2'] (see redis-ha.ts)
+   */
+  sentinel?: string[];
 }
 
 export interface RedisServer {
@@ -91,7 +96,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const binary = findBinary();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-redis-'));
+  const sentinelFile = join(dir, 'sentinel.conf');
+  if (options.sentinel) writeFileSync(sentinelFile, `${options.sentinel.join('\n')}\n`);
   const args = [
+    ...(options.sentinel ? [sentinelFile, '--sentinel'] : []),
     '--port',
     String(port),
     '--bind',
