@@ -150,7 +150,9 @@ test('the sandbox phone offers the PID without age_over_18 and presents it: a mi
   const phone = await context.newPage();
   await phone.goto(deep_link);
   await phone.locator('input[name="persona"][value="fr-minor"]').check();
-  await expect(phone.locator('input[name="credential"]')).toHaveCount(3);
+  // pid, pid-no-age, mdl, pid-sd-jwt and pid-sd-jwt-revoked (design.md §15)
+  await expect(phone.locator('input[name="credential"]')).toHaveCount(5);
+  await expect(phone.locator('input[name="credential"][value="pid-sd-jwt-revoked"]')).toHaveCount(1);
   const noAge = phone.locator('input[name="credential"][value="pid-no-age"]');
   await expect(phone.locator('label', { has: noAge })).toContainText('EU PID without age_over_18 (birth date)');
   await noAge.check();

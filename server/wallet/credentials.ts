@@ -15,7 +15,9 @@
  * `claim_sets`, the age claim first. Only the boolean leaves this module: the date is never kept.
  * isFrench and isEU ← `nationality` (ISO 3166-1 alpha-2: an array in a PID, a string in an mDL,
  * where it is optional; either form is accepted from both). isUnique is not provable by these
- * credentials: they carry no unlinkable per-site identifier.
+ * credentials: they carry no unlinkable per-site identifier. The PID as an SD-JWT VC (`pid_sd`,
+ * design.md §15) is asked after these wherever the mdoc PID is (pidSdJwtQueryFor) and verified by
+ * sd-jwt.ts: its claims are `age_equal_or_over.18`, `birthdate` and `nationalities`.
  */
 import type { DcqlQuery, WalletCredential } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
