@@ -68,9 +68,15 @@ const oid4vpDcRequestSchema = {
                   },
                   format: { type: 'string', enum: ['mso_mdoc', 'dc+sd-jwt'] },
                   meta: {
-                    type: 'object',
                     description: '`doctype_value` for an mdoc, `vct_values` for an SD-JWT VC',
-                    properties: { doctype_value: { type: 'string' }, vct_values: strings },
+                    oneOf: [
+                      {
+                        type: 'object',
+                        required: ['doctype_value'],
+                        properties: { doctype_value: { type: 'string' } },
+                      },
+                      { type: 'object', required: ['vct_values'], properties: { vct_values: strings } },
+                    ],
                   },
                   claims: {
                     type: 'array',
@@ -136,6 +142,7 @@ const oid4vpDcRequestSchema = {
                 mso_mdoc: { type: 'object', properties: {} },
                 'dc+sd-jwt': {
                   type: 'object',
+                  required: ['sd-jwt_alg_values', 'kb-jwt_alg_values'],
                   description:
                     'when the SD-JWT VC PID is asked (design.md §15): ES256 for the issuer JWT and the KB-JWT',
                   properties: { 'sd-jwt_alg_values': strings, 'kb-jwt_alg_values': strings },

@@ -93,22 +93,19 @@ export interface DcRequest {
   data: { deviceRequest: string; encryptionInfo: string };
 }
 
-/** A DCQL query for mdocs (OpenID4VP 1.0 §6), as the wallet requests of design.md §13 ask it. */
+/** A DCQL query (OpenID4VP 1.0 §6), as the wallet requests of design.md §13 and §15 ask it. */
 export interface DcqlQuery {
-  credentials: (DcqlCredentialFields &
-    (
-      { format: 'mso_mdoc'; meta: { doctype_value: string } } | { format: 'dc+sd-jwt'; meta: { vct_values: string[] } }
-    ))[];
+  credentials: {
+    id: string;
+    /** `dc+sd-jwt` for the SD-JWT VC PID (`pid_sd`, design.md §15), with `meta.vct_values` */
+    format: 'mso_mdoc' | 'dc+sd-jwt';
+    meta: { doctype_value: string } | { vct_values: string[] };
+    /** `id` only with `claim_sets` (design.md §15: `age`, `bd`, `nat`) */
+    claims: { id?: string; path: string[] }[];
+    /** the claim ids' sets a wallet may answer, the first it can satisfy (the age claim, else the birth date) */
+    claim_sets?: string[][];
+  }[];
   credential_sets?: { options: string[][] }[];
-}
-
-/** What an mdoc's and an SD-JWT VC's credential query share (design.md §15). */
-interface DcqlCredentialFields {
-  id: string;
-  /** `id` only with `claim_sets` (design.md §15: `age`, `bd`, `nat`) */
-  claims: { id?: string; path: string[] }[];
-  /** the claim ids' sets a wallet may answer, the first it can satisfy (the age claim, else the birth date) */
-  claim_sets?: string[][];
 }
 
 /**
