@@ -110,7 +110,7 @@ test('isAdult and isFrench through the openid4vp:// link: the sandbox wallet pre
   page,
 }) => {
   const link = await openWithWalletLink(page, '/standard?proof=1&locale=en&scopes=isAdult,isFrench', 'openid4vp');
-  expect(decodeURIComponent(link)).toContain('"credential_sets":[{"options":[["pid"],["mdl"]]}]');
+  expect(decodeURIComponent(link)).toContain('"credential_sets":[{"options":[["pid"],["mdl"],["pid_sd"]]}]');
 
   // A nationality rewritten after signing is refused; the request keeps waiting for the genuine one.
   const tampered = await presentWithSandboxWallet(link, 'de-adult', 'nationality', ['--credential', 'pid']);
@@ -194,7 +194,8 @@ test('the sandbox phone presents the credential picked on the page (a driving li
   await phone.goto(deep_link);
   await phone.locator('input[name="persona"][value="de-adult"]').check();
   const credentials = phone.locator('input[name="credential"]');
-  await expect(credentials).toHaveCount(2);
+  // pid, mdl, then the SD-JWT PID valid and revoked (design.md §15)
+  await expect(credentials).toHaveCount(4);
   await expect(phone.locator('input[name="credential"][value="pid"]')).toBeChecked();
   await phone.locator('input[name="credential"][value="mdl"]').check();
   await phone.locator('[data-outcome="approved"]').click();
