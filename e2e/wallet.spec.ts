@@ -110,7 +110,7 @@ test('isAdult and isFrench through the openid4vp:// link: the sandbox wallet pre
   page,
 }) => {
   const link = await openWithWalletLink(page, '/standard?proof=1&locale=en&scopes=isAdult,isFrench', 'openid4vp');
-  expect(decodeURIComponent(link)).toContain('"credential_sets":[{"options":[["pid"],["mdl"]]}]');
+  expect(decodeURIComponent(link)).toContain('"credential_sets":[{"options":[["pid"],["mdl"],["pid_sd"]]}]');
 
   // A nationality rewritten after signing is refused; the request keeps waiting for the genuine one.
   const tampered = await presentWithSandboxWallet(link, 'de-adult', 'nationality', ['--credential', 'pid']);
@@ -150,7 +150,9 @@ test('the sandbox phone offers the PID without age_over_18 and presents it: a mi
   const phone = await context.newPage();
   await phone.goto(deep_link);
   await phone.locator('input[name="persona"][value="fr-minor"]').check();
-  await expect(phone.locator('input[name="credential"]')).toHaveCount(3);
+  // pid, pid-no-age, mdl, pid-sd-jwt and pid-sd-jwt-revoked (design.md §15)
+  await expect(phone.locator('input[name="credential"]')).toHaveCount(5);
+  await expect(phone.locator('input[name="credential"][value="pid-sd-jwt-revoked"]')).toHaveCount(1);
   const noAge = phone.locator('input[name="credential"][value="pid-no-age"]');
   await expect(phone.locator('label', { has: noAge })).toContainText('EU PID without age_over_18 (birth date)');
   await noAge.check();
@@ -192,7 +194,8 @@ test('the sandbox phone presents the credential picked on the page (a driving li
   await phone.goto(deep_link);
   await phone.locator('input[name="persona"][value="de-adult"]').check();
   const credentials = phone.locator('input[name="credential"]');
-  await expect(credentials).toHaveCount(2);
+  // pid, mdl, then the SD-JWT PID valid and revoked (design.md §15)
+  await expect(credentials).toHaveCount(4);
   await expect(phone.locator('input[name="credential"][value="pid"]')).toBeChecked();
   await phone.locator('input[name="credential"][value="mdl"]').check();
   await phone.locator('[data-outcome="approved"]').click();

@@ -123,7 +123,11 @@ export async function createApp(
   registerPartnerRequestRoutes(app, deps);
   registerPhoneRoutes(app, deps);
   // The persona picker (design.md §4) exists in sandbox only: a production process never loads it.
-  if (deps.config.mode === 'sandbox') (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, deps);
+  if (deps.config.mode === 'sandbox') {
+    (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, deps);
+    // design.md §15: the status list the sandbox credentials point to.
+    (await import('./sandbox/status-routes.ts')).registerSandboxStatusRoutes(app, deps);
+  }
   registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);
   await registerStaticFiles(app);

@@ -19,7 +19,7 @@ import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
-import { loadWalletTrust } from './wallet/index.ts';
+import { createStatusChecker, createStatusFetcher, loadWalletTrust } from './wallet/index.ts';
 
 export function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   return openConfiguredStore(config, options);
@@ -96,13 +96,24 @@ export async function buildDeps(
   );
   // The personas are sandbox/'s: a production process never loads that module.
   const personas = config.mode === 'sandbox' ? (await import('./sandbox/personas.ts')).loadPersonas() : [];
+  const trust = loadWalletTrust({
+    mode: config.mode,
+    trustPath: config.walletTrustPath ?? undefined,
+    allowTestRoots: config.walletTrustAllowTest,
+  });
+  const notice = options.notice ?? ((line: string) => console.warn(`svc: ${line}`));
   const wallet = {
-    trust: loadWalletTrust({
-      mode: config.mode,
-      trustPath: config.walletTrustPath ?? undefined,
-      allowTestRoots: config.walletTrustAllowTest,
-    }),
+    trust,
     sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
+    // design.md §15: production fetches https from public addresses only (createStatusFetcher).
+    status: createStatusChecker({
+      policy: config.walletStatus,
+      anchors: trust.anchors.map((anchor) => anchor.certificate),
+      refusedKeys: trust.refusedKeys,
+      fetch: createStatusFetcher({ mode: config.mode }),
+      clock: () => clock.now(),
+      log: notice,
+    }),
   };
   const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
   return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };

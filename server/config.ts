@@ -102,6 +102,12 @@ export interface Config {
   readonly metricsPort: number | null;
   /** SVC_METRICS_HOST: the address the metrics listener binds (default 127.0.0.1) */
   readonly metricsHost: string;
+  /**
+   * SVC_WALLET_STATUS: what a wallet credential's status list decides (design.md §15): `prefer`
+   * (default: a list that cannot be fetched → accepted, one log line), `require` (→ refused,
+   * "status unavailable"), `off` (never fetched). Revoked or suspended is refused unless `off`.
+   */
+  readonly walletStatus: 'prefer' | 'require' | 'off';
 }
 
 /** pino's levels: what SVC_LOG_LEVEL may name. */
@@ -139,6 +145,7 @@ const SERVICE_VARIABLES = [
   'SVC_LONG_POLL_MAX',
   'SVC_WALLET_TRUST',
   'SVC_WALLET_TRUST_ALLOW_TEST',
+  'SVC_WALLET_STATUS',
   'SVC_REQUEST_TIMEOUT_MS',
   'SVC_HEADERS_TIMEOUT_MS',
   'SVC_KEEP_ALIVE_TIMEOUT_MS',
@@ -383,6 +390,15 @@ export function checkProductionConfig(
   }
 }
 
+const WALLET_STATUS_POLICIES = ['prefer', 'require', 'off'] as const;
+
+function readWalletStatus(raw: string | undefined): Config['walletStatus'] {
+  if (raw === undefined || raw === '') return 'prefer';
+  if (!(WALLET_STATUS_POLICIES as readonly string[]).includes(raw))
+    throw new ConfigError(`SVC_WALLET_STATUS must be one of ${WALLET_STATUS_POLICIES.join(', ')}, got "${raw}"`);
+  return raw as Config['walletStatus'];
+}
+
 /**
  * @example const config = loadConfig(process.env)
  */
@@ -445,6 +461,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     walletTrustAllowTest: flag(env, 'SVC_WALLET_TRUST_ALLOW_TEST'),
     metricsPort: env.SVC_METRICS_PORT ? port(env, 'SVC_METRICS_PORT', 0) : null,
     metricsHost: env.SVC_METRICS_HOST || '127.0.0.1',
+    walletStatus: readWalletStatus(env.SVC_WALLET_STATUS),
   });
   if (mode === 'production') checkProductionConfig(config);
   return config;

@@ -1,4 +1,6 @@
 /** `svc wallet present` (issue 10): the sandbox wallet answers an av:// link over the given transport. */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.ts';
 import { createFakeClock } from '../clock.ts';
@@ -66,7 +68,7 @@ describe('svc wallet present', () => {
     expect(await runWalletCommand(['present', link, '--persona', 'de-adult', '--credential', 'av'], refused.io)).toBe(
       2,
     );
-    expect(refused.err.join('\n')).toMatch(/does not accept av \(it accepts pid, mdl\)/);
+    expect(refused.err.join('\n')).toMatch(/does not accept av \(it accepts pid, mdl, pid_sd\)/);
     const unknown = capture();
     expect(
       await runWalletCommand(['present', link, '--persona', 'de-adult', '--credential', 'passport'], unknown.io),
@@ -111,9 +113,38 @@ describe('svc wallet present', () => {
     expect((await pollStatus(t, flow)).status).toBe('completed');
     const usage = capture();
     await runWalletCommand(['present'], usage.io);
-    expect(usage.err.join('\n')).toMatch(/--credential av\|pid\|pid-no-age\|mdl\]/);
+    expect(usage.err.join('\n')).toMatch(/--credential av\|pid\|pid-no-age\|mdl\|pid-sd-jwt\|pid-sd-jwt-revoked\]/);
     expect(usage.err.join('\n')).toMatch(/pid-no-age +EU PID as rulebook 1\.1 issues it/);
     await t.close();
+  });
+
+  it('presents the SD-JWT VC PID over HTTP to a listening service: it completes, and --revoked is refused (design.md §15)', async () => {
+    // A free port first: the service's URL (and so its status list's) names it.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const clock = createFakeClock(Date.now());
+    const t = await makeTestApp({ clock, env: { SVC_PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    try {
+      const revokedFlow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+      const revoked = capture();
+      const link = revokedFlow.created.wallet_link!;
+      const args = ['present', link, '--persona', 'fr-adult-f', '--credential', 'pid-sd-jwt', '--revoked'];
+      expect(await runWalletCommand(args, revoked.io, { clock })).toBe(1);
+      expect(revoked.out[1]).toMatch(/→ 400 \{"error":"invalid_request","error_description":"credential revoked"\}$/);
+      expect((await pollStatus(t, revokedFlow)).status).toBe('pending');
+
+      const c = capture();
+      expect(await runWalletCommand(args.slice(0, -1), c.io, { clock })).toBe(0);
+      expect(c.out[0]).toBe(
+        'presenting pid_sd as pid_sd, disclosing {"birthdate":"1998-07-02","nationalities":["FR"]}',
+      );
+      expect((await pollStatus(t, revokedFlow)).status).toBe('completed');
+    } finally {
+      await t.close();
+    }
   });
 
   it.each([

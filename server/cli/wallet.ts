@@ -1,10 +1,12 @@
 /**
- * `svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential av|pid|pid-no-age|mdl]
- * [--tamper <what>] [--encoding json|brackets]`: the sandbox wallet (test support, design.md §11,
- * §13) answers a wallet link as a phone wallet would, posting a sandbox persona's credential — the
- * proof of age, the EU PID (with or without age_over_18, design.md §15) or the mobile driving
- * licence; default the first the link accepts — to
- * the link's response_uri over HTTP, disclosing only the elements the link asks. It prints the
+ * `svc wallet present '<av://… | openid4vp://…>' --persona <id>
+ * [--credential av|pid|pid-no-age|pid-sd-jwt|mdl] [--revoked] [--tamper <what>] [--encoding json|brackets]`:
+ * the sandbox wallet (test support, design.md §11, §13, §15) answers a wallet link as a phone
+ * wallet would, posting a sandbox persona's credential — the proof of age, the EU PID (an mdoc
+ * with or without age_over_18, or an SD-JWT VC) or the mobile driving licence; default the first
+ * the link accepts — to the link's response_uri over HTTP, disclosing only the elements the link
+ * asks. The credential points to the service's sandbox status list (`/sandbox/status/1` beside the
+ * response_uri's `/oid4vp/…`), at its revoked entry with `--revoked`. It prints the
  * elements it disclosed (sandbox test data) and the verifier's answer. `--tamper` breaks one thing
  * on purpose, for QA; the verifier must then refuse it and the request stays waiting. Only a
  * sandbox service trusts the sandbox issuer. Needs no store.
@@ -25,6 +27,10 @@ import {
   SANDBOX_CREDENTIALS,
   WALLET_TAMPERS,
 } from '../sandbox/wallet/sandbox-wallet.ts';
+import { personaPidClaims } from '../sandbox/wallet/sandbox-sd-jwt.ts';
+import { SANDBOX_STATUS_LIST_PATH } from '../sandbox/wallet/sandbox-status-list.ts';
+import { PID_SD_QUERY_ID } from '../wallet/credentials.ts';
+import { RESPONSE_PATH } from '../wallet/profile.ts';
 import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
@@ -35,16 +41,19 @@ const CREDENTIAL_HELP: Readonly<Record<keyof typeof SANDBOX_CREDENTIALS, string>
   pid: 'EU PID: isAdult from age_over_18, isFrench, isEU',
   'pid-no-age': 'EU PID as rulebook 1.1 issues it, no age_over_18: isAdult from birth_date, isFrench, isEU',
   mdl: 'mobile driving licence: as pid, nationality permitting',
+  'pid-sd-jwt': 'EU PID as an SD-JWT VC (birthdate, nationalities, key binding): isAdult, isFrench, isEU',
+  'pid-sd-jwt-revoked': 'pid-sd-jwt at the revoked entry of the status list (as --revoked)',
 };
 const CHOICES = Object.keys(SANDBOX_CREDENTIALS).join('|');
 
 const USAGE = [
   `Usage: svc wallet present '<av://… | openid4vp://…>' --persona <id> [--credential ${CHOICES}]`,
-  '                          [--tamper <what>] [--encoding json|brackets]',
+  '                          [--revoked] [--tamper <what>] [--encoding json|brackets]',
   '',
   "The sandbox wallet presents a sandbox persona's credential to the link's response_uri",
   '(default the first the link accepts), disclosing only the elements asked:',
-  ...Object.entries(CREDENTIAL_HELP).map(([choice, help]) => `  ${choice.padEnd(11)} ${help}`),
+  ...Object.entries(CREDENTIAL_HELP).map(([choice, help]) => `  ${choice.padEnd(18)} ${help}`),
+  '--revoked: the credential points to the revoked entry of the sandbox status list (design.md §15)',
   `--tamper: ${Object.keys(WALLET_TAMPERS)
     .filter((t) => t !== 'origin')
     .join(', ')}`,
@@ -53,6 +62,12 @@ const USAGE = [
 export interface WalletCommandOptions {
   clock?: Clock;
   post?: FormPoster;
+}
+
+/** The sandbox status list of the service a response_uri (`{api_url}/oid4vp/response/<id>`) belongs to. */
+function statusListOf(responseUri: string): string {
+  const at = responseUri.lastIndexOf(RESPONSE_PATH);
+  return (at < 0 ? new URL(responseUri).origin : responseUri.slice(0, at)) + SANDBOX_STATUS_LIST_PATH;
 }
 
 /**
@@ -64,7 +79,7 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
     io.err(USAGE);
     return 2;
   }
-  const parsed = parseFlags(rest, { persona: true, tamper: true, encoding: true, credential: true });
+  const parsed = parseFlags(rest, { persona: true, tamper: true, encoding: true, credential: true, revoked: false });
   if (!parsed.ok) {
     io.err(`svc wallet: ${parsed.problem}\n\n${USAGE}`);
     return 2;
@@ -96,8 +111,9 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
   const now = (options.clock ?? systemClock).now();
   let target: { responseUri: string; body: string };
   try {
-    const chosen = chooseCredential(askedByDcql(parseWalletLink(link).dcql_query), credential);
-    const choice = credential ?? chosen.kind;
+    const request = parseWalletLink(link);
+    const chosen = chooseCredential(askedByDcql(request.dcql_query), credential);
+    const choice = credential ?? (chosen.kind === PID_SD_QUERY_ID ? 'pid-sd-jwt' : chosen.kind);
     target = await createDirectPost({
       link,
       issuer: loadSandboxIssuer(),
@@ -105,9 +121,14 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
       now,
       encoding,
       credential: choice,
+      statusList: statusListOf(request.response_uri),
+      revoked: parsed.flags.has('revoked'),
       ...(tamper ? { tamper } : {}),
     });
-    const issued = personaElements(chosen.kind, persona, now, SANDBOX_CREDENTIALS[choice].elements);
+    const issued: Record<string, unknown> =
+      chosen.kind === PID_SD_QUERY_ID
+        ? { ...personaPidClaims(persona, now) }
+        : personaElements(chosen.kind, persona, now, SANDBOX_CREDENTIALS[choice].elements);
     const shown = elementsToDisclose(chosen, Object.keys(issued));
     const disclosed = Object.fromEntries(shown.filter((e) => e in issued).map((e) => [e, issued[e]]));
     io.out(`presenting ${chosen.kind} as ${chosen.queryId}, disclosing ${JSON.stringify(disclosed)}`);

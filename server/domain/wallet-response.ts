@@ -152,6 +152,7 @@ export async function answerDirectPost(
     body: input.body,
     material,
     trust: deps.wallet.trust,
+    status: deps.wallet.status,
     request: viewOf(record),
     now,
   });
@@ -217,6 +218,7 @@ async function verifyDcApi(
     origin,
     material,
     trust: deps.wallet.trust,
+    status: deps.wallet.status,
     request: viewOf(record),
     now,
   });

@@ -62,12 +62,21 @@ const oid4vpDcRequestSchema = {
                 type: 'object',
                 required: ['id', 'format', 'meta', 'claims'],
                 properties: {
-                  id: { type: 'string', description: '`proof_of_age`, `pid` or `mdl`: the key of `vp_token`' },
-                  format: { type: 'string', enum: ['mso_mdoc'] },
+                  id: {
+                    type: 'string',
+                    description: '`proof_of_age`, `pid`, `mdl` or `pid_sd` (the SD-JWT VC PID): the key of `vp_token`',
+                  },
+                  format: { type: 'string', enum: ['mso_mdoc', 'dc+sd-jwt'] },
                   meta: {
-                    type: 'object',
-                    required: ['doctype_value'],
-                    properties: { doctype_value: { type: 'string' } },
+                    description: '`doctype_value` for an mdoc, `vct_values` for an SD-JWT VC',
+                    oneOf: [
+                      {
+                        type: 'object',
+                        required: ['doctype_value'],
+                        properties: { doctype_value: { type: 'string' } },
+                      },
+                      { type: 'object', required: ['vct_values'], properties: { vct_values: strings } },
+                    ],
                   },
                   claims: {
                     type: 'array',
@@ -129,7 +138,16 @@ const oid4vpDcRequestSchema = {
             vp_formats_supported: {
               type: 'object',
               required: ['mso_mdoc'],
-              properties: { mso_mdoc: { type: 'object', properties: {} } },
+              properties: {
+                mso_mdoc: { type: 'object', properties: {} },
+                'dc+sd-jwt': {
+                  type: 'object',
+                  required: ['sd-jwt_alg_values', 'kb-jwt_alg_values'],
+                  description:
+                    'when the SD-JWT VC PID is asked (design.md §15): ES256 for the issuer JWT and the KB-JWT',
+                  properties: { 'sd-jwt_alg_values': strings, 'kb-jwt_alg_values': strings },
+                },
+              },
             },
           },
         },

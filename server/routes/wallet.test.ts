@@ -674,7 +674,7 @@ describe('production', () => {
     const { loadWalletTrust } = await import('../wallet/index.ts');
     expect(loadWalletTrust({ mode: 'production' }).enabled).toBe(false);
     const { isWalletOffered } = await import('../domain/wallet-offer.ts');
-    const off = { wallet: { trust: { enabled: false, anchors: [], refusedKeys: [] }, sealingSecret: 'x' } };
+    const off = { wallet: { ...t.deps.wallet, trust: { enabled: false, anchors: [], refusedKeys: [] } } };
     expect(isWalletOffered(off, { scopes: ['isAdult'], clientProofMode: true, channel: 'widget' })).toBe(false);
     const { registerWalletRoutes } = await import('./wallet.ts');
     const Fastify = (await import('fastify')).default;

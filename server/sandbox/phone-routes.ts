@@ -21,8 +21,9 @@
  * and POST /api/m/requests/:requestId/wallet {h, persona, credential?, tamper?} does the same,
  * with a tampered presentation for QA → 200 { status, verifier: { status, error_description? } }.
  * Both take an optional `credential` (`av`, `pid`, `pid-no-age` — the PID without age_over_18,
- * design.md §15 — or `mdl`; default the first the request's link accepts); one the link does not
- * accept → 400 INVALID_REQUEST.
+ * design.md §15 —, `mdl`, `pid-sd-jwt` — the PID as an SD-JWT VC — or `pid-sd-jwt-revoked`; default
+ * the first the request's link accepts); one the link does not accept → 400 INVALID_REQUEST. The
+ * credential points to the sandbox's status list (`{app_url}/sandbox/status/1`).
  */
 import type { FastifyInstance } from 'fastify';
 import {
@@ -50,7 +51,7 @@ const OUTCOMES: readonly Outcome[] = ['approved', 'failed', 'cancelled'];
 
 const CHOICES = Object.keys(SANDBOX_WALLET_CHOICES) as SandboxWalletChoice[];
 
-/** The optional `credential` of a body: av, pid, pid-no-age or mdl. */
+/** The optional `credential` of a body: av, pid, pid-no-age, mdl, pid-sd-jwt or pid-sd-jwt-revoked. */
 function readCredential(body: JsonObject): { credential?: SandboxWalletChoice } {
   if (body.credential === undefined) return {};
   return { credential: readOneOf(body.credential, CHOICES, 'credential', true)! };

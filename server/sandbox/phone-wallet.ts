@@ -15,6 +15,7 @@ import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { walletLinkOf as linkOfMaterial } from '../wallet/request.ts';
 import { findPersona } from './personas.ts';
+import { SANDBOX_STATUS_LIST_PATH } from './wallet/sandbox-status-list.ts';
 import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
 import { createDirectPost, CredentialChoiceError, type WalletTamper } from './wallet/sandbox-wallet.ts';
 
@@ -80,6 +81,8 @@ export async function presentWithSandboxWallet(
       issuer: loadSandboxIssuer(),
       persona,
       now: deps.clock.now(),
+      // design.md §15: the sandbox credentials point to the sandbox's status list.
+      statusList: deps.config.appUrl + SANDBOX_STATUS_LIST_PATH,
       ...(choice.tamper ? { tamper: choice.tamper } : {}),
       ...(choice.credential ? { credential: choice.credential } : {}),
     };

@@ -10,6 +10,8 @@ import {
   elementsFor,
   isAgeVerificationRequest,
   isWalletProvable,
+  PID_SD_QUERY_ID,
+  pidSdJwtQueryFor,
   readFacts,
 } from './credentials.ts';
 import { NOW } from './test-helpers.ts';
@@ -39,9 +41,10 @@ describe('which credentials prove which scopes (design.md §13)', () => {
   });
 
   it('keys each credential by the query id the wire names (src/protocol WALLET_CREDENTIAL_OF_QUERY_ID)', () => {
-    expect(Object.fromEntries(CREDENTIAL_KINDS.map((kind) => [CREDENTIALS[kind].queryId, kind]))).toEqual(
-      WALLET_CREDENTIAL_OF_QUERY_ID,
-    );
+    expect({
+      ...Object.fromEntries(CREDENTIAL_KINDS.map((kind) => [CREDENTIALS[kind].queryId, kind])),
+      [PID_SD_QUERY_ID]: PID_SD_QUERY_ID,
+    }).toEqual(WALLET_CREDENTIAL_OF_QUERY_ID);
   });
 
   it('knows each credential by its query id and its docType', () => {
@@ -64,7 +67,27 @@ describe('which credentials prove which scopes (design.md §13)', () => {
         },
       ],
     });
-    expect(dcqlQueryFor(['pid', 'mdl'], ['isEU']).credential_sets).toEqual([{ options: [['pid'], ['mdl']] }]);
+    expect(dcqlQueryFor(['pid', 'mdl'], ['isEU']).credential_sets).toEqual([
+      { options: [['pid'], ['mdl'], ['pid_sd']] },
+    ]);
+  });
+
+  it('asks the SD-JWT VC PID after the mdoc PID and the mDL wherever the mdoc PID is asked (design.md §15)', () => {
+    const query = dcqlQueryFor(['pid', 'mdl'], ['isAdult', 'isFrench']);
+    expect(query.credentials.map((c) => c.id)).toEqual(['pid', 'mdl', 'pid_sd']);
+    expect(JSON.stringify(query.credentials[2])).toBe(
+      '{"id":"pid_sd","format":"dc+sd-jwt","meta":{"vct_values":["urn:eudi:pid:1"]},' +
+        '"claims":[{"id":"age","path":["age_equal_or_over","18"]},{"id":"bd","path":["birthdate"]},' +
+        '{"id":"nat","path":["nationalities"]}],"claim_sets":[["age","nat"],["bd","nat"]]}',
+    );
+    expect(pidSdJwtQueryFor(['isAdult']).claim_sets).toEqual([['age'], ['bd']]);
+    expect(pidSdJwtQueryFor(['isEU'])).toEqual({
+      id: 'pid_sd',
+      format: 'dc+sd-jwt',
+      meta: { vct_values: ['urn:eudi:pid:1'] },
+      claims: [{ path: ['nationalities'] }],
+    });
+    expect(dcqlQueryFor(['av'], ['isAdult']).credentials.map((c) => c.id)).toEqual(['proof_of_age']);
   });
 });
 
@@ -150,7 +173,7 @@ describe('isAdult from age_over_18, else birth_date: DCQL claim_sets (design.md 
         ['bd', 'nat'],
       ],
     });
-    expect(query.credential_sets).toEqual([{ options: [['pid'], ['mdl']] }]);
+    expect(query.credential_sets).toEqual([{ options: [['pid'], ['mdl'], ['pid_sd']] }]);
   });
 
   it('asks nat only when isFrench or isEU is asked', () => {
@@ -181,7 +204,7 @@ describe('isAdult from age_over_18, else birth_date: DCQL claim_sets (design.md 
       meta: { doctype_value: 'eu.europa.ec.av.1' },
       claims: [{ path: ['eu.europa.ec.av.1', 'age_over_18'] }],
     });
-    expect(forAdults.credentials.map((c) => c.claim_sets?.length ?? 0)).toEqual([0, 2, 2]);
+    expect(forAdults.credentials.map((c) => c.claim_sets?.length ?? 0)).toEqual([0, 2, 2, 2]);
   });
 
   it('reads isAdult from the birth date when age_over_18 is not disclosed, and never returns the date', () => {

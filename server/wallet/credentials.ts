@@ -15,7 +15,9 @@
  * `claim_sets`, the age claim first. Only the boolean leaves this module: the date is never kept.
  * isFrench and isEU ← `nationality` (ISO 3166-1 alpha-2: an array in a PID, a string in an mDL,
  * where it is optional; either form is accepted from both). isUnique is not provable by these
- * credentials: they carry no unlinkable per-site identifier.
+ * credentials: they carry no unlinkable per-site identifier. The PID as an SD-JWT VC (`pid_sd`,
+ * design.md §15) is asked after these wherever the mdoc PID is (pidSdJwtQueryFor) and verified by
+ * sd-jwt.ts: its claims are `age_equal_or_over.18`, `birthdate` and `nationalities`.
  */
 import type { DcqlQuery, WalletCredential } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
@@ -29,9 +31,17 @@ import {
 import { type BirthDateProblem, readFullDate } from './full-date.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID } from './profile.ts';
 
-/** The credentials, in the order a request lists them (the wire's WalletCredential). */
+/** The mdoc credentials, in the order a request lists them (the wire's WalletCredential but the SD-JWT PID). */
 export const CREDENTIAL_KINDS = ['av', 'pid', 'mdl'] as const satisfies readonly WalletCredential[];
-export type CredentialKind = WalletCredential;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/**
+ * The EU PID as an SD-JWT VC (design.md §15): its DCQL query id, the `vct` asked, and its claims by
+ * the scope they prove. Asked after the mdoc PID and the mDL wherever the mdoc PID is.
+ */
+export const PID_SD_QUERY_ID = 'pid_sd' as const satisfies WalletCredential;
+export const PID_SD_VCT_VALUES: readonly string[] = ['urn:eudi:pid:1'];
+export type PresentedCredential = CredentialKind | typeof PID_SD_QUERY_ID;
 
 /** The scopes a wallet can prove. */
 export const WALLET_PROVABLE_SCOPES = ['isAdult', 'isFrench', 'isEU'] as const;
@@ -133,7 +143,7 @@ export function credentialOfDocType(docType: string): CredentialKind | null {
   return CREDENTIAL_KINDS.find((kind) => CREDENTIALS[kind].docType === docType) ?? null;
 }
 
-/** A DCQL query for mdocs (OpenID4VP 1.0 §6; the wire type): the elements asked, by path. */
+/** A DCQL query (OpenID4VP 1.0 §6; the wire type): the elements or claims asked, by path. */
 export type { DcqlQuery };
 type DcqlCredentialQuery = DcqlQuery['credentials'][number];
 
@@ -197,8 +207,38 @@ export function credentialQueryFor(kind: CredentialKind, scopes: readonly Wallet
  */
 export function dcqlQueryFor(kinds: readonly CredentialKind[], scopes: readonly WalletScope[]): DcqlQuery {
   const credentials = kinds.map((kind) => credentialQueryFor(kind, scopes));
+  if (kinds.includes('pid')) credentials.push(pidSdJwtQueryFor(scopes));
   if (credentials.length < 2) return { credentials };
   return { credentials, credential_sets: [{ options: credentials.map((credential) => [credential.id]) }] };
+}
+
+/**
+ * The SD-JWT VC PID's credential query (design.md §15), asked wherever the mdoc PID is: isAdult
+ * from `age_equal_or_over.18`, else `birthdate` (`claim_sets`, the age claim first, as
+ * credentialQueryFor), isFrench and isEU from `nationalities`.
+ *
+ * @example JSON.stringify(pidSdJwtQueryFor(['isAdult', 'isFrench']))
+ * // {"id":"pid_sd","format":"dc+sd-jwt","meta":{"vct_values":["urn:eudi:pid:1"]},"claims":[{"id":"age",
+ * //  "path":["age_equal_or_over","18"]},{"id":"bd","path":["birthdate"]},{"id":"nat","path":["nationalities"]}],
+ * //  "claim_sets":[["age","nat"],["bd","nat"]]}
+ */
+export function pidSdJwtQueryFor(scopes: readonly WalletScope[]): DcqlCredentialQuery {
+  const head = { id: PID_SD_QUERY_ID, format: 'dc+sd-jwt' as const, meta: { vct_values: [...PID_SD_VCT_VALUES] } };
+  const nationality = elementsFor(scopes).includes('nationality');
+  if (!scopes.includes('isAdult')) return { ...head, claims: nationality ? [{ path: ['nationalities'] }] : [] };
+  const others = nationality ? ['nat'] : [];
+  return {
+    ...head,
+    claims: [
+      { id: 'age', path: ['age_equal_or_over', '18'] },
+      { id: 'bd', path: ['birthdate'] },
+      ...(nationality ? [{ id: 'nat', path: ['nationalities'] }] : []),
+    ],
+    claim_sets: [
+      ['age', ...others],
+      ['bd', ...others],
+    ],
+  };
 }
 
 /** One issuer-signed element as the verifier sees it once the issuer's digests held. */

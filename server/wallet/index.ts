@@ -5,7 +5,8 @@
  * - `createWalletRequest` → `wallet_link`, `dc_request`, `dc_requests`, and the material the store keeps;
  * - `verifyWalletResponse` for `POST /oid4vp/response/<request_id>` (direct_post);
  * - `verifyDcApiResponse` for what the Digital Credentials API gave the page;
- * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures), `walletTrustNotices` for its log.
+ * - `loadWalletTrust` at boot (SVC_WALLET_TRUST, sandbox fixtures), `walletTrustNotices` for its log;
+ * - `createStatusChecker` / `createStatusFetcher` at boot: the credentials' status lists (SVC_WALLET_STATUS).
  *
  * Verdicts are `verified` (the credential and the facts its requested elements prove), `refused` (the check that failed, a wire-safe
  * description, a log-safe detail from a closed set of our phrases) or `cancelled` (the wallet's
@@ -34,3 +35,10 @@ export {
   type WalletVerdict,
 } from './verify.ts';
 export { loadWalletTrust, walletTrustNotices, type TrustAnchor, type WalletTrust } from './trust.ts';
+export {
+  createStatusChecker,
+  createStatusFetcher,
+  type StatusChecker,
+  type StatusFetcher,
+  type StatusPolicy,
+} from './status-list.ts';

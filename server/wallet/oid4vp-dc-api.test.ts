@@ -119,10 +119,15 @@ describe('the openid4vp-v1-unsigned request', () => {
     expect(JSON.stringify(request.dcRequests)).not.toContain(request.material.oid4vpDc!.privateKey);
   });
 
-  it('asks the same credentials and elements as the org-iso-mdoc request: for [isAdult], all three', async () => {
+  it('asks the same credentials and elements as the org-iso-mdoc request: for [isAdult], all three, then the SD-JWT VC PID', async () => {
     const { data } = oid4vpRequestOf(await newRequest(['isAdult']));
-    expect(data.dcql_query.credentials.map((c) => c.id)).toEqual(['proof_of_age', 'pid', 'mdl']);
-    expect(data.dcql_query.credential_sets).toEqual([{ options: [['proof_of_age'], ['pid'], ['mdl']] }]);
+    expect(data.dcql_query.credentials.map((c) => c.id)).toEqual(['proof_of_age', 'pid', 'mdl', 'pid_sd']);
+    expect(data.dcql_query.credential_sets).toEqual([{ options: [['proof_of_age'], ['pid'], ['mdl'], ['pid_sd']] }]);
+    // design.md §15: the SD-JWT VC's algorithms beside the mdoc's.
+    expect(data.client_metadata.vp_formats_supported).toEqual({
+      mso_mdoc: {},
+      'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+    });
   });
 
   it('is read by @openid4vc/openid4vp as an unsigned DC API request', async () => {

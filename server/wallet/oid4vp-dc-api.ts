@@ -5,13 +5,15 @@
  * Request:  `{ protocol: "openid4vp-v1-unsigned", data: { response_type: "vp_token",
  *           response_mode: "dc_api.jwt", nonce, dcql_query, client_metadata: { jwks: { keys: [an
  *           ephemeral P-256 ECDH-ES key] }, encrypted_response_enc_values_supported: ["A128GCM"],
- *           vp_formats_supported: { mso_mdoc: {} } } } }`. No client_id: the browser tells the
+ *           vp_formats_supported: { mso_mdoc: {}, "dc+sd-jwt": { ES256 for both JWTs } when the
+ *           query asks the SD-JWT VC PID } } }`. No client_id: the browser tells the
  *           wallet the page's origin, which the transcript binds.
  * Response: `data.response` = a compact JWE (ECDH-ES, A128GCM) to that key, opened by jose's
  *           compactDecrypt, whose payload is `{ "vp_token": { "<query id>": ["<b64url
  *           DeviceResponse>"] } }`. The mdoc's SessionTranscript is `[null, null,
  *           ["OpenID4VPDCAPIHandover", SHA-256(CBOR([origin, nonce, jwkThumbprint]))]]` (§B.2.6.2),
- *           jwkThumbprint the RFC 7638 thumbprint of the encryption key.
+ *           jwkThumbprint the RFC 7638 thumbprint of the encryption key. An SD-JWT VC PID's
+ *           KB-JWT has `aud` `origin:<origin>` and the request's nonce instead (design.md §15).
  */
 import { SessionTranscript } from '@owf/mdoc';
 import { calculateJwkThumbprint, CompactEncrypt, compactDecrypt, importJWK } from 'jose';
@@ -25,6 +27,10 @@ import { NONCE_BYTES, OID4VP_DC_API_PROTOCOL } from './profile.ts';
 export const RESPONSE_JWE_ALG = 'ECDH-ES';
 export const RESPONSE_JWE_ENC = 'A128GCM';
 export const DC_API_RESPONSE_MODE = 'dc_api.jwt';
+
+/** The SD-JWT VC PID's format and the algorithms accepted for it (design.md §15): ES256 only. */
+const SD_JWT_FORMAT = 'dc+sd-jwt';
+const SD_JWT_ALGS = { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] };
 
 /** What the page passes to `navigator.credentials.get` for Chrome's wallets (the wire type). */
 export type { Oid4vpDcRequest };
@@ -72,7 +78,10 @@ export function oid4vpDcRequestOf(material: Pick<Oid4vpDcMaterial, 'nonce' | 'pu
       client_metadata: {
         jwks: { keys: [{ ...material.publicJwk }] },
         encrypted_response_enc_values_supported: [RESPONSE_JWE_ENC],
-        vp_formats_supported: { mso_mdoc: {} },
+        vp_formats_supported: {
+          mso_mdoc: {},
+          ...(dcqlQuery.credentials.some((c) => c.format === SD_JWT_FORMAT) ? { [SD_JWT_FORMAT]: SD_JWT_ALGS } : {}),
+        },
       },
     },
   };

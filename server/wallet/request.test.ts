@@ -30,8 +30,9 @@ const DESIGN_13_DCQL =
   '{"credentials":[{"id":"pid","format":"mso_mdoc","meta":{"doctype_value":"eu.europa.ec.eudi.pid.1"},' +
   '"claims":[{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},' +
   '{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"org.iso.18013.5.1.mDL"},' +
-  '"claims":[{"path":["org.iso.18013.5.1","nationality"]}]}],' +
-  '"credential_sets":[{"options":[["pid"],["mdl"]]}]}';
+  '"claims":[{"path":["org.iso.18013.5.1","nationality"]}]},' +
+  '{"id":"pid_sd","format":"dc+sd-jwt","meta":{"vct_values":["urn:eudi:pid:1"]},"claims":[{"path":["nationalities"]}]}],' +
+  '"credential_sets":[{"options":[["pid"],["mdl"],["pid_sd"]]}]}';
 
 /** With isAdult, design.md §15: the age claim first, the birth date otherwise. */
 const adultClaims = (ns: string) =>
@@ -42,7 +43,11 @@ const DESIGN_15_DCQL =
   adultClaims('eu.europa.ec.eudi.pid.1') +
   '},{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"org.iso.18013.5.1.mDL"},' +
   adultClaims('org.iso.18013.5.1') +
-  '}],"credential_sets":[{"options":[["pid"],["mdl"]]}]}';
+  // design.md §15: the SD-JWT VC PID after the mdoc PID and the mDL.
+  '},{"id":"pid_sd","format":"dc+sd-jwt","meta":{"vct_values":["urn:eudi:pid:1"]},' +
+  '"claims":[{"id":"age","path":["age_equal_or_over","18"]},{"id":"bd","path":["birthdate"]},' +
+  '{"id":"nat","path":["nationalities"]}],"claim_sets":[["age","nat"],["bd","nat"]]' +
+  '}],"credential_sets":[{"options":[["pid"],["mdl"],["pid_sd"]]}]}';
 
 describe('wallet request', () => {
   it('writes the av:// link in the order and form design.md §11 gives, every value percent-encoded', async () => {
@@ -175,6 +180,7 @@ describe('wallet request', () => {
       ['proof_of_age', undefined],
       ['pid', [['age'], ['bd']]],
       ['mdl', [['age'], ['bd']]],
+      ['pid_sd', [['age'], ['bd']]],
     ]);
     expect(parseWalletLink(adult.walletLink).dcql_query).toEqual({
       credentials: [
@@ -244,8 +250,8 @@ describe('av:// and DCQL round trips', () => {
       callbacks: {} as Parameters<typeof resolveOpenid4vpAuthorizationRequest>[0]['callbacks'],
     });
     expect(resolved.dcql?.query).toMatchObject({
-      credentials: [{ id: 'pid' }, { id: 'mdl' }],
-      credential_sets: [{ options: [['pid'], ['mdl']] }],
+      credentials: [{ id: 'pid' }, { id: 'mdl' }, { id: 'pid_sd', format: 'dc+sd-jwt' }],
+      credential_sets: [{ options: [['pid'], ['mdl'], ['pid_sd']] }],
     });
   });
 

@@ -9,7 +9,7 @@
  * - The fetch (createStatusFetcher): 3 s, 1 MB; production fetches https only, from a public
  *   address it resolved itself and connects to (no DNS rebinding between check and connect);
  *   sandbox also allows http on loopback.
- * - Policy (design.md §15; the service variable that picks it comes with the wiring):
+ * - Policy (design.md §15; `SVC_WALLET_STATUS` picks it, boot.ts builds one checker per process):
  *   `prefer` (unreachable → accepted, one log line naming the list's origin, never the index),
  *   `require` (unreachable → refused, "status unavailable"), `off`. A list that answers but does
  *   not verify, or says revoked or suspended, is refused under both.

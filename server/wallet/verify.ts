@@ -9,7 +9,14 @@
  *   device_auth (by @owf/mdoc) → mso_validity (ours: the window's order and the signing date,
  *   mso-validity.ts) → device_auth (ours: over this request's transcript) → elements (each
  *   requested element once and of its type; isAdult from age_over_18, else from birth_date at
- *   `now`, the two agreeing when both are disclosed: credentials.ts, full-date.ts)
+ *   `now`, the two agreeing when both are disclosed: credentials.ts, full-date.ts) → status (the
+ *   MSO's `status.status_list`, status-list.ts)
+ *
+ * The SD-JWT VC PID (`pid_sd`, design.md §15) goes from vp_token to sd-jwt.ts's verifyPidSdJwt:
+ * sd_jwt (the compact form), issuer_signature, trust_chain, certificate_validity, doctype (`typ`,
+ * `vct`), mso_validity (iat/nbf/exp), digests, key_binding (the KB-JWT's `nonce`; its `aud` the
+ * client id over the link, `origin:<page origin>` over the DC API; `iat`; `sd_hash`), elements →
+ * status (its `status.status_list`).
  *
  * The verdict carries the facts the requested elements prove (domain/facts.ts); an element the
  * wallet did not disclose leaves its fact out, for the caller to fail the request (claims_missing).
@@ -29,7 +36,7 @@ import {
 } from '@openid4vc/openid4vp';
 import { type Document, type SessionTranscript, type VerificationAssessment, Verifier } from '@owf/mdoc';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ProvenFacts } from '../domain/facts.ts';
+import { factsFromClaims, pickFacts, type ProvenFacts } from '../domain/facts.ts';
 import {
   type CredentialKind,
   credentialOfDocType,
@@ -38,6 +45,8 @@ import {
   type ElementName,
   type ElementProblem,
   type KnownNamespace,
+  PID_SD_QUERY_ID,
+  type PresentedCredential,
   readFacts,
   type WalletScope,
 } from './credentials.ts';
@@ -50,6 +59,7 @@ import {
   createDcapiSessionTranscript,
   decodeDeviceResponse,
   type DocTypeProblem,
+  readMsoStatus,
 } from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { checkMsoValidity, type MsoValidityProblem } from './mso-validity.ts';
@@ -57,12 +67,15 @@ import { createOid4vpDcApiSessionTranscript, openOid4vpDcResponse } from './oid4
 import { DC_API_PROTOCOL, MSO_SKEW_SECONDS } from './profile.ts';
 import {
   authorizationRequestOf,
+  clientIdOf,
   createOid4VpSessionTranscript,
   dcApiCredentials,
   linkCredentials,
   scopesOf,
   type WalletRequestMaterial,
 } from './request.ts';
+import { type SdJwtCheck, type SdJwtProblem, type StatusReference, verifyPidSdJwt } from './sd-jwt.ts';
+import type { StatusChecker, StatusDecision, StatusTokenProblem, UnreachableReason } from './status-list.ts';
 import { type ChainProblem, evaluateIssuerChain } from './trust-chain.ts';
 import type { WalletTrust } from './trust.ts';
 
@@ -82,6 +95,10 @@ export const WALLET_CHECKS = {
   digests: 'a disclosed value does not match its issuer digest',
   device_auth: 'the device signature does not cover this request',
   elements: 'a requested element is repeated or not of its type',
+  sd_jwt: 'the presentation is not a valid SD-JWT VC',
+  key_binding: 'the key binding JWT does not cover this request',
+  // Its description is the status list's answer instead (statusRefusal): "credential revoked", …
+  status: 'credential status is not valid',
 } as const;
 
 export type WalletCheck = keyof typeof WALLET_CHECKS;
@@ -122,11 +139,16 @@ export type RefusalDetail =
   | CertificateDateProblem
   | DeviceAuthProblem
   | MsoValidityProblem
-  | LibraryProblem;
+  | LibraryProblem
+  | SdJwtProblem
+  | 'the MSO status is malformed'
+  | Extract<StatusDecision, { ok: false }>['detail']
+  | StatusTokenProblem
+  | UnreachableReason;
 
 export type WalletVerdict =
   /** `facts`: those of the requested scopes the disclosed elements prove (a missing one: not disclosed) */
-  | { status: 'verified'; credential: CredentialKind; facts: ProvenFacts }
+  | { status: 'verified'; credential: PresentedCredential; facts: ProvenFacts }
   | { status: 'refused'; check: WalletCheck; description: string; detail: RefusalDetail }
   | { status: 'cancelled'; error: string };
 
@@ -141,6 +163,8 @@ export interface RequestView {
 interface CommonInput {
   material: WalletRequestMaterial;
   trust: WalletTrust;
+  /** the credentials' status lists under SVC_WALLET_STATUS (design.md §15); absent: not checked (unit tests) */
+  status?: StatusChecker;
   request: RequestView;
   /** ms since the epoch */
   now: number;
@@ -150,6 +174,26 @@ export type FormBody = string | URLSearchParams | Readonly<Record<string, string
 
 function refuse(check: WalletCheck, detail: RefusalDetail): WalletVerdict {
   return { status: 'refused', check, description: WALLET_CHECKS[check], detail };
+}
+
+/** A status list's refusal: its own words ("credential revoked", …) are the description (design.md §15). */
+function statusRefusal(decision: Extract<StatusDecision, { ok: false }>): WalletVerdict {
+  return {
+    status: 'refused',
+    check: 'status',
+    description: decision.detail,
+    detail: decision.cause ?? decision.detail,
+  };
+}
+
+/** The status of a verified credential: null when it may be used (valid, no reference, or not checked). */
+async function checkStatus(
+  reference: StatusReference | null,
+  status: StatusChecker | undefined,
+): Promise<WalletVerdict | null> {
+  if (reference === null || status === undefined) return null;
+  const decision = await status.check(reference);
+  return decision.ok ? null : statusRefusal(decision);
 }
 
 function checkRequest(request: RequestView, now: number): WalletVerdict | null {
@@ -205,13 +249,14 @@ const NO_JWT_CALLBACKS = {
 
 /** A presentation and the credential its query id stands for. */
 interface KeyedPresentation {
-  credential: CredentialKind;
+  credential: PresentedCredential;
   presentation: string;
 }
 
 /**
  * The one presentation of parsed DCQL presentations: exactly one query id, of a credential in
- * `asked`, with exactly one string.
+ * `asked` (the SD-JWT VC PID wherever the mdoc PID is, credentials.ts dcqlQueryFor), with exactly
+ * one string.
  */
 function onePresentation(
   presentations: Readonly<Record<string, readonly unknown[]>>,
@@ -220,8 +265,9 @@ function onePresentation(
   const entries = Object.entries(presentations);
   if (entries.length !== 1) return null;
   const [queryId, values] = entries[0]!;
-  const credential = credentialOfQueryId(queryId);
-  if (credential === null || !asked.includes(credential)) return null;
+  const credential: PresentedCredential | null =
+    queryId === PID_SD_QUERY_ID ? (asked.includes('pid') ? PID_SD_QUERY_ID : null) : credentialOfQueryId(queryId);
+  if (credential === null || (credential !== PID_SD_QUERY_ID && !asked.includes(credential))) return null;
   return values.length === 1 && typeof values[0] === 'string' ? { credential, presentation: values[0] } : null;
 }
 
@@ -334,6 +380,7 @@ export async function verifyDeviceResponseBytes(
   trust: WalletTrust,
   now: number,
   expected: Expectation = { credentials: ['av'], scopes: ['isAdult'] },
+  status?: StatusChecker,
 ): Promise<WalletVerdict> {
   let document: Document;
   let response: ReturnType<typeof decodeDeviceResponse>;
@@ -408,7 +455,62 @@ export async function verifyDeviceResponseBytes(
 
   const read = readFacts(document.issuerSigned.getIssuerNamespace(namespace) ?? [], credential, expected.scopes, now);
   if ('problem' in read) return refuse('elements', read.problem);
+  const reference = readMsoStatus(document.issuerSigned.issuerAuth.mobileSecurityObject);
+  if (reference === 'malformed') return refuse('status', 'the MSO status is malformed');
+  const statusProblem = await checkStatus(reference, status);
+  if (statusProblem) return statusProblem;
   return { status: 'verified', credential, facts: read.facts };
+}
+
+// sd-jwt.ts's checks under the names of WALLET_CHECKS.
+const SD_JWT_CHECKS: Readonly<Record<SdJwtCheck, WalletCheck>> = {
+  presentation: 'sd_jwt',
+  trust_chain: 'trust_chain',
+  certificate_validity: 'certificate_validity',
+  issuer_signature: 'issuer_signature',
+  credential_type: 'doctype',
+  credential_validity: 'mso_validity',
+  digests: 'digests',
+  key_binding: 'key_binding',
+  elements: 'elements',
+};
+
+/**
+ * Verifies an SD-JWT VC PID presentation (design.md §15) for `scopes`: verifyPidSdJwt's checks with
+ * the KB-JWT bound to `nonce` and `audience`, then its status. Only the booleans of `scopes` leave:
+ * the disclosed birth date is turned into isAdult inside sd-jwt.ts and never returned.
+ *
+ * @example await verifySdJwtPidPresentation(vp, { trust, now, nonce, audience: clientId, scopes, status })
+ */
+export async function verifySdJwtPidPresentation(
+  presentation: string,
+  input: {
+    trust: WalletTrust;
+    now: number;
+    nonce: string;
+    audience: string;
+    scopes: readonly WalletScope[];
+    status?: StatusChecker | undefined;
+  },
+): Promise<WalletVerdict> {
+  const { scopes } = input;
+  const verdict = await verifyPidSdJwt(presentation, {
+    anchors: input.trust.anchors.map((anchor) => anchor.certificate),
+    refusedKeys: input.trust.refusedKeys,
+    nonce: input.nonce,
+    audience: input.audience,
+    now: input.now,
+    asked: { age: scopes.includes('isAdult'), nationality: scopes.includes('isFrench') || scopes.includes('isEU') },
+  });
+  if (!verdict.ok) return refuse(SD_JWT_CHECKS[verdict.check], verdict.detail);
+  const statusProblem = await checkStatus(verdict.status, input.status);
+  if (statusProblem) return statusProblem;
+  const { age_over_18: ageOver18, nationalities } = verdict.facts;
+  const facts = factsFromClaims(
+    { ...(ageOver18 === undefined ? {} : { age_over_18: ageOver18 }), ...(nationalities ? { nationalities } : {}) },
+    input.now,
+  );
+  return { status: 'verified', credential: PID_SD_QUERY_ID, facts: pickFacts(facts, scopes) };
 }
 
 /**
@@ -439,6 +541,15 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
   const keyed = vpToken === null ? null : await readPresentation(vpToken, input.material.state, input.material);
   if (keyed === null)
     return refuse('vp_token', 'vp_token is missing, mixed, or not one presentation of a requested credential');
+  if (keyed.credential === PID_SD_QUERY_ID)
+    return verifySdJwtPidPresentation(keyed.presentation, {
+      trust: input.trust,
+      now: input.now,
+      nonce: input.material.nonce,
+      audience: clientIdOf(input.material.responseUri),
+      scopes: scopesOf(input.material),
+      status: input.status,
+    });
   const bytes = decodeBase64Url(keyed.presentation);
   if (!bytes) return refuse('device_response', 'the presentation is not base64url');
 
@@ -446,10 +557,14 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
     responseUri: input.material.responseUri,
     nonce: input.material.nonce,
   });
-  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now, {
-    credentials: [keyed.credential],
-    scopes: scopesOf(input.material),
-  });
+  return verifyDeviceResponseBytes(
+    bytes,
+    transcript,
+    input.trust,
+    input.now,
+    { credentials: [keyed.credential], scopes: scopesOf(input.material) },
+    input.status,
+  );
 }
 
 /**
@@ -475,10 +590,14 @@ export async function verifyDcApiResponse(
     const bytes = await openDcResponse(material.dc, origin, read.response);
     if (!bytes) return refuse('dc_response', 'the HPKE envelope does not open for this request and origin');
     const transcript = createDcapiSessionTranscript(material.dc.encryptionInfo, origin);
-    return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now, {
-      credentials: dcApiCredentials(material),
-      scopes,
-    });
+    return verifyDeviceResponseBytes(
+      bytes,
+      transcript,
+      input.trust,
+      input.now,
+      { credentials: dcApiCredentials(material), scopes },
+      input.status,
+    );
   }
 
   const oid4vp = material.oid4vpDc!;
@@ -497,11 +616,24 @@ export async function verifyDcApiResponse(
   }
   if (keyed === null)
     return refuse('vp_token', 'vp_token is missing, mixed, or not one presentation of a requested credential');
+  if (keyed.credential === PID_SD_QUERY_ID)
+    return verifySdJwtPidPresentation(keyed.presentation, {
+      trust: input.trust,
+      now: input.now,
+      nonce: oid4vp.nonce,
+      audience: `origin:${origin}`,
+      scopes,
+      status: input.status,
+    });
   const bytes = decodeBase64Url(keyed.presentation);
   if (!bytes) return refuse('device_response', 'the presentation is not base64url');
   const transcript = await createOid4vpDcApiSessionTranscript({ origin, nonce: oid4vp.nonce, jwk: oid4vp.publicJwk });
-  return verifyDeviceResponseBytes(bytes, transcript, input.trust, input.now, {
-    credentials: [keyed.credential],
-    scopes,
-  });
+  return verifyDeviceResponseBytes(
+    bytes,
+    transcript,
+    input.trust,
+    input.now,
+    { credentials: [keyed.credential], scopes },
+    input.status,
+  );
 }

@@ -4,8 +4,8 @@ import type { PhoneCopy } from './copy/index.ts';
 
 /**
  * The sandbox wallet's credential (design.md §13, §15), when the request accepts more than one: the
- * EU PID, the PID without age_over_18 (its birth date proves isAdult) or the mobile driving licence.
- * Nothing chosen yet is the first the request accepts.
+ * EU PID, the PID without age_over_18 (its birth date proves isAdult), the mobile driving licence,
+ * the PID as an SD-JWT VC, or that one revoked. Nothing chosen yet is the first the request accepts.
  */
 export function CredentialPicker(props: {
   copy: PhoneCopy;

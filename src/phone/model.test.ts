@@ -109,7 +109,10 @@ describe('phone model: the persona picker (sandbox)', () => {
         ['bd', 'nat'],
       ],
     };
-    const dcql = { credentials: [pid, { id: 'mdl', claim_sets: pid.claim_sets }], credential_sets: [] };
+    const dcql = {
+      credentials: [pid, { id: 'mdl', claim_sets: pid.claim_sets }, { id: 'pid_sd', claim_sets: pid.claim_sets }],
+      credential_sets: [],
+    };
     const link = `openid4vp://?response_type=vp_token&dcql_query=${encodeURIComponent(JSON.stringify(dcql))}&state=s`;
     request.current = fakeRequest({
       client_proof_mode: true,
@@ -120,7 +123,8 @@ describe('phone model: the persona picker (sandbox)', () => {
       ],
     });
     const model = await open();
-    expect(model.credentials.value).toEqual(['pid', 'pid-no-age', 'mdl']);
+    // …and the SD-JWT VC PID after the mDL, valid or revoked on the sandbox's status list.
+    expect(model.credentials.value).toEqual(['pid', 'pid-no-age', 'mdl', 'pid-sd-jwt', 'pid-sd-jwt-revoked']);
     model.credential.value = 'pid-no-age';
     await model.submit('approved');
     expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', credential: 'pid-no-age' });

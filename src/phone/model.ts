@@ -100,8 +100,9 @@ const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential
 
 /**
  * What the sandbox wallet may present to a wallet link, in the order of its DCQL query (design.md
- * §13): each credential asked, and after the PID the PID without age_over_18 when the query offers
- * the birth date instead (`claim_sets`, design.md §15). An unknown id or an unreadable link gives none.
+ * §13): each credential asked, after the PID the PID without age_over_18 when the query offers
+ * the birth date instead (`claim_sets`, design.md §15), and for the SD-JWT VC PID that PID and the
+ * same revoked on the sandbox's status list. An unknown id or an unreadable link gives none.
  *
  * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'pid-no-age', …]
  */
@@ -113,6 +114,7 @@ export function credentialsOfLink(link: string): SandboxWalletChoice[] {
     return (query.credentials ?? []).flatMap(({ id, claim_sets: claimSets }) => {
       if (typeof id !== 'string' || !Object.hasOwn(WALLET_CREDENTIAL_OF_QUERY_ID, id)) return [];
       const credential = WALLET_CREDENTIAL_OF_QUERY_ID[id as keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
+      if (credential === 'pid_sd') return ['pid-sd-jwt', 'pid-sd-jwt-revoked'];
       return credential === 'pid' && Array.isArray(claimSets) ? ['pid', 'pid-no-age'] : [credential];
     });
   } catch {

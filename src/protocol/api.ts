@@ -137,12 +137,13 @@ export interface DcRequest {
   data: { deviceRequest: string; encryptionInfo: string };
 }
 
-/** A DCQL query for mdocs (OpenID4VP 1.0 §6), as the wallet requests of design.md §13 ask it. */
+/** A DCQL query (OpenID4VP 1.0 §6), as the wallet requests of design.md §13 and §15 ask it. */
 export interface DcqlQuery {
   credentials: {
     id: string;
-    format: 'mso_mdoc';
-    meta: { doctype_value: string };
+    /** `dc+sd-jwt` for the SD-JWT VC PID (`pid_sd`, design.md §15), with `meta.vct_values` */
+    format: 'mso_mdoc' | 'dc+sd-jwt';
+    meta: { doctype_value: string } | { vct_values: string[] };
     /** `id` only with `claim_sets` (design.md §15: `age`, `bd`, `nat`) */
     claims: { id?: string; path: string[] }[];
     /** the claim ids' sets a wallet may answer, the first it can satisfy (the age claim, else the birth date) */
@@ -165,7 +166,10 @@ export interface Oid4vpDcRequest {
     client_metadata: {
       jwks: { keys: { kty: 'EC'; crv: 'P-256'; x: string; y: string; use: 'enc'; alg: 'ECDH-ES'; kid: string }[] };
       encrypted_response_enc_values_supported: string[];
-      vp_formats_supported: { mso_mdoc: Record<string, never> };
+      vp_formats_supported: {
+        mso_mdoc: Record<string, never>;
+        'dc+sd-jwt'?: { 'sd-jwt_alg_values': string[]; 'kb-jwt_alg_values': string[] };
+      };
     };
   };
 }
@@ -272,22 +276,25 @@ export interface PersonaSummary {
 }
 
 /**
- * The credentials client proof mode accepts (design.md §11, §13), by the DCQL query id that keys each
- * one's presentation: the EU proof of age, the EU PID, the ISO mobile driving licence.
+ * The credentials client proof mode accepts (design.md §11, §13, §15), by the DCQL query id that keys
+ * each one's presentation: the EU proof of age, the EU PID (mdoc), the ISO mobile driving licence,
+ * the EU PID as an SD-JWT VC.
  */
-export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl' } as const;
+export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl', pid_sd: 'pid_sd' } as const;
 export type WalletCredential = (typeof WALLET_CREDENTIAL_OF_QUERY_ID)[keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
 
 /**
  * What the sandbox wallet can present (design.md §15), each with the credential it answers as: every
- * wallet credential, and `pid-no-age`, the PID as rulebook 1.1 issues it (birth date and
- * nationality, no age_over_18).
+ * wallet credential, `pid-no-age`, the PID as rulebook 1.1 issues it (birth date and nationality,
+ * no age_over_18), the SD-JWT VC PID, and that PID revoked on the sandbox's status list.
  */
 export const SANDBOX_WALLET_CHOICES = {
   av: 'av',
   pid: 'pid',
   'pid-no-age': 'pid',
   mdl: 'mdl',
+  'pid-sd-jwt': 'pid_sd',
+  'pid-sd-jwt-revoked': 'pid_sd',
 } as const satisfies Record<string, WalletCredential>;
 export type SandboxWalletChoice = keyof typeof SANDBOX_WALLET_CHOICES;
 

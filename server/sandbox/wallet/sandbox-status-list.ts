@@ -1,5 +1,5 @@
 /**
- * The sandbox's Status List Token (design.md §15), to be served at `{app_url}/sandbox/status/1`:
+ * The sandbox's Status List Token (design.md §15), served at `{app_url}/sandbox/status/1` (status-routes.ts):
  * the list encoded by @sd-jwt/jwt-status-list (draft-ietf-oauth-status-list §4.1: bits packed from
  * the least significant bit, ZLIB DEFLATE, base64url), signed ES256 under the sandbox DS key with
  * its certificate in `x5c`, `typ` `statuslist+jwt`, `sub` = the list's URI.
@@ -16,6 +16,8 @@ export const SANDBOX_STATUS_LIST_SIZE = 1024;
 
 /** The sandbox's fixed entries: index 1 revoked, index 2 suspended, every other valid. */
 export const SANDBOX_REVOKED_INDEX = 1;
+/** The entry a sandbox credential points to unless it is presented revoked. */
+export const SANDBOX_VALID_INDEX = 0;
 export const SANDBOX_SUSPENDED_INDEX = 2;
 
 const encodePart = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -188,7 +188,7 @@ describe('sandbox wallet', () => {
       CredentialChoiceError,
     );
     await expect(createDirectPost({ ...base, link: french.walletLink, credential: 'av' })).rejects.toThrow(
-      /does not accept av \(it accepts pid, mdl\)/,
+      /does not accept av \(it accepts pid, mdl, pid_sd\)/,
     );
   });
 

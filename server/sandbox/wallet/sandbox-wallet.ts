@@ -10,7 +10,11 @@
  * (`svc wallet present '<link>' --persona <id> [--credential av|pid|pid-no-age|mdl] --tamper <what>`).
  * `pid-no-age` is the PID as rulebook 1.1 issues it (design.md §15): birth date and nationality,
  * no `age_over_18`; asked isAdult, it discloses the birth date the request offers as the
- * alternative (DCQL `claim_sets`, or Annex C's `alternativeDataElements`).
+ * alternative (DCQL `claim_sets`, or Annex C's `alternativeDataElements`). `pid-sd-jwt` is the PID
+ * as an SD-JWT VC (`pid_sd`, sandbox-sd-jwt.ts): `birthdate` and `nationalities` disclosed, a KB-JWT
+ * over the request's nonce for the client id (link) or `origin:<origin>` (DC API). With
+ * `statusList`, every credential points to that status list (the MSO's or the SD-JWT's
+ * `status.status_list`), at its revoked entry with `revoked` (`pid-sd-jwt-revoked`, `--revoked`).
  */
 import {
   DateOnly,
@@ -27,6 +31,7 @@ import {
   Header,
   IssuerAuth,
   Issuer,
+  type IssuerSigned as IssuerSignedType,
   IssuerSigned,
   IssuerSignedItem,
   MobileSecurityObject,
@@ -39,7 +44,15 @@ import {
 import { randomBytes } from 'node:crypto';
 import { type Persona, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../../src/protocol/api.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
-import { type CredentialKind, credentialOfDocType, CREDENTIALS, MDL_DOCTYPE } from '../../wallet/credentials.ts';
+import {
+  type CredentialKind,
+  credentialOfDocType,
+  CREDENTIALS,
+  MDL_DOCTYPE,
+  PID_SD_QUERY_ID,
+  PID_SD_VCT_VALUES,
+  type PresentedCredential,
+} from '../../wallet/credentials.ts';
 import { sealDcResponse, type DcRequest } from '../../wallet/dc-api.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
 import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
@@ -52,7 +65,10 @@ import {
 import { AV_CLAIM, AV_DOCTYPE, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from '../../wallet/profile.ts';
 import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request.ts';
 import { personaClaims, personaFacts } from '../personas.ts';
+import type { StatusReference } from '../../wallet/sd-jwt.ts';
 import { createIssuerCertificates, type SandboxIssuer } from './sandbox-issuer.ts';
+import { issuePidSdJwt, personaPidClaims, presentPidSdJwt } from './sandbox-sd-jwt.ts';
+import { SANDBOX_REVOKED_INDEX, SANDBOX_VALID_INDEX } from './sandbox-status-list.ts';
 
 /** Every way the sandbox wallet can break a presentation, and what the verifier must answer. */
 export const WALLET_TAMPERS = {
@@ -115,6 +131,10 @@ export interface PresentOptions {
   embedPayload?: boolean;
   /** The MSO's validityInfo as given (its edge cases); default signed and valid from `now` for 30 days. */
   validity?: { signed: Date; validFrom: Date; validUntil: Date };
+  /** the status list the credential points to (the sandbox's: `{app_url}/sandbox/status/1`); absent: none */
+  statusList?: string;
+  /** with `statusList`: point to its revoked entry instead of a valid one */
+  revoked?: boolean;
 }
 
 /** The public half of a key, as the MSO's DeviceKey. */
@@ -150,13 +170,18 @@ async function issuerFor(options: PresentOptions): Promise<SandboxIssuer> {
  * and one in SANDBOX_WALLET_CHOICES (src/protocol/api.ts), which the phone page and the CLI list.
  */
 export const SANDBOX_CREDENTIALS: Readonly<
-  Record<SandboxWalletChoice, { kind: CredentialKind; elements?: Readonly<Record<string, unknown>> }>
+  Record<
+    SandboxWalletChoice,
+    { kind: PresentedCredential; elements?: Readonly<Record<string, unknown>>; revoked?: boolean }
+  >
 > = {
   av: { kind: 'av' },
   pid: { kind: 'pid' },
   // PID rulebook 1.1 (September 2025) removed the age attributes: birth_date and nationality remain.
   'pid-no-age': { kind: 'pid', elements: { [AV_CLAIM]: undefined } },
   mdl: { kind: 'mdl' },
+  'pid-sd-jwt': { kind: PID_SD_QUERY_ID },
+  'pid-sd-jwt-revoked': { kind: PID_SD_QUERY_ID, revoked: true },
 };
 
 export function isSandboxWalletChoice(value: unknown): value is SandboxWalletChoice {
@@ -165,11 +190,59 @@ export function isSandboxWalletChoice(value: unknown): value is SandboxWalletCho
 
 /** The credential kind a choice presents, and the element overrides of `options` over the choice's own. */
 function resolveChoice(options: PresentOptions): {
-  kind: CredentialKind | undefined;
+  kind: PresentedCredential | undefined;
   elements: Readonly<Record<string, unknown>>;
+  revoked: boolean;
 } {
   const choice = options.credential === undefined ? undefined : SANDBOX_CREDENTIALS[options.credential];
-  return { kind: choice?.kind, elements: { ...choice?.elements, ...options.elements } };
+  return {
+    kind: choice?.kind,
+    elements: { ...choice?.elements, ...options.elements },
+    revoked: options.revoked === true || choice?.revoked === true,
+  };
+}
+
+/** The status list entry a credential points to, when the options name a list. */
+function statusOf(options: PresentOptions): StatusReference | undefined {
+  if (options.statusList === undefined) return undefined;
+  return { idx: resolveChoice(options).revoked ? SANDBOX_REVOKED_INDEX : SANDBOX_VALID_INDEX, uri: options.statusList };
+}
+
+/** Re-signs an issued mdoc with `status.status_list` in its MSO (ISO/IEC 18013-5 second edition). */
+async function withMsoStatus(
+  issuerSigned: IssuerSignedType,
+  status: StatusReference,
+  issuer: SandboxIssuer,
+): Promise<IssuerSigned> {
+  const original = issuerSigned.issuerAuth;
+  const mso = MobileSecurityObject.fromEncodedStructure(
+    new Map([
+      ...(original.mobileSecurityObject.encodedStructure as unknown as Map<unknown, unknown>),
+      [
+        'status',
+        new Map([
+          [
+            'status_list',
+            new Map<string, unknown>([
+              ['idx', status.idx],
+              ['uri', status.uri],
+            ]),
+          ],
+        ]),
+      ],
+    ]) as never,
+  );
+  const issuerAuth = await IssuerAuth.create(
+    {
+      payload: mso,
+      protectedHeaders: original.protectedHeaders,
+      unprotectedHeaders: original.unprotectedHeaders,
+      signingKey: ecJwkToCoseKey(issuer.dsKey),
+      algorithm: SignatureAlgorithm.ES256,
+    } as never,
+    mdocContext,
+  );
+  return IssuerSigned.create({ issuerNamespaces: issuerSigned.issuerNamespaces, issuerAuth });
 }
 
 /** The thrown error when the request does not accept the credential asked for. */
@@ -233,8 +306,10 @@ export async function issueCredential(options: PresentOptions & { deviceKey: EcJ
   const issuer = await issuerFor(options);
   const resolved = resolveChoice(options);
   const kind = resolved.kind ?? 'av';
+  if (kind === PID_SD_QUERY_ID) throw new Error('the SD-JWT VC PID is issued by sandbox-sd-jwt.ts');
   const { docType, namespace } = CREDENTIALS[kind];
-  return new Issuer(options.tamper === 'mso-doctype' ? otherDocType(kind) : docType, mdocContext)
+  const status = statusOf(options);
+  const issued = await new Issuer(options.tamper === 'mso-doctype' ? otherDocType(kind) : docType, mdocContext)
     .addIssuerNamespace(namespace, personaElements(kind, options.persona, options.now, resolved.elements))
     .sign({
       signingKey: ecJwkToCoseKey(issuer.dsKey),
@@ -244,6 +319,7 @@ export async function issueCredential(options: PresentOptions & { deviceKey: EcJ
       deviceKeyInfo: { deviceKey: asDeviceKey(options.deviceKey) },
       certificates: issuer.x5chain,
     });
+  return status ? withMsoStatus(issued, status, issuer) : issued;
 }
 
 /** Replaces the MSO's device key and keeps the issuer's signature (which then no longer matches). */
@@ -353,7 +429,7 @@ export async function presentIssuerSigned(options: {
  * and the sets of them a wallet may disclose, preferred first (one set without alternatives).
  */
 export interface AskedCredential {
-  kind: CredentialKind;
+  kind: PresentedCredential;
   queryId: string;
   elements: readonly string[];
   /** default: [elements] */
@@ -365,16 +441,28 @@ interface DcqlClaim {
   path?: unknown[];
 }
 
-/** The credentials a DCQL query asks for, in its order (query ids of other credentials skipped). */
+/** The credential of a DCQL credential query: an mdoc by its doctype, the SD-JWT VC PID by its vct. */
+function kindOfQuery(credential: Record<string, unknown>): PresentedCredential | null {
+  const meta = credential.meta as { doctype_value?: unknown; vct_values?: unknown } | undefined;
+  if (credential.format === 'dc+sd-jwt')
+    return Array.isArray(meta?.vct_values) && meta.vct_values.some((v) => PID_SD_VCT_VALUES.includes(String(v)))
+      ? PID_SD_QUERY_ID
+      : null;
+  return credentialOfDocType(String(meta?.doctype_value));
+}
+
+/**
+ * The credentials a DCQL query asks for, in its order (query ids of other credentials skipped); an
+ * mdoc's elements by name (`path[1]`), an SD-JWT's claims by their top-level name (`path[0]`).
+ */
 export function askedByDcql(query: unknown): AskedCredential[] {
   const credentials = (query as { credentials?: unknown } | null)?.credentials;
   if (!Array.isArray(credentials)) return [];
   return credentials.flatMap((credential: Record<string, unknown> | null) => {
-    const meta = credential?.meta as { doctype_value?: unknown } | undefined;
-    const kind = credentialOfDocType(String(meta?.doctype_value));
+    const kind = credential === null ? null : kindOfQuery(credential);
     if (kind === null || typeof credential?.id !== 'string') return [];
     const claims = (Array.isArray(credential.claims) ? credential.claims : []) as DcqlClaim[];
-    const elements = claims.map((claim) => String(claim.path?.[1]));
+    const elements = claims.map((claim) => String(claim.path?.[kind === PID_SD_QUERY_ID ? 0 : 1]));
     const elementOf = (id: unknown) => elements[claims.findIndex((claim) => claim.id === id)];
     const sets = Array.isArray(credential.claim_sets)
       ? (credential.claim_sets as unknown[][]).map((set) => set.map(elementOf).filter((e) => e !== undefined))
@@ -457,10 +545,12 @@ export async function createDeviceResponse(
   options: PresentOptions & { sessionTranscript: SessionTranscript; asked?: AskedCredential },
 ): Promise<Uint8Array> {
   const asked = options.asked ?? AV_ASKED;
+  if (asked.kind === PID_SD_QUERY_ID) throw new Error('the SD-JWT VC PID has no DeviceResponse');
   const { namespace, docType } = CREDENTIALS[asked.kind];
   const deviceKey = createEcJwk();
   const { elements } = resolveChoice(options);
-  let issuerSigned = await issueCredential({ ...options, credential: asked.kind, elements, deviceKey });
+  const revoked = resolveChoice(options).revoked;
+  let issuerSigned = await issueCredential({ ...options, credential: asked.kind, elements, deviceKey, revoked });
   let signingKey = deviceKey;
   if (options.tamper === 'swap-device-key') {
     signingKey = createEcJwk();
@@ -505,6 +595,20 @@ export async function createDirectPost(
   const request = parseWalletLink(options.link);
   const asked = askedByDcql(request.dcql_query);
   const chosen = chooseCredential(asked, options.credential);
+  if (chosen.kind === PID_SD_QUERY_ID) {
+    const presentation = await createSdJwtPresentation({
+      ...options,
+      asked: chosen,
+      nonce: request.nonce,
+      audience: request.client_id,
+    });
+    const form = new URLSearchParams();
+    const key = keyOf(chosen, asked, options.tamper);
+    if (options.encoding === 'brackets') form.set(`vp_token[${key}]`, presentation);
+    else form.set('vp_token', JSON.stringify({ [key]: [presentation] }));
+    form.set('state', options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state);
+    return { responseUri: request.response_uri, body: form.toString() };
+  }
   const elsewhere = options.tamper === 'embedded-payload';
   const sessionTranscript = await createOid4VpSessionTranscript({
     responseUri: options.tamper === 'response-uri' || elsewhere ? ATTACKER_URI : request.response_uri,
@@ -518,6 +622,51 @@ export async function createDirectPost(
   else form.set('vp_token', JSON.stringify({ [key]: [presentation] }));
   form.set('state', options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state);
   return { responseUri: request.response_uri, body: form.toString() };
+}
+
+/** The tampers an SD-JWT VC PID presentation can carry (the others are the mdoc's). */
+const SD_JWT_TAMPERS: ReadonlySet<WalletTamper> = new Set([
+  'nonce',
+  'client-id',
+  'origin',
+  'state',
+  'credential-id',
+  'expired',
+  'untrusted-issuer',
+]);
+
+/**
+ * The persona's PID as an SD-JWT VC (rulebook 1.1: `birthdate` and `nationalities`, no age claim),
+ * bound to a fresh holder key, pointing to `statusList` when given, presented with the claims the
+ * query's first satisfiable claim set names and a KB-JWT over `nonce` for `audience`.
+ */
+async function createSdJwtPresentation(
+  options: PresentOptions & { asked: AskedCredential; nonce: string; audience: string },
+): Promise<string> {
+  if (options.tamper && !SD_JWT_TAMPERS.has(options.tamper))
+    throw new Error(`tamper "${options.tamper}" does not apply to the SD-JWT VC PID`);
+  const holderKey = createEcJwk();
+  const { tamper } = options;
+  const claims = personaPidClaims(options.persona, options.now);
+  const status = statusOf(options);
+  const expired = tamper === 'expired';
+  const credential = await issuePidSdJwt({
+    issuer: await issuerFor(options),
+    holderKey,
+    claims,
+    now: expired ? options.now - 2 * DAY_MS : options.now,
+    ...(expired ? { validitySeconds: 3600 } : {}),
+    ...(status ? { status } : {}),
+  });
+  // `origin`: the caller passes the other origin's audience already (createDcApiCredential).
+  return presentPidSdJwt({
+    credential,
+    holderKey,
+    disclose: elementsToDisclose(options.asked, Object.keys(claims)) as (keyof typeof claims)[],
+    nonce: tamper === 'nonce' ? randomBytes(32).toString('base64url') : options.nonce,
+    audience: tamper === 'client-id' ? `redirect_uri:${ATTACKER_URI}` : options.audience,
+    now: options.now,
+  });
 }
 
 /** What `navigator.credentials.get` resolves to (its `protocol` and `data`). */
@@ -554,6 +703,19 @@ export async function createDcApiCredential(
     const chosen = chooseCredential(asked, options.credential);
     const [jwk] = metadata.jwks.keys;
     if (!jwk) throw new Error('the request has no encryption key in client_metadata.jwks');
+    if (chosen.kind === PID_SD_QUERY_ID) {
+      const presentation = await createSdJwtPresentation({
+        ...options,
+        asked: chosen,
+        nonce,
+        audience: `origin:${signedOrigin}`,
+      });
+      const vpToken = { [keyOf(chosen, asked, options.tamper)]: [presentation] };
+      return {
+        protocol: OID4VP_DC_API_PROTOCOL,
+        data: { response: await sealOid4vpDcResponse(jwk, { vp_token: vpToken }) },
+      };
+    }
     const sessionTranscript = await createOid4vpDcApiSessionTranscript({ origin: signedOrigin, nonce, jwk });
     const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript, asked: chosen });
     const vpToken = { [keyOf(chosen, asked, options.tamper)]: [encodeBase64Url(deviceResponse)] };

@@ -25,6 +25,8 @@ export const de: PhoneCopy = {
     pid: 'EU-PID (Identität)',
     'pid-no-age': 'EU-PID ohne age_over_18 (Geburtsdatum)',
     mdl: 'Mobiler Führerschein',
+    'pid-sd-jwt': 'EU-PID als SD-JWT VC',
+    'pid-sd-jwt-revoked': 'EU-PID als SD-JWT VC, widerrufen',
   },
   approve: 'Bestätigen',
   fail: 'Prüfung scheitern lassen',

@@ -24,6 +24,8 @@ export const en: PhoneCopy = {
     pid: 'EU PID (identity)',
     'pid-no-age': 'EU PID without age_over_18 (birth date)',
     mdl: 'Mobile driving licence',
+    'pid-sd-jwt': 'EU PID as an SD-JWT VC',
+    'pid-sd-jwt-revoked': 'EU PID as an SD-JWT VC, revoked',
   },
   approve: 'Approve',
   fail: 'Fail the check',

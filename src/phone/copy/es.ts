@@ -24,6 +24,8 @@ export const es: PhoneCopy = {
     pid: 'PID europeo (identidad)',
     'pid-no-age': 'PID europeo sin age_over_18 (fecha de nacimiento)',
     mdl: 'Permiso de conducir móvil',
+    'pid-sd-jwt': 'PID europeo como SD-JWT VC',
+    'pid-sd-jwt-revoked': 'PID europeo como SD-JWT VC, revocado',
   },
   approve: 'Aprobar',
   fail: 'Hacer fallar la verificación',

@@ -26,6 +26,8 @@ export const fr: PhoneCopy = {
     pid: 'PID européen (identité)',
     'pid-no-age': 'PID européen sans age_over_18 (date de naissance)',
     mdl: 'Permis de conduire mobile',
+    'pid-sd-jwt': 'PID européen en SD-JWT VC',
+    'pid-sd-jwt-revoked': 'PID européen en SD-JWT VC, révoqué',
   },
   approve: 'Approuver',
   fail: 'Faire échouer',

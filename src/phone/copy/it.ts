@@ -24,6 +24,8 @@ export const it: PhoneCopy = {
     pid: 'PID europeo (identità)',
     'pid-no-age': 'PID europeo senza age_over_18 (data di nascita)',
     mdl: 'Patente di guida mobile',
+    'pid-sd-jwt': 'PID europeo come SD-JWT VC',
+    'pid-sd-jwt-revoked': 'PID europeo come SD-JWT VC, revocato',
   },
   approve: 'Approva',
   fail: 'Fai fallire la verifica',

@@ -24,6 +24,8 @@ export const nl: PhoneCopy = {
     pid: 'Europese PID (identiteit)',
     'pid-no-age': 'Europese PID zonder age_over_18 (geboortedatum)',
     mdl: 'Mobiel rijbewijs',
+    'pid-sd-jwt': 'Europese PID als SD-JWT VC',
+    'pid-sd-jwt-revoked': 'Europese PID als SD-JWT VC, ingetrokken',
   },
   approve: 'Goedkeuren',
   fail: 'Controle laten mislukken',

@@ -24,6 +24,8 @@ export const pt: PhoneCopy = {
     pid: 'PID europeu (identidade)',
     'pid-no-age': 'PID europeu sem age_over_18 (data de nascimento)',
     mdl: 'Carta de condução móvel',
+    'pid-sd-jwt': 'PID europeu como SD-JWT VC',
+    'pid-sd-jwt-revoked': 'PID europeu como SD-JWT VC, revogado',
   },
   approve: 'Aprovar',
   fail: 'Fazer falhar a verificação',
