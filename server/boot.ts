@@ -19,6 +19,7 @@ import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
+import { loadAccessCertificate } from './wallet/access-certificate.ts';
 import { loadWalletTrust } from './wallet/index.ts';
 
 export function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
@@ -103,6 +104,7 @@ export async function buildDeps(
       allowTestRoots: config.walletTrustAllowTest,
     }),
     sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
+    access: await loadAccessCertificate(config, store, clock.now()),
   };
   const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
   return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };

@@ -7,6 +7,7 @@ import type { ResultReaderKeys } from './crypto/result-reader.ts';
 import type { LongPollGate } from './limits/long-polls.ts';
 import type { RelyingParty } from './providers/relying-party.ts';
 import type { Store } from './store/store.ts';
+import type { AccessCertificate } from './wallet/access-certificate.ts';
 import type { WalletTrust } from './wallet/index.ts';
 
 export interface AppDeps {
@@ -32,4 +33,6 @@ export interface WalletDeps {
   trust: WalletTrust;
   /** service secret that seals each request's HPKE private key in the store */
   sealingSecret: string;
+  /** the access certificate that signs wallet requests (docs/design.md §16); null or absent: requests stay unsigned */
+  access?: AccessCertificate | null;
 }
