@@ -7,11 +7,15 @@
 import { resolveOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
 import { CompactEncrypt, CompactSign, compactVerify, decodeProtectedHeader, importJWK, importX509 } from 'jose';
 import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSandboxAccess } from '../sandbox/wallet/sandbox-access.ts';
 import { type AccessCertificate, readAccessCertificate } from './access-certificate.ts';
 import { dcqlQueryFor } from './credentials.ts';
 import { createEcJwk } from './keys.ts';
+import { jwkThumbprintBytes } from './oid4vp-dc-api.ts';
+import { createOid4VpSessionTranscript } from './request.ts';
 import {
   createSignedRequest,
   openSignedRequestAnswer,
@@ -20,6 +24,7 @@ import {
   type SignedRequestMaterial,
 } from './signed-request.ts';
 import { NOW } from './test-helpers.ts';
+import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
 
 const RESPONSE_URI = 'https://verifier.example/oid4vp/response/vr_test';
 const REQUEST_URI = 'https://verifier.example/oid4vp/request/vr_test';
@@ -183,5 +188,31 @@ describe('the encrypted answer', () => {
       await openSignedRequestAnswer(signed, await encryptTo(signed.publicJwk, ['not', 'an', 'object'])),
     ).toBeNull();
     expect(await openSignedRequestAnswer(signed, 'not.a.jwe.at.all')).toBeNull();
+  });
+});
+
+describe("the answer's SessionTranscript (OpenID4VP 1.0 Appendix B.2.6.1 known-answer vector)", () => {
+  const vector = JSON.parse(readFileSync(join(DEFAULT_WALLET_FIXTURES, 'oid4vp-handover.json'), 'utf8')) as {
+    clientId: string;
+    nonce: string;
+    responseUri: string;
+    jwk: { kty: 'EC'; crv: 'P-256'; x: string; y: string };
+    sessionTranscriptHex: string;
+  };
+
+  it('is the OpenID4VPHandover over client_id, nonce, the key thumbprint and response_uri, byte for byte', async () => {
+    const transcript = await createOid4VpSessionTranscript({
+      clientId: vector.clientId,
+      nonce: vector.nonce,
+      responseUri: vector.responseUri,
+      jwkThumbprint: await jwkThumbprintBytes(vector.jwk),
+    });
+    expect(Buffer.from(transcript.encode()).toString('hex')).toBe(vector.sessionTranscriptHex);
+    const withoutThumbprint = await createOid4VpSessionTranscript({
+      clientId: vector.clientId,
+      nonce: vector.nonce,
+      responseUri: vector.responseUri,
+    });
+    expect(Buffer.from(withoutThumbprint.encode()).toString('hex')).not.toBe(vector.sessionTranscriptHex);
   });
 });
