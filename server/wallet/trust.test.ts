@@ -66,7 +66,7 @@ describe('loadWalletTrust', () => {
     expect(trust.anchors.map((a) => a.subject)).not.toContain('CN=SVC Sandbox IACA, O=SVC Sandbox, C=XX');
   });
 
-  it('knows the sandbox IACA, its document signer, the EU test CA and the sandbox access certificate and CA by the public keys of the committed files', () => {
+  it('knows the sandbox IACA and DS, the EU test CA, the sandbox access certificate and CA by their committed public keys', () => {
     const key = (file: string) => spkiSha256(new X509Certificate(readFileSync(join(DEFAULT_WALLET_FIXTURES, file))));
     expect(PUBLIC_KEYS.map((entry) => [entry.spkiSha256, entry.refused])).toEqual([
       [key('sandbox-iaca.pem'), 'never'],
