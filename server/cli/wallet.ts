@@ -4,7 +4,9 @@
  * §13) answers a wallet link as a phone wallet would, posting a sandbox persona's credential — the
  * proof of age, the EU PID (with or without age_over_18, design.md §15) or the mobile driving
  * licence; default the first the link accepts — to
- * the link's response_uri over HTTP, disclosing only the elements the link asks. It prints the
+ * the link's response_uri over HTTP, disclosing only the elements the link asks. A signed link
+ * (`openid4vp://?client_id=x509_hash:…&request_uri=…`, docs/design.md §16) is fetched from its
+ * request_uri and verified first, and the answer encrypted to its key. It prints the
  * elements it disclosed (sandbox test data) and the verifier's answer. `--tamper` breaks one thing
  * on purpose, for QA; the verifier must then refuse it and the request stays waiting. Only a
  * sandbox service trusts the sandbox issuer. Needs no store.
@@ -25,6 +27,12 @@ import {
   SANDBOX_CREDENTIALS,
   WALLET_TAMPERS,
 } from '../sandbox/wallet/sandbox-wallet.ts';
+import {
+  fetchRequestObjectOverHttp,
+  isSignedLink,
+  readSignedRequest,
+  type RequestObjectFetcher,
+} from '../sandbox/wallet/signed-request-reader.ts';
 import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
@@ -53,6 +61,8 @@ const USAGE = [
 export interface WalletCommandOptions {
   clock?: Clock;
   post?: FormPoster;
+  /** how a signed link's request_uri is fetched; default over HTTP */
+  fetchRequestObject?: RequestObjectFetcher;
 }
 
 /**
@@ -95,11 +105,19 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
   }
   const now = (options.clock ?? systemClock).now();
   let target: { responseUri: string; body: string };
+  // A signed link (docs/design.md §16) is fetched once, verified, and answered with a JWE.
+  let requestObject: Promise<string> | undefined;
+  const fetchRequestObject: RequestObjectFetcher = (uri) =>
+    (requestObject ??= (options.fetchRequestObject ?? fetchRequestObjectOverHttp)(uri));
   try {
-    const chosen = chooseCredential(askedByDcql(parseWalletLink(link).dcql_query), credential);
+    const query = isSignedLink(link)
+      ? (await readSignedRequest(link, fetchRequestObject)).dcql_query
+      : parseWalletLink(link).dcql_query;
+    const chosen = chooseCredential(askedByDcql(query), credential);
     const choice = credential ?? chosen.kind;
     target = await createDirectPost({
       link,
+      fetchRequestObject,
       issuer: loadSandboxIssuer(),
       persona,
       now,
