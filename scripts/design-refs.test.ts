@@ -24,6 +24,7 @@ const SECTIONS = [
   "More credentials for client proof mode, and every browser's wallet API",
   "The widget survives the phone's tab lifecycle",
   'Credentials as the EU issues them in 2026',
+  'The verifier signs its requests (OpenID4VP 1.0 + HAIP 1.0)',
 ];
 
 // Built, not written out, so that this file holds no citation of its own for the check to find.
