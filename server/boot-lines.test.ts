@@ -5,8 +5,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAccessCertificates } from './sandbox/wallet/sandbox-access.ts';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
 
 let dir: ReturnType<typeof makeTempDir>;
@@ -88,6 +91,33 @@ describe('the service at start', () => {
     // the typo did not take: the default public URL stands
     expect(run.records.find((r) => r.msg === 'service ready')).toMatchObject({ url: 'http://localhost:0' });
   }, 30_000);
+
+  it('refuses an access certificate its key does not match, and one without its key, with one line each', async () => {
+    const now = Date.now();
+    const made = () =>
+      createAccessCertificates({
+        name: 'Operator',
+        dns: 'verifier.example',
+        notBefore: new Date(now - 86_400_000),
+        notAfter: new Date(now + 86_400_000),
+      });
+    const [access, other] = await Promise.all([made(), made()]);
+    const cert = join(dir.path, 'access.pem');
+    const key = join(dir.path, 'other.key');
+    writeFileSync(cert, access.chainPem);
+    writeFileSync(key, other.keyPem);
+    const mismatch = bootUntilExit({ SVC_WALLET_ACCESS_CERT: cert, SVC_WALLET_ACCESS_KEY: key });
+    expect(mismatch.status).toBe(1);
+    expect(mismatch.stderr).toBe(
+      'svc: SVC_WALLET_ACCESS_KEY does not match the leaf of SVC_WALLET_ACCESS_CERT (CN=verifier.example, O=Operator, C=XX): ' +
+        'install the key the certificate was issued for',
+    );
+    const alone = bootUntilExit({ SVC_WALLET_ACCESS_CERT: cert });
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toBe(
+      'svc: SVC_WALLET_ACCESS_CERT is set without SVC_WALLET_ACCESS_KEY: the access certificate and its key go together',
+    );
+  }, 40_000);
 
   it('refuses a bad SVC_LOG_LEVEL with one line naming the levels, no stack', () => {
     const run = bootUntilExit({ SVC_LOG_LEVEL: 'verbose' });

@@ -19,6 +19,7 @@ import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
+import { loadAccessCertificate } from './wallet/access-certificate.ts';
 import { createStatusChecker, createStatusFetcher, loadWalletTrust } from './wallet/index.ts';
 
 export function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
@@ -114,6 +115,7 @@ export async function buildDeps(
       clock: () => clock.now(),
       log: notice,
     }),
+    access: await loadAccessCertificate(config, store, clock.now()),
   };
   const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
   return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };

@@ -2,6 +2,7 @@
  * `svc`: the operator's command line (`npm run svc -- …` or bin/svc.mjs). One line per command;
  * each lives in server/cli/.
  */
+import { runAccessCertCommand, runAccessCertCsr } from './cli/access-cert.ts';
 import { runCli, type CliCommand } from './cli/dispatch.ts';
 import { runKeysCommand } from './cli/keys.ts';
 import { runMasterKeyCommand } from './cli/master-key.ts';
@@ -26,11 +27,22 @@ const COMMANDS: Record<string, CliCommand> = {
     run: (args, context) => runStoreCommand(args, context),
   },
   wallet: {
-    summary: "sandbox wallet: present '<av://…>' --persona <id> [--tamper <what>] (test support)",
-    // Loaded when asked for: the sandbox wallet is sandbox/'s, which `svc serve` never loads.
+    summary:
+      "sandbox wallet: present '<av://…>' --persona <id> [--tamper <what>] (test support); " +
+      'access-cert csr|import|show: the certificate that signs wallet requests',
     start: async (args, io) => {
-      const { runWalletCommand } = await import('./cli/wallet.ts');
-      process.exitCode = await runWalletCommand(args, io);
+      const [sub, action, ...rest] = args;
+      if (sub === 'access-cert' && action === 'csr') {
+        process.exitCode = await runAccessCertCsr(rest, io);
+      } else if (sub === 'access-cert') {
+        // import and show work on the store, opened as for every store command.
+        const command = { summary: '', run: runAccessCertCommand };
+        process.exitCode = (await runCli({ 'access-cert': command }, ['access-cert', ...args.slice(1)], { io })) ?? 0;
+      } else {
+        // Loaded when asked for: the sandbox wallet is sandbox/'s, which `svc serve` never loads.
+        const { runWalletCommand } = await import('./cli/wallet.ts');
+        process.exitCode = await runWalletCommand(args, io);
+      }
     },
   },
 };

@@ -108,6 +108,13 @@ export interface Config {
    * "status unavailable"), `off` (never fetched). Revoked or suspended is refused unless `off`.
    */
   readonly walletStatus: 'prefer' | 'require' | 'off';
+  /**
+   * SVC_WALLET_ACCESS_CERT / SVC_WALLET_ACCESS_KEY: files holding the access certificate chain
+   * (PEM, leaf first) and its PKCS#8 P-256 key, with which the verifier signs wallet requests
+   * (docs/design.md §16); both or neither. Unset: the one `svc wallet access-cert import` stored, if any.
+   */
+  readonly walletAccessCertPath: string | null;
+  readonly walletAccessKeyPath: string | null;
 }
 
 /** pino's levels: what SVC_LOG_LEVEL may name. */
@@ -146,6 +153,8 @@ const SERVICE_VARIABLES = [
   'SVC_WALLET_TRUST',
   'SVC_WALLET_TRUST_ALLOW_TEST',
   'SVC_WALLET_STATUS',
+  'SVC_WALLET_ACCESS_CERT',
+  'SVC_WALLET_ACCESS_KEY',
   'SVC_REQUEST_TIMEOUT_MS',
   'SVC_HEADERS_TIMEOUT_MS',
   'SVC_KEEP_ALIVE_TIMEOUT_MS',
@@ -356,6 +365,25 @@ function readRedisPrefix(raw: string | undefined): string {
   return raw;
 }
 
+/** SVC_WALLET_ACCESS_CERT and SVC_WALLET_ACCESS_KEY, resolved: one without the other is a mistake. */
+function readAccessPaths(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Pick<Config, 'walletAccessCertPath' | 'walletAccessKeyPath'> {
+  const cert = env.SVC_WALLET_ACCESS_CERT || null;
+  const key = env.SVC_WALLET_ACCESS_KEY || null;
+  if ((cert === null) !== (key === null)) {
+    throw new ConfigError(
+      `${cert === null ? 'SVC_WALLET_ACCESS_KEY' : 'SVC_WALLET_ACCESS_CERT'} is set without ` +
+        `${cert === null ? 'SVC_WALLET_ACCESS_CERT' : 'SVC_WALLET_ACCESS_KEY'}: the access certificate and its key go together`,
+    );
+  }
+  return {
+    walletAccessCertPath: cert === null ? null : resolve(cwd, cert),
+    walletAccessKeyPath: key === null ? null : resolve(cwd, key),
+  };
+}
+
 /**
  * The public URLs, each with the variable that sets it (the last three default to the first).
  * Production takes https:// only, or http:// on a loopback host for local trials (issue 16):
@@ -462,6 +490,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsPort: env.SVC_METRICS_PORT ? port(env, 'SVC_METRICS_PORT', 0) : null,
     metricsHost: env.SVC_METRICS_HOST || '127.0.0.1',
     walletStatus: readWalletStatus(env.SVC_WALLET_STATUS),
+    ...readAccessPaths(env, cwd),
   });
   if (mode === 'production') checkProductionConfig(config);
   return config;

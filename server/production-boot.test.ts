@@ -160,6 +160,20 @@ describe('production SVC_WALLET_TRUST', () => {
   });
 });
 
+describe('production SVC_WALLET_ACCESS_CERT', () => {
+  it('refuses the sandbox access certificate, known by its public key, with one line naming the variable and why', () => {
+    const run = bootUntilExit({
+      SVC_WALLET_ACCESS_CERT: copyAs('sandbox-access.pem', 'access.pem'),
+      SVC_WALLET_ACCESS_KEY: copyAs('sandbox-access.key.pem', 'access.key'),
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^svc: SVC_MODE=production refuses SVC_WALLET_ACCESS_CERT: certificate 1 is the sandbox access certificate \(fixtures\/wallet\/sandbox-access\.pem\), known by its public key \(SPKI SHA-256 1baa9111[0-9a-f]+\): its private key is public/,
+    );
+    expect(run.stderr.split('\n')).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('production SVC_TRUST_PROXY', () => {
   it('refuses a catch-all split in halves, for IPv4 and for IPv6, with one line naming the variable', () => {
     for (const [ranges, family] of [

@@ -5,7 +5,9 @@
  * wallet would, posting a sandbox persona's credential — the proof of age, the EU PID (an mdoc
  * with or without age_over_18, or an SD-JWT VC) or the mobile driving licence; default the first
  * the link accepts — to the link's response_uri over HTTP, disclosing only the elements the link
- * asks. The credential points to the service's sandbox status list (`/sandbox/status/1` beside the
+ * asks. A signed link (`openid4vp://?client_id=x509_hash:…&request_uri=…`, docs/design.md §16) is
+ * fetched from its request_uri and verified first, and the answer encrypted to its key. The
+ * credential points to the service's sandbox status list (`/sandbox/status/1` beside the
  * response_uri's `/oid4vp/…`), at its revoked entry with `--revoked`. It prints the
  * elements it disclosed (sandbox test data) and the verifier's answer. `--tamper` breaks one thing
  * on purpose, for QA; the verifier must then refuse it and the request stays waiting. Only a
@@ -31,6 +33,12 @@ import { personaPidClaims } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { SANDBOX_STATUS_LIST_PATH } from '../sandbox/wallet/sandbox-status-list.ts';
 import { PID_SD_QUERY_ID } from '../wallet/credentials.ts';
 import { RESPONSE_PATH } from '../wallet/profile.ts';
+import {
+  fetchRequestObjectOverHttp,
+  isSignedLink,
+  readSignedRequest,
+  type RequestObjectFetcher,
+} from '../sandbox/wallet/signed-request-reader.ts';
 import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
@@ -62,6 +70,8 @@ const USAGE = [
 export interface WalletCommandOptions {
   clock?: Clock;
   post?: FormPoster;
+  /** how a signed link's request_uri is fetched; default over HTTP */
+  fetchRequestObject?: RequestObjectFetcher;
 }
 
 /** The sandbox status list of the service a response_uri (`{api_url}/oid4vp/response/<id>`) belongs to. */
@@ -110,12 +120,17 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
   }
   const now = (options.clock ?? systemClock).now();
   let target: { responseUri: string; body: string };
+  // A signed link (docs/design.md §16) is fetched once, verified, and answered with a JWE.
+  let requestObject: Promise<string> | undefined;
+  const fetchRequestObject: RequestObjectFetcher = (uri) =>
+    (requestObject ??= (options.fetchRequestObject ?? fetchRequestObjectOverHttp)(uri));
   try {
-    const request = parseWalletLink(link);
+    const request = isSignedLink(link) ? await readSignedRequest(link, fetchRequestObject) : parseWalletLink(link);
     const chosen = chooseCredential(askedByDcql(request.dcql_query), credential);
     const choice = credential ?? (chosen.kind === PID_SD_QUERY_ID ? 'pid-sd-jwt' : chosen.kind);
     target = await createDirectPost({
       link,
+      fetchRequestObject,
       issuer: loadSandboxIssuer(),
       persona,
       now,

@@ -1,9 +1,10 @@
 /**
  * Whether a new verification request offers the EUDI wallet path (design.md §11, §13), and the
  * wallet request it then carries: `wallet_link`, `dc_request` and `dc_requests` for the loader, the
- * material the store keeps to check the answer. The two private keys in that material (Annex C's
- * HPKE key, OpenID4VP's ECDH-ES key) are sealed under a service secret (`wallet_material_key`,
- * itself sealed at rest by the store), each bound to the request id.
+ * material the store keeps to check the answer. The private keys in that material (Annex C's
+ * HPKE key, OpenID4VP's ECDH-ES keys for the DC API and for a signed request's answer) are sealed
+ * under a service secret (`wallet_material_key`, itself sealed at rest by the store), each bound to
+ * the request id.
  */
 import type { DcApiRequest, DcRequest } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
@@ -21,6 +22,7 @@ export interface WalletOffer {
 
 const sealPurpose = (requestId: string) => `wallet-hpke/${requestId}`;
 const ecdhSealPurpose = (requestId: string) => `wallet-ecdh/${requestId}`;
+const signedSealPurpose = (requestId: string) => `wallet-signed/${requestId}`;
 
 /**
  * True when the wallet path is offered: client proof mode, every requested scope one a wallet
@@ -46,7 +48,7 @@ export function isWalletOffered(
  * @example const wallet = await offerWallet(deps, { id, scopes, clientProofMode, channel: 'widget' })
  */
 export async function offerWallet(
-  deps: Pick<AppDeps, 'wallet' | 'config'>,
+  deps: Pick<AppDeps, 'wallet' | 'config' | 'clock'>,
   request: { id: string; scopes: readonly Scope[]; clientProofMode: boolean; channel: 'widget' | 'partner' },
 ): Promise<{ offer: WalletOffer; material: WalletRequestMaterial } | null> {
   if (!isWalletOffered(deps, request) || !isWalletProvable(request.scopes)) return null;
@@ -54,11 +56,13 @@ export async function offerWallet(
     requestId: request.id,
     apiUrl: deps.config.apiUrl,
     scopes: request.scopes,
+    access: deps.wallet.access ?? null,
+    now: deps.clock.now(),
   });
   const { material } = created;
   const secret = deps.wallet.sealingSecret;
   const sealedKey = seal(secret, sealPurpose(request.id), material.dc.recipientPrivateKey);
-  const { oid4vpDc } = material;
+  const { oid4vpDc, signed } = material;
   return {
     offer: { walletLink: created.walletLink, dcRequest: created.dcRequest, dcRequests: created.dcRequests },
     material: {
@@ -66,6 +70,9 @@ export async function offerWallet(
       dc: { ...material.dc, recipientPrivateKey: sealedKey },
       ...(oid4vpDc
         ? { oid4vpDc: { ...oid4vpDc, privateKey: seal(secret, ecdhSealPurpose(request.id), oid4vpDc.privateKey) } }
+        : {}),
+      ...(signed
+        ? { signed: { ...signed, privateKey: seal(secret, signedSealPurpose(request.id), signed.privateKey) } }
         : {}),
     },
   };
@@ -100,8 +107,16 @@ export function openWalletMaterial(
   const key = unseal(secret, sealPurpose(requestId), stored.dc.recipientPrivateKey);
   if (key === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'wallet HPKE key does not open' });
   const opened: WalletRequestMaterial = { ...stored, dc: { ...stored.dc, recipientPrivateKey: key } };
-  if (!stored.oid4vpDc) return opened;
-  const ecdhKey = unseal(secret, ecdhSealPurpose(requestId), stored.oid4vpDc.privateKey);
-  if (ecdhKey === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'wallet ECDH-ES key does not open' });
-  return { ...opened, oid4vpDc: { ...stored.oid4vpDc, privateKey: ecdhKey } };
+  if (stored.oid4vpDc) {
+    const ecdhKey = unseal(secret, ecdhSealPurpose(requestId), stored.oid4vpDc.privateKey);
+    if (ecdhKey === null) throw new ServiceError('INTERNAL_ERROR', { cause: 'wallet ECDH-ES key does not open' });
+    opened.oid4vpDc = { ...stored.oid4vpDc, privateKey: ecdhKey };
+  }
+  if (stored.signed) {
+    const answerKey = unseal(secret, signedSealPurpose(requestId), stored.signed.privateKey);
+    if (answerKey === null)
+      throw new ServiceError('INTERNAL_ERROR', { cause: 'signed request answer key does not open' });
+    opened.signed = { ...stored.signed, privateKey: answerKey };
+  }
+  return opened;
 }

@@ -160,6 +160,23 @@ export async function answerDirectPost(
 }
 
 /**
+ * The signed request object a wallet fetches from the link's request_uri (docs/design.md §16):
+ * the JWS stored with the request, while the request waits; null for an unknown request, one made
+ * unsigned, or one that stopped waiting.
+ *
+ * @example const jws = await signedRequestObject(deps, params.requestId)
+ */
+export async function signedRequestObject(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  requestId: string,
+): Promise<string | null> {
+  const now = deps.clock.now();
+  const record = isRequestId(requestId) ? await deps.store.getRequest(requestId, now) : null;
+  if (!record?.wallet?.signed || !isOpenStatus(record.status) || now >= record.deadlineAt) return null;
+  return record.wallet.signed.requestObject;
+}
+
+/**
  * What `navigator.credentials.get` gave the partner page, posted by the loader with its poll
  * token. The Origin must be the request's (the partner's domain, or the session token's origin
  * on ADULT_BLIND, checked by its hash): the device signature is bound to it.

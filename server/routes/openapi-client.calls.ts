@@ -132,6 +132,8 @@ export interface Outside {
   completeOnPhone(requestId: string, handoff: string): Promise<void>;
   /** a wallet's answer to an `av://` link: the direct_post form */
   presentWithWallet(walletLink: string): Promise<URLSearchParams>;
+  /** a wallet's answer to a signed link whose request object it fetched: the form holding `response` */
+  presentSigned(walletLink: string, requestObject: string): Promise<URLSearchParams>;
   /** what the Digital Credentials API resolves to for `dcRequest` on the page at `origin` (a French adult's PID) */
   presentWithDcApi(
     dcRequest: DcApiRequest,
@@ -253,6 +255,52 @@ export async function walletJourney(clients: Clients, outside: Outside, t: Trans
   if (!done.result || !('grant_code' in done.result)) throw new Error(`no grant code: ${JSON.stringify(done)}`);
   const grantCode = done.result.grant_code;
   return { created, first, opened, answered, done, ...(await exchangeAndIntrospect(clients, t, grantCode)) };
+}
+
+/**
+ * The loader in client proof mode for isAdult and isFrench on a service holding an access
+ * certificate (docs/design.md §16): the wallet fetches the signed request object and answers with a
+ * JWE by direct_post.jwt.
+ */
+export async function signedWalletJourney(clients: Clients, outside: Outside, t: Transcript) {
+  const created = ok(
+    'create',
+    await t.record(
+      'POST /api/w/verify-request',
+      widgetCreate(clients, { partner_id: 'pk_test_demo', scopes: ['isAdult', 'isFrench'], client_proof_mode: true }),
+    ),
+  );
+  const requestObject = ok(
+    'request object',
+    await t.record(
+      'GET /oid4vp/request/{requestId}',
+      clients.open.GET('/oid4vp/request/{requestId}', {
+        params: { path: { requestId: created.request_id } },
+        parseAs: 'text',
+      }),
+    ),
+  );
+  const form = await outside.presentSigned(created.wallet_link!, requestObject);
+  const answered = ok(
+    'direct_post.jwt',
+    await t.record(
+      'POST /oid4vp/response/{requestId}',
+      clients.open.POST('/oid4vp/response/{requestId}', {
+        params: { path: { requestId: created.request_id } },
+        body: { response: form.get('response')! },
+        bodySerializer: (body) => new URLSearchParams(body as Record<string, string>).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+    ),
+  );
+  const done = ok(
+    'status',
+    await t.record(
+      'GET /api/w/verify-status/{requestId}',
+      widgetStatus(clients.open, created.request_id, created.poll_token),
+    ),
+  );
+  return { created, requestObject, answered, done };
 }
 
 /**

@@ -22,6 +22,7 @@ import { makeTempDir, makeTestDeps, PARTNERS, REPO_ROOT, type TestDeps, type Tes
 import { PARTNER_ORIGIN } from '../test/verify-flow.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
 
 const CALLS_FILE = fileURLToPath(new URL('./openapi-client.calls.ts', import.meta.url));
 
@@ -41,6 +42,7 @@ interface CallsModule {
   partnerSigning(document: unknown, partner: TestPartner, nowSeconds: () => number): unknown;
   Transcript: new () => { steps: Step[] };
   walletJourney: Journey;
+  signedWalletJourney: Journey;
   dcApiJourney: Journey;
   partnerJourney: Journey;
   blindJourney: Journey;
@@ -70,7 +72,14 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 
 beforeAll(async () => {
   // A clock inside the committed sandbox issuer's validity (the wallet journeys present its credentials).
-  const base = await makeTestDeps({ clock: createFakeClock(Date.now()) });
+  // With the sandbox access certificate: openid4vp:// requests are signed (docs/design.md §16), av:// stays as it is.
+  const base = await makeTestDeps({
+    clock: createFakeClock(Date.now()),
+    env: {
+      SVC_WALLET_ACCESS_CERT: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.pem'),
+      SVC_WALLET_ACCESS_KEY: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.key.pem'),
+    },
+  });
   const app = await createApp(base.deps);
   app.addHook('preSerialization', async (request, _reply, payload) => {
     handed.set(request.id, JSON.parse(JSON.stringify(payload)));
@@ -148,6 +157,17 @@ const outside = {
     const { body } = await createDirectPost({ link: walletLink, issuer, persona: persona(), now: t.clock.now() });
     return new URLSearchParams(body);
   },
+  async presentSigned(walletLink: string, requestObject: string): Promise<URLSearchParams> {
+    const { body } = await createDirectPost({
+      link: walletLink,
+      fetchRequestObject: async () => requestObject,
+      issuer,
+      persona: persona(),
+      now: t.clock.now(),
+      credential: 'pid',
+    });
+    return new URLSearchParams(body);
+  },
   presentWithDcApi(dcRequest: DcApiRequest, origin: string) {
     return createDcApiCredential({
       dcRequest,
@@ -174,6 +194,12 @@ function expectDocumented(steps: readonly Step[]): void {
     const label = `${step.operation} → ${step.status} ${JSON.stringify(step.body)}`;
     const response = operationOf(step).responses[String(step.status)];
     expect(response, `${label}: status not documented`).toBeDefined();
+    // A request object is a JWS, not JSON: typed as a string of its own media type, never serialized.
+    const jws = response!.content?.['application/oauth-authz-req+jwt']?.schema;
+    if (jws) {
+      expect(ajv.compile(jws)(step.body), label).toBe(true);
+      continue;
+    }
     const schema = response!.content?.['application/json']?.schema;
     expect(schema, `${label}: no JSON schema`).toBeDefined();
     const validate = ajv.compile(schema!);
@@ -247,6 +273,20 @@ describe('the OpenAPI document, proven by a generated client', () => {
     expect(result.exchanged).toMatchObject({ token_type: 'Bearer', scopes: ['isAdult'], age_over_18: true });
     expect(result.active).toMatchObject({ active: true, attributes: { verification_method: 'eudi_wallet' } });
     expect(result.inactive).toEqual({ active: false });
+  });
+
+  it('runs a signed wallet request (request object, direct_post.jwt) through it', async () => {
+    const { steps, result } = await run(calls.signedWalletJourney);
+    expect(statusesOf(steps)).toEqual([
+      'POST /api/w/verify-request 201',
+      'GET /oid4vp/request/{requestId} 200',
+      'POST /oid4vp/response/{requestId} 200',
+      'GET /api/w/verify-status/{requestId} 200',
+    ]);
+    expectDocumented(steps);
+    expect((result.created as { wallet_link: string }).wallet_link).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
+    expect(result.requestObject).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(result.done).toMatchObject({ status: 'completed', result: { grant_code: expect.stringMatching(/^g_/) } });
   });
 
   it('runs the loader answered through the Digital Credentials API (wallet-response, openid4vp-v1-unsigned) through it', async () => {
@@ -330,7 +370,7 @@ describe('the OpenAPI document, proven by a generated client', () => {
         )
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
-    expect(used).toHaveLength(10);
+    expect(used).toHaveLength(11);
     expect(used.filter((operation) => !succeeded.has(operation))).toEqual([]);
   });
 });

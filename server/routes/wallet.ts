@@ -5,6 +5,10 @@
  *   as a JSON string or as `vp_token[<id>]` keys, the id `proof_of_age`, `pid` or `mdl` of the
  *   credential presented, `state`; or `error`, `state`). Posted by the wallet app, not by a
  *   browser: no CORS.
+ * GET /oid4vp/request/:requestId — the signed request object of an `openid4vp://` link by
+ *   reference (docs/design.md §16), `application/oauth-authz-req+jwt`, never cached; 404 when the
+ *   request is unknown, was made unsigned or no longer waits. Fetched by the wallet app: no CORS.
+ *   A signed request's wallet posts `response=<JWE>` to the response route below.
  * POST /api/w/wallet-response/:requestId?pt=<poll_token> — what the Digital Credentials API gave
  *   the partner page, posted by the loader as text/plain JSON (no preflight), CORS open as /api/w/*.
  *
@@ -20,13 +24,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WalletResponseError } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { answerDcApiResponse, answerDirectPost, type WalletOutcome } from '../domain/wallet-response.ts';
+import {
+  answerDcApiResponse,
+  answerDirectPost,
+  signedRequestObject,
+  type WalletOutcome,
+} from '../domain/wallet-response.ts';
+import { ServiceError } from '../errors.ts';
+import { REQUEST_OBJECT_CONTENT_TYPE } from '../wallet/signed-request.ts';
 import { openCors, requestOrigin } from '../http/cors.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
 
 export const OID4VP_RESPONSE_PATH = '/oid4vp/response/:requestId';
+export const OID4VP_REQUEST_PATH = '/oid4vp/request/:requestId';
 export const DC_API_RESPONSE_PATH = '/api/w/wallet-response/:requestId';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -104,11 +116,33 @@ const directPostSchema = {
     type: 'object',
     properties: {
       vp_token: { type: 'string', description: 'JSON: {"<id>":["<base64url mdoc DeviceResponse>"]}' },
+      response: {
+        type: 'string',
+        description:
+          'a signed request (openid4vp:// with request_uri) is answered by this alone: a JWE (ECDH-ES) of {vp_token, state}',
+      },
       state: { type: 'string' },
       error: { type: 'string', description: 'e.g. access_denied: the request fails as cancelled' },
     },
   },
   response: walletAnswers,
+} as const;
+
+const requestObjectSchema = {
+  summary: 'The signed request object of an openid4vp:// link by reference (with an access certificate)',
+  description:
+    'Fetched by the wallet from the `request_uri` of `wallet_link`: a JWS (ES256, `typ` `oauth-authz-req+jwt`, `x5c` ' +
+    'the access certificate chain) over every request parameter, `response_mode` `direct_post.jwt`. 404 once the ' +
+    'request no longer waits.',
+  tags: ['wallet'],
+  params: requestIdParam,
+  response: {
+    200: {
+      description: 'the request object',
+      content: { [REQUEST_OBJECT_CONTENT_TYPE]: { schema: { type: 'string' } } },
+    },
+    ...errorResponses(['NOT_FOUND']),
+  },
 } as const;
 
 const dcApiSchema = {
@@ -148,6 +182,16 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       if (request.method !== 'POST') return;
       await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
     });
+
+    wallet.get<WithId>(
+      OID4VP_REQUEST_PATH,
+      { schema: requestObjectSchema, validatorCompiler: documentOnly },
+      async (request, reply) => {
+        const jws = await signedRequestObject(deps, request.params.requestId);
+        if (jws === null) throw new ServiceError('NOT_FOUND', { cause: 'no signed request object for this request' });
+        return reply.header('content-type', REQUEST_OBJECT_CONTENT_TYPE).header('cache-control', 'no-store').send(jws);
+      },
+    );
 
     wallet.post<WithId>(
       OID4VP_RESPONSE_PATH,

@@ -76,8 +76,11 @@ export async function presentWithSandboxWallet(
   } else {
     const persona = findPersona(deps.personas, choice.personaId);
     if (!persona) throw new ServiceError('INVALID_REQUEST', { cause: 'unknown persona' });
+    const { signed } = record.wallet;
     const options = {
       link,
+      // A signed link's request object, as the wallet would fetch it from request_uri (docs/design.md §16).
+      ...(signed ? { fetchRequestObject: async () => signed.requestObject } : {}),
       issuer: loadSandboxIssuer(),
       persona,
       now: deps.clock.now(),

@@ -232,7 +232,10 @@ export interface Store {
   getOrCreateSecret(name: string, value: string): Promise<string>;
   /** Every service secret, by name (for re-sealing under a new master key). */
   listSecrets(): Promise<Record<string, string>>;
-  /** Replaces a secret that exists; for re-sealing only (the value must stay the same underneath). */
+  /**
+   * Replaces a secret that exists: re-sealing (the value stays the same underneath), and a new
+   * access certificate from `svc wallet access-cert import` (cli/access-cert.ts).
+   */
   replaceSecret(name: string, value: string): Promise<void>;
 
   // Replay protection

@@ -16,6 +16,7 @@ import {
   isAgeVerificationRequest,
   type WalletScope,
 } from './credentials.ts';
+import type { AccessCertificate } from './access-certificate.ts';
 import { createDcRequest, type DcRequest, type DcRequestMaterial } from './dc-api.ts';
 import { mdocContext } from './mdoc-context.ts';
 import {
@@ -33,6 +34,7 @@ import {
   STATE_BYTES,
   WALLET_LINK_SCHEME,
 } from './profile.ts';
+import { createSignedRequest, requestUriOf, signedWalletLink, type SignedRequestMaterial } from './signed-request.ts';
 
 /**
  * What the store keeps for one request, as JSON: everything a response is checked against.
@@ -50,6 +52,11 @@ export interface WalletRequestMaterial {
   dc: DcRequestMaterial;
   /** the OpenID4VP request over the Digital Credentials API (openid4vp-v1-unsigned) */
   oid4vpDc?: Oid4vpDcMaterial;
+  /**
+   * the signed request object behind an `openid4vp://` link, and its answer key (`privateKey`
+   * secret), when the service holds an access certificate (docs/design.md §16)
+   */
+  signed?: SignedRequestMaterial;
 }
 
 /** What the page hands to `navigator.credentials.get({ digital: { requests } })`, in this order. */
@@ -150,11 +157,15 @@ export function formatWalletLink(params: WalletLinkParams, scheme: 'av' | 'openi
 }
 
 /**
- * The wallet link a material stands for: `av://` for exactly [isAdult], `openid4vp://` otherwise.
+ * The wallet link a material stands for: `av://` for exactly [isAdult], `openid4vp://` otherwise,
+ * by reference (client_id and request_uri only) when the request is signed (docs/design.md §16).
  *
  * @example const link = walletLinkOf(record.wallet)
  */
-export function walletLinkOf(material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes'>) {
+export function walletLinkOf(
+  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes' | 'signed'>,
+) {
+  if (material.signed) return signedWalletLink(material.signed.clientId, requestUriOf(material.responseUri));
   const scheme = isAgeVerificationRequest(scopesOf(material)) ? 'av' : 'openid4vp';
   return formatWalletLink(authorizationRequestOf(material), scheme);
 }
@@ -239,6 +250,10 @@ export async function createWalletRequest(input: {
   apiUrl: string;
   /** default [isAdult] */
   scopes?: readonly WalletScope[];
+  /** signs the `openid4vp://` request (not the AV profile's `av://`); null or absent: unsigned */
+  access?: AccessCertificate | null;
+  /** ms since the epoch: the request object's `iat` */
+  now?: number;
 }): Promise<WalletRequest> {
   const scopes = [...(input.scopes ?? ['isAdult'])];
   if (scopes.length === 0) throw new Error('a wallet request asks for at least one scope');
@@ -258,7 +273,16 @@ export async function createWalletRequest(input: {
     dc,
     oid4vpDc: await createOid4vpDcMaterial(),
   };
-  return { ...walletRequestOf(material), responseUri, clientId: params.client_id, nonce, state, material };
+  if (input.access && !isAgeVerificationRequest(scopes)) {
+    const dcqlQuery = linkQueryOf(material);
+    material.signed = await createSignedRequest(
+      input.access,
+      { responseUri, nonce, state, dcqlQuery },
+      input.now ?? Date.now(),
+    );
+  }
+  const clientId = material.signed?.clientId ?? params.client_id;
+  return { ...walletRequestOf(material), responseUri, clientId, nonce, state, material };
 }
 
 /**

@@ -66,12 +66,14 @@ describe('loadWalletTrust', () => {
     expect(trust.anchors.map((a) => a.subject)).not.toContain('CN=SVC Sandbox IACA, O=SVC Sandbox, C=XX');
   });
 
-  it('knows the sandbox IACA, its document signer and the EU test CA by the public keys of the committed files', () => {
+  it('knows the sandbox IACA and DS, the EU test CA, the sandbox access certificate and CA by their committed public keys', () => {
     const key = (file: string) => spkiSha256(new X509Certificate(readFileSync(join(DEFAULT_WALLET_FIXTURES, file))));
     expect(PUBLIC_KEYS.map((entry) => [entry.spkiSha256, entry.refused])).toEqual([
       [key('sandbox-iaca.pem'), 'never'],
       [key('sandbox-ds.pem'), 'never'],
       [key('av_issuer_ca01.pem'), 'test'],
+      [key('sandbox-access.pem'), 'never'],
+      [key('sandbox-access-ca.pem'), 'never'],
     ]);
     expect(fixture('av_issuer_ca01.pem').fingerprint256.replaceAll(':', '').toLowerCase()).toBe(EU_CA_SHA256);
   });
@@ -140,10 +142,14 @@ describe('loadWalletTrust', () => {
       key('sandbox-iaca.pem'),
       key('sandbox-ds.pem'),
       key('av_issuer_ca01.pem'),
+      key('sandbox-access.pem'),
+      key('sandbox-access-ca.pem'),
     ]);
     expect(loadWalletTrust({ mode: 'production', trustPath: path, allowTestRoots: true }).refusedKeys).toEqual([
       key('sandbox-iaca.pem'),
       key('sandbox-ds.pem'),
+      key('sandbox-access.pem'),
+      key('sandbox-access-ca.pem'),
     ]);
     expect(loadWalletTrust({ mode: 'sandbox' }).refusedKeys).toEqual([]);
   });

@@ -58,8 +58,9 @@ export interface PublicKey {
  *   (anyone can sign a proof of age, a PID or an mDL with it);
  * - the EU age-verification reference *test* CA, whose test credentials anyone can obtain: only
  *   with SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots), and logged at boot;
- * - the sandbox access certificate for signed wallet requests (committed key) joins them when it
- *   lands: whatever reads the access certificate refuses it through findPublicKey.
+ * - the sandbox access certificate for signed wallet requests and its access CA (docs/design.md
+ *   §16): the leaf's private key is committed; access-certificate.ts refuses both at boot through
+ *   findPublicKey (a chain carrying either key).
  *
  * A test checks these against the files in fixtures/wallet/; a regenerated sandbox issuer adds its
  * keys here (the old ones stay public in git history).
@@ -86,6 +87,20 @@ export const PUBLIC_KEYS: readonly PublicKey[] = [
     name: 'the EU age-verification reference test CA (Age Verification Issuer CA 01)',
     why: 'its test credentials are public, so production refuses it unless SVC_WALLET_TRUST_ALLOW_TEST=1 (pilots only)',
     refused: 'test',
+  },
+  {
+    spkiSha256: '1baa9111dea569cfbf26e2e3f01d3e44d80bc8e0a2fe468a959e5fee0cefcd7c',
+    name: 'the sandbox access certificate (fixtures/wallet/sandbox-access.pem)',
+    why:
+      'its private key is public in fixtures/wallet/sandbox-access.key.pem, so anyone could sign requests ' +
+      'in your name; ask an access CA, Google or Apple for your own (docs/wallets.md)',
+    refused: 'never',
+  },
+  {
+    spkiSha256: 'f38e327012bd617e2bd1d7379c3e2461f16ae4b04b70e08990bc26d91686f974',
+    name: 'the sandbox access CA (fixtures/wallet/sandbox-access-ca.pem)',
+    why: 'it issued the sandbox access certificate, whose private key is public; production never signs under it',
+    refused: 'never',
   },
 ];
 

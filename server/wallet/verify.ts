@@ -63,7 +63,7 @@ import {
 } from './library-gaps.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { checkMsoValidity, type MsoValidityProblem } from './mso-validity.ts';
-import { createOid4vpDcApiSessionTranscript, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
+import { createOid4vpDcApiSessionTranscript, jwkThumbprintBytes, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
 import { DC_API_PROTOCOL, MSO_SKEW_SECONDS } from './profile.ts';
 import {
   authorizationRequestOf,
@@ -76,6 +76,7 @@ import {
 } from './request.ts';
 import { type SdJwtCheck, type SdJwtProblem, type StatusReference, verifyPidSdJwt } from './sd-jwt.ts';
 import type { StatusChecker, StatusDecision, StatusTokenProblem, UnreachableReason } from './status-list.ts';
+import { openSignedAnswer, type SignedAnswerProblem } from './signed-answer.ts';
 import { type ChainProblem, evaluateIssuerChain } from './trust-chain.ts';
 import type { WalletTrust } from './trust.ts';
 
@@ -99,6 +100,7 @@ export const WALLET_CHECKS = {
   key_binding: 'the key binding JWT does not cover this request',
   // Its description is the status list's answer instead (statusRefusal): "credential revoked", …
   status: 'credential status is not valid',
+  response: 'a signed request is answered by one JWE, in response, that opens with its key',
 } as const;
 
 export type WalletCheck = keyof typeof WALLET_CHECKS;
@@ -129,6 +131,7 @@ export type RefusalDetail =
   | 'not a Digital Credentials API response of a protocol this request offered'
   | 'the HPKE envelope does not open for this request and origin'
   | 'the JWE does not open with this request’s key as ECDH-ES and A128GCM, or is not JSON'
+  | SignedAnswerProblem
   | 'expected status 0 and exactly one document'
   | 'the DeviceResponse does not decode'
   | 'the library could not evaluate the DeviceResponse'
@@ -524,7 +527,14 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
   const requestProblem = checkRequest(input.request, input.now);
   if (requestProblem) return requestProblem;
 
-  const pairs = formPairs(input.body);
+  let pairs = formPairs(input.body);
+  const { signed } = input.material;
+  if (signed) {
+    // docs/design.md §16: a signed request's answer is a JWE (an error may come in the clear).
+    const opened = await openSignedAnswer(signed, pairs);
+    if ('problem' in opened) return refuse('response', opened.problem);
+    pairs = opened.pairs;
+  }
   const states = pairs.filter(([key]) => key === 'state');
   if (states.length !== 1 || !sameSecret(states[0]![1], input.material.state))
     return refuse('state', 'state is missing, repeated or different');
@@ -556,6 +566,7 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
   const transcript = await createOid4VpSessionTranscript({
     responseUri: input.material.responseUri,
     nonce: input.material.nonce,
+    ...(signed ? { clientId: signed.clientId, jwkThumbprint: await jwkThumbprintBytes(signed.publicJwk) } : {}),
   });
   return verifyDeviceResponseBytes(
     bytes,

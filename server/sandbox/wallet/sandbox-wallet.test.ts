@@ -38,10 +38,14 @@ const EXPECTED: Record<WalletTamper, WalletCheck> = {
   'embedded-payload': 'device_auth',
   'unsigned-element': 'digests',
   'unsigned-namespace': 'digests',
+  'no-thumbprint': 'device_auth',
+  'answer-key': 'response',
 };
 
 const DC_ONLY: readonly WalletTamper[] = ['origin'];
 const LINK_ONLY: readonly WalletTamper[] = ['nonce', 'response-uri', 'client-id', 'state'];
+/** Tried on signed requests only (signed-request-reader.test.ts). */
+const SIGNED_ONLY: readonly WalletTamper[] = ['no-thumbprint', 'answer-key'];
 
 /**
  * The requests each tamper is tried on: the age-verification request (no nationality: `nationality`
@@ -103,7 +107,8 @@ describe('sandbox wallet', () => {
     for (const { name, scopes, credential, except } of CASES) {
       const request = await createWalletRequest({ requestId: 'vr_sw', apiUrl: API_URL, scopes });
       for (const tamper of Object.keys(WALLET_TAMPERS) as WalletTamper[]) {
-        if (DC_ONLY.includes(tamper) || (name === 'av' && tamper === 'nationality')) continue;
+        if (DC_ONLY.includes(tamper) || SIGNED_ONLY.includes(tamper) || (name === 'av' && tamper === 'nationality'))
+          continue;
         const { body } = await createDirectPost({
           link: request.walletLink,
           issuer: sandboxIssuer,
@@ -129,7 +134,8 @@ describe('sandbox wallet', () => {
       const request = await createWalletRequest({ requestId: 'vr_sw', apiUrl: API_URL, scopes });
       for (const dcRequest of request.dcRequests) {
         for (const tamper of Object.keys(WALLET_TAMPERS) as WalletTamper[]) {
-          if (LINK_ONLY.includes(tamper) || (name === 'av' && tamper === 'nationality')) continue;
+          if (LINK_ONLY.includes(tamper) || SIGNED_ONLY.includes(tamper) || (name === 'av' && tamper === 'nationality'))
+            continue;
           // Annex C keys nothing by a query id: the docType alone says which credential it is.
           if (tamper === 'credential-id' && dcRequest.protocol === 'org-iso-mdoc') continue;
           const options = {

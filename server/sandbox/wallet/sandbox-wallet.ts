@@ -64,6 +64,14 @@ import {
 } from '../../wallet/oid4vp-dc-api.ts';
 import { AV_CLAIM, AV_DOCTYPE, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from '../../wallet/profile.ts';
 import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request.ts';
+import { jwkThumbprintBytes } from '../../wallet/oid4vp-dc-api.ts';
+import {
+  encryptAnswer,
+  fetchRequestObjectOverHttp,
+  isSignedLink,
+  readSignedRequest,
+  type RequestObjectFetcher,
+} from './signed-request-reader.ts';
 import { personaClaims, personaFacts } from '../personas.ts';
 import type { StatusReference } from '../../wallet/sd-jwt.ts';
 import { createIssuerCertificates, type SandboxIssuer } from './sandbox-issuer.ts';
@@ -90,6 +98,8 @@ export const WALLET_TAMPERS = {
   'embedded-payload': 'device signature with its payload embedded, made for another verifier (the replay of issue 16)',
   'unsigned-element': 'an element the issuer never signed, its name 6 KB of text (what the log must not echo)',
   'unsigned-namespace': 'a namespace the issuer never signed, its name 6 KB of text (what the log must not echo)',
+  'no-thumbprint': "signed request: device signature over a transcript without the answer key's thumbprint",
+  'answer-key': "signed request: the answer encrypted to a key that is not the request's",
 } as const;
 
 export type WalletTamper = keyof typeof WALLET_TAMPERS;
@@ -582,17 +592,24 @@ export async function createDeviceResponse(
 
 /**
  * Answers an `av://` or `openid4vp://` link: the `direct_post` form body and where to post it,
- * presenting `credential` (default the first the link's DCQL query asks for).
+ * presenting `credential` (default the first the link's DCQL query asks for). A signed link
+ * (`client_id=x509_hash:…&request_uri=…`, docs/design.md §16) is fetched through
+ * `fetchRequestObject` (default over HTTP) and verified, and the answer is `response=<JWE>`.
  *
  * @example
  * const { responseUri, body } = await createDirectPost({ link, issuer: loadSandboxIssuer(), persona, now })
  * await fetch(responseUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
  */
 export async function createDirectPost(
-  options: PresentOptions & { link: string },
+  options: PresentOptions & { link: string; fetchRequestObject?: RequestObjectFetcher },
 ): Promise<{ responseUri: string; body: string }> {
   if (options.tamper === 'origin') throw new Error('tamper "origin" applies to the Digital Credentials API only');
-  const request = parseWalletLink(options.link);
+  const signed = isSignedLink(options.link)
+    ? await readSignedRequest(options.link, options.fetchRequestObject ?? fetchRequestObjectOverHttp)
+    : null;
+  if (!signed && (options.tamper === 'no-thumbprint' || options.tamper === 'answer-key'))
+    throw new Error(`tamper "${options.tamper}" applies to signed requests only`);
+  const request = signed ?? parseWalletLink(options.link);
   const asked = askedByDcql(request.dcql_query);
   const chosen = chooseCredential(asked, options.credential);
   if (chosen.kind === PID_SD_QUERY_ID) {
@@ -614,9 +631,20 @@ export async function createDirectPost(
     responseUri: options.tamper === 'response-uri' || elsewhere ? ATTACKER_URI : request.response_uri,
     clientId: options.tamper === 'client-id' || elsewhere ? `redirect_uri:${ATTACKER_URI}` : request.client_id,
     nonce: options.tamper === 'nonce' ? randomBytes(32).toString('base64url') : request.nonce,
+    ...(signed && options.tamper !== 'no-thumbprint'
+      ? { jwkThumbprint: await jwkThumbprintBytes(signed.encryptTo) }
+      : {}),
   });
   const presentation = encodeBase64Url(await createDeviceResponse({ ...options, sessionTranscript, asked: chosen }));
   const key = keyOf(chosen, asked, options.tamper);
+  if (signed) {
+    const state = options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state;
+    const stranger = createEcJwk();
+    const to =
+      options.tamper === 'answer-key' ? { ...signed.encryptTo, x: stranger.x, y: stranger.y } : signed.encryptTo;
+    const jwe = await encryptAnswer(to, { vp_token: { [key]: [presentation] }, state }, signed.enc);
+    return { responseUri: request.response_uri, body: new URLSearchParams({ response: jwe }).toString() };
+  }
   const form = new URLSearchParams();
   if (options.encoding === 'brackets') form.set(`vp_token[${key}]`, presentation);
   else form.set('vp_token', JSON.stringify({ [key]: [presentation] }));
@@ -690,7 +718,9 @@ export async function createDcApiCredential(
     options.tamper === 'nonce' ||
     options.tamper === 'response-uri' ||
     options.tamper === 'client-id' ||
-    options.tamper === 'state'
+    options.tamper === 'state' ||
+    options.tamper === 'no-thumbprint' ||
+    options.tamper === 'answer-key'
   ) {
     throw new Error(`tamper "${options.tamper}" applies to OpenID4VP links only`);
   }

@@ -1,0 +1,194 @@
+/**
+ * Signed wallet requests through the HTTP surface (docs/design.md §16) on a real app listening on a
+ * port, with the sandbox access certificate: the openid4vp:// link by reference, GET
+ * /oid4vp/request/:id, `svc wallet present` and the sandbox phone answering with a JWE over HTTP,
+ * and forged answers refused with the request left waiting. Without a certificate nothing changes
+ * (server/routes/wallet.test.ts).
+ */
+import { compactVerify, decodeProtectedHeader, importX509 } from 'jose';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runWalletCommand } from '../cli/wallet.ts';
+import { createFakeClock } from '../clock.ts';
+import { createDirectPost, type WalletTamper } from '../sandbox/wallet/sandbox-wallet.ts';
+import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
+import { makeTestApp, type TestApp } from '../test/helpers.ts';
+import { pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
+
+const ACCESS_ENV = {
+  SVC_WALLET_ACCESS_CERT: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.pem'),
+  SVC_WALLET_ACCESS_KEY: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.key.pem'),
+};
+
+let t: TestApp;
+let logLines: string[] = [];
+afterEach(async () => {
+  await t?.close();
+  logLines = [];
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The app on a real port, so the wallet's fetch and post go over HTTP. */
+async function listening(env: Record<string, string> = ACCESS_ENV): Promise<TestApp & { apiUrl: string }> {
+  const port = await freePort();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const app = await makeTestApp({
+    clock: createFakeClock(Date.now()),
+    env: { SVC_API_URL: apiUrl, ...env },
+    log: { lines: logLines },
+  });
+  await app.app.listen({ port, host: '127.0.0.1' });
+  return { ...app, apiUrl };
+}
+
+const frenchAdult = (app: TestApp) =>
+  startStandardFlow(app, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+
+async function present(flow: Flow, tamper?: WalletTamper) {
+  const out: string[] = [];
+  const args = ['present', flow.created.wallet_link!, '--persona', 'fr-adult-f', '--credential', 'pid'];
+  const code = await runWalletCommand(tamper ? [...args, '--tamper', tamper] : args, {
+    out: (l) => out.push(l),
+    err: (l) => out.push(l),
+  });
+  return { code, out: out.join('\n') };
+}
+
+describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
+  it('links openid4vp:// by reference: client_id x509_hash of the leaf, request_uri beside response_uri', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const clientId = t.deps.wallet.access!.clientId;
+    expect(flow.created.wallet_link).toBe(
+      `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=` +
+        encodeURIComponent(`${app.apiUrl}/oid4vp/request/${flow.requestId}`),
+    );
+    // The AV profile's [isAdult] link stays unsigned.
+    const av = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
+    expect(av.created.wallet_link).toMatch(/^av:\/\/\?response_type=vp_token&response_mode=direct_post&/);
+    expect((await t.app.inject({ method: 'GET', url: `/oid4vp/request/${av.requestId}` })).statusCode).toBe(404);
+  });
+
+  it('serves the request object at request_uri: oauth-authz-req+jwt, no-store, verified against its x5c leaf', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const res = await fetch(`${app.apiUrl}/oid4vp/request/${flow.requestId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/oauth-authz-req+jwt');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const jws = await res.text();
+    const header = decodeProtectedHeader(jws);
+    const leaf = `-----BEGIN CERTIFICATE-----\n${header.x5c![0]}\n-----END CERTIFICATE-----`;
+    const payload = JSON.parse(
+      new TextDecoder().decode((await compactVerify(jws, await importX509(leaf, 'ES256'))).payload),
+    );
+    const hash = createHash('sha256').update(Buffer.from(header.x5c![0]!, 'base64')).digest('base64url');
+    expect(payload).toMatchObject({
+      client_id: `x509_hash:${hash}`,
+      response_mode: 'direct_post.jwt',
+      response_uri: `${app.apiUrl}/oid4vp/response/${flow.requestId}`,
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/oid4vp/request/vr_unknown' })).statusCode).toBe(404);
+  });
+
+  it('svc wallet present fetches, verifies and answers it with a JWE; the request completes, then its object is gone', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const { code, out } = await present(flow);
+    expect(out).toContain('→ 200 {}');
+    expect(code).toBe(0);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
+    expect(logLines.join('\n')).toContain('wallet response accepted');
+    expect((await t.app.inject({ method: 'GET', url: `/oid4vp/request/${flow.requestId}` })).statusCode).toBe(404);
+  });
+
+  it.each([
+    ['answer-key', 'a signed request is answered by one JWE, in response, that opens with its key'],
+    ['no-thumbprint', 'the device signature does not cover this request'],
+    ['client-id', 'the device signature does not cover this request'],
+    ['state', 'state does not match the request'],
+  ] as const)('refuses the forged answer %s with 400, and the request stays waiting', async (tamper, description) => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const { code, out } = await present(flow, tamper);
+    expect(code).toBe(1);
+    expect(out).toContain(`→ 400 ${JSON.stringify({ error: 'invalid_request', error_description: description })}`);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'pending' });
+    // The genuine answer still completes it.
+    expect((await present(flow)).code).toBe(0);
+  });
+
+  it("refuses an answer made for another request's object, and a clear vp_token; the request stays waiting", async () => {
+    const app = await listening();
+    t = app;
+    const [mine, other] = [await frenchAdult(t), await frenchAdult(t)];
+    const forOther = await createDirectPost({
+      link: other.created.wallet_link!,
+      issuer: loadSandboxIssuer(),
+      persona: t.deps.personas.find((p) => p.id === 'fr-adult-f')!,
+      now: t.clock.now(),
+      credential: 'pid',
+    });
+    const post = (body: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/oid4vp/response/${mine.requestId}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+    const refused = await post(forOther.body);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error_description).toBe(
+      'a signed request is answered by one JWE, in response, that opens with its key',
+    );
+    const clear = await post('vp_token=%7B%22pid%22%3A%5B%22AAAA%22%5D%7D&state=x');
+    expect(clear.statusCode).toBe(400);
+    expect(await pollStatus(t, mine)).toMatchObject({ status: 'pending' });
+    expect(logLines.join('\n')).toMatch(/"check":"response".*wallet response refused/);
+  });
+
+  it('the sandbox phone answers it through the sandbox wallet over HTTP', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/complete`,
+      payload: {
+        h: flow.handoff,
+        persona: 'fr-adult-f',
+        method: 'eudi_wallet',
+        outcome: 'approved',
+        credential: 'pid',
+      },
+    });
+    expect(res.json()).toEqual({ status: 'completed' });
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('without an access certificate', () => {
+  it('keeps the unsigned openid4vp:// link and serves no request object', async () => {
+    const app = await listening({});
+    t = app;
+    expect(t.deps.wallet.access).toBeNull();
+    const flow = await frenchAdult(t);
+    expect(flow.created.wallet_link).toMatch(/^openid4vp:\/\/\?response_type=vp_token&response_mode=direct_post&/);
+    expect((await t.app.inject({ method: 'GET', url: `/oid4vp/request/${flow.requestId}` })).statusCode).toBe(404);
+  });
+});

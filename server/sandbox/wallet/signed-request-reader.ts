@@ -1,0 +1,109 @@
+/**
+ * The sandbox wallet's side of a signed request (docs/design.md §16), as a HAIP wallet reads one:
+ * the link holds `client_id` and `request_uri` only; the wallet fetches the request object,
+ * checks it (typ `oauth-authz-req+jwt`, ES256, signed by the `x5c` leaf, `client_id` the
+ * `x509_hash` of that leaf in the link and in the payload, `response_mode` `direct_post.jwt`, an
+ * answer key) with jose, and encrypts its answer to that key. Test support: it trusts whatever
+ * certificate the hash names, as `x509_hash` lets a wallet do.
+ */
+import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509 } from 'jose';
+import { createHash } from 'node:crypto';
+import { X509_HASH_PREFIX } from '../../wallet/access-certificate.ts';
+import type { EncryptionJwk } from '../../wallet/oid4vp-dc-api.ts';
+import { WalletLinkError } from '../../wallet/request.ts';
+import { ANSWER_JWE_ALG, DIRECT_POST_JWT, REQUEST_OBJECT_TYP } from '../../wallet/signed-request.ts';
+
+/** Fetches a request object: over HTTP for the CLI, from the record for the sandbox phone, by inject in tests. */
+export type RequestObjectFetcher = (requestUri: string) => Promise<string>;
+
+/** A verified signed request: the parameters an answer needs. */
+export interface SignedWalletRequest {
+  client_id: string;
+  response_uri: string;
+  dcql_query: unknown;
+  nonce: string;
+  state: string;
+  /** the key the answer is encrypted to (client_metadata.jwks) */
+  encryptTo: EncryptionJwk;
+  /** the first content encryption the verifier lists */
+  enc: string;
+}
+
+/** `openid4vp://?client_id=…&request_uri=…`: a request by reference. */
+export function isSignedLink(link: string): boolean {
+  const match = /^openid4vp:\/\/[^?#]*\?([^#]*)$/.exec(link.trim());
+  return match !== null && new URLSearchParams(match[1]).has('request_uri');
+}
+
+/** Fetches the request over HTTP, as a phone wallet does. */
+export const fetchRequestObjectOverHttp: RequestObjectFetcher = async (requestUri) => {
+  const res = await fetch(requestUri, { headers: { accept: 'application/oauth-authz-req+jwt' } });
+  if (!res.ok) throw new WalletLinkError(`request_uri answered ${res.status}`);
+  return res.text();
+};
+
+const pemOf = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----`;
+
+/**
+ * Fetches and verifies the request behind a signed link; throws WalletLinkError naming what is wrong.
+ *
+ * @example const request = await readSignedRequest(link, fetchRequestObjectOverHttp)
+ */
+export async function readSignedRequest(link: string, fetchObject: RequestObjectFetcher): Promise<SignedWalletRequest> {
+  const search = new URLSearchParams(/\?([^#]*)$/.exec(link.trim())?.[1] ?? '');
+  const clientId = search.get('client_id');
+  const requestUri = search.get('request_uri');
+  if (!clientId?.startsWith(X509_HASH_PREFIX) || !requestUri || [...search.keys()].length !== 2)
+    throw new WalletLinkError('a signed link holds client_id=x509_hash:… and request_uri only');
+  const jws = await fetchObject(requestUri);
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(jws);
+  } catch {
+    throw new WalletLinkError('the request object is not a JWS');
+  }
+  if (header.typ !== REQUEST_OBJECT_TYP || header.alg !== 'ES256' || !header.x5c?.[0])
+    throw new WalletLinkError('the request object must be ES256, typ oauth-authz-req+jwt, with x5c');
+  const leafDer = Buffer.from(header.x5c[0], 'base64');
+  if (X509_HASH_PREFIX + createHash('sha256').update(leafDer).digest('base64url') !== clientId)
+    throw new WalletLinkError('client_id is not the x509_hash of the x5c leaf');
+  let payload: Record<string, unknown>;
+  try {
+    const verified = await compactVerify(jws, await importX509(pemOf(header.x5c[0]), 'ES256'));
+    payload = JSON.parse(new TextDecoder().decode(verified.payload)) as Record<string, unknown>;
+  } catch {
+    throw new WalletLinkError('the request object signature does not verify with its x5c leaf');
+  }
+  const metadata = payload.client_metadata as
+    { jwks?: { keys?: EncryptionJwk[] }; encrypted_response_enc_values_supported?: string[] } | undefined;
+  const encryptTo = metadata?.jwks?.keys?.[0];
+  if (payload.client_id !== clientId) throw new WalletLinkError('the request object names another client_id');
+  if (payload.response_mode !== DIRECT_POST_JWT) throw new WalletLinkError('response_mode must be direct_post.jwt');
+  if (typeof payload.response_uri !== 'string' || !/^https?:\/\//.test(payload.response_uri))
+    throw new WalletLinkError('response_uri must be an http(s) URL');
+  if (typeof payload.nonce !== 'string' || typeof payload.state !== 'string')
+    throw new WalletLinkError('nonce and state must be strings');
+  if (!encryptTo || encryptTo.alg !== ANSWER_JWE_ALG)
+    throw new WalletLinkError('client_metadata.jwks must hold an ECDH-ES key');
+  return {
+    client_id: clientId,
+    response_uri: payload.response_uri,
+    dcql_query: payload.dcql_query,
+    nonce: payload.nonce,
+    state: payload.state,
+    encryptTo,
+    enc: metadata?.encrypted_response_enc_values_supported?.[0] ?? 'A128GCM',
+  };
+}
+
+/**
+ * The `response` parameter: the answer's parameters as a compact JWE (ECDH-ES) to `jwk`.
+ *
+ * @example const jwe = await encryptAnswer(request.encryptTo, { vp_token, state }, request.enc)
+ */
+export async function encryptAnswer(jwk: EncryptionJwk, payload: unknown, enc = 'A128GCM'): Promise<string> {
+  const { kty, crv, x, y } = jwk;
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: ANSWER_JWE_ALG, enc, kid: jwk.kid })
+    .encrypt(await importJWK({ kty, crv, x, y }, ANSWER_JWE_ALG));
+}

@@ -1,0 +1,150 @@
+/**
+ * Signed wallet requests and encrypted answers (docs/design.md §16; OpenID4VP 1.0 §5.10, §8.3 and
+ * HAIP 1.0): what the verifier sends when it holds an access certificate (access-certificate.ts).
+ *
+ * Link:     `openid4vp://?client_id=x509_hash:<…>&request_uri=<api_url>/oid4vp/request/<request_id>`
+ * Request:  at request_uri, a JWS (RFC 9101 JAR) with header `{ alg: "ES256", typ:
+ *           "oauth-authz-req+jwt", x5c: <the chain> }` over every parameter of the unsigned link
+ *           (response_type, client_id, response_uri, dcql_query, nonce, state) with
+ *           `response_mode: "direct_post.jwt"` and `client_metadata` carrying a fresh ECDH-ES P-256
+ *           key for this request alone and `encrypted_response_enc_values_supported: ["A128GCM",
+ *           "A256GCM"]`. Signed once, when the request is made; the store keeps it.
+ * Answer:   `response=<compact JWE>` posted to response_uri: ECDH-ES to that key, A128GCM or
+ *           A256GCM, whose payload is `{ "vp_token": {…}, "state": "…" }` (opened by jose's
+ *           compactDecrypt). The mdoc's SessionTranscript is OpenID4VP's handover with
+ *           `client_id` = the x509_hash value and the key's RFC 7638 thumbprint (§B.2.6.1;
+ *           request.ts createOid4VpSessionTranscript).
+ */
+import { calculateJwkThumbprint, CompactSign, compactDecrypt, importJWK } from 'jose';
+import type { AccessCertificate } from './access-certificate.ts';
+import type { DcqlQuery } from './credentials.ts';
+import { createEcJwk } from './keys.ts';
+import type { EncryptionJwk } from './oid4vp-dc-api.ts';
+
+export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
+export const REQUEST_OBJECT_CONTENT_TYPE = 'application/oauth-authz-req+jwt';
+export const DIRECT_POST_JWT = 'direct_post.jwt';
+/** Key management and content encryption of the answer's JWE: the only ones accepted. */
+export const ANSWER_JWE_ALG = 'ECDH-ES';
+export const ANSWER_JWE_ENCS = ['A128GCM', 'A256GCM'] as const;
+/** Where a wallet fetches the request object: `{api_url}/oid4vp/request/<request_id>`. */
+export const REQUEST_PATH = '/oid4vp/request/';
+/** `aud` of a request object under static wallet metadata (OpenID4VP 1.0 §5.8). */
+export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
+
+/** What the store keeps of a signed request; `privateKey` is secret (sealed by the domain). */
+export interface SignedRequestMaterial {
+  /** `x509_hash:<…>` of the certificate that signed it: the transcript's client_id */
+  clientId: string;
+  /** the request object (a JWS, public) served at request_uri */
+  requestObject: string;
+  /** the answer's encryption key, as client_metadata.jwks carries it */
+  publicJwk: EncryptionJwk;
+  /** base64url of its private scalar `d` */
+  privateKey: string;
+}
+
+/** The parameters of the request the object signs (request.ts authorizationRequestOf). */
+export interface SignedRequestParams {
+  responseUri: string;
+  nonce: string;
+  state: string;
+  dcqlQuery: DcqlQuery;
+}
+
+/**
+ * `{api_url}/oid4vp/request/<request_id>`, beside the response_uri `{api_url}/oid4vp/response/<id>`.
+ *
+ * @example requestUriOf('https://api.example/oid4vp/response/vr_1') // 'https://api.example/oid4vp/request/vr_1'
+ */
+export function requestUriOf(responseUri: string): string {
+  return responseUri.replace(/\/oid4vp\/response\/([^/]+)$/, `${REQUEST_PATH}$1`);
+}
+
+/**
+ * The link a wallet opens: the client id and where to fetch the request, nothing else (HAIP 1.0).
+ *
+ * @example signedWalletLink(material.clientId, requestUriOf(responseUri))
+ */
+export function signedWalletLink(clientId: string, requestUri: string): string {
+  return `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`;
+}
+
+/** `vp_formats_supported` for the formats a DCQL query asks (each with no further constraint). */
+function formatsOf(query: DcqlQuery): Record<string, Record<string, never>> {
+  const formats = (query.credentials as readonly { format: string }[]).map((credential) => credential.format);
+  return Object.fromEntries([...new Set(formats)].map((format) => [format, {}]));
+}
+
+/** The request object's payload: every parameter, the answer's key and encodings. */
+export function requestObjectPayload(
+  clientId: string,
+  params: SignedRequestParams,
+  publicJwk: EncryptionJwk,
+  issuedAt: number,
+): Record<string, unknown> {
+  return {
+    aud: SELF_ISSUED_AUDIENCE,
+    iat: Math.floor(issuedAt / 1000),
+    response_type: 'vp_token',
+    response_mode: DIRECT_POST_JWT,
+    client_id: clientId,
+    response_uri: params.responseUri,
+    dcql_query: params.dcqlQuery,
+    nonce: params.nonce,
+    state: params.state,
+    client_metadata: {
+      jwks: { keys: [{ ...publicJwk }] },
+      encrypted_response_enc_values_supported: [...ANSWER_JWE_ENCS],
+      vp_formats_supported: formatsOf(params.dcqlQuery),
+    },
+  };
+}
+
+/**
+ * A fresh answer key (from random bytes, keys.ts) and the request object signed with the access
+ * certificate's key.
+ *
+ * @example const signed = await createSignedRequest(deps.wallet.access, { responseUri, nonce, state, dcqlQuery }, now)
+ */
+export async function createSignedRequest(
+  access: AccessCertificate,
+  params: SignedRequestParams,
+  now: number,
+): Promise<SignedRequestMaterial> {
+  const { x, y, d } = createEcJwk('ES256');
+  const kid = await calculateJwkThumbprint({ kty: 'EC', crv: 'P-256', x, y }, 'sha256');
+  const publicJwk: EncryptionJwk = { kty: 'EC', crv: 'P-256', x, y, use: 'enc', alg: ANSWER_JWE_ALG, kid };
+  const payload = requestObjectPayload(access.clientId, params, publicJwk, now);
+  const requestObject = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: 'ES256', typ: REQUEST_OBJECT_TYP, x5c: [...access.x5c] })
+    .sign(await importJWK(access.privateJwk, 'ES256'));
+  return { clientId: access.clientId, requestObject, publicJwk, privateKey: d };
+}
+
+/**
+ * Opens the answer's JWE with the request's key: ECDH-ES, A128GCM or A256GCM only. Its payload as a
+ * JSON object, or null when it does not open with this key, is of another algorithm, or is not a
+ * JSON object.
+ *
+ * @example const payload = await openSignedRequestAnswer(material.signed, form.get('response'))
+ */
+export async function openSignedRequestAnswer(
+  material: Pick<SignedRequestMaterial, 'publicJwk' | 'privateKey'>,
+  jwe: string,
+): Promise<Record<string, unknown> | null> {
+  try {
+    const { kty, crv, x, y } = material.publicJwk;
+    const key = await importJWK({ kty, crv, x, y, d: material.privateKey }, ANSWER_JWE_ALG);
+    const { plaintext } = await compactDecrypt(jwe, key, {
+      keyManagementAlgorithms: [ANSWER_JWE_ALG],
+      contentEncryptionAlgorithms: [...ANSWER_JWE_ENCS],
+    });
+    const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
