@@ -93,7 +93,8 @@ describe('the request object', () => {
       client_metadata: {
         jwks: { keys: [signed.publicJwk] },
         encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
-        vp_formats_supported: { mso_mdoc: {} },
+        // the PID is asked as an mdoc and as an SD-JWT VC (design.md §15)
+        vp_formats_supported: { 'dc+sd-jwt': {}, mso_mdoc: {} },
       },
     });
     expect(signed.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', use: 'enc', alg: 'ECDH-ES' });
