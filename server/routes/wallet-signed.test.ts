@@ -55,9 +55,9 @@ async function listening(env: Record<string, string> = ACCESS_ENV): Promise<Test
 const frenchAdult = (app: TestApp) =>
   startStandardFlow(app, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
 
-async function present(flow: Flow, tamper?: WalletTamper) {
+async function present(flow: Flow, tamper?: WalletTamper, credential = 'pid') {
   const out: string[] = [];
-  const args = ['present', flow.created.wallet_link!, '--persona', 'fr-adult-f', '--credential', 'pid'];
+  const args = ['present', flow.created.wallet_link!, '--persona', 'fr-adult-f', '--credential', credential];
   const code = await runWalletCommand(tamper ? [...args, '--tamper', tamper] : args, {
     out: (l) => out.push(l),
     err: (l) => out.push(l),
@@ -114,6 +114,38 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
     expect(logLines.join('\n')).toContain('wallet response accepted');
     expect((await t.app.inject({ method: 'GET', url: `/oid4vp/request/${flow.requestId}` })).statusCode).toBe(404);
+  });
+
+  it('completes with the SD-JWT VC PID too: its key binding JWT names the x509_hash client id (design.md §15, §16)', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const { code, out } = await present(flow, undefined, 'pid-sd-jwt');
+    expect(out).toContain('→ 200 {}');
+    expect(code).toBe(0);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
+  });
+
+  it('refuses an SD-JWT VC PID whose key binding JWT names another client id, and the request stays waiting', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const { code, out } = await present(flow, 'client-id', 'pid-sd-jwt');
+    expect(code).toBe(1);
+    expect(out).toContain('the key binding JWT does not cover this request');
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'pending' });
+  });
+
+  it('refuses a revoked SD-JWT VC PID over the signed path, and the request stays waiting', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const out: string[] = [];
+    const args = ['present', flow.created.wallet_link!, '--persona', 'fr-adult-f', '--credential', 'pid-sd-jwt'];
+    const code = await runWalletCommand([...args, '--revoked'], { out: (l) => out.push(l), err: (l) => out.push(l) });
+    expect(code).toBe(1);
+    expect(out.join('\n')).toContain('credential revoked');
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'pending' });
   });
 
   it.each([

@@ -556,7 +556,8 @@ export async function verifyWalletResponse(input: CommonInput & { body: FormBody
       trust: input.trust,
       now: input.now,
       nonce: input.material.nonce,
-      audience: clientIdOf(input.material.responseUri),
+      // the client id the wallet saw: x509_hash:… for a signed request (docs/design.md §16)
+      audience: signed ? signed.clientId : clientIdOf(input.material.responseUri),
       scopes: scopesOf(input.material),
       status: input.status,
     });

@@ -612,33 +612,31 @@ export async function createDirectPost(
   const request = signed ?? parseWalletLink(options.link);
   const asked = askedByDcql(request.dcql_query);
   const chosen = chooseCredential(asked, options.credential);
+  let presentation: string;
   if (chosen.kind === PID_SD_QUERY_ID) {
-    const presentation = await createSdJwtPresentation({
+    if (options.tamper === 'no-thumbprint') throw new Error('tamper "no-thumbprint" applies to mdoc answers only');
+    presentation = await createSdJwtPresentation({
       ...options,
       asked: chosen,
       nonce: request.nonce,
       audience: request.client_id,
     });
-    const form = new URLSearchParams();
-    const key = keyOf(chosen, asked, options.tamper);
-    if (options.encoding === 'brackets') form.set(`vp_token[${key}]`, presentation);
-    else form.set('vp_token', JSON.stringify({ [key]: [presentation] }));
-    form.set('state', options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state);
-    return { responseUri: request.response_uri, body: form.toString() };
+  } else {
+    const elsewhere = options.tamper === 'embedded-payload';
+    const sessionTranscript = await createOid4VpSessionTranscript({
+      responseUri: options.tamper === 'response-uri' || elsewhere ? ATTACKER_URI : request.response_uri,
+      clientId: options.tamper === 'client-id' || elsewhere ? `redirect_uri:${ATTACKER_URI}` : request.client_id,
+      nonce: options.tamper === 'nonce' ? randomBytes(32).toString('base64url') : request.nonce,
+      ...(signed && options.tamper !== 'no-thumbprint'
+        ? { jwkThumbprint: await jwkThumbprintBytes(signed.encryptTo) }
+        : {}),
+    });
+    presentation = encodeBase64Url(await createDeviceResponse({ ...options, sessionTranscript, asked: chosen }));
   }
-  const elsewhere = options.tamper === 'embedded-payload';
-  const sessionTranscript = await createOid4VpSessionTranscript({
-    responseUri: options.tamper === 'response-uri' || elsewhere ? ATTACKER_URI : request.response_uri,
-    clientId: options.tamper === 'client-id' || elsewhere ? `redirect_uri:${ATTACKER_URI}` : request.client_id,
-    nonce: options.tamper === 'nonce' ? randomBytes(32).toString('base64url') : request.nonce,
-    ...(signed && options.tamper !== 'no-thumbprint'
-      ? { jwkThumbprint: await jwkThumbprintBytes(signed.encryptTo) }
-      : {}),
-  });
-  const presentation = encodeBase64Url(await createDeviceResponse({ ...options, sessionTranscript, asked: chosen }));
   const key = keyOf(chosen, asked, options.tamper);
+  const state = options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state;
+  // A signed request is answered with one JWE, whatever the credential (docs/design.md §16).
   if (signed) {
-    const state = options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state;
     const stranger = createEcJwk();
     const to =
       options.tamper === 'answer-key' ? { ...signed.encryptTo, x: stranger.x, y: stranger.y } : signed.encryptTo;
@@ -648,7 +646,7 @@ export async function createDirectPost(
   const form = new URLSearchParams();
   if (options.encoding === 'brackets') form.set(`vp_token[${key}]`, presentation);
   else form.set('vp_token', JSON.stringify({ [key]: [presentation] }));
-  form.set('state', options.tamper === 'state' ? randomBytes(32).toString('base64url') : request.state);
+  form.set('state', state);
   return { responseUri: request.response_uri, body: form.toString() };
 }
 
