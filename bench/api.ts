@@ -266,7 +266,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
   );
   const built = await buildDeps(config, { notice: () => {} });
   const deps = METRICS
-    ? { ...built, telemetry: createTelemetry({ metrics: { processMetrics: true, longPollWaiters: () => 0 } }) }
+    ? { ...built, telemetry: await createTelemetry({ metrics: { processMetrics: true, longPollWaiters: () => 0 } }) }
     : built;
   const app = await createApp(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -6,7 +6,6 @@ import { ConfigError } from './errors.ts';
 import { StoreUnavailableError } from './store/store.ts';
 import { listenForMetrics, type MetricsListener } from './telemetry/metrics-listener.ts';
 import { createTelemetry } from './telemetry/telemetry.ts';
-import { startTracing } from './telemetry/tracing.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -33,11 +32,14 @@ async function main(): Promise<void> {
   // Store notices (Redis lost or back) go to stderr until the app's logger exists, then to it.
   let notice = (line: string) => console.warn(`svc: ${line}`);
   // design.md §17: spans only with OTEL_EXPORTER_OTLP_ENDPOINT, metrics only with SVC_METRICS_PORT.
-  const tracing = startTracing(process.env);
+  // The OpenTelemetry SDK and exporter load only when asked for (their load time is seconds on a busy machine).
+  const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? (await import('./telemetry/tracing.ts')).startTracing(process.env)
+    : null;
   const built = await buildDeps(config, { notice: (line) => notice(line) });
   const telemetry =
     tracing || config.metricsPort !== null
-      ? createTelemetry({
+      ? await createTelemetry({
           metrics: config.metricsPort !== null && {
             processMetrics: true,
             longPollWaiters: () => built.longPolls.waiting,

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function observedApp(): Promise<TestApp & { scrape: () => Promise<string> }> {
-  const telemetry = createTelemetry({ metrics: { processMetrics: true, longPollWaiters: () => 0 } });
+  const telemetry = await createTelemetry({ metrics: { processMetrics: true, longPollWaiters: () => 0 } });
   const { deps } = await makeTestDeps();
   t = await makeTestApp({ deps: { ...deps, telemetry } });
   listener = await listenForMetrics(telemetry.metrics!.registry, { port: 0, host: '127.0.0.1' });

@@ -5,7 +5,6 @@
  * (`/api/w/verify-status/:requestId`), never the path it was called with; a path no route
  * matches is `unmatched`.
  */
-import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { observeStore } from './observed-store.ts';
@@ -53,6 +52,7 @@ export async function registerTelemetry(app: FastifyInstance, deps: AppDeps): Pr
   if (telemetry.tracer) {
     // One span per request, named `<method> <route template>`: no hook or handler spans, whose
     // names @fastify/otel takes from the plugin, i.e. an anonymous plugin's whole source text.
+    const { FastifyOtelInstrumentation } = await import('@fastify/otel');
     const instrumentation = new FastifyOtelInstrumentation({
       recordExceptions: false,
       instrumentHooks: false,

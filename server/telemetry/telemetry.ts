@@ -4,7 +4,7 @@
  * app observes nothing and pays nothing (no wrapper around the store, no hook).
  */
 import { trace, type Tracer } from '@opentelemetry/api';
-import { createServiceMetrics, type MetricsOptions, type ServiceMetrics } from './metrics.ts';
+import type { MetricsOptions, ServiceMetrics } from './metrics.ts';
 
 export interface Telemetry {
   /** null: no metrics (SVC_METRICS_PORT unset) */
@@ -17,11 +17,18 @@ export interface Telemetry {
 export const TRACER_NAME = 'svc';
 
 /**
- * @example const telemetry = createTelemetry({ metrics: { processMetrics: true }, tracing: false })
+ * prom-client is loaded only when metrics are asked for: a process without them does not pay its
+ * load time.
+ *
+ * @example const telemetry = await createTelemetry({ metrics: { processMetrics: true }, tracing: false })
  */
-export function createTelemetry(options: { metrics?: MetricsOptions | false; tracing?: boolean }): Telemetry {
+export async function createTelemetry(options: {
+  metrics?: MetricsOptions | false;
+  tracing?: boolean;
+}): Promise<Telemetry> {
+  const wanted = options.metrics === false || options.metrics === undefined ? null : options.metrics;
   return {
-    metrics: options.metrics === false || options.metrics === undefined ? null : createServiceMetrics(options.metrics),
+    metrics: wanted ? (await import('./metrics.ts')).createServiceMetrics(wanted) : null,
     tracer: options.tracing ? trace.getTracer(TRACER_NAME) : null,
   };
 }

@@ -40,7 +40,7 @@ function textOf(span: ReadableSpan): string {
 describe('traces', () => {
   it('of a full flow carry allowlisted attributes only and none of its ids, tokens, codes, claims or addresses', async () => {
     const { deps } = await makeTestDeps();
-    t = await makeTestApp({ deps: { ...deps, telemetry: createTelemetry({ tracing: true }) } });
+    t = await makeTestApp({ deps: { ...deps, telemetry: await createTelemetry({ tracing: true }) } });
     const flow = await startStandardFlow(t);
     expect((await openOnPhone(t, flow)).statusCode).toBe(200);
     expect((await completeOnPhone(t, flow, { persona: 'fr-adult-m' })).statusCode).toBe(200);
