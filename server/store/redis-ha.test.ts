@@ -52,6 +52,22 @@ async function rejection(work: () => Promise<unknown>): Promise<unknown> {
   );
 }
 
+/**
+ * Retries `work` while it rejects with StoreUnavailableError, for at most 5 s: after a short
+ * WAIT, the store answers 503 at once until the replica acknowledges again (within a second).
+ */
+async function onceReplicaAcknowledges<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 /** Runs `work` with the replica paused (SIGSTOP), and resumes it whatever happens. */
 async function withReplicaPaused<T>(work: () => Promise<T>): Promise<T> {
   replica.pause();
@@ -71,7 +87,7 @@ describe('Redis store with SVC_REDIS_MIN_REPLICAS=1', () => {
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(String(error)).toContain('replica');
       // it was put back: the caller's retry gets it, exactly once
-      expect((await store.consumeGrant('g-held', T0))?.requestId).toBe('vr_x');
+      expect((await onceReplicaAcknowledges(() => store.consumeGrant('g-held', T0)))?.requestId).toBe('vr_x');
       expect(await store.consumeGrant('g-held', T0)).toBeNull();
     } finally {
       await store.close();
@@ -147,7 +163,7 @@ describe('Redis store with SVC_REDIS_MIN_REPLICAS=1', () => {
       });
       expect(refused).toEqual(calls.map(([name]) => name));
       // the login state was put back; reads, which change nothing, never waited
-      expect((await store.takeLoginState('l-held', T0))?.requestId).toBe('vr_held');
+      expect((await onceReplicaAcknowledges(() => store.takeLoginState('l-held', T0)))?.requestId).toBe('vr_held');
     } finally {
       await store.close();
     }
@@ -167,7 +183,11 @@ describe('Redis store with SVC_REDIS_MIN_REPLICAS=1', () => {
       expect(refused.statusCode).toBe(503);
       expect(refused.json().error).toBe('SERVICE_UNAVAILABLE');
       expect(refused.headers['retry-after']).toBeDefined();
-      const retried = await exchange();
+      const retried = await onceReplicaAcknowledges(async () => {
+        const res = await exchange();
+        if (res.statusCode === 503) throw new StoreUnavailableError('still 503');
+        return res;
+      });
       expect(retried.statusCode).toBe(200);
       expect((await exchange()).json().pass_token).toBe(retried.json().pass_token);
     } finally {
