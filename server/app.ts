@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerPartnerApiRoutes } from './routes/partner-api.ts';
 import { registerPartnerRequestRoutes } from './routes/partner-requests.ts';
 import { registerPhoneRoutes } from './routes/phone.ts';
+import { registerPrivateAttestationRoutes } from './routes/private-attestation.ts';
 import { registerWalletRoutes } from './routes/wallet.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
 
@@ -122,6 +123,7 @@ export async function createApp(
   if (deps.config.mode === 'sandbox') (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);
+  registerPrivateAttestationRoutes(app, deps);
   await registerStaticFiles(app);
   registerAssetRoutes(app, deps);
 
