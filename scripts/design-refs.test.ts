@@ -26,6 +26,7 @@ const SECTIONS = [
   'Credentials as the EU issues them in 2026',
   'The verifier signs its requests (OpenID4VP 1.0 + HAIP 1.0)',
   'Operating it: metrics, traces, readiness, Redis that fails over',
+  'ADULT_BLIND without linkage: private attestations (Privacy Pass)',
 ];
 
 // Built, not written out, so that this file holds no citation of its own for the check to find.

@@ -25,6 +25,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerPartnerApiRoutes } from './routes/partner-api.ts';
 import { registerPartnerRequestRoutes } from './routes/partner-requests.ts';
 import { registerPhoneRoutes } from './routes/phone.ts';
+import { registerPrivateAttestationRoutes } from './routes/private-attestation.ts';
 import { registerWalletRoutes } from './routes/wallet.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
 import { registerTelemetry } from './telemetry/plugin.ts';
@@ -130,6 +131,7 @@ export async function createApp(
   }
   registerWalletRoutes(app, deps);
   registerBillingRoutes(app, deps);
+  registerPrivateAttestationRoutes(app, deps);
   await registerStaticFiles(app);
   registerAssetRoutes(app, deps);
 

@@ -30,6 +30,8 @@ const ROUTES = [
   { method: 'POST', path: '/api/m/requests/:requestId/complete', signed: false },
   { method: 'POST', path: '/api/billing/session', signed: true },
   { method: 'GET', path: '/api/billing/attestation-keys', signed: false },
+  { method: 'GET', path: '/api/billing/private-attestation-keys', signed: false },
+  { method: 'POST', path: '/api/w/private-attestation/:requestId', signed: false },
   { method: 'POST', path: '/api/m/requests/:requestId/wallet', signed: false },
   // design.md §11: the wallet endpoints answer OpenID4VP's error shape {error: "invalid_request", error_description}
   { method: 'POST', path: '/api/w/wallet-response/:requestId', signed: false },

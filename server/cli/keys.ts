@@ -7,19 +7,26 @@
  *   svc keys rotate [--purpose P] [--force]
  *     1st run: announce a next key (published second in the JWKS)
  *     2nd run, ≥ 1 h later: promote it; the old key is retired and dropped 300 s + 1 h later
+ *     (private-attestation key sets, docs/adult-blind.md#private-attestations: 24 h later)
  *     --force (sandbox only): promote without waiting for the hour
  */
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { listKeySummaries, rotateKeys, RETIRED_KEY_LIFETIME_MS } from '../crypto/keys.ts';
+import {
+  listKeySummaries,
+  rotateKeys,
+  RETIRED_KEY_LIFETIME_MS,
+  RETIRED_PRIVATE_KEY_LIFETIME_MS,
+} from '../crypto/keys.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';
 
 export const KEYS_USAGE = `Usage:
   svc keys list
-  svc keys rotate [--purpose attestation|session] [--force]
+  svc keys rotate [--purpose attestation|session|private-attestation] [--force]
 
 rotate announces a next key; run it again once the key has been published for an hour to make
-it the signing key (the old one stays published ${RETIRED_KEY_LIFETIME_MS / 1000} s more).
+it the signing key (the old one stays published ${RETIRED_KEY_LIFETIME_MS / 1000} s more;
+a private-attestation key set ${RETIRED_PRIVATE_KEY_LIFETIME_MS / 1000} s).
 --force skips the hour (sandbox mode only).`;
 
 export interface KeysCommandContext {
@@ -38,7 +45,7 @@ function readPurpose(args: string[]): KeyPurpose | null {
   const i = args.indexOf('--purpose');
   const inline = args.find((a) => a.startsWith('--purpose='));
   const value = inline ? inline.slice('--purpose='.length) : i >= 0 ? args[i + 1] : 'attestation';
-  return value === 'attestation' || value === 'session' ? value : null;
+  return value === 'attestation' || value === 'session' || value === 'private-attestation' ? value : null;
 }
 
 /**
@@ -53,10 +60,10 @@ export async function runKeysCommand(args: string[], context: KeysCommandContext
 
   if (sub === 'list') {
     const keys = await listKeySummaries(store, clock.now());
-    out(['KID'.padEnd(43), 'PURPOSE'.padEnd(11), 'STATE'.padEnd(7), 'CREATED'.padEnd(24), 'DROP AFTER'].join('  '));
+    out(['KID'.padEnd(43), 'PURPOSE'.padEnd(19), 'STATE'.padEnd(7), 'CREATED'.padEnd(24), 'DROP AFTER'].join('  '));
     for (const k of keys)
       out(
-        [k.kid.padEnd(43), k.purpose.padEnd(11), k.state.padEnd(7), iso(k.createdAt).padEnd(24), iso(k.dropAfter)].join(
+        [k.kid.padEnd(43), k.purpose.padEnd(19), k.state.padEnd(7), iso(k.createdAt).padEnd(24), iso(k.dropAfter)].join(
           '  ',
         ),
       );
@@ -85,7 +92,7 @@ export async function runKeysCommand(args: string[], context: KeysCommandContext
       case 'announced':
         out(`announced ${purpose} key ${result.kid} (next: published second)`);
         out(
-          `run \`svc keys rotate${purpose === 'session' ? ' --purpose session' : ''}\` again after ` +
+          `run \`svc keys rotate${purpose === 'attestation' ? '' : ` --purpose ${purpose}`}\` again after ` +
             `${iso(result.promotableAt)} to make it the signing key`,
         );
         return 0;

@@ -413,7 +413,7 @@ describe('svc partners update', () => {
     const before = await storedPartners();
     const cases: [string[], RegExp][] = [
       [['update'], /the partner ID is required/],
-      [['update', blind.id], /give at least one of --name, --domain and --blind-app-id/],
+      [['update', blind.id], /give at least one of --name, --domain, --blind-app-id and --attestation/],
       [
         ['update', blind.id, '--blind-app-id', 'app_b'],
         new RegExp(`--blind-app-id app_b already belongs to ${other.id}`),
@@ -437,6 +437,39 @@ describe('svc partners update', () => {
     // Its own blind app id again is no clash.
     expect(await svc(['update', blind.id, '--blind-app-id', 'app_a'])).toBe(0);
     expect(out.pop()).toBe(`${blind.id} is unchanged.`);
+  });
+
+  it('opts an adult_blind partner in to private attestations and back (--attestation), never a standard one', async () => {
+    const opted = await addBlind(
+      'https://private.example',
+      '--blind-app-id',
+      'app_private',
+      '--attestation',
+      'private',
+    );
+    expect((await storedPartners()).find((p) => p.id === opted.id)).toMatchObject({ attestation: 'private' });
+    const plain = await addBlind('https://plain.example', '--blind-app-id', 'app_plain');
+    expect((await storedPartners()).find((p) => p.id === plain.id)?.attestation ?? null).toBeNull();
+
+    expect(await svc(['update', plain.id, '--attestation', 'private'])).toBe(0);
+    expect(out.pop()).toBe(`${plain.id} is updated: attestation "jws" → "private".`);
+    expect(await svc(['update', opted.id, '--attestation', 'jws'])).toBe(0);
+    expect(out.pop()).toBe(`${opted.id} is updated: attestation "private" → "jws".`);
+    expect((await storedPartners()).find((p) => p.id === opted.id)?.attestation ?? null).toBeNull();
+    expect(await svc(['list', '--json'])).toBe(0);
+    expect(JSON.parse(out.join('\n')).find((p: { id: string }) => p.id === plain.id)).toMatchObject({
+      attestation: 'private',
+    });
+
+    const before = await storedPartners();
+    err = [];
+    expect(await svc(['update', plain.id, '--attestation', 'blind'])).toBe(2);
+    expect(err.pop()).toMatch(/^svc partners update: --attestation must be jws or private, got "blind"/);
+    expect(
+      await svc(['add', '--domain', 'https://std.example', '--rail', 'standard', '--attestation', 'private']),
+    ).toBe(2);
+    expect(err.pop()).toMatch(/^svc partners add: --attestation private is only for the adult_blind rail/);
+    expect(await storedPartners()).toEqual(before);
   });
 
   it('refuses an http:// domain in production', async () => {

@@ -3,12 +3,12 @@
  * lifecycle (the spec leaves issuance "not shown"; design.md §2).
  *
  *   svc partners add --domain <origin> --rail standard|adult_blind
- *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--json]
+ *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--attestation jws|private] [--json]
  *     prints the new Partner ID and its secret, once (pk_live_ in production, pk_test_ in sandbox);
- *     adult_blind needs --blind-app-id
+ *     adult_blind needs --blind-app-id; --attestation private opts in to docs/adult-blind.md#private-attestations
  *   svc partners list [--json]
  *     never prints secrets, and escapes unprintable characters of stored text
- *   svc partners update <id> [--name <name>] [--domain <origin>] [--blind-app-id <id>]
+ *   svc partners update <id> [--name <name>] [--domain <origin>] [--blind-app-id <id>] [--attestation jws|private]
  *   svc partners remove <id> --yes
  *     without --yes, says what it would remove and removes nothing
  *   svc partners rotate-secret <id> [--overlap-hours N] [--json]
@@ -31,9 +31,10 @@ const HOUR_MS = 3_600_000;
 
 export const PARTNERS_USAGE = `Usage:
   svc partners add --domain <origin> --rail standard|adult_blind [--name <name>]
-                   [--blind-app-id <id>] [--scopes <scope,scope>] [--json]
+                   [--blind-app-id <id>] [--scopes <scope,scope>] [--attestation jws|private] [--json]
   svc partners list [--json]
   svc partners update <partner-id> [--name <name>] [--domain <origin>] [--blind-app-id <id>]
+                      [--attestation jws|private]
   svc partners remove <partner-id> --yes
   svc partners rotate-secret <partner-id> [--overlap-hours <0-720>] [--json]
   svc partners disable <partner-id>
@@ -44,6 +45,8 @@ add prints the Partner ID and the Partner Secret once; store the secret in a sec
   production (http:// only on localhost, 127.0.0.0/8 or ::1, for local trials).
 --blind-app-id (adult_blind only, and required there) names the application in attestations;
   [A-Za-z0-9_-]{1,64}, one partner each.
+--attestation (adult_blind only): jws, the spec's Ed25519 attestation (the default), or private,
+  Privacy Pass tokens the service signs blindly (docs/adult-blind.md#private-attestations).
 --name is 1 to 100 printable characters (no control characters); default: the domain's host.
 update changes what it is given and keeps the rest (the ID, the secret, the rail, the scopes).
 remove deletes the partner: its signed calls answer INVALID_PARTNER. Without --yes it only says
@@ -88,6 +91,7 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
     name: true,
     'blind-app-id': true,
     scopes: true,
+    attestation: true,
     json: false,
   });
   if (!parsed.ok) return usageError(parsed.problem);
@@ -117,6 +121,9 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
   if (rail === 'adult_blind' && blindAppId === null)
     return usageError('--rail adult_blind needs --blind-app-id (the application its attestations name)');
 
+  const attestation = readAttestation(text('attestation'), rail);
+  if (typeof attestation === 'object' && attestation !== null) return usageError(attestation.problem);
+
   const name = text('name') ?? new URL(domain).host;
   const nameRefused = nameProblem(name);
   if (nameRefused) return usageError(nameRefused);
@@ -130,6 +137,7 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
     blindAppId,
     allowedScopes: scopes,
     createdAt: context.clock.now(),
+    ...(attestation === 'private' ? { attestation } : {}),
   };
   await context.store.putPartner(partner);
 
@@ -140,7 +148,8 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
     context.out(`  Partner ID:      ${partner.id}`);
     context.out(`  Partner Secret:  ${partner.secret}`);
     context.out(
-      `  rail ${rail}, domain ${domain}${blindAppId ? `, blind app ${blindAppId}` : ''}${scopes ? `, scopes ${scopes.join(',')}` : ''}`,
+      `  rail ${rail}, domain ${domain}${blindAppId ? `, blind app ${blindAppId}` : ''}${scopes ? `, scopes ${scopes.join(',')}` : ''}` +
+        `${attestation === 'private' ? ', private attestations' : ''}`,
     );
     context.out("The secret is shown this once: put it in the partner backend's secret store now.");
   }
@@ -225,10 +234,11 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
     return 2;
   };
   if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
-  const parsed = parseFlags(rest, { name: true, domain: true, 'blind-app-id': true });
+  const parsed = parseFlags(rest, { name: true, domain: true, 'blind-app-id': true, attestation: true });
   if (!parsed.ok) return usageError(parsed.problem);
   const text = (name: string) => parsed.flags.get(name) as string | undefined;
-  if (parsed.flags.size === 0) return usageError('give at least one of --name, --domain and --blind-app-id');
+  if (parsed.flags.size === 0)
+    return usageError('give at least one of --name, --domain, --blind-app-id and --attestation');
 
   const partner = await context.store.getPartner(id);
   if (!partner) {
@@ -246,12 +256,17 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
         ? `--blind-app-id is only for adult_blind partners; ${id} is on the ${partner.rail} rail`
         : await blindAppIdProblem(blindAppId, id, context)));
   if (refused) return usageError(refused);
+  const attestationFlag = text('attestation');
+  const attestation =
+    attestationFlag === undefined ? (partner.attestation ?? null) : readAttestation(attestationFlag, partner.rail);
+  if (typeof attestation === 'object' && attestation !== null) return usageError(attestation.problem);
 
   const updated: PartnerRecord = {
     ...partner,
     name: name ?? partner.name,
     domain: domain ?? partner.domain,
     blindAppId: blindAppId ?? partner.blindAppId,
+    attestation,
   };
   await context.store.putPartner(updated);
   const changes = (
@@ -259,6 +274,7 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
       ['name', partner.name, updated.name],
       ['domain', partner.domain, updated.domain],
       ['blind app', partner.blindAppId ?? '-', updated.blindAppId ?? '-'],
+      ['attestation', partner.attestation ?? 'jws', updated.attestation ?? 'jws'],
     ] as const
   ).filter(([, before, after]) => before !== after);
   context.out(
@@ -337,6 +353,17 @@ function domainProblem(domain: string, context: CommandContext): string | null {
 }
 
 /** Why a blind app id is refused, or null: its pattern, and no other partner (than `self`) has it. */
+/**
+ * `--attestation`: null for jws (absent, the default), 'private' for docs/adult-blind.md#private-attestations, or the
+ * problem: another value, or private on the STANDARD rail (it has no attestation).
+ */
+function readAttestation(value: string | undefined, rail: string): 'private' | null | { problem: string } {
+  if (value === undefined || value === 'jws') return null;
+  if (value !== 'private') return { problem: `--attestation must be jws or private, got ${quote(value)}` };
+  if (rail !== 'adult_blind') return { problem: '--attestation private is only for the adult_blind rail' };
+  return 'private';
+}
+
 async function blindAppIdProblem(blindAppId: string, self: string | null, context: CommandContext) {
   if (!BLIND_APP_ID_PATTERN.test(blindAppId))
     return `--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${quote(blindAppId)}`;
@@ -392,6 +419,7 @@ function describe(partner: PartnerRecord) {
     rail: partner.rail,
     blind_app_id: partner.blindAppId,
     allowed_scopes: partner.allowedScopes,
+    ...(partner.rail === 'adult_blind' ? { attestation: partner.attestation ?? 'jws' } : {}),
     status: partner.disabledAt ? 'disabled' : 'active',
     previous_secret_valid_until: partner.previousSecretUntil
       ? new Date(partner.previousSecretUntil).toISOString()

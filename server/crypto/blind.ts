@@ -43,6 +43,8 @@ export interface BlindCrypto {
     appId: string;
     origin: string;
     scopeMask: number;
+    /** docs/adult-blind.md#private-attestations: the partner opted in to private attestations */
+    attestation?: 'private' | null;
   }): Promise<{ token: string; claims: SessionClaims }>;
   /** Verifies signature, typ, aud and exp; throws ServiceError('SESSION_INVALID') otherwise. */
   verifySessionToken(token: string): Promise<SessionClaims>;
@@ -223,11 +225,23 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
     if (exp <= now) throw invalid('expired');
     if (iat > now + IAT_LEEWAY_SECONDS) throw invalid('issued in the future');
     if (exp - iat > LIMITS.sessionTokenTtlSeconds) throw invalid('lifetime longer than a session token has');
-    return { iss: iss as string, aud: SESSION_AUDIENCE, app_id, origin_hash, scope_mask, iat, exp, jti };
+    if (claims.attestation !== undefined && claims.attestation !== 'private')
+      throw invalid(`attestation ${shown(claims.attestation)}`);
+    return {
+      iss: iss as string,
+      aud: SESSION_AUDIENCE,
+      app_id,
+      origin_hash,
+      scope_mask,
+      iat,
+      exp,
+      jti,
+      ...(claims.attestation === 'private' ? { attestation: 'private' as const } : {}),
+    };
   }
 
   return {
-    async issueSessionToken({ appId, origin, scopeMask }) {
+    async issueSessionToken({ appId, origin, scopeMask, attestation }) {
       const key = await signingKey('session');
       const iat = nowSeconds();
       const claims: SessionClaims = {
@@ -239,6 +253,7 @@ export async function createBlindCrypto(store: Store, clock: Clock, config: Conf
         iat,
         exp: iat + LIMITS.sessionTokenTtlSeconds,
         jti: randomBytes(16).toString('base64url'),
+        ...(attestation === 'private' ? { attestation } : {}),
       };
       return { token: signCompact(key, SESSION_TYP, claims), claims };
     },

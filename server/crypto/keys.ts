@@ -10,6 +10,7 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
 import { LIMITS } from '../../src/protocol/api.ts';
 import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
+import { createPrivateAttestationRecord } from './private-attestation.ts';
 
 /** How long a next key is published before it may sign: a partner's JWKS cache has seen it. */
 export const ANNOUNCE_BEFORE_PROMOTION_MS = LIMITS.jwksMaxAgeSeconds * 1000;
@@ -19,6 +20,18 @@ export const ANNOUNCE_BEFORE_PROMOTION_MS = LIMITS.jwksMaxAgeSeconds * 1000;
  * verifier may have cached the key set for an hour.
  */
 export const RETIRED_KEY_LIFETIME_MS = (LIMITS.attestationTtlSeconds + LIMITS.jwksMaxAgeSeconds) * 1000;
+
+/**
+ * How long a retired private-attestation key set stays published (docs/adult-blind.md#private-attestations): a private
+ * token carries no expiry, so a partner holding one finalised just before a rotation can still
+ * check it for a day.
+ */
+export const RETIRED_PRIVATE_KEY_LIFETIME_MS = 24 * 3_600_000;
+
+/** How long a key of `purpose` stays published once retired. */
+export function retiredLifetimeMs(purpose: KeyPurpose): number {
+  return purpose === 'private-attestation' ? RETIRED_PRIVATE_KEY_LIFETIME_MS : RETIRED_KEY_LIFETIME_MS;
+}
 
 /** A published key, exactly the members the spec lists (plus alg): never `d`. */
 export interface PublicSigningJwk {
@@ -40,6 +53,7 @@ export async function createKeyRecord(
   state: SigningKeyRecord['state'],
   now: number,
 ): Promise<SigningKeyRecord> {
+  if (purpose === 'private-attestation') return createPrivateAttestationRecord(state, now);
   // A 32-byte seed imported as JWK, not generateKeyPairSync + JWK export, which can deadlock
   // Node 20 (see server/domain/result-box.ts). Node builds the key from `d` and only
   // type-checks `x`; the real public key is then derived from it.
@@ -120,7 +134,7 @@ export async function ensureCurrentKey(store: Store, purpose: KeyPurpose, now: n
   const losers = records.filter((r) => r.state === 'current' && r.kid !== winner.kid);
   if (losers.length > 0)
     await store.updateKeys({
-      put: losers.map((r) => ({ ...r, state: 'retired' as const, dropAfter: now + RETIRED_KEY_LIFETIME_MS })),
+      put: losers.map((r) => ({ ...r, state: 'retired' as const, dropAfter: now + retiredLifetimeMs(purpose) })),
     });
   return winner;
 }
@@ -136,7 +150,8 @@ export type RotationResult =
  * - no current key at all: create one as current (nothing can have cached a key yet);
  * - no next key: announce one (published second in the JWKS);
  * - a next key published for at least an hour (or `force`): promote it and retire the old
- *   current one with dropAfter = now + 300 s + 3600 s, in one atomic update;
+ *   current one with dropAfter = now + 300 s + 3600 s (24 h for private-attestation key sets),
+ *   in one atomic update;
  * - otherwise: nothing changes, the result says when promotion becomes possible.
  *
  * Retired keys past their dropAfter are deleted on the way.
@@ -177,7 +192,7 @@ export async function rotateKeys(
   const promotableAt = next.createdAt + ANNOUNCE_BEFORE_PROMOTION_MS;
   if (now < promotableAt && !options.force) return { action: 'waiting', kid: next.kid, promotableAt };
 
-  const dropAfter = now + RETIRED_KEY_LIFETIME_MS;
+  const dropAfter = now + retiredLifetimeMs(purpose);
   const retire = records
     .filter((r) => r.state === 'current')
     .map((r) => ({ ...r, state: 'retired' as const, dropAfter }));
@@ -196,7 +211,7 @@ export interface KeySummary {
 
 /** @example for (const k of await listKeySummaries(store, now)) console.log(k.kid, k.state) */
 export async function listKeySummaries(store: Store, now: number): Promise<KeySummary[]> {
-  const purposes: KeyPurpose[] = ['attestation', 'session'];
+  const purposes: KeyPurpose[] = ['attestation', 'session', 'private-attestation'];
   const out: KeySummary[] = [];
   for (const purpose of purposes) {
     for (const r of orderForPublication(await store.listKeys(purpose), now)) {

@@ -67,7 +67,13 @@ export async function createBillingSession(
     throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin is not an origin' });
   if (origin !== app.partner.domain)
     throw new ServiceError('ORIGIN_NOT_ALLOWED', { cause: 'origin differs from the registered domain' });
-  const scopeMask = scopeMaskOf(readBlindScopes(input.scopes, app.partner));
-  const { token } = await deps.blind.issueSessionToken({ appId: app.blindAppId, origin, scopeMask });
+  const scopes = readBlindScopes(input.scopes, app.partner);
+  const attestation = app.partner.attestation ?? null;
+  // A private attestation is issued only for a proven isAdult and carries no nullifier, which
+  // would link the visits it is meant to keep apart (docs/adult-blind.md#private-attestations, docs/privacy.md).
+  if (attestation === 'private' && (!scopes.includes('isAdult') || scopes.includes('isUnique')))
+    throw new ServiceError('INVALID_SCOPES', { cause: 'private attestations need isAdult and cannot carry isUnique' });
+  const scopeMask = scopeMaskOf(scopes);
+  const { token } = await deps.blind.issueSessionToken({ appId: app.blindAppId, origin, scopeMask, attestation });
   return { token, expires_in: LIMITS.sessionTokenTtlSeconds };
 }

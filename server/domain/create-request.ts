@@ -125,6 +125,7 @@ export async function createWithSessionToken(
       appId: claims.app_id,
       originHash: claims.origin_hash,
       sessionJti: claims.jti,
+      privateAttestation: claims.attestation === 'private',
       scopes,
       clientProofMode: input.clientProofMode,
       locale: input.locale,

@@ -4,7 +4,7 @@
  * another instance), the wait ends, its deadline comes or the client goes away. Past the caps on
  * concurrent long polls (limits/long-polls.ts) a poll is answered at once, as wait=0.
  */
-import type { RequestStatus, VerifyStatus } from '../../src/protocol/api.ts';
+import type { RequestStatus, VerifyStatus, WidgetVerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceStatusMissLimit, enforceStatusRateLimit } from '../limits/rate-limits.ts';
@@ -48,7 +48,10 @@ interface Poll {
  *
  * @example await pollWidgetStatus(deps, { requestId, pollToken: query.pt, poll: { waitSeconds: 25, known: null }, client, signal })
  */
-export async function pollWidgetStatus(deps: StatusDeps, input: Poll & { pollToken: unknown }): Promise<VerifyStatus> {
+export async function pollWidgetStatus(
+  deps: StatusDeps,
+  input: Poll & { pollToken: unknown },
+): Promise<WidgetVerifyStatus> {
   const found = isRequestId(input.requestId)
     ? await findRequestForPoller(deps.store, input.requestId, input.pollToken, deps.clock.now())
     : null;
@@ -75,7 +78,8 @@ export async function pollPartnerStatus(
   const found = await findRequestForPartner(deps.store, input.requestId, partner.id, deps.clock.now());
   if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or another partner’s' });
   const record = await awaitChange(deps, found, input);
-  return statusView(record, deps.clock.now(), deps.resultReader.keysFor(partner.id));
+  // A partner-created request is STANDARD: its result is a grant code, never a private attestation.
+  return statusView(record, deps.clock.now(), deps.resultReader.keysFor(partner.id)) as VerifyStatus;
 }
 
 /** Waits for a change as `poll` asks, then reads the request again; 404 if it went meanwhile. */

@@ -19,8 +19,7 @@ import {
   type Locale,
   type VerificationMethod,
   type RequestStatus,
-  type VerifyResult,
-  type VerifyStatus,
+  type WidgetVerifyStatus,
 } from '../../src/protocol/api.ts';
 import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
@@ -66,6 +65,8 @@ export type NewRequest =
       originHash: string;
       /** the session token's jti */
       sessionJti: string;
+      /** docs/adult-blind.md#private-attestations: the session token asked for a private attestation */
+      privateAttestation?: boolean;
     });
 
 /**
@@ -137,6 +138,7 @@ export async function createVerifyRequest(
     resultPublicKey: lock.publicKey,
     resultKeySealed: lock.sealedPrivateKey,
     wallet: wallet?.material ?? null,
+    ...(request.rail === 'adult_blind' && request.privateAttestation ? { privateAttestation: true } : {}),
   };
   await deps.store.createRequest(record);
   const deepLink = `${deps.config.appUrl}/m/v/${id}#h=${handoffToken}`;
@@ -221,9 +223,9 @@ export function statusView(
   record: VerifyRequestRecord,
   now: number,
   readerKeys: string | readonly string[],
-): VerifyStatus {
+): WidgetVerifyStatus {
   const status = effectiveStatus(record, now);
-  const view: VerifyStatus = {
+  const view: WidgetVerifyStatus = {
     status,
     expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
   };
@@ -233,10 +235,13 @@ export function statusView(
   return view;
 }
 
-function readResult(record: VerifyRequestRecord, readerKeys: readonly string[]): VerifyResult {
+function readResult(
+  record: VerifyRequestRecord,
+  readerKeys: readonly string[],
+): NonNullable<WidgetVerifyStatus['result']> {
   for (const key of readerKeys) {
     const text = record.sealedResult === null ? null : openResult(record.resultKeySealed, key, record.sealedResult);
-    if (text !== null) return JSON.parse(text) as VerifyResult;
+    if (text !== null) return JSON.parse(text) as NonNullable<WidgetVerifyStatus['result']>;
   }
   // The reader was already checked against the record, so a box that doesn't open is our fault.
   throw new ServiceError('INTERNAL_ERROR', { cause: `result of ${record.id} does not open` });
@@ -336,7 +341,9 @@ export async function approveRequest(
   const result =
     record.rail === 'standard'
       ? { grant_code: await issueGrant(deps, record, { ...approval, verifiedAt: now, expiresAt: resultExpiresAt }) }
-      : { attestation: await issueAttestation(deps, record, approval) };
+      : record.privateAttestation
+        ? { private_attestation: { scope_mask: blindScopeMask(record, approval) } }
+        : { attestation: await issueAttestation(deps, record, approval) };
   const sealedResult = lockResult(record.resultPublicKey, JSON.stringify(result));
   return settle(deps.store, record, now, {
     status: 'completed',
@@ -389,17 +396,22 @@ function isProvenTrue(facts: ProvenFacts, scope: BlindScope): boolean {
   return fact === null || facts[fact] === true;
 }
 
+/** scope_mask of an approved ADULT_BLIND request: a bit only for a fact asked for and proven true. */
+function blindScopeMask(record: VerifyRequestRecord, { facts }: Approval): number {
+  const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
+  return scopes.reduce((mask, scope) => (isProvenTrue(facts, scope) ? mask | SCOPE_BIT[scope] : mask), 0);
+}
+
 /** Signs the attestation for an approved ADULT_BLIND request: a scope_mask bit only for a fact proven true. */
 async function issueAttestation(
   deps: Pick<AppDeps, 'nullifierKey' | 'blind'>,
   record: VerifyRequestRecord,
   approval: Approval,
 ): Promise<string> {
-  const { facts } = approval;
   if (record.appId === null || record.originHash === null)
     throw new ServiceError('INTERNAL_ERROR', { cause: 'blind request without app' });
   const scopes = record.scopes.filter((s): s is BlindScope => s in SCOPE_BIT);
-  const scopeMask = scopes.reduce((mask, scope) => (isProvenTrue(facts, scope) ? mask | SCOPE_BIT[scope] : mask), 0);
+  const scopeMask = blindScopeMask(record, approval);
   // Minimal disclosure: no nullifier unless isUnique was asked for (the claim stays, empty).
   const nullifier = scopes.includes('isUnique')
     ? computeNullifier(deps.nullifierKey, nullifierSubject(approval), `app:${record.appId}`)

@@ -29,6 +29,7 @@ import type {
   VerifyRequestCreated,
   VerifyResult,
   VerifyStatus,
+  WidgetVerifyStatus,
   WalletResponseError,
 } from '../../src/protocol/api.ts';
 import type { QrModules } from '../../src/protocol/qr.ts';
@@ -139,6 +140,10 @@ export interface Outside {
     dcRequest: DcApiRequest,
     origin: string,
   ): Promise<{ protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned'; data: { response: string } }>;
+  /** a session token of a partner that opted in to private attestations (its billing call is the one above) */
+  privateSessionToken(): Promise<string>;
+  /** the widget's blinded TokenRequest, base64url, for the current key of scope mask 1 in `keySet` */
+  blindTokenRequest(keySet: unknown): Promise<string>;
 }
 
 export interface Clients {
@@ -391,7 +396,40 @@ export async function blindJourney(clients: Clients, outside: Outside, t: Transc
     'attestation keys',
     await t.record('GET /api/billing/attestation-keys', clients.open.GET('/api/billing/attestation-keys')),
   );
-  return { session, created, done, keys };
+  // The same with private attestations (docs/adult-blind.md#private-attestations).
+  const privateCreated = ok(
+    'create (private)',
+    await t.record(
+      'POST /api/w/verify-request',
+      widgetCreate(clients, { session_token: await outside.privateSessionToken() }),
+    ),
+  );
+  await outside.completeOnPhone(privateCreated.request_id, handoffOf(privateCreated.deep_link));
+  const privateDone = ok(
+    'status (private)',
+    await t.record(
+      'GET /api/w/verify-status/{requestId}',
+      widgetStatus(clients.open, privateCreated.request_id, privateCreated.poll_token),
+    ),
+  );
+  const privateKeys = ok(
+    'private attestation keys',
+    await t.record(
+      'GET /api/billing/private-attestation-keys',
+      clients.open.GET('/api/billing/private-attestation-keys'),
+    ),
+  );
+  const signed = ok(
+    'private attestation',
+    await t.record(
+      'POST /api/w/private-attestation/{requestId}',
+      clients.open.POST('/api/w/private-attestation/{requestId}', {
+        params: { path: { requestId: privateCreated.request_id }, query: { pt: privateCreated.poll_token } },
+        body: { token_request: await outside.blindTokenRequest(privateKeys) },
+      }),
+    ),
+  );
+  return { session, created, done, keys, privateCreated, privateDone, privateKeys, signed };
 }
 
 /** Refusals a client must be able to read: each answers its documented status and catalogue code. */
@@ -499,8 +537,8 @@ export const DOCUMENT_MATCHES_PROTOCOL: true[] = [
     NonNullable<Reply<WidgetCreate, 201>['dc_requests']>[number]['protocol'],
     DcApiRequest['protocol']
   >,
-  true satisfies Matches<Reply<WidgetStatus, 200>, VerifyStatus>,
-  true satisfies Matches<NonNullable<Reply<WidgetStatus, 200>['result']>, VerifyResult>,
+  true satisfies Matches<Reply<WidgetStatus, 200>, WidgetVerifyStatus>,
+  true satisfies Matches<NonNullable<Reply<WidgetStatus, 200>['result']>, NonNullable<WidgetVerifyStatus['result']>>,
   true satisfies Same<Reply<WidgetStatus, 200>['status'], RequestStatus>,
   true satisfies Same<NonNullable<Reply<WidgetStatus, 200>['reason']>, FailReason>,
   true satisfies Matches<Reply<PartnerCreate, 201>, PartnerVerifyRequestCreated>,

@@ -9,6 +9,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,9 @@ import type { DcApiRequest } from '../../src/protocol/api.ts';
 import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTempDir, makeTestDeps, PARTNERS, REPO_ROOT, type TestDeps, type TestPartner } from '../test/helpers.ts';
-import { PARTNER_ORIGIN } from '../test/verify-flow.ts';
+import type { PrivateAttestationKeySet } from '../crypto/private-attestation.ts';
+import { blindTokenRequest } from '../test/private-client.ts';
+import { issueTestSessionToken, PARTNER_ORIGIN } from '../test/verify-flow.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
@@ -145,6 +148,11 @@ const persona = () => t.deps.personas.find((p) => p.id === 'fr-adult-m')!;
 
 /** What the journeys need outside the documented surface. */
 const outside = {
+  privateSessionToken: () => issueTestSessionToken(t, { attestation: 'private' }),
+  async blindTokenRequest(keySet: unknown): Promise<string> {
+    const { tokenRequest } = await blindTokenRequest(keySet as PrivateAttestationKeySet, 1, randomBytes(32));
+    return Buffer.from(tokenRequest).toString('base64url');
+  },
   async completeOnPhone(requestId: string, handoff: string): Promise<void> {
     const res = await t.app.inject({
       method: 'POST',
@@ -329,9 +337,16 @@ describe('the OpenAPI document, proven by a generated client', () => {
       'POST /api/w/verify-request 201',
       'GET /api/w/verify-status/{requestId} 200',
       'GET /api/billing/attestation-keys 200',
+      'POST /api/w/verify-request 201',
+      'GET /api/w/verify-status/{requestId} 200',
+      'GET /api/billing/private-attestation-keys 200',
+      'POST /api/w/private-attestation/{requestId} 200',
     ]);
     expectDocumented(steps);
     expect(result.session).toEqual({ token: expect.any(String), expires_in: 300 });
+    expect(result.privateCreated).toMatchObject({ attestation: 'private' });
+    expect(result.privateDone).toMatchObject({ result: { private_attestation: { scope_mask: 1 } } });
+    expect(result.signed).toEqual({ token_response: expect.stringMatching(/^[A-Za-z0-9_-]{342}$/) });
     expect(result.done).toMatchObject({ status: 'completed', result: { attestation: expect.any(String) } });
     expect((result.keys as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
   });
@@ -370,7 +385,7 @@ describe('the OpenAPI document, proven by a generated client', () => {
         )
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
-    expect(used).toHaveLength(11);
+    expect(used).toHaveLength(13);
     expect(used.filter((operation) => !succeeded.has(operation))).toEqual([]);
   });
 });

@@ -218,6 +218,12 @@ export const widgetCreateSchema = {
         expires_at: expiresAt,
         poll_after_ms: { type: 'integer', description: 'pause between two polls that do not wait' },
         sandbox: { type: 'boolean', description: 'the service runs in sandbox mode' },
+        attestation: {
+          type: 'string',
+          enum: ['private'],
+          description:
+            'docs/adult-blind.md#private-attestations: the partner opted in to private attestations (Privacy Pass)',
+        },
         qr: {
           type: 'object',
           description: 'the QR code of the deep link (of `wallet_link` when offered), precomputed',
@@ -364,6 +370,20 @@ export const widgetStatusSchema = {
             attestation: {
               type: 'string',
               description: 'ADULT_BLIND: compact JWS, checked offline against GET /api/billing/attestation-keys',
+            },
+          },
+        },
+        {
+          type: 'object',
+          required: ['private_attestation'],
+          properties: {
+            private_attestation: {
+              type: 'object',
+              description:
+                'ADULT_BLIND with private attestations (docs/adult-blind.md#private-attestations): the facts ' +
+                'proven; the widget then posts its blinded token request to POST /api/w/private-attestation/{requestId}',
+              required: ['scope_mask'],
+              properties: { scope_mask: { type: 'integer' } },
             },
           },
         },

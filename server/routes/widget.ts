@@ -34,7 +34,7 @@
  * exposed. Every answer here is Cache-Control: no-store, as every API answer (http/no-store.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
+import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { createWithPartnerId, createWithSessionToken } from '../domain/create-request.ts';
 import { loaderWarnings } from '../domain/loader-warnings.ts';
@@ -81,6 +81,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
           poll_after_ms: POLL_AFTER_MS,
           sandbox: deps.config.mode === 'sandbox',
           qr: encodeQr(created.wallet?.walletLink ?? created.deepLink),
+          ...(created.record.privateAttestation ? { attestation: 'private' as const } : {}),
         };
         if (created.wallet) {
           answer.wallet_link = created.wallet.walletLink;
@@ -113,7 +114,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       WIDGET_STATUS_PATH,
       { schema: widgetStatusSchema, validatorCompiler: documentOnly },
-      async (request): Promise<VerifyStatus> => {
+      async (request): Promise<WidgetVerifyStatus> => {
         const poll = readLongPoll(request.query);
         const { requestId } = request.params;
         const client = addressKey(request.ip);

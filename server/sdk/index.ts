@@ -44,3 +44,11 @@ export type {
   VerifiedAttestation,
   VerifyAttestationOptions,
 } from './attestation.ts';
+export { PrivateAttestationError, serializeTokenChallenge, verifyPrivateAttestation } from './private-attestation.ts';
+export type {
+  PrivateAttestationErrorCode,
+  PrivateAttestationKey,
+  PrivateAttestationKeySet,
+  VerifiedPrivateAttestation,
+  VerifyPrivateAttestationOptions,
+} from './private-attestation.ts';

@@ -212,8 +212,8 @@ const ttl = (lifetimeMs: number) => Math.max(1, Math.ceil(lifetimeMs)) + TTL_MAR
 
 /** The lifecycle fields are null when absent, as SQLite's columns are. */
 function withLifecycle(p: PartnerRecord): PartnerRecord {
-  const { previousSecret = null, previousSecretUntil = null, disabledAt = null } = p;
-  return { ...p, previousSecret, previousSecretUntil, disabledAt };
+  const { previousSecret = null, previousSecretUntil = null, disabledAt = null, attestation = null } = p;
+  return { ...p, previousSecret, previousSecretUntil, disabledAt, attestation };
 }
 
 const toPartner = (json: string) => withLifecycle(JSON.parse(json) as PartnerRecord);

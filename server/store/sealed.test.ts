@@ -23,6 +23,7 @@ const partner = (id: string, secret = Buffer.alloc(32, 7).toString('base64')): P
   previousSecret: null,
   previousSecretUntil: null,
   disabledAt: null,
+  attestation: null,
 });
 
 const provider = (id: string, credential = 'client-secret'): ProviderRecord => ({

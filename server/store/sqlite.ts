@@ -142,6 +142,7 @@ const PARTNER_COLUMNS_ADDED = {
   previous_secret: 'TEXT',
   previous_secret_until: 'INTEGER',
   disabled_at: 'INTEGER',
+  attestation: 'TEXT',
 } as const;
 
 interface PartnerRow {
@@ -156,6 +157,7 @@ interface PartnerRow {
   previous_secret: string | null;
   previous_secret_until: number | null;
   disabled_at: number | null;
+  attestation: string | null;
 }
 
 function toPartner(row: PartnerRow): PartnerRecord {
@@ -171,6 +173,7 @@ function toPartner(row: PartnerRow): PartnerRecord {
     previousSecret: row.previous_secret,
     previousSecretUntil: row.previous_secret_until,
     disabledAt: row.disabled_at,
+    attestation: row.attestation === 'private' ? 'private' : null,
   };
 }
 
@@ -214,13 +217,13 @@ export function openSqliteStore(path: string): Store {
   const q = {
     putPartner: db.prepare(
       `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at,
-         previous_secret, previous_secret_until, disabled_at)
+         previous_secret, previous_secret_until, disabled_at, attestation)
        VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at,
-         @previous_secret, @previous_secret_until, @disabled_at)
+         @previous_secret, @previous_secret_until, @disabled_at, @attestation)
        ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, name = excluded.name, domain = excluded.domain,
          rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes,
          previous_secret = excluded.previous_secret, previous_secret_until = excluded.previous_secret_until,
-         disabled_at = excluded.disabled_at`,
+         disabled_at = excluded.disabled_at, attestation = excluded.attestation`,
     ),
     getPartner: db.prepare('SELECT * FROM partners WHERE id = ?'),
     listPartners: db.prepare('SELECT * FROM partners ORDER BY created_at, id'),
@@ -398,6 +401,7 @@ export function openSqliteStore(path: string): Store {
         previous_secret: p.previousSecret ?? null,
         previous_secret_until: p.previousSecretUntil ?? null,
         disabled_at: p.disabledAt ?? null,
+        attestation: p.attestation ?? null,
       });
     },
     async getPartner(id: string) {

@@ -63,6 +63,7 @@ function partner(overrides: Partial<PartnerRecord> = {}): PartnerRecord {
     previousSecret: null,
     previousSecretUntil: null,
     disabledAt: null,
+    attestation: null,
     ...overrides,
   };
 }
@@ -224,10 +225,13 @@ export function runStoreContract(
           blindAppId: 'app_contract',
           allowedScopes: ['isAdult', 'isUnique'],
         });
+        const privateBlind = partner({ rail: 'adult_blind', blindAppId: 'app_private', attestation: 'private' });
         await store.putPartner(standard);
         await store.putPartner(blind);
+        await store.putPartner(privateBlind);
         expect(await store.getPartner(standard.id)).toEqual(standard);
         expect(await store.getPartner(blind.id)).toEqual(blind);
+        expect(await store.getPartner(privateBlind.id)).toEqual(privateBlind);
         expect(await store.getPartner('pk_test_nobody')).toBeNull();
       });
 

@@ -51,6 +51,11 @@ export interface PartnerRecord {
   previousSecretUntil?: number | null;
   /** Set by `svc partners disable`: from then on every signed call answers INVALID_PARTNER. */
   disabledAt?: number | null;
+  /**
+   * ADULT_BLIND: `private` when the partner opted in to private attestations (docs/adult-blind.md#private-attestations).
+   * Absent or null: the spec's JWS attestation.
+   */
+  attestation?: 'private' | null;
 }
 
 export interface VerifyRequestRecord {
@@ -99,10 +104,20 @@ export interface VerifyRequestRecord {
    * (domain/wallet-offer.ts). Absent or null: not offered. Written once at creation, never patched.
    */
   wallet?: WalletRequestMaterial | null;
+  /**
+   * ADULT_BLIND with private attestations (docs/adult-blind.md#private-attestations): true when the session token said so.
+   * Absent: false. Written once at creation.
+   */
+  privateAttestation?: boolean;
+  /** when the service signed the request's one blinded token request; absent or null: not yet */
+  privateIssuedAt?: number | null;
 }
 
 export type VerifyRequestPatch = Partial<
-  Pick<VerifyRequestRecord, 'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt' | 'openedAt'>
+  Pick<
+    VerifyRequestRecord,
+    'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt' | 'openedAt' | 'privateIssuedAt'
+  >
 >;
 
 export interface GrantRecord {
@@ -139,7 +154,8 @@ export interface ExchangeReplayRecord {
   expiresAt: number;
 }
 
-export type KeyPurpose = 'attestation' | 'session';
+/** private-attestation: a key set of RSA-2048 keys, one per scope mask (docs/adult-blind.md#private-attestations) */
+export type KeyPurpose = 'attestation' | 'session' | 'private-attestation';
 /** next: announced, published; current: signs; retired: published until dropAfter, then gone */
 export type KeyState = 'next' | 'current' | 'retired';
 

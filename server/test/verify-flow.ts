@@ -72,12 +72,13 @@ export async function startStandardFlow(target: Target, body: Record<string, unk
 /** A session token as the billing route would issue it (app_blind_shop at PARTNER_ORIGIN unless told). */
 export async function issueTestSessionToken(
   t: Pick<TestApp, 'deps'>,
-  options: { appId?: string; origin?: string; scopes?: BlindScope[] } = {},
+  options: { appId?: string; origin?: string; scopes?: BlindScope[]; attestation?: 'private' } = {},
 ): Promise<string> {
   const { token } = await t.deps.blind.issueSessionToken({
     appId: options.appId ?? 'app_blind_shop',
     origin: options.origin ?? PARTNER_ORIGIN,
     scopeMask: scopeMaskOf(options.scopes ?? ['isAdult']),
+    attestation: options.attestation ?? null,
   });
   return token;
 }
@@ -85,7 +86,13 @@ export async function issueTestSessionToken(
 /** An ADULT_BLIND request from a fresh session token. */
 export async function startBlindFlow(
   t: Pick<TestApp, 'app' | 'deps'>,
-  options: { appId?: string; origin?: string; scopes?: BlindScope[]; clientProofMode?: boolean } = {},
+  options: {
+    appId?: string;
+    origin?: string;
+    scopes?: BlindScope[];
+    clientProofMode?: boolean;
+    attestation?: 'private';
+  } = {},
 ): Promise<Flow> {
   const session_token = await issueTestSessionToken(t, options);
   const origin = options.origin ?? PARTNER_ORIGIN;

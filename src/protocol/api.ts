@@ -129,6 +129,8 @@ export interface VerifyRequestCreated extends LoaderWarnings {
   dc_request?: DcRequest;
   /** design.md §13: what the page hands to `navigator.credentials.get({ digital: { requests: dc_requests } })` */
   dc_requests?: DcApiRequest[];
+  /** docs/adult-blind.md#private-attestations: the partner opted in to private attestations (Privacy Pass) */
+  attestation?: 'private';
 }
 
 /** ISO/IEC 18013-7 Annex C request for the Digital Credentials API (base64url CBOR fields). */
@@ -187,11 +189,27 @@ export interface WalletResponseError {
 
 export type VerifyResult = { grant_code: string } | { attestation: string };
 
+/**
+ * docs/adult-blind.md#private-attestations: a completed private ADULT_BLIND request answers the facts proven; the widget then
+ * has its blinded token request signed and delivers `{ attestation: "<token>.<metadata>" }`.
+ */
+export interface PrivateAttestationPending {
+  private_attestation: { scope_mask: number };
+}
+
 export interface VerifyStatus {
   status: RequestStatus;
   expires_at: number;
   result?: VerifyResult;
   reason?: FailReason;
+}
+
+/**
+ * What the widget's status route answers: VerifyStatus, or for a private ADULT_BLIND request
+ * (docs/adult-blind.md#private-attestations) the facts proven, which the widget turns into `{ attestation }` itself.
+ */
+export interface WidgetVerifyStatus extends Omit<VerifyStatus, 'result'> {
+  result?: VerifyResult | PrivateAttestationPending;
 }
 
 /** Longest long poll the server honours, in seconds. */
@@ -392,6 +410,8 @@ export interface SessionClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** docs/adult-blind.md#private-attestations: present, and `private`, only for a partner that opted in to private attestations */
+  attestation?: 'private';
 }
 
 /** A grant code's lifetime (spec: Time and size constants); also LIMITS.grantTtlMs. */

@@ -62,6 +62,15 @@ export const ERRORS = {
   // prove every requested scope, so no request is created that nobody can complete
   NO_METHOD: { status: 400, message: 'No enabled verification method can prove these scopes.', retryable: false },
 
+  // Added for private attestations (docs/adult-blind.md#private-attestations): the request is not
+  // a completed private ADULT_BLIND request with isAdult proven, or its one token request was
+  // already signed
+  ATTESTATION_NOT_ISSUABLE: {
+    status: 409,
+    message: 'No private attestation can be signed for this request.',
+    retryable: false,
+  },
+
   // Loader, delivered through onError (spec: Errors → Loader); never on the wire
   INIT_FAILED: { status: 0, message: 'Creating the verification request failed.', retryable: true },
   SERVER_VERIFY_TIMEOUT: { status: 0, message: 'Server-verify confirmation did not arrive in time.', retryable: true },
