@@ -16,20 +16,15 @@ import {
   X509Certificate,
   X509CertificateGenerator,
 } from '@peculiar/x509';
-import { randomBytes, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pkcs8PemOf } from '../../wallet/access-certificate.ts';
-import { createEcJwk, type EcJwk, toPublicEcJwk } from '../../wallet/keys.ts';
+import { createEcJwk, type EcJwk } from '../../wallet/keys.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust.ts';
+import { CRYPTO, importPair, serial, SIGNING } from './sandbox-issuer.ts';
 
 /** ISO/IEC 18013-5 Annex B: extended key usage of an mdoc reader authentication certificate. */
 export const MDL_READER_AUTH_EKU = '1.0.18013.5.1.6';
-
-const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
-// @peculiar/x509 types its provider as the DOM Crypto; node's webcrypto is that object.
-const CRYPTO = webcrypto as unknown as Parameters<typeof X509CertificateGenerator.create>[1];
 
 /** Files of the committed sandbox access certificate in fixtures/wallet/. */
 export const SANDBOX_ACCESS_FILES = {
@@ -47,19 +42,6 @@ export interface AccessCertificates {
   chainPem: string;
   /** SVC_WALLET_ACCESS_KEY's content: the leaf's private key, PKCS#8 PEM */
   keyPem: string;
-}
-
-async function importPair(jwk: EcJwk): Promise<webcrypto.CryptoKeyPair> {
-  const subtle = webcrypto.subtle;
-  const privateKey = await subtle.importKey('jwk', { ...jwk }, ECDSA_P256, true, ['sign']);
-  const publicKey = await subtle.importKey('jwk', toPublicEcJwk(jwk), ECDSA_P256, true, ['verify']);
-  return { privateKey, publicKey };
-}
-
-function serial(): string {
-  const bytes = randomBytes(16);
-  bytes[0]! &= 0x7f; // a positive INTEGER
-  return bytes.toString('hex');
 }
 
 /**

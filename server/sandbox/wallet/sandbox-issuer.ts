@@ -53,18 +53,21 @@ export interface SignerProfileOptions {
 }
 
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
+/** The signature of every sandbox certificate: ECDSA with SHA-256. */
+export const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 // @peculiar/x509 types its provider as the DOM Crypto; node's webcrypto is that object.
-const CRYPTO = webcrypto as unknown as Parameters<typeof X509CertificateGenerator.create>[1];
+export const CRYPTO = webcrypto as unknown as Parameters<typeof X509CertificateGenerator.create>[1];
 
-async function importPair(jwk: EcJwk): Promise<webcrypto.CryptoKeyPair> {
+/** A P-256 private JWK as the WebCrypto pair @peculiar/x509 signs and names keys with. */
+export async function importPair(jwk: EcJwk): Promise<webcrypto.CryptoKeyPair> {
   const subtle = webcrypto.subtle;
   const privateKey = await subtle.importKey('jwk', { ...jwk }, ECDSA_P256, true, ['sign']);
   const publicKey = await subtle.importKey('jwk', toPublicEcJwk(jwk), ECDSA_P256, true, ['verify']);
   return { privateKey, publicKey };
 }
 
-function serial(): string {
+/** A random positive 128-bit certificate serial number, in hex. */
+export function serial(): string {
   const bytes = randomBytes(16);
   bytes[0]! &= 0x7f; // a positive INTEGER
   return bytes.toString('hex');
