@@ -81,7 +81,7 @@ export async function createWithPartnerId(
       locale,
       audienceLabel: partner.name,
     },
-    { channel: 'widget' },
+    { channel: 'widget', pageOrigin: partner.domain },
   );
 }
 
@@ -130,7 +130,7 @@ export async function createWithSessionToken(
       clientProofMode: input.clientProofMode,
       locale: input.locale,
     },
-    { channel: 'widget' },
+    { channel: 'widget', pageOrigin: input.origin },
   );
 }
 

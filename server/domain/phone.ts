@@ -65,7 +65,7 @@ export async function phoneMethodsOf(
   record: VerifyRequestRecord,
 ): Promise<PhoneMethod[]> {
   const methods: PhoneMethod[] = [];
-  if (record.wallet) methods.push({ id: 'eudi_wallet', ...walletOfferView(record.wallet) });
+  if (record.wallet) methods.push({ id: 'eudi_wallet', ...walletOfferView(deps, record.wallet) });
   for (const provider of await providersFor(deps.store, record.scopes))
     methods.push({ id: provider.id as `idp_${string}`, name: provider.name, method: provider.method });
   if (deps.config.mode === 'sandbox') methods.push({ id: 'sandbox' });

@@ -73,7 +73,13 @@ export type NewRequest =
  * Who may read the result: the loader, with its poll token, or a signed partner, with its
  * result-reader key (crypto/result-reader.ts).
  */
-export type ResultReader = { channel: 'widget' } | { channel: 'partner'; readerKey: string };
+export type ResultReader =
+  | {
+      channel: 'widget';
+      /** the partner page's origin, already checked: the wallet's signed requests name it (docs/design.md §16) */
+      pageOrigin?: string;
+    }
+  | { channel: 'partner'; readerKey: string };
 
 export interface CreatedRequest {
   record: VerifyRequestRecord;
@@ -107,6 +113,7 @@ export async function createVerifyRequest(
     scopes: request.scopes,
     clientProofMode: request.clientProofMode,
     channel: reader.channel,
+    ...(reader.channel === 'widget' && reader.pageOrigin ? { pageOrigin: reader.pageOrigin } : {}),
   });
   const pollToken = newToken('poll');
   const handoffToken = newToken('handoff');

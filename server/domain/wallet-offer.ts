@@ -49,7 +49,14 @@ export function isWalletOffered(
  */
 export async function offerWallet(
   deps: Pick<AppDeps, 'wallet' | 'config' | 'clock'>,
-  request: { id: string; scopes: readonly Scope[]; clientProofMode: boolean; channel: 'widget' | 'partner' },
+  request: {
+    id: string;
+    scopes: readonly Scope[];
+    clientProofMode: boolean;
+    channel: 'widget' | 'partner';
+    /** the partner page's origin, checked by the caller: its Digital Credentials API requests are signed for it */
+    pageOrigin?: string;
+  },
 ): Promise<{ offer: WalletOffer; material: WalletRequestMaterial } | null> {
   if (!isWalletOffered(deps, request) || !isWalletProvable(request.scopes)) return null;
   const created = await createWalletRequest({
@@ -58,6 +65,8 @@ export async function offerWallet(
     scopes: request.scopes,
     access: deps.wallet.access ?? null,
     now: deps.clock.now(),
+    // docs/design.md §16: signed requests name the page that hands them over; the phone page's too
+    origins: [...(request.pageOrigin ? [request.pageOrigin] : []), phoneOriginOf(deps)],
   });
   const { material } = created;
   const secret = deps.wallet.sealingSecret;
@@ -78,18 +87,27 @@ export async function offerWallet(
   };
 }
 
+/** The phone page's origin (the app URL's): where its Digital Credentials API requests come from. */
+export function phoneOriginOf(deps: Pick<AppDeps, 'config'>): string {
+  return new URL(deps.config.appUrl).origin;
+}
+
 /**
  * The link and Digital Credentials API requests a stored wallet request stands for, as the phone
- * page offers them (no secret: the private keys stay sealed in the store).
+ * page offers them (no secret: the private keys stay sealed in the store), signed for the phone
+ * page's origin when the request was.
  *
- * @example const { wallet_link, dc_request, dc_requests } = walletOfferView(record.wallet)
+ * @example const { wallet_link, dc_request, dc_requests } = walletOfferView(deps, record.wallet)
  */
-export function walletOfferView(stored: WalletRequestMaterial): {
+export function walletOfferView(
+  deps: Pick<AppDeps, 'config'>,
+  stored: WalletRequestMaterial,
+): {
   wallet_link: string;
   dc_request: DcRequest;
   dc_requests: DcApiRequest[];
 } {
-  const { walletLink, dcRequest, dcRequests } = walletRequestOf(stored);
+  const { walletLink, dcRequest, dcRequests } = walletRequestOf(stored, phoneOriginOf(deps));
   return { wallet_link: walletLink, dc_request: dcRequest, dc_requests: dcRequests };
 }
 

@@ -28,6 +28,11 @@ export const RATE_LIMITS = {
    */
   walletResponse: { name: 'wallet-response', max: 120, windowMs: MINUTE },
   /**
+   * per client address: fetches of signed request objects (`GET /oid4vp/request/:id`, docs/design.md
+   * §16): a wallet fetches once per verification; its own budget, so fetching never uses up answers
+   */
+  walletRequestObject: { name: 'wallet-request-object', max: 120, windowMs: MINUTE },
+  /**
    * per client address: identity provider starts (docs/providers.md, "Limits"); each writes a
    * login state, so one address cannot fill the store with them
    */

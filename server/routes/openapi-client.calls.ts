@@ -139,7 +139,7 @@ export interface Outside {
   presentWithDcApi(
     dcRequest: DcApiRequest,
     origin: string,
-  ): Promise<{ protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned'; data: { response: string } }>;
+  ): Promise<{ protocol: DcApiRequest['protocol']; data: { response: string } }>;
   /** a session token of a partner that opted in to private attestations (its billing call is the one above) */
   privateSessionToken(): Promise<string>;
   /** the widget's blinded TokenRequest, base64url, for the current key of scope mask 1 in `keySet` */

@@ -305,7 +305,9 @@ describe('the OpenAPI document, proven by a generated client', () => {
       'GET /api/w/verify-status/{requestId} 200',
     ]);
     expectDocumented(steps);
+    // this service holds the sandbox access certificate (docs/design.md §16): the signed request comes first
     expect((result.created as { dc_requests: { protocol: string }[] }).dc_requests.map((r) => r.protocol)).toEqual([
+      'openid4vp-v1-signed',
       'org-iso-mdoc',
       'openid4vp-v1-unsigned',
     ]);

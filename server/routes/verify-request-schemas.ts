@@ -156,11 +156,31 @@ const oid4vpDcRequestSchema = {
   },
 } as const;
 
-/** design.md §13: the array the page hands to `navigator.credentials.get`, Annex C first, then OpenID4VP. */
+/** design.md §16: OpenID4VP 1.0 over the Digital Credentials API, signed with the access certificate. */
+const oid4vpSignedDcRequestSchema = {
+  type: 'object',
+  description:
+    'OpenID4VP 1.0 over the Digital Credentials API, signed (with an access certificate): `request` a JWS (ES256, ' +
+    '`typ` `oauth-authz-req+jwt`, `x5c`) over the unsigned request’s parameters, `client_id` (`x509_hash:…`) and ' +
+    '`expected_origins` (this page’s origin)',
+  required: ['protocol', 'data'],
+  properties: {
+    protocol: { type: 'string', enum: ['openid4vp-v1-signed'] },
+    data: { type: 'object', required: ['request'], properties: { request: { type: 'string' } } },
+  },
+} as const;
+
+/**
+ * design.md §13, §16: the array the page hands to `navigator.credentials.get`: Annex C, then
+ * OpenID4VP; with an access certificate, signed OpenID4VP, Annex C with readerAuth, then unsigned OpenID4VP.
+ */
 export const dcRequestsSchema = {
   type: 'array',
-  description: 'for navigator.credentials.get({ mediation: "required", digital: { requests: dc_requests } })',
-  items: { anyOf: [dcRequestSchema, oid4vpDcRequestSchema] },
+  description:
+    'for navigator.credentials.get({ mediation: "required", digital: { requests: dc_requests } }): org-iso-mdoc, ' +
+    'openid4vp-v1-unsigned; with an access certificate (design.md §16) openid4vp-v1-signed first, then org-iso-mdoc ' +
+    'whose DocRequests carry readerAuth, then openid4vp-v1-unsigned',
+  items: { anyOf: [oid4vpSignedDcRequestSchema, dcRequestSchema, oid4vpDcRequestSchema] },
 } as const;
 
 const choices = {

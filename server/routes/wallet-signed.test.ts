@@ -12,16 +12,24 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runWalletCommand } from '../cli/wallet.ts';
 import { createFakeClock } from '../clock.ts';
-import { createDirectPost, type WalletTamper } from '../sandbox/wallet/sandbox-wallet.ts';
+import type { DcApiRequest, Oid4vpSignedDcRequest, PhoneMethod, PhoneOpened } from '../../src/protocol/api.ts';
+import {
+  createDcApiCredential,
+  createDirectPost,
+  type PresentOptions,
+  type WalletTamper,
+} from '../sandbox/wallet/sandbox-wallet.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { makeTestApp, type TestApp } from '../test/helpers.ts';
-import { pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
+import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
 
 const ACCESS_ENV = {
   SVC_WALLET_ACCESS_CERT: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.pem'),
   SVC_WALLET_ACCESS_KEY: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.key.pem'),
 };
+
+const pemOf = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----`;
 
 let t: TestApp;
 let logLines: string[] = [];
@@ -211,6 +219,117 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     });
     expect(res.json()).toEqual({ status: 'completed' });
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('GET /oid4vp/request/:id from one address', () => {
+  it('answers 429 with Retry-After past 120 fetches a minute, on its own budget: the answer still goes through', async () => {
+    t = await makeTestApp({ env: ACCESS_ENV });
+    const flow = await frenchAdult(t);
+    const fetchObject = (remoteAddress = '198.51.100.30') =>
+      t.app.inject({ method: 'GET', url: `/oid4vp/request/${flow.requestId}`, remoteAddress });
+    for (let i = 0; i < 120; i++) expect((await fetchObject()).statusCode).toBe(200);
+    const limited = await fetchObject();
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await fetchObject('198.51.100.31')).statusCode).toBe(200);
+    // a wallet's answer from the limited address is counted apart
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/oid4vp/response/${flow.requestId}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'response=x',
+      remoteAddress: '198.51.100.30',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('the Digital Credentials API with SVC_WALLET_ACCESS_CERT', () => {
+  const dcPost = (flow: Flow, credential: unknown, origin = PARTNER_ORIGIN) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin },
+      payload: JSON.stringify(credential),
+    });
+  const answer = (dcRequest: DcApiRequest, origin = PARTNER_ORIGIN, extra: Partial<PresentOptions> = {}) =>
+    createDcApiCredential({
+      dcRequest,
+      origin,
+      issuer: loadSandboxIssuer(),
+      persona: t.deps.personas.find((p) => p.id === 'fr-adult-f')!,
+      now: t.clock.now(),
+      credential: 'pid',
+      ...extra,
+    });
+
+  it('hands the partner page openid4vp-v1-signed (expected_origins its origin), org-iso-mdoc with readerAuth, then unsigned', async () => {
+    t = await makeTestApp({ env: ACCESS_ENV });
+    const flow = await frenchAdult(t);
+    const requests = flow.created.dc_requests!;
+    expect(requests.map((r) => r.protocol)).toEqual(['openid4vp-v1-signed', 'org-iso-mdoc', 'openid4vp-v1-unsigned']);
+    const jws = (requests[0] as Oid4vpSignedDcRequest).data.request;
+    const { x5c } = decodeProtectedHeader(jws);
+    const verified = await compactVerify(jws, await importX509(pemOf(x5c![0]!), 'ES256'));
+    expect(JSON.parse(new TextDecoder().decode(verified.payload))).toMatchObject({
+      client_id: t.deps.wallet.access!.clientId,
+      expected_origins: [PARTNER_ORIGIN],
+      response_mode: 'dc_api.jwt',
+    });
+  });
+
+  it('[isAdult, isFrench] completes through openid4vp-v1-signed from the partner page', async () => {
+    t = await makeTestApp({ env: ACCESS_ENV });
+    const flow = await frenchAdult(t);
+    const credential = await answer(flow.created.dc_requests![0]!);
+    expect(credential.protocol).toBe('openid4vp-v1-signed');
+    const res = await dcPost(flow, credential);
+    expect(res.statusCode).toBe(200);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
+  });
+
+  it('refuses a signed answer bound to another origin, or posted by another page, and the request stays waiting', async () => {
+    t = await makeTestApp({ env: ACCESS_ENV });
+    const flow = await frenchAdult(t);
+    const signed = flow.created.dc_requests![0]!;
+    const elsewhere = await dcPost(flow, await answer(signed, PARTNER_ORIGIN, { tamper: 'origin' }));
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json().error_description).toBe('the device signature does not cover this request');
+    const genuine = await answer(signed);
+    expect((await dcPost(flow, genuine, 'https://attacker.example')).statusCode).toBe(400);
+    expect(await pollStatus(t, flow)).toMatchObject({ status: 'pending' });
+    expect((await dcPost(flow, genuine)).statusCode).toBe(200);
+  });
+
+  it('gives the phone page requests signed for its own origin, and completes from it over openid4vp-v1-signed', async () => {
+    t = await makeTestApp({ env: ACCESS_ENV });
+    const flow = await frenchAdult(t);
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/open`,
+      headers: { 'content-type': 'application/json' },
+      payload: { h: flow.handoff },
+    });
+    const wallet = (opened.json() as PhoneOpened).methods.find((m) => m.id === 'eudi_wallet') as Extract<
+      PhoneMethod,
+      { id: 'eudi_wallet' }
+    >;
+    const appOrigin = new URL(t.deps.config.appUrl).origin;
+    const signed = wallet.dc_requests[0] as Oid4vpSignedDcRequest;
+    expect(signed.protocol).toBe('openid4vp-v1-signed');
+    expect(
+      JSON.parse(Buffer.from(signed.data.request.split('.')[1]!, 'base64url').toString()).expected_origins,
+    ).toEqual([appOrigin]);
+    // the partner page's signed request is not the phone's: a wallet on the phone refuses it
+    await expect(answer(flow.created.dc_requests![0]!, appOrigin)).rejects.toThrow(/expected_origins/);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/m/requests/${flow.requestId}/wallet-response`,
+      headers: { 'content-type': 'application/json', origin: appOrigin },
+      payload: { h: flow.handoff, credential: await answer(signed, appOrigin) },
+    });
+    expect(res.json()).toMatchObject({ status: 'completed' });
   });
 });
 

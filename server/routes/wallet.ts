@@ -18,7 +18,8 @@
  * failed, never the credential. Before anything else, more than 120 posts in 60 s from one client
  * address to these routes and the phone page's /api/m/requests/:id/wallet-response (routes/phone.ts)
  * together answer the spec's 429 "Too many requests" with Retry-After (one budget across
- * instances, counted in the store).
+ * instances, counted in the store); more than 120 fetches of request objects in 60 s from one
+ * address too, on a budget of their own.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WalletResponseError } from '../../src/protocol/api.ts';
@@ -149,7 +150,8 @@ const dcApiSchema = {
   summary: 'What the Digital Credentials API returned to the partner page (posted by the loader)',
   description:
     'text/plain JSON of the credential `navigator.credentials.get({ digital: { requests: dc_requests } })` resolved ' +
-    'to (`{ protocol: "org-iso-mdoc" | "openid4vp-v1-unsigned", data: { response } }`), from the partner page (its ' +
+    'to (`{ protocol: "org-iso-mdoc" | "openid4vp-v1-signed" | "openid4vp-v1-unsigned", data: { response } }`), ' +
+    'from the partner page (its ' +
     'Origin is checked and bound to the device signature).',
   tags: ['widget'],
   params: requestIdParam,
@@ -161,7 +163,7 @@ const dcApiSchema = {
   body: {
     type: 'object',
     properties: {
-      protocol: { type: 'string', enum: ['org-iso-mdoc', 'openid4vp-v1-unsigned'] },
+      protocol: { type: 'string', enum: ['org-iso-mdoc', 'openid4vp-v1-signed', 'openid4vp-v1-unsigned'] },
       data: {
         type: 'object',
         properties: {
@@ -179,8 +181,13 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
 
   app.register(async (wallet) => {
     wallet.addHook('preHandler', async (request) => {
-      if (request.method !== 'POST') return;
-      await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
+      const rule =
+        request.method === 'POST'
+          ? RATE_LIMITS.walletResponse
+          : request.method === 'GET'
+            ? RATE_LIMITS.walletRequestObject
+            : null;
+      if (rule) await enforceRateLimit(deps.store, rule, addressKey(request.ip), deps.clock.now());
     });
 
     wallet.get<WithId>(

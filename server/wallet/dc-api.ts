@@ -22,7 +22,13 @@ import {
   type WalletScope,
 } from './credentials.ts';
 import { createDcapiSessionTranscript } from './library-gaps.ts';
-import { AV_CLAIM, DC_API_NONCE_BYTES, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from './profile.ts';
+import {
+  AV_CLAIM,
+  DC_API_NONCE_BYTES,
+  DC_API_PROTOCOL,
+  OID4VP_DC_API_PROTOCOL,
+  OID4VP_DC_API_SIGNED_PROTOCOL,
+} from './profile.ts';
 
 /** What the page passes to `navigator.credentials.get({ digital: { requests: [dcRequest] } })`. */
 export interface DcRequest {
@@ -151,24 +157,30 @@ export async function sealDcResponse(
 }
 
 /** The Digital Credentials API protocols this verifier offers, in the order the page lists them. */
-export type DcProtocol = typeof DC_API_PROTOCOL | typeof OID4VP_DC_API_PROTOCOL;
+export type DcProtocol = typeof DC_API_PROTOCOL | typeof OID4VP_DC_API_PROTOCOL | typeof OID4VP_DC_API_SIGNED_PROTOCOL;
+
+const DC_PROTOCOLS: ReadonlySet<unknown> = new Set<DcProtocol>([
+  DC_API_PROTOCOL,
+  OID4VP_DC_API_PROTOCOL,
+  OID4VP_DC_API_SIGNED_PROTOCOL,
+]);
 
 /**
  * Reads `protocol` and `data.response` out of what `navigator.credentials.get` resolved to (or
  * its `data`, for the widgets that posted only that: org-iso-mdoc), as own properties only: what
  * an object's prototype holds under these names is never read. Null for another protocol.
  *
- * @example readDcResponse({ protocol: 'openid4vp-v1-unsigned', data: { response: jwe } })
+ * @example readDcResponse({ protocol: 'openid4vp-v1-signed', data: { response: jwe } })
  */
 export function readDcResponse(credential: unknown): { protocol: DcProtocol; response: string } | null {
   if (typeof credential !== 'object' || credential === null) return null;
   const record = credential as Record<string, unknown>;
   const protocol = Object.hasOwn(record, 'protocol') ? record.protocol : DC_API_PROTOCOL;
-  if (protocol !== DC_API_PROTOCOL && protocol !== OID4VP_DC_API_PROTOCOL) return null;
+  if (!DC_PROTOCOLS.has(protocol)) return null;
   const data = Object.hasOwn(record, 'data') ? record.data : record;
   if (typeof data !== 'object' || data === null) return null;
   const response = Object.hasOwn(data, 'response') ? (data as Record<string, unknown>).response : undefined;
-  return typeof response === 'string' ? { protocol, response } : null;
+  return typeof response === 'string' ? { protocol: protocol as DcProtocol, response } : null;
 }
 
 /**

@@ -109,14 +109,21 @@
  * 25. @owf/mdoc 0.6.0's `MobileSecurityObject` has no getter for the MSO's `status` (ISO/IEC
  *    18013-5 second edition: `status.status_list {idx, uri}`), though its schema keeps the key →
  *    `readMsoStatus` reads it from the MSO's encoded structure (tests in status-list.test.ts).
+ * 26. @owf/mdoc 0.6.0 verifies a DocRequest's `readerAuth` (`ReaderAuth.verify`) but does not
+ *    export `ReaderAuthentication`, which makes the bytes to sign → `readerAuthenticationBytes`
+ *    writes #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript, #6.24(ItemsRequest)]) from
+ *    the library's own structures; the library's verify checks what signed-dc-api.ts signs
+ *    (signed-dc-api.test.ts).
  */
 import {
   cborDecode,
   cborEncode,
   CoseKey,
   Curve,
+  DataItem,
   DeviceResponse,
   type Document,
+  type ItemsRequest,
   KeyType,
   type MobileSecurityObject,
   QrHandover,
@@ -222,6 +229,24 @@ export function createDcapiSessionTranscript(encryptionInfo: string, origin: str
   return SessionTranscript.create({
     handover: handover as unknown as Parameters<typeof SessionTranscript.create>[0]['handover'],
   });
+}
+
+/**
+ * Gap 26: ISO/IEC 18013-5 §9.1.4's ReaderAuthenticationBytes, the detached payload of readerAuth.
+ *
+ * @example readerAuth = await ReaderAuth.create({ detachedPayload: readerAuthenticationBytes(transcript, itemsRequest), … })
+ */
+export function readerAuthenticationBytes(
+  sessionTranscript: SessionTranscript,
+  itemsRequest: ItemsRequest,
+): Uint8Array {
+  return cborEncode(
+    DataItem.fromData([
+      'ReaderAuthentication',
+      sessionTranscript.encodedStructure,
+      DataItem.fromData(itemsRequest.encodedStructure),
+    ]),
+  );
 }
 
 const COSE_CURVES = { 'P-256': Curve['P-256'], 'P-384': Curve['P-384'], 'P-521': Curve['P-521'] } as const;

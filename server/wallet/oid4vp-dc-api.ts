@@ -29,8 +29,8 @@ export const RESPONSE_JWE_ENC = 'A128GCM';
 export const DC_API_RESPONSE_MODE = 'dc_api.jwt';
 
 /** The SD-JWT VC PID's format and the algorithms accepted for it (design.md §15): ES256 only. */
-const SD_JWT_FORMAT = 'dc+sd-jwt';
-const SD_JWT_ALGS = { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] };
+export const SD_JWT_FORMAT = 'dc+sd-jwt';
+export const SD_JWT_ALGS = { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] };
 
 /** What the page passes to `navigator.credentials.get` for Chrome's wallets (the wire type). */
 export type { Oid4vpDcRequest };
@@ -112,7 +112,8 @@ export async function createOid4vpDcApiSessionTranscript(input: {
 }
 
 /**
- * Opens the response JWE with the request's private key: ECDH-ES and A128GCM only. Returns its
+ * Opens the response JWE with the request's private key: ECDH-ES and A128GCM only (`encs`: the
+ * signed request lists A256GCM too, docs/design.md §16). Returns its
  * payload as a JSON object, or null when it does not open, is of another algorithm, or is not a
  * JSON object.
  *
@@ -121,13 +122,14 @@ export async function createOid4vpDcApiSessionTranscript(input: {
 export async function openOid4vpDcResponse(
   material: Oid4vpDcMaterial,
   jwe: string,
+  encs: readonly string[] = [RESPONSE_JWE_ENC],
 ): Promise<Record<string, unknown> | null> {
   try {
     const { kty, crv, x, y } = material.publicJwk;
     const key = await importJWK({ kty, crv, x, y, d: material.privateKey }, RESPONSE_JWE_ALG);
     const { plaintext } = await compactDecrypt(jwe, key, {
       keyManagementAlgorithms: [RESPONSE_JWE_ALG],
-      contentEncryptionAlgorithms: [RESPONSE_JWE_ENC],
+      contentEncryptionAlgorithms: [...encs],
     });
     const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
     return typeof payload === 'object' && payload !== null && !Array.isArray(payload)

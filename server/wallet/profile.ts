@@ -44,6 +44,9 @@ export const DC_API_PROTOCOL = 'org-iso-mdoc';
 /** Digital Credentials API protocol identifier of unsigned OpenID4VP 1.0 requests (§A.1, A.2). */
 export const OID4VP_DC_API_PROTOCOL = 'openid4vp-v1-unsigned';
 
+/** Digital Credentials API protocol identifier of signed OpenID4VP 1.0 requests (§A.3, docs/design.md §16). */
+export const OID4VP_DC_API_SIGNED_PROTOCOL = 'openid4vp-v1-signed';
+
 /** Clock skew accepted on the MSO validity window (design.md §11). */
 export const MSO_SKEW_SECONDS = 300;
 

@@ -16,15 +16,11 @@ import {
   isAgeVerificationRequest,
   type WalletScope,
 } from './credentials.ts';
+import type { DcApiRequest } from '../../src/protocol/api.ts';
 import type { AccessCertificate } from './access-certificate.ts';
 import { createDcRequest, type DcRequest, type DcRequestMaterial } from './dc-api.ts';
 import { mdocContext } from './mdoc-context.ts';
-import {
-  createOid4vpDcMaterial,
-  type Oid4vpDcMaterial,
-  type Oid4vpDcRequest,
-  oid4vpDcRequestOf,
-} from './oid4vp-dc-api.ts';
+import { createOid4vpDcMaterial, type Oid4vpDcMaterial, oid4vpDcRequestOf } from './oid4vp-dc-api.ts';
 import {
   CLIENT_ID_PREFIX,
   DC_API_PROTOCOL,
@@ -34,6 +30,7 @@ import {
   STATE_BYTES,
   WALLET_LINK_SCHEME,
 } from './profile.ts';
+import { createSignedDcRequests, signedDcRequestOf, type SignedDcRequests } from './signed-dc-api.ts';
 import { createSignedRequest, requestUriOf, signedWalletLink, type SignedRequestMaterial } from './signed-request.ts';
 
 /**
@@ -57,17 +54,25 @@ export interface WalletRequestMaterial {
    * secret), when the service holds an access certificate (docs/design.md §16)
    */
   signed?: SignedRequestMaterial;
+  /**
+   * the Digital Credentials API requests signed for each page origin (the partner page's, the
+   * phone page's), when the service holds an access certificate (docs/design.md §16)
+   */
+  signedDc?: SignedDcRequests[];
 }
 
 /** What the page hands to `navigator.credentials.get({ digital: { requests } })`, in this order. */
-export type DcApiRequest = DcRequest | Oid4vpDcRequest;
+export type { DcApiRequest };
 
 export interface WalletRequest {
   /** the `wallet_link` of verify-request */
   walletLink: string;
   /** the `dc_request` of verify-request (org-iso-mdoc, for the widgets that know only it) */
   dcRequest: DcRequest;
-  /** the `dc_requests` of verify-request: org-iso-mdoc, then openid4vp-v1-unsigned */
+  /**
+   * the `dc_requests` of verify-request: org-iso-mdoc, then openid4vp-v1-unsigned; signed for the
+   * page's origin, openid4vp-v1-signed, org-iso-mdoc with readerAuth, then openid4vp-v1-unsigned
+   */
   dcRequests: DcApiRequest[];
   responseUri: string;
   clientId: string;
@@ -221,17 +226,25 @@ export function dcApiCredentials(material: Pick<WalletRequestMaterial, 'scopes'>
 /**
  * The link and the Digital Credentials API requests a stored material stands for (the same as
  * createWalletRequest answered), e.g. for the phone page. Nothing secret: the public key only.
+ * For a page `origin` the requests were signed for (docs/design.md §16): the signed OpenID4VP
+ * request first, then Annex C with readerAuth, then the unsigned OpenID4VP request; for any other
+ * page, or without a certificate, Annex C then the unsigned OpenID4VP request.
  *
- * @example const { walletLink, dcRequest, dcRequests } = walletRequestOf(record.wallet)
+ * @example const { walletLink, dcRequest, dcRequests } = walletRequestOf(record.wallet, appOrigin)
  */
 export function walletRequestOf(
   material: WalletRequestMaterial,
+  origin?: string,
 ): Pick<WalletRequest, 'walletLink' | 'dcRequest' | 'dcRequests'> {
+  const signed = origin === undefined ? undefined : material.signedDc?.find((entry) => entry.origin === origin);
   const dcRequest: DcRequest = {
     protocol: DC_API_PROTOCOL,
-    data: { deviceRequest: material.dc.deviceRequest, encryptionInfo: material.dc.encryptionInfo },
+    data: {
+      deviceRequest: signed?.deviceRequest ?? material.dc.deviceRequest,
+      encryptionInfo: material.dc.encryptionInfo,
+    },
   };
-  const dcRequests: DcApiRequest[] = [dcRequest];
+  const dcRequests: DcApiRequest[] = signed ? [signedDcRequestOf(signed), dcRequest] : [dcRequest];
   if (material.oid4vpDc) {
     const query = dcqlQueryFor(dcApiCredentials(material), scopesOf(material));
     dcRequests.push(oid4vpDcRequestOf(material.oid4vpDc, query));
@@ -254,6 +267,12 @@ export async function createWalletRequest(input: {
   access?: AccessCertificate | null;
   /** ms since the epoch: the request object's `iat` */
   now?: number;
+  /**
+   * the pages that will hand the Digital Credentials API requests to the browser, the partner
+   * page's origin first (its requests are the ones answered): with `access`, each gets its own
+   * signed requests (docs/design.md §16)
+   */
+  origins?: readonly string[];
 }): Promise<WalletRequest> {
   const scopes = [...(input.scopes ?? ['isAdult'])];
   if (scopes.length === 0) throw new Error('a wallet request asks for at least one scope');
@@ -263,7 +282,8 @@ export async function createWalletRequest(input: {
   const params = authorizationRequestOf({ responseUri, nonce, state, scopes });
   // The library's own request checks (response_mode vs response_uri, one query language, …).
   validateOpenid4vpAuthorizationRequestPayload({ params: params as Openid4vpAuthorizationRequest });
-  const { material: dc } = await createDcRequest(credentialsFor(scopes), scopes);
+  const dcKinds = credentialsFor(scopes);
+  const { material: dc } = await createDcRequest(dcKinds, scopes);
   const material: WalletRequestMaterial = {
     v: 2,
     responseUri,
@@ -273,16 +293,32 @@ export async function createWalletRequest(input: {
     dc,
     oid4vpDc: await createOid4vpDcMaterial(),
   };
-  if (input.access && !isAgeVerificationRequest(scopes)) {
+  const now = input.now ?? Date.now();
+  const { access } = input;
+  if (access && !isAgeVerificationRequest(scopes)) {
     const dcqlQuery = linkQueryOf(material);
-    material.signed = await createSignedRequest(
-      input.access,
-      { responseUri, nonce, state, dcqlQuery },
-      input.now ?? Date.now(),
+    material.signed = await createSignedRequest(access, { responseUri, nonce, state, dcqlQuery }, now);
+  }
+  const origins = [...new Set(input.origins ?? [])];
+  if (access && origins.length > 0) {
+    const oid4vpDc = material.oid4vpDc!;
+    const dcqlQuery = dcqlQueryFor(dcApiCredentials(material), scopes);
+    material.signedDc = await Promise.all(
+      origins.map((origin) =>
+        createSignedDcRequests(access, {
+          origin,
+          oid4vpDc,
+          dcqlQuery,
+          encryptionInfo: dc.encryptionInfo,
+          kinds: dcKinds,
+          scopes,
+          now,
+        }),
+      ),
     );
   }
   const clientId = material.signed?.clientId ?? params.client_id;
-  return { ...walletRequestOf(material), responseUri, clientId, nonce, state, material };
+  return { ...walletRequestOf(material, origins[0]), responseUri, clientId, nonce, state, material };
 }
 
 /**

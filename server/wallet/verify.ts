@@ -64,7 +64,7 @@ import {
 import { mdocContext } from './mdoc-context.ts';
 import { checkMsoValidity, type MsoValidityProblem } from './mso-validity.ts';
 import { createOid4vpDcApiSessionTranscript, jwkThumbprintBytes, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
-import { DC_API_PROTOCOL, MSO_SKEW_SECONDS } from './profile.ts';
+import { DC_API_PROTOCOL, MSO_SKEW_SECONDS, OID4VP_DC_API_SIGNED_PROTOCOL } from './profile.ts';
 import {
   authorizationRequestOf,
   clientIdOf,
@@ -77,6 +77,7 @@ import {
 import { type SdJwtCheck, type SdJwtProblem, type StatusReference, verifyPidSdJwt } from './sd-jwt.ts';
 import type { StatusChecker, StatusDecision, StatusTokenProblem, UnreachableReason } from './status-list.ts';
 import { openSignedAnswer, type SignedAnswerProblem } from './signed-answer.ts';
+import { ANSWER_JWE_ENCS } from './signed-request.ts';
 import { type ChainProblem, evaluateIssuerChain } from './trust-chain.ts';
 import type { WalletTrust } from './trust.ts';
 
@@ -129,6 +130,7 @@ export type RefusalDetail =
   | 'vp_token is missing, mixed, or not one presentation of a requested credential'
   | 'the presentation is not base64url'
   | 'not a Digital Credentials API response of a protocol this request offered'
+  | 'no signed request was made for this page’s origin'
   | 'the HPKE envelope does not open for this request and origin'
   | 'the JWE does not open with this request’s key as ECDH-ES and A128GCM, or is not JSON'
   | SignedAnswerProblem
@@ -597,6 +599,10 @@ export async function verifyDcApiResponse(
   const read = readDcResponse(input.credential);
   if (read === null || (read.protocol !== DC_API_PROTOCOL && !material.oid4vpDc))
     return refuse('dc_response', 'not a Digital Credentials API response of a protocol this request offered');
+  // docs/design.md §16: a signed request names its page in expected_origins; no other page's answer counts.
+  const signedForOrigin = material.signedDc?.some((entry) => entry.origin === origin) ?? false;
+  if (read.protocol === OID4VP_DC_API_SIGNED_PROTOCOL && !signedForOrigin)
+    return refuse('dc_response', 'no signed request was made for this page’s origin');
 
   if (read.protocol === DC_API_PROTOCOL) {
     const bytes = await openDcResponse(material.dc, origin, read.response);
@@ -613,11 +619,14 @@ export async function verifyDcApiResponse(
   }
 
   const oid4vp = material.oid4vpDc!;
-  const payload = await openOid4vpDcResponse(oid4vp, read.response);
+  const signed = read.protocol === OID4VP_DC_API_SIGNED_PROTOCOL;
+  const payload = await openOid4vpDcResponse(oid4vp, read.response, signed ? ANSWER_JWE_ENCS : undefined);
   if (payload === null)
     return refuse(
       'dc_response',
-      'the JWE does not open with this request’s key as ECDH-ES and A128GCM, or is not JSON',
+      signed
+        ? 'the JWE does not open with this request’s key as ECDH-ES and A128GCM or A256GCM, or is not JSON'
+        : 'the JWE does not open with this request’s key as ECDH-ES and A128GCM, or is not JSON',
     );
   let keyed: KeyedPresentation | null;
   try {

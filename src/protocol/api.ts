@@ -176,8 +176,22 @@ export interface Oid4vpDcRequest {
   };
 }
 
-/** A Digital Credentials API request: Annex C first (Safari, the AV app), then OpenID4VP (Chrome). */
-export type DcApiRequest = DcRequest | Oid4vpDcRequest;
+/**
+ * OpenID4VP 1.0 over the Digital Credentials API, signed with the verifier's access certificate
+ * (design.md §16): `request` a JWS (`x5c`, client id `x509_hash:…`) over the unsigned request's
+ * parameters, `client_id` and `expected_origins` (this page's origin).
+ */
+export interface Oid4vpSignedDcRequest {
+  protocol: 'openid4vp-v1-signed';
+  data: { request: string };
+}
+
+/**
+ * A Digital Credentials API request. Unsigned: Annex C first (Safari, the AV app), then OpenID4VP
+ * (Chrome). With an access certificate (design.md §16): signed OpenID4VP, Annex C with readerAuth,
+ * then unsigned OpenID4VP.
+ */
+export type DcApiRequest = DcRequest | Oid4vpSignedDcRequest | Oid4vpDcRequest;
 
 /** The 400 answer of the wallet endpoints (OpenID4VP's error shape, design.md §11). */
 export interface WalletResponseError {

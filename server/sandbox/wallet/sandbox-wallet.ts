@@ -42,7 +42,13 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
-import { type Persona, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../../src/protocol/api.ts';
+import {
+  type DcApiRequest,
+  type DcqlQuery,
+  type Persona,
+  SANDBOX_WALLET_CHOICES,
+  type SandboxWalletChoice,
+} from '../../../src/protocol/api.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
 import {
   type CredentialKind,
@@ -53,22 +59,25 @@ import {
   PID_SD_VCT_VALUES,
   type PresentedCredential,
 } from '../../wallet/credentials.ts';
-import { sealDcResponse, type DcRequest } from '../../wallet/dc-api.ts';
+import { sealDcResponse } from '../../wallet/dc-api.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
 import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
 import { mdocContext } from '../../wallet/mdoc-context.ts';
+import { createOid4vpDcApiSessionTranscript, sealOid4vpDcResponse } from '../../wallet/oid4vp-dc-api.ts';
 import {
-  createOid4vpDcApiSessionTranscript,
-  type Oid4vpDcRequest,
-  sealOid4vpDcResponse,
-} from '../../wallet/oid4vp-dc-api.ts';
-import { AV_CLAIM, AV_DOCTYPE, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL } from '../../wallet/profile.ts';
+  AV_CLAIM,
+  AV_DOCTYPE,
+  DC_API_PROTOCOL,
+  OID4VP_DC_API_PROTOCOL,
+  OID4VP_DC_API_SIGNED_PROTOCOL,
+} from '../../wallet/profile.ts';
 import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request.ts';
 import { jwkThumbprintBytes } from '../../wallet/oid4vp-dc-api.ts';
 import {
   encryptAnswer,
   fetchRequestObjectOverHttp,
   isSignedLink,
+  readSignedDcRequest,
   readSignedRequest,
   type RequestObjectFetcher,
 } from './signed-request-reader.ts';
@@ -697,20 +706,46 @@ async function createSdJwtPresentation(
 
 /** What `navigator.credentials.get` resolves to (its `protocol` and `data`). */
 export interface DcApiCredential {
-  protocol: typeof DC_API_PROTOCOL | typeof OID4VP_DC_API_PROTOCOL;
+  protocol: DcApiRequest['protocol'];
   data: { response: string };
 }
 
 /**
+ * ISO/IEC 18013-5 §9.1.4 as a wallet checks it (docs/design.md §16): every DocRequest's readerAuth,
+ * where there is one, verifies (@owf/mdoc's ReaderAuth.verify, the key of its x5chain leaf) over
+ * this request's `dcapi` transcript for the page's `origin` and that DocRequest's ItemsRequest.
+ * Throws when one does not; a DocRequest without readerAuth is read as unsigned.
+ */
+async function checkReaderAuth(deviceRequest: string, encryptionInfo: string, origin: string): Promise<void> {
+  const bytes = decodeBase64Url(deviceRequest);
+  if (!bytes) throw new Error('deviceRequest is not base64url');
+  const sessionTranscript = createDcapiSessionTranscript(encryptionInfo, origin);
+  for (const { itemsRequest, readerAuth } of DeviceRequest.decode(bytes).docRequests) {
+    if (!readerAuth) continue;
+    let failed = false;
+    await readerAuth.verify(
+      {
+        readerAuthentication: { sessionTranscript, itemsRequest },
+        verificationCallback: ({ status }) => void (failed ||= status === 'FAILED'),
+      },
+      mdocContext,
+    );
+    if (failed) throw new Error(`readerAuth does not verify for ${origin}`);
+  }
+}
+
+/**
  * Answers a Digital Credentials API request as a wallet on the device would: the object
- * `navigator.credentials.get` resolves to. `org-iso-mdoc`: an Annex C response (HPKE);
- * `openid4vp-v1-unsigned`: a JWE of `{ vp_token }` to the request's key. Presents `credential`
+ * `navigator.credentials.get` resolves to. `org-iso-mdoc`: an Annex C response (HPKE), after
+ * checking readerAuth where the request carries it; `openid4vp-v1-unsigned`: a JWE of `{ vp_token }`
+ * to the request's key; `openid4vp-v1-signed`: the same, after checking the request object and
+ * that `expected_origins` lists `origin` (signed-request-reader.ts). Presents `credential`
  * (default the first the request accepts).
  *
  * @example const credential = await createDcApiCredential({ dcRequest, origin: 'https://shop.example', issuer, persona, now })
  */
 export async function createDcApiCredential(
-  options: PresentOptions & { dcRequest: DcRequest | Oid4vpDcRequest; origin: string },
+  options: PresentOptions & { dcRequest: DcApiRequest; origin: string },
 ): Promise<DcApiCredential> {
   if (
     options.tamper === 'nonce' ||
@@ -725,11 +760,22 @@ export async function createDcApiCredential(
   const signedOrigin =
     options.tamper === 'origin' || options.tamper === 'embedded-payload' ? 'https://attacker.example' : options.origin;
   const { dcRequest } = options;
-  if (dcRequest.protocol === OID4VP_DC_API_PROTOCOL) {
-    const { nonce, dcql_query: query, client_metadata: metadata } = dcRequest.data;
+  if (dcRequest.protocol === OID4VP_DC_API_PROTOCOL || dcRequest.protocol === OID4VP_DC_API_SIGNED_PROTOCOL) {
+    const { protocol } = dcRequest;
+    const { nonce, query, jwk } =
+      protocol === OID4VP_DC_API_SIGNED_PROTOCOL
+        ? await readSignedDcRequest(dcRequest.data.request, options.origin).then((read) => ({
+            nonce: read.nonce,
+            query: read.dcql_query as DcqlQuery,
+            jwk: read.encryptTo,
+          }))
+        : {
+            nonce: dcRequest.data.nonce,
+            query: dcRequest.data.dcql_query,
+            jwk: dcRequest.data.client_metadata.jwks.keys[0],
+          };
     const asked = askedByDcql(query);
     const chosen = chooseCredential(asked, options.credential);
-    const [jwk] = metadata.jwks.keys;
     if (!jwk) throw new Error('the request has no encryption key in client_metadata.jwks');
     if (chosen.kind === PID_SD_QUERY_ID) {
       const presentation = await createSdJwtPresentation({
@@ -739,20 +785,15 @@ export async function createDcApiCredential(
         audience: `origin:${signedOrigin}`,
       });
       const vpToken = { [keyOf(chosen, asked, options.tamper)]: [presentation] };
-      return {
-        protocol: OID4VP_DC_API_PROTOCOL,
-        data: { response: await sealOid4vpDcResponse(jwk, { vp_token: vpToken }) },
-      };
+      return { protocol, data: { response: await sealOid4vpDcResponse(jwk, { vp_token: vpToken }) } };
     }
     const sessionTranscript = await createOid4vpDcApiSessionTranscript({ origin: signedOrigin, nonce, jwk });
     const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript, asked: chosen });
     const vpToken = { [keyOf(chosen, asked, options.tamper)]: [encodeBase64Url(deviceResponse)] };
-    return {
-      protocol: OID4VP_DC_API_PROTOCOL,
-      data: { response: await sealOid4vpDcResponse(jwk, { vp_token: vpToken }) },
-    };
+    return { protocol, data: { response: await sealOid4vpDcResponse(jwk, { vp_token: vpToken }) } };
   }
   const { encryptionInfo, deviceRequest } = dcRequest.data;
+  await checkReaderAuth(deviceRequest, encryptionInfo, options.origin);
   const chosen = chooseCredential(askedByDeviceRequest(deviceRequest), options.credential);
   const sessionTranscript = createDcapiSessionTranscript(encryptionInfo, signedOrigin);
   const deviceResponse = await createDeviceResponse({ ...options, sessionTranscript, asked: chosen });
