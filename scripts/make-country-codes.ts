@@ -1,5 +1,5 @@
 /**
- * Writes server/domain/country-codes.ts, the ISO 3166-1 alpha-2 → alpha-3 table the facts rule
+ * Writes server/rules/country-codes.ts, the ISO 3166-1 alpha-2 → alpha-3 table the facts rule
  * reads nationalities with (issue 17, design.md §12), from Debian's iso-codes package:
  *
  *   npx tsx scripts/make-country-codes.ts [--source <iso_3166-1.json>]
@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const ISO_CODES_SOURCE = '/usr/share/iso-codes/json/iso_3166-1.json';
-export const COUNTRY_CODES_MODULE = resolve(import.meta.dirname, '../server/domain/country-codes.ts');
+export const COUNTRY_CODES_MODULE = resolve(import.meta.dirname, '../server/rules/country-codes.ts');
 
 interface IsoCountry {
   alpha_2: string;

@@ -5,8 +5,8 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseMasterKey } from './crypto/master-key.ts';
 import { ConfigError } from './errors.ts';
-import { nearestName } from './domain/nearest-name.ts';
-import { isSecureOrLoopbackUrl } from './domain/urls.ts';
+import { nearestName } from './rules/nearest-name.ts';
+import { isSecureOrLoopbackUrl } from './rules/urls.ts';
 import { tooWideProxyRanges } from './limits/proxy-ranges.ts';
 
 export type Mode = 'sandbox' | 'production';

@@ -1,27 +1,142 @@
 /**
- * The server's layers (issue 7), checked on the imports of every source file (tests aside):
- * - routes/ parse and answer: no store implementation, from store/ at most the interface's types,
- *   and no store call of their own (`deps.store.getX(…)`): use cases do that, in domain/;
- * - domain/ holds the use cases over the Store interface: no Fastify, nothing from routes/ or
- *   http/, from store/ only the interface (store.ts);
- * - http/ is the edge: nothing from routes/, from store/ only the interface (store.ts, whose
- *   StoreUnavailableError it answers with 503);
- * - outside store/, nothing names a store implementation (store/open.ts chooses one; the sealing
- *   wrapper, store/sealed.ts, works over any), so a second store needs no change elsewhere;
- * - sandbox/ is what production never runs (issue 17: the personas, the persona picker, the sandbox
- *   wallet and issuer, the example identity provider). Only these import it: sandbox/ itself, the
- *   CLI (cli/: `svc wallet present`), test support (test/, wallet/test-helpers.ts) and tests, and
- *   the app wiring (app.ts, boot.ts) through a dynamic `import()` taken in sandbox mode only, so a
- *   production process never loads it. Nothing in domain/, routes/, wallet/, http/ or any other
- *   folder does. (scripts/ and e2e/, outside server/, may: they are not the service.)
- * - no import cycle at load time (type-only and dynamic imports aside).
+ * The server's rooms and what each may import (docs/development.md, "The house"), read from every source file
+ * (tests and test support aside) with the TypeScript compiler's own parser: value, type-only and
+ * dynamic imports, and re-exports, alike. Every room states its rule as data, below; an import
+ * outside its room's list is an arrow up the house and fails, and so does a file in a room no rule
+ * names. On top of the lists:
+ * - routes/ parse and answer: from store/ at most the interface's types, and no store call of their
+ *   own (`deps.store.getX(…)`): use cases do that, in domain/;
+ * - domain/ and http/ reach the store through its interface (store/store.ts) only, and outside
+ *   store/ nothing names a store implementation (store/open.ts chooses one);
+ * - sandbox/ is what production never runs: only the CLI and test support import it, and the app
+ *   wiring (app.ts, boot.ts) loads it with `import()` in sandbox mode only;
+ * - no import cycle among files, type-only imports included.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SERVER_DIR = dirname(fileURLToPath(import.meta.url));
+
+/** The wire contract the browser shares (src/protocol/), the one room outside server/ it may import. */
+const PROTOCOL = 'protocol';
+
+/**
+ * Each room and the rooms it may import, bottom of the house first. A room is a folder of server/
+ * or one of its top-level files.
+ */
+export const ROOMS: Readonly<Record<string, readonly string[]>> = {
+  // the ground: the contract and what everything leans on
+  [PROTOCOL]: [],
+  'errors.ts': [PROTOCOL],
+  'clock.ts': [],
+  'paths.ts': [],
+  // rules of the field, pure: facts from claims, country codes, URLs, printable text
+  rules: [PROTOCOL],
+  // the partner SDK ships alone: nothing of the service
+  sdk: [],
+  crypto: [PROTOCOL, 'errors.ts', 'clock.ts'],
+  store: [PROTOCOL, 'errors.ts', 'clock.ts', 'rules', 'crypto'],
+  limits: [PROTOCOL, 'errors.ts', 'clock.ts', 'store'],
+  'config.ts': [PROTOCOL, 'errors.ts', 'paths.ts', 'rules', 'crypto', 'limits'],
+  'mode.ts': ['errors.ts', 'config.ts', 'store'],
+  telemetry: [PROTOCOL, 'errors.ts', 'clock.ts', 'config.ts', 'store', 'limits'],
+  // the two verifiers, side by side: neither imports the other
+  wallet: [PROTOCOL, 'errors.ts', 'clock.ts', 'paths.ts', 'rules', 'crypto', 'config.ts', 'telemetry'],
+  providers: [PROTOCOL, 'errors.ts', 'clock.ts', 'rules', 'crypto', 'config.ts', 'telemetry'],
+  // what the composition root hands every use case
+  'deps.ts': [PROTOCOL, 'clock.ts', 'config.ts', 'crypto', 'store', 'limits', 'telemetry', 'wallet', 'providers'],
+  domain: [
+    PROTOCOL,
+    'errors.ts',
+    'clock.ts',
+    'rules',
+    'crypto',
+    'store',
+    'limits',
+    'config.ts',
+    'telemetry',
+    'wallet',
+    'providers',
+    'deps.ts',
+  ],
+  // the HTTP edge
+  auth: [PROTOCOL, 'errors.ts', 'sdk', 'store', 'limits', 'deps.ts', 'domain'],
+  http: [PROTOCOL, 'errors.ts', 'config.ts', 'store', 'limits', 'deps.ts', 'domain'],
+  routes: [
+    PROTOCOL,
+    'errors.ts',
+    'paths.ts',
+    'config.ts',
+    'sdk',
+    'store',
+    'limits',
+    'telemetry',
+    'wallet',
+    'deps.ts',
+    'domain',
+    'auth',
+    'http',
+  ],
+  // composition: the app, its boot, what production never runs, the entry points
+  'app.ts': [PROTOCOL, 'errors.ts', 'deps.ts', 'limits', 'telemetry', 'auth', 'http', 'routes', 'sandbox'],
+  'boot.ts': [
+    PROTOCOL,
+    'errors.ts',
+    'clock.ts',
+    'rules',
+    'crypto',
+    'store',
+    'limits',
+    'config.ts',
+    'mode.ts',
+    'telemetry',
+    'wallet',
+    'providers',
+    'deps.ts',
+    'domain',
+    'sandbox',
+  ],
+  sandbox: [
+    PROTOCOL,
+    'errors.ts',
+    'clock.ts',
+    'paths.ts',
+    'rules',
+    'crypto',
+    'store',
+    'config.ts',
+    'telemetry',
+    'wallet',
+    'providers',
+    'deps.ts',
+    'domain',
+    'http',
+    'routes',
+  ],
+  'main.ts': [PROTOCOL, 'errors.ts', 'config.ts', 'store', 'telemetry', 'wallet', 'app.ts', 'boot.ts'],
+  cli: [
+    PROTOCOL,
+    'errors.ts',
+    'clock.ts',
+    'rules',
+    'crypto',
+    'store',
+    'config.ts',
+    'providers',
+    'wallet',
+    'domain',
+    'boot.ts',
+    'sandbox',
+  ],
+  'cli.ts': ['cli', 'main.ts'],
+  'example-partner': [PROTOCOL, 'sdk'],
+};
+
+/** Code that only tests run, though it does not end in .test.ts: checked as tests are, not as its room. */
+const TEST_SUPPORT = ['test/', 'wallet/test-helpers.ts', 'routes/openapi-client.calls.ts'];
 
 interface SourceFile {
   /** relative to server/, with forward slashes: "routes/widget.ts" */
@@ -37,95 +152,115 @@ interface Import {
   dynamic: boolean;
 }
 
-const FROM = /^(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s*['"]([^'"]+)['"]/gm;
-const BARE = /^import\s+['"]([^'"]+)['"]/gm;
-const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
-const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;
+const parsedImports = new Map<string, Import[]>();
 
-function importsOf(file: SourceFile): Import[] {
+/** Every import, re-export and `import()` of a file, as the TypeScript parser reads them (parsed once). */
+export function importsOf(file: SourceFile): Import[] {
+  const key = `${file.path}\0${file.source}`;
+  const known = parsedImports.get(key);
+  if (known) return known;
+  const found = parseImports(file);
+  parsedImports.set(key, found);
+  return found;
+}
+
+function parseImports(file: SourceFile): Import[] {
   const resolve = (specifier: string): string =>
     specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file.path), specifier)) : specifier;
+  const parsed = ts.createSourceFile(file.path, file.source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: Import[] = [];
-  for (const [, typeKeyword, names, specifier] of file.source.matchAll(FROM)) {
-    const members = names!
-      .replace(/^\{|\}$/g, '')
-      .split(',')
-      .map((m) => m.trim())
-      .filter(Boolean);
-    const allTypes = names!.trim().startsWith('{') && members.length > 0 && members.every((m) => m.startsWith('type '));
-    found.push({ target: resolve(specifier!), typeOnly: Boolean(typeKeyword) || allTypes, dynamic: false });
-  }
-  for (const [, specifier] of file.source.matchAll(BARE))
-    found.push({ target: resolve(specifier!), typeOnly: false, dynamic: false });
-  for (const [, specifier] of file.source.matchAll(DYNAMIC))
-    found.push({ target: resolve(specifier!), typeOnly: false, dynamic: true });
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings : null;
+      const typeOnly =
+        !!clause &&
+        (clause.isTypeOnly ||
+          (!clause.name && !!named && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly)));
+      found.push({ target: resolve(node.moduleSpecifier.text), typeOnly, dynamic: false });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause : null;
+      const typeOnly =
+        node.isTypeOnly || (!!named && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
+      found.push({ target: resolve(node.moduleSpecifier.text), typeOnly, dynamic: false });
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      found.push({ target: resolve(node.arguments[0].text), typeOnly: false, dynamic: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(parsed);
   return found;
 }
 
 const under = (path: string, folder: string): boolean => path.startsWith(`${folder}/`);
+
+/** The room of a path relative to server/: its first folder, the file itself at the top, `protocol` for src/protocol/. */
+export function roomOf(path: string): string {
+  if (path.startsWith('../src/protocol/')) return PROTOCOL;
+  if (path.startsWith('../')) return path.split('/').slice(0, 3).join('/');
+  return path.includes('/') ? path.slice(0, path.indexOf('/')) : path;
+}
+
 const isFastify = (target: string): boolean => target === 'fastify' || target.startsWith('@fastify/');
 const STORE_INTERFACE = 'store/store.ts';
 /** What outside store/ may import from it: the interface, the opener and the wrapper over any store. */
 const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts'];
-/** What may import sandbox/ statically: itself, the CLI, test support. */
-const SANDBOX_IMPORTERS = ['sandbox', 'cli', 'test'];
-const TEST_SUPPORT = ['wallet/test-helpers.ts'];
-/** What may load sandbox/ with a dynamic import(), in sandbox mode only: the app wiring. */
+/** What may load sandbox/ only with a dynamic import(), in sandbox mode: the app wiring. */
 const APP_WIRING = ['app.ts', 'boot.ts'];
+const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;
 
-function mayImportSandbox(path: string, dynamic: boolean): boolean {
-  if (SANDBOX_IMPORTERS.some((folder) => under(path, folder)) || TEST_SUPPORT.includes(path)) return true;
-  return dynamic && APP_WIRING.includes(path);
-}
-
-/** Every breach of the rules above, one line each. */
-function findLayerViolations(files: readonly SourceFile[]): string[] {
+/** Every import against the house, one line each. */
+export function findLayerViolations(files: readonly SourceFile[]): string[] {
   const violations: string[] = [];
   for (const file of files) {
     const say = (what: string): number => violations.push(`${file.path}: ${what}`);
-    for (const { target, typeOnly, dynamic } of importsOf(file)) {
-      if (under(file.path, 'routes') && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly)) {
-        say(`a route imports ${target} (only types from ${STORE_INTERFACE})`);
-      }
-      if (under(file.path, 'domain')) {
-        if (isFastify(target)) say(`domain/ imports ${target}`);
-        if (under(target, 'routes') || under(target, 'http')) say(`domain/ imports ${target}`);
-        if (under(target, 'store') && target !== STORE_INTERFACE)
-          say(`domain/ imports ${target} (only ${STORE_INTERFACE})`);
-      }
-      if (
-        under(file.path, 'http') &&
-        (under(target, 'routes') || (under(target, 'store') && target !== STORE_INTERFACE))
-      )
-        say(`http/ imports ${target}`);
-      if (!under(file.path, 'store') && under(target, 'store') && !STORE_AGNOSTIC.includes(target)) {
-        say(`imports the store implementation ${target} (open stores through store/open.ts)`);
-      }
-      if (under(target, 'sandbox') && !mayImportSandbox(file.path, dynamic)) {
-        say(
-          APP_WIRING.includes(file.path)
-            ? `imports ${target} statically (load sandbox/ with import() in sandbox mode only)`
-            : `imports ${target} (sandbox/ is never run in production)`,
-        );
-      }
+    const room = roomOf(file.path);
+    const allowed = ROOMS[room];
+    if (!allowed) {
+      say(`room ${room} has no rule in ROOMS`);
+      continue;
     }
-    if (under(file.path, 'routes') && STORE_CALL.test(file.source))
+    for (const { target, typeOnly, dynamic } of importsOf(file)) {
+      if (isFastify(target)) {
+        if (room === 'domain') say(`domain/ imports ${target}`);
+        continue;
+      }
+      if (!isLocal(target)) continue;
+      const to = roomOf(target);
+      if (to !== room && !allowed.includes(to)) say(`${room} may not import ${to} (${target})`);
+      if (to === 'sandbox' && APP_WIRING.includes(file.path) && !dynamic)
+        say(`imports ${target} statically (load sandbox/ with import() in sandbox mode only)`);
+      if (room === 'routes' && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly))
+        say(`a route imports ${target} (only types from ${STORE_INTERFACE})`);
+      if ((room === 'domain' || room === 'http') && under(target, 'store') && target !== STORE_INTERFACE)
+        say(`${room}/ imports ${target} (only ${STORE_INTERFACE})`);
+      if (room !== 'store' && under(target, 'store') && !STORE_AGNOSTIC.includes(target))
+        say(`imports the store implementation ${target} (open stores through store/open.ts)`);
+    }
+    if (room === 'routes' && STORE_CALL.test(file.source))
       say('a route calls the store itself (move it into a domain/ use case)');
   }
   return violations;
 }
 
-/**
- * Import cycles among the files, each as the files around it. A type-only import is erased and a
- * dynamic one runs later, so neither makes a cycle at load time.
- */
-function findImportCycles(files: readonly SourceFile[]): string[][] {
+/** A file of this repository (server/, src/, fixtures/), not a package: local specifiers name their extension. */
+function isLocal(target: string): boolean {
+  return target.endsWith('.ts') || target.endsWith('.tsx') || target.endsWith('.json') || target.startsWith('../');
+}
+
+/** Import cycles among the files, type-only imports included, each as the files around it. */
+export function findImportCycles(files: readonly SourceFile[]): string[][] {
   const paths = new Set(files.map((f) => f.path));
   const edges = new Map(
     files.map((f) => [
       f.path,
       importsOf(f)
-        .filter((i) => !i.typeOnly && !i.dynamic && paths.has(i.target))
+        .filter((i) => !i.dynamic && paths.has(i.target))
         .map((i) => i.target),
     ]),
   );
@@ -142,7 +277,7 @@ function findImportCycles(files: readonly SourceFile[]): string[][] {
   return cycles;
 }
 
-function readSources(dir: string): SourceFile[] {
+export function readSources(dir: string = SERVER_DIR): SourceFile[] {
   const files: SourceFile[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
@@ -152,30 +287,31 @@ function readSources(dir: string): SourceFile[] {
       files.push({ path: relative(SERVER_DIR, full).split('\\').join('/'), source: readFileSync(full, 'utf8') });
     }
   }
-  return files;
+  return files.filter((f) => !TEST_SUPPORT.some((support) => f.path === support || f.path.startsWith(support)));
 }
 
-describe('server layers', () => {
-  it('routes parse and answer, domain/ holds the use cases over the Store, only store/ knows a store, sandbox/ stays apart', () => {
-    const files = readSources(SERVER_DIR).filter((f) => !under(f.path, 'test'));
+describe('the house (server/)', () => {
+  it('every room imports only the rooms its rule lists, and every room has a rule', () => {
+    const files = readSources();
     expect(files.filter((f) => under(f.path, 'routes')).length).toBeGreaterThan(5);
-    expect(files.filter((f) => under(f.path, 'domain')).length).toBeGreaterThan(5);
+    expect(new Set(files.map((f) => roomOf(f.path)))).toEqual(
+      new Set(Object.keys(ROOMS).filter((room) => room !== PROTOCOL)),
+    );
     expect(findLayerViolations(files)).toEqual([]);
   });
 
-  it('has no import cycle (an error class both sides throw lives where both import it: ConfigError in errors.ts)', () => {
-    const files = readSources(SERVER_DIR).filter((f) => !under(f.path, 'test'));
-    expect(findImportCycles(files)).toEqual([]);
+  it('has no import cycle, type-only imports included', () => {
+    expect(findImportCycles(readSources())).toEqual([]);
     const cycle = findImportCycles([
       { path: 'config.ts', source: "import { parseMasterKey } from './crypto/master-key.ts';" },
-      { path: 'crypto/master-key.ts', source: "import { ConfigError } from '../config.ts';" },
-      { path: 'domain/a.ts', source: "import type { B } from './b.ts';" },
+      { path: 'crypto/master-key.ts', source: "import type { Config } from '../config.ts';" },
+      { path: 'domain/a.ts', source: "const b = await import('./b.ts');" },
       { path: 'domain/b.ts', source: "import { a } from './a.ts';" },
     ]);
     expect(cycle).toEqual([['config.ts', 'crypto/master-key.ts']]);
   });
 
-  it('names each breach: a route reaching into the store, domain/ importing Fastify, sandbox/ imported outside CLI, tests, wiring', () => {
+  it('names each breach: an arrow up, a route reaching into the store, domain/ on Fastify, sandbox/ outside CLI and wiring', () => {
     const violations = findLayerViolations([
       { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
       {
@@ -191,30 +327,16 @@ describe('server layers', () => {
         path: 'domain/c.ts',
         source: "import type { FastifyRequest } from 'fastify';\nimport {\n  x,\n} from '../routes/widget.ts';",
       },
-      {
-        path: 'domain/d.ts',
-        source: "import '../http/body.ts';\nimport { openConfiguredStore } from '../store/open.ts';",
-      },
-      {
-        path: 'boot.ts',
-        source:
-          "import { openConfiguredStore } from './store/open.ts';\nimport { sealedStore } from './store/sealed.ts';",
-      },
-      { path: 'cli/e.ts', source: "export { openSqliteStore } from '../store/sqlite.ts';" },
-      { path: 'providers/f.ts', source: "import { startExampleProvider } from '../sandbox/example-idp/provider.ts';" },
-      { path: 'sandbox/example-idp/g.ts', source: "import { personaClaims } from '../../domain/personas.ts';" },
-      { path: 'domain/h.ts', source: "const { personaFacts } = await import('../sandbox/personas.ts');" },
-      { path: 'routes/i.ts', source: "import { registerSandboxPhoneRoutes } from '../sandbox/phone-routes.ts';" },
-      { path: 'wallet/j.ts', source: "import type { SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';" },
-      { path: 'http/l.ts', source: "import { StoreUnavailableError } from '../store/store.ts';" },
-      { path: 'http/m.ts', source: "import { openRedisStore } from '../store/redis.ts';" },
+      { path: 'domain/d.ts', source: "import { openConfiguredStore } from '../store/open.ts';" },
+      { path: 'store/e.ts', source: "import type { WalletRequestMaterial } from '../wallet/request.ts';" },
+      { path: 'crypto/f.ts', source: "import type { Store } from '../store/store.ts';" },
+      { path: 'wallet/g.ts', source: "import { readFacts } from '../providers/relying-party.ts';" },
+      { path: 'rules/h.ts', source: "import { ServiceError } from '../errors.ts';" },
+      { path: 'providers/i.ts', source: "import { startExampleProvider } from '../sandbox/example-idp/provider.ts';" },
       { path: 'app.ts', source: "import { registerSandboxPhoneRoutes } from './sandbox/phone-routes.ts';" },
       { path: 'boot.ts', source: "const { loadPersonas } = await import('./sandbox/personas.ts');" },
-      { path: 'cli/k.ts', source: "import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';" },
-      {
-        path: 'wallet/test-helpers.ts',
-        source: "import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';",
-      },
+      { path: 'cli/j.ts', source: "import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';" },
+      { path: 'jobs/k.ts', source: "import { x } from '../domain/exchange.ts';" },
     ]);
     expect(violations).toEqual([
       'routes/a.ts: a route imports store/sqlite.ts (only types from store/store.ts)',
@@ -222,17 +344,15 @@ describe('server layers', () => {
       'routes/b.ts: a route imports store/store.ts (only types from store/store.ts)',
       'routes/b.ts: a route calls the store itself (move it into a domain/ use case)',
       'domain/c.ts: domain/ imports fastify',
-      'domain/c.ts: domain/ imports routes/widget.ts',
+      'domain/c.ts: domain may not import routes (routes/widget.ts)',
       'domain/d.ts: domain/ imports store/open.ts (only store/store.ts)',
-      'domain/d.ts: domain/ imports http/body.ts',
-      'cli/e.ts: imports the store implementation store/sqlite.ts (open stores through store/open.ts)',
-      'providers/f.ts: imports sandbox/example-idp/provider.ts (sandbox/ is never run in production)',
-      'domain/h.ts: imports sandbox/personas.ts (sandbox/ is never run in production)',
-      'routes/i.ts: imports sandbox/phone-routes.ts (sandbox/ is never run in production)',
-      'wallet/j.ts: imports sandbox/wallet/sandbox-issuer.ts (sandbox/ is never run in production)',
-      'http/m.ts: http/ imports store/redis.ts',
-      'http/m.ts: imports the store implementation store/redis.ts (open stores through store/open.ts)',
+      'store/e.ts: store may not import wallet (wallet/request.ts)',
+      'crypto/f.ts: crypto may not import store (store/store.ts)',
+      'wallet/g.ts: wallet may not import providers (providers/relying-party.ts)',
+      'rules/h.ts: rules may not import errors.ts (errors.ts)',
+      'providers/i.ts: providers may not import sandbox (sandbox/example-idp/provider.ts)',
       'app.ts: imports sandbox/phone-routes.ts statically (load sandbox/ with import() in sandbox mode only)',
+      'jobs/k.ts: room jobs has no rule in ROOMS',
     ]);
   });
 });

@@ -14,7 +14,7 @@ import { Pkcs10CertificateRequestGenerator, SubjectAlternativeNameExtension } fr
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { webcrypto } from 'node:crypto';
-import { quote } from '../domain/printable.ts';
+import { quote } from '../rules/printable.ts';
 import { ConfigError } from '../errors.ts';
 import { validityOf } from '../wallet/certificates.ts';
 import {

@@ -1,9 +1,9 @@
 /**
  * Flag parsing for the CLI's subcommands: `--name value` or `--name=value`, each at most once. No
  * value may hold a control character (C0, DEL, C1): a name or a domain is printed back later by
- * `list`, and ESC or a newline there steers the operator's terminal (domain/printable.ts).
+ * `list`, and ESC or a newline there steers the operator's terminal (rules/printable.ts).
  */
-import { quote } from '../domain/printable.ts';
+import { quote } from '../rules/printable.ts';
 
 /** C0 controls, DEL and C1 controls. */
 const CONTROL = /\p{Cc}/u;

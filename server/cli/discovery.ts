@@ -6,8 +6,8 @@
  * tokens' `iss` are keyed on that spelling) and the endpoints a login needs.
  */
 import * as client from 'openid-client';
-import { isLoopbackHost } from '../domain/urls.ts';
-import { quote } from '../domain/printable.ts';
+import { isLoopbackHost } from '../rules/urls.ts';
+import { quote } from '../rules/printable.ts';
 import { capResponses, PROVIDER_RESPONSE_MAX_BYTES, ResponseTooLargeError } from '../providers/capped-fetch.ts';
 
 /** As every answer the relying party reads from a provider; a larger one is refused unread. */

@@ -4,7 +4,7 @@
  * the CLI and a running service share one data directory; `svc --cluster …` points them at
  * `npm run start:cluster`'s store instead (cluster.ts).
  */
-import { quote } from '../domain/printable.ts';
+import { quote } from '../rules/printable.ts';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';

@@ -9,7 +9,7 @@
  * Sandbox without SVC_MASTER_KEY: `rotate` makes a new key in the data folder's key file and
  * re-seals under it; restart a running sandbox service afterwards.
  */
-import { quote } from '../domain/printable.ts';
+import { quote } from '../rules/printable.ts';
 import { pruneKeyFile, rotateKeyFile } from '../crypto/master-key.ts';
 import { resealStore, sealedKeyIds } from '../store/sealed.ts';
 import type { CommandContext } from './dispatch.ts';

@@ -28,7 +28,7 @@ import {
   readClientSecret,
   readProves,
 } from '../domain/provider-registry.ts';
-import { escapeUnprintable, quote } from '../domain/printable.ts';
+import { escapeUnprintable, quote } from '../rules/printable.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import { discoveryProblem, type DiscoveryCheckOptions } from './discovery.ts';

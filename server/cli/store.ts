@@ -11,7 +11,7 @@
  * A destination that already holds a different secret (another deployment's nullifier key, its
  * mode) is refused before anything is written.
  */
-import { quote } from '../domain/printable.ts';
+import { quote } from '../rules/printable.ts';
 import { join } from 'node:path';
 import { openConfiguredStore } from '../store/open.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';

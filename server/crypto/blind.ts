@@ -9,7 +9,6 @@
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/api.ts';
 import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
 import { ConfigError, ServiceError } from '../errors.ts';
 import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
 import { ensureCurrentKey, isDroppable, orderForPublication, pickCurrent, toPublicJwk } from './keys.ts';
@@ -114,7 +113,11 @@ function isPositiveInt(value: unknown): value is number {
  * const blind = await createBlindCrypto(store, clock, config);
  * const { token } = await blind.issueSessionToken({ appId: 'app_blind_shop', origin: 'https://shop.example', scopeMask: 1 });
  */
-export async function createBlindCrypto(store: Store, clock: Clock, config: Config): Promise<BlindCrypto> {
+export async function createBlindCrypto(
+  store: Store,
+  clock: Clock,
+  config: { mode: 'sandbox' | 'production'; appUrl: string },
+): Promise<BlindCrypto> {
   if (config.mode === 'sandbox') {
     await ensureCurrentKey(store, 'attestation', clock.now());
   } else if (!pickCurrent(await store.listKeys('attestation'))) {

@@ -60,6 +60,7 @@ describe('a store made before result_reader_key', () => {
         partnerId: PARTNERS.demo.id,
         scopes: ['isAdult'],
         clientProofMode: false,
+        methods: ['sandbox'],
         locale: 'fr',
         audienceLabel: 'Demo Shop',
       },

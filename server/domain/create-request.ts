@@ -70,7 +70,7 @@ export async function createWithPartnerId(
   }
   const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
-  await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'widget' });
+  const methods = await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'widget' });
   return createVerifyRequest(
     deps,
     {
@@ -79,6 +79,7 @@ export async function createWithPartnerId(
       scopes,
       clientProofMode,
       locale,
+      methods,
       audienceLabel: partner.name,
     },
     { channel: 'widget', pageOrigin: partner.domain },
@@ -108,7 +109,11 @@ export async function createWithSessionToken(
   const problem = findScopeProblem(scopes, input.clientProofMode);
   if (problem) throw new ServiceError('INVALID_SCOPES', { cause: `session token scopes: ${problem}` });
   // Before the token's counter: a refusal stores nothing.
-  await requireProvingMethod(deps, { scopes, clientProofMode: input.clientProofMode, channel: 'widget' });
+  const methods = await requireProvingMethod(deps, {
+    scopes,
+    clientProofMode: input.clientProofMode,
+    channel: 'widget',
+  });
   const uses = await deps.store.hitCounter(
     `widget-create-session:${claims.jti}`,
     SESSION_TOKEN_WINDOW_MS,
@@ -129,6 +134,7 @@ export async function createWithSessionToken(
       scopes,
       clientProofMode: input.clientProofMode,
       locale: input.locale,
+      methods,
     },
     { channel: 'widget', pageOrigin: input.origin },
   );
@@ -149,7 +155,7 @@ export async function createForSignedPartner(
 ): Promise<CreatedRequest> {
   const scopes = readRequestScopes(input.scopes, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
-  await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'partner' });
+  const methods = await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'partner' });
   return createVerifyRequest(
     deps,
     {
@@ -158,6 +164,7 @@ export async function createForSignedPartner(
       scopes,
       clientProofMode,
       locale,
+      methods,
       audienceLabel: partner.name,
     },
     { channel: 'partner', readerKey: deps.resultReader.keyFor(partner.id) },

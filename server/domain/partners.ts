@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { ConfigError } from '../errors.ts';
-import { isSecureOrLoopbackUrl } from './urls.ts';
+import { isSecureOrLoopbackUrl } from '../rules/urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 
 export const PARTNER_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;

@@ -5,29 +5,11 @@
  * wallet-response.ts; the identity providers, provider-login.ts; in sandbox, the persona picker,
  * sandbox/persona-approval.ts.)
  */
-import type { PhoneMethod, PhoneOpened } from '../../src/protocol/api.ts';
+import type { PhoneOpened } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { ServiceError } from '../errors.ts';
-import type { VerifyRequestRecord } from '../store/store.ts';
-import { providersFor } from './provider-login.ts';
-import { walletOfferView } from './wallet-offer.ts';
-import { effectiveStatus, findRequestForPhone, isOpenStatus, openRequest } from './verify-requests.ts';
-
-/** What the phone presents: the request id from the URL and the handoff token from its fragment. */
-export interface PhoneHandoff {
-  requestId: string;
-  handoffToken: string;
-}
-
-/** The request the phone names; 404 NOT_FOUND for an unknown request or a wrong handoff token. */
-export async function findForPhone(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
-  handoff: PhoneHandoff,
-): Promise<VerifyRequestRecord> {
-  const found = await findRequestForPhone(deps.store, handoff.requestId, handoff.handoffToken, deps.clock.now());
-  if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
-  return found;
-}
+import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
+import { phoneMethodsOf } from './proving-methods.ts';
+import { effectiveStatus, isOpenStatus, openRequest } from './verify-requests.ts';
 
 /**
  * The phone opened the deep link: what it shows (a failed request with its reason, so the page
@@ -54,20 +36,4 @@ export async function openFromPhone(
     sandbox: deps.config.mode === 'sandbox',
     methods: isOpenStatus(status) ? await phoneMethodsOf(deps, record) : [],
   };
-}
-
-/**
- * The ways the phone can prove this request, in design.md §12's order: the EUDI wallet when the
- * request carries a wallet request, each enabled provider that proves every scope, the sandbox.
- */
-export async function phoneMethodsOf(
-  deps: Pick<AppDeps, 'store' | 'config'>,
-  record: VerifyRequestRecord,
-): Promise<PhoneMethod[]> {
-  const methods: PhoneMethod[] = [];
-  if (record.wallet) methods.push({ id: 'eudi_wallet', ...walletOfferView(deps, record.wallet) });
-  for (const provider of await providersFor(deps.store, record.scopes))
-    methods.push({ id: provider.id as `idp_${string}`, name: provider.name, method: provider.method });
-  if (deps.config.mode === 'sandbox') methods.push({ id: 'sandbox' });
-  return methods;
 }

@@ -14,24 +14,16 @@
  * Nothing here logs a code, state, nonce, token or claim; outcomes carry log-safe codes.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Scope } from '../../src/protocol/scopes.ts';
 import { SealError } from '../crypto/master-key.ts';
 import type { AppDeps } from '../deps.ts';
 import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { ServiceError } from '../errors.ts';
 import type { RelyingParty } from '../providers/relying-party.ts';
-import type { ProviderRecord, Store, VerifyRequestRecord } from '../store/store.ts';
-import type { PhoneHandoff } from './phone.ts';
-import { methodProblem } from './provider-registry.ts';
+import type { Store, VerifyRequestRecord } from '../store/store.ts';
+import { assertActionable, findForPhone, type PhoneHandoff } from './phone-handoff.ts';
+import { provesAll } from './proving-methods.ts';
 import { digestToken } from './tokens.ts';
-import {
-  approveRequest,
-  EXPIRED_GRACE_MS,
-  findRequestForPhone,
-  isOpenStatus,
-  openRequest,
-  settle,
-} from './verify-requests.ts';
+import { approveRequest, EXPIRED_GRACE_MS, isOpenStatus, openRequest, settle } from './verify-requests.ts';
 
 /** Where providers send the visitor back; each provider registers `{app_url}` + this. */
 export const CALLBACK_PATH = '/m/callback';
@@ -42,27 +34,6 @@ const STATE_MAX_LENGTH = 128;
 export type ProviderLoginDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'nullifierKey' | 'blind'> & {
   relyingParty: RelyingParty;
 };
-
-/**
- * True when the provider is enabled, its `proves` covers every scope and its method is one
- * `svc providers add` accepts (never the wallet's `eudi_wallet`, even in a row written around the CLI).
- */
-export function provesAll(provider: ProviderRecord, scopes: readonly Scope[]): boolean {
-  return (
-    provider.enabled &&
-    methodProblem(provider.method) === null &&
-    scopes.every((scope) => provider.proves.includes(scope))
-  );
-}
-
-/**
- * The enabled providers that can prove every scope, in the order they were registered.
- *
- * @example const providers = await providersFor(deps.store, record.scopes)
- */
-export async function providersFor(store: Store, scopes: readonly Scope[]): Promise<ProviderRecord[]> {
-  return (await store.listProviders()).filter((provider) => provesAll(provider, scopes));
-}
 
 export function callbackUrlOf(config: Pick<AppDeps['config'], 'appUrl'>): string {
   return `${config.appUrl}${CALLBACK_PATH}`;
@@ -86,11 +57,8 @@ export async function startProviderLogin(
   browserKey: string,
 ): Promise<{ started: { authorization_url: string }; deadlineAt: number }> {
   const now = deps.clock.now();
-  const record = await findRequestForPhone(deps.store, handoff.requestId, handoff.handoffToken, now);
-  if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
-  if (!isOpenStatus(record.status))
-    throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
-  if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
+  const record = await findForPhone(deps, handoff);
+  assertActionable(record, now);
   const provider = await deps.store.getProvider(providerId);
   if (!provider || !provesAll(provider, record.scopes))
     throw new ServiceError('INVALID_REQUEST', {

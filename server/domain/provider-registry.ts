@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { ConfigError } from '../errors.ts';
-import { isPrintable } from './printable.ts';
+import { isPrintable } from '../rules/printable.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
-import { isSecureOrLoopbackUrl } from './urls.ts';
+import { isSecureOrLoopbackUrl } from '../rules/urls.ts';
 
 export const PROVIDER_ID_PREFIX = 'idp_';
 /** Issued ids (`idp_` + 22 base64url characters) and fixture ids such as `idp_example`. */

@@ -20,6 +20,7 @@ const STANDARD: NewRequest = {
   scopes: ['isAdult'],
   clientProofMode: false,
   locale: 'fr',
+  methods: ['sandbox'],
   audienceLabel: 'Demo Shop',
 };
 

@@ -25,10 +25,11 @@ import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scope
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
-import { attributesOf, FACT_OF_SCOPE, type ProvenFacts } from './facts.ts';
+import { attributesOf, FACT_OF_SCOPE, type ProvenFacts } from '../rules/facts.ts';
 import { computeNullifier } from './nullifier.ts';
 import { createResultLock, lockResult, openResult } from './result-box.ts';
 import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
+import type { ProvingMethod } from './proving-methods.ts';
 import { offerWallet, type WalletOffer } from './wallet-offer.ts';
 
 /** `vr_` + 16 random bytes in base64url (tokens.ts newRequestId). */
@@ -45,6 +46,8 @@ interface RequestBasics {
   scopes: Scope[];
   clientProofMode: boolean;
   locale: Locale;
+  /** the methods that can prove it, decided once before it is made (proving-methods.ts requireProvingMethod) */
+  methods: readonly ProvingMethod[];
 }
 
 /**
@@ -108,13 +111,13 @@ export async function createVerifyRequest(
 ): Promise<CreatedRequest> {
   const now = deps.clock.now();
   const id = newRequestId();
-  const wallet = await offerWallet(deps, {
-    id,
-    scopes: request.scopes,
-    clientProofMode: request.clientProofMode,
-    channel: reader.channel,
-    ...(reader.channel === 'widget' && reader.pageOrigin ? { pageOrigin: reader.pageOrigin } : {}),
-  });
+  const wallet = request.methods.includes('eudi_wallet')
+    ? await offerWallet(deps, {
+        id,
+        scopes: request.scopes,
+        ...(reader.channel === 'widget' && reader.pageOrigin ? { pageOrigin: reader.pageOrigin } : {}),
+      })
+    : null;
   const pollToken = newToken('poll');
   const handoffToken = newToken('handoff');
   const lock = createResultLock(reader.channel === 'widget' ? pollToken : reader.readerKey);

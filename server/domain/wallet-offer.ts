@@ -43,22 +43,21 @@ export function isWalletOffered(
 }
 
 /**
- * The wallet request for a new verification request `id`, or null when the path is not offered.
+ * The wallet request for a new verification request `id`, whose methods include the wallet
+ * (proving-methods.ts decided it, once, with isWalletOffered).
  *
- * @example const wallet = await offerWallet(deps, { id, scopes, clientProofMode, channel: 'widget' })
+ * @example const wallet = await offerWallet(deps, { id, scopes, pageOrigin })
  */
 export async function offerWallet(
   deps: Pick<AppDeps, 'wallet' | 'config' | 'clock'>,
   request: {
     id: string;
     scopes: readonly Scope[];
-    clientProofMode: boolean;
-    channel: 'widget' | 'partner';
     /** the partner page's origin, checked by the caller: its Digital Credentials API requests are signed for it */
     pageOrigin?: string;
   },
 ): Promise<{ offer: WalletOffer; material: WalletRequestMaterial } | null> {
-  if (!isWalletOffered(deps, request) || !isWalletProvable(request.scopes)) return null;
+  if (!isWalletProvable(request.scopes)) return null;
   const created = await createWalletRequest({
     requestId: request.id,
     apiUrl: deps.config.apiUrl,

@@ -33,13 +33,12 @@ import {
   type WalletRequestMaterial,
   type WalletVerdict,
 } from '../wallet/index.ts';
-import { pickFacts, unprovenScopes } from './facts.ts';
-import type { PhoneHandoff } from './phone.ts';
+import { pickFacts, unprovenScopes } from '../rules/facts.ts';
+import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
 import {
   approveRequest,
   EXPIRED_GRACE_MS,
-  findRequestForPhone,
   findRequestForPoller,
   isOpenStatus,
   isRequestId,
@@ -206,9 +205,7 @@ export async function answerPhoneDcApiResponse(
   deps: WalletResponseDeps,
   input: { handoff: PhoneHandoff; origin: string | null; appOrigin: string; credential: unknown },
 ): Promise<WalletOutcome> {
-  const { requestId, handoffToken } = input.handoff;
-  const record = await findRequestForPhone(deps.store, requestId, handoffToken, deps.clock.now());
-  if (!record) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
+  const record = await findForPhone(deps, input.handoff);
   return verifyDcApi(deps, record, input.origin === input.appOrigin ? input.origin : null, input.credential);
 }
 

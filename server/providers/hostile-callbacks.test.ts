@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Scope } from '../../src/protocol/scopes.ts';
-import { providerSubject } from '../domain/facts.ts';
+import { providerSubject } from '../rules/facts.ts';
 import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
 import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';
 import { createFakeClock } from '../clock.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/protocol/scopes.ts';
 import { ServiceError } from '../errors.ts';
-import { pickFacts, providerSubject } from '../domain/facts.ts';
+import { pickFacts, providerSubject } from '../rules/facts.ts';
 import { personaClaims, personaFacts, findPersona } from '../sandbox/personas.ts';
 import type { ExampleProvider } from '../sandbox/example-idp/provider.ts';
 import { signInAtExampleProvider } from '../sandbox/example-idp/sign-in.ts';

@@ -3,7 +3,7 @@
  * openid-client, the certified RP library: it does discovery, PKCE, state and nonce checks, ID token
  * validation (signature against the provider's JWKS, iss, aud, exp, nonce), RFC 9207 `iss` and
  * userinfo. This module only chooses what to ask, and turns the answer into facts at once through
- * the one facts rule (domain/facts.ts): the claims themselves never leave it.
+ * the one facts rule (rules/facts.ts): the claims themselves never leave it.
  *
  * Nothing here logs; an outcome carries a log-safe code, never a code, state, nonce, token or claim.
  */
@@ -21,7 +21,7 @@ import {
   unprovenScopes,
   type IdentityClaims,
   type ProvenFacts,
-} from '../domain/facts.ts';
+} from '../rules/facts.ts';
 import { capResponses } from './capped-fetch.ts';
 import { classifyError, failed, refused, type LoginFailure } from './outcome.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Persona } from '../../src/protocol/api.ts';
-import { attributesOf, EU_MEMBER_STATES } from '../domain/facts.ts';
+import { attributesOf, EU_MEMBER_STATES } from '../rules/facts.ts';
 import { birthDateOf, findPersona, loadPersonas, personaClaims, personaFacts, summarizePersonas } from './personas.ts';
 
 const personas = loadPersonas();

@@ -1,7 +1,7 @@
 /**
  * Sandbox personas (fixtures/personas.json): the facts the phone "proves" about a test identity,
  * computed against the service clock so that "turns 18 today" stays true every day. Loaded in
- * sandbox mode only (boot.ts); the facts rule itself is domain/facts.ts.
+ * sandbox mode only (boot.ts); the facts rule itself is rules/facts.ts.
  *
  * Dates are civil dates in UTC: a persona turns 18 at 00:00 UTC on their birthday.
  */
@@ -18,7 +18,7 @@ import {
   type CivilDate,
   type IdentityClaims,
   type ProvenFacts,
-} from '../domain/facts.ts';
+} from '../rules/facts.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 const PERSONAS_PATH = join(PROJECT_ROOT, 'fixtures', 'personas.json');
@@ -52,7 +52,7 @@ export function birthDateOf(persona: Persona, now: number): CivilDate {
 
 /**
  * What a persona says about themselves at `now`, as an identity provider would say it: the same
- * claims the example provider serves, read by the same rule (domain/facts.ts).
+ * claims the example provider serves, read by the same rule (rules/facts.ts).
  *
  * @example personaClaims(persona, now) // { birthdate: '1992-03-14', nationalities: ['FRA'], gender: 'male' }
  */

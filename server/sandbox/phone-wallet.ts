@@ -9,7 +9,7 @@
  */
 import type { RequestStatus, SandboxWalletChoice } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { findForPhone, type PhoneHandoff } from '../domain/phone.ts';
+import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
 import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';

@@ -2,7 +2,7 @@
  * The credentials client proof mode accepts (design.md §11, §13), what each one proves, and what a
  * request asks of each: the DCQL query of a wallet link, the DocRequests of an Annex C request,
  * and the reading of the elements a presented document disclosed into facts (the one facts rule,
- * domain/facts.ts).
+ * rules/facts.ts).
  *
  * | kind  | doctype                   | namespace                 | elements                                   |
  * | ----- | ------------------------- | ------------------------- | ------------------------------------------ |
@@ -27,7 +27,7 @@ import {
   pickFacts,
   type IdentityClaims,
   type ProvenFacts,
-} from '../domain/facts.ts';
+} from '../rules/facts.ts';
 import { type BirthDateProblem, readFullDate } from './full-date.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID } from './profile.ts';
 
@@ -270,7 +270,7 @@ function readNationalities(value: unknown): string[] | null {
  * only the elements asked (elementsAskedOf) are read (any other is ignored, never kept), an element
  * not disclosed leaves its facts out (the caller decides what a missing fact means), and a
  * requested element that is repeated or of the wrong type is a problem. isAdult comes from
- * `age_over_18`, else from `birth_date` by the 18-today rule at `now` (domain/facts.ts); both
+ * `age_over_18`, else from `birth_date` by the 18-today rule at `now` (rules/facts.ts); both
  * disclosed must agree (a credential contradicting itself proves nothing). The birth date is read
  * into a local and dropped: only the facts of `scopes` are returned (pickFacts).
  *
@@ -311,4 +311,13 @@ export function readFacts(
     };
     return { problem: problems[error.claim] ?? 'birth_date is not a full-date' };
   }
+}
+
+/**
+ * Where a credential's status is kept: an entry of a Status List Token (draft-ietf-oauth-status-list
+ * §6.1), from an SD-JWT's `status.status_list` or an MSO's (status-list.ts checks it).
+ */
+export interface StatusReference {
+  idx: number;
+  uri: string;
 }

@@ -67,7 +67,7 @@ describe('the 18-today rule at the verification time (design.md §12)', () => {
     });
   });
 
-  it('born on 29 February: adult on 1 March of the common year of the 18th birthday (domain/facts.ts)', () => {
+  it('born on 29 February: adult on 1 March of the common year of the 18th birthday (rules/facts.ts)', () => {
     expect(adultOn('2008-02-29', Date.UTC(2026, 1, 28, 12))).toEqual({ facts: { isAdult: false } });
     expect(adultOn('2008-02-29', Date.UTC(2026, 2, 1, 0))).toEqual({ facts: { isAdult: true } });
   });

@@ -5,10 +5,10 @@
  * `tdate` (tag 0, a date-time, decoded into a `Date`) is accepted only at exactly midnight UTC,
  * the form issuers that write dates as date-times use; any other time would make the day depend on
  * a time zone, so it is refused. The value is returned as `YYYY-MM-DD` for the one facts rule
- * (domain/facts.ts) and never leaves the caller: only isAdult does.
+ * (rules/facts.ts) and never leaves the caller: only isAdult does.
  */
 import { DateOnly } from '@owf/mdoc';
-import { formatCivilDate, parseCivilDate } from '../domain/facts.ts';
+import { formatCivilDate, parseCivilDate } from '../rules/facts.ts';
 
 /** What reading a birth date can say (a closed set: never the value). */
 export type BirthDateProblem = 'birth_date is not a full-date' | 'birth_date is a date-time other than midnight UTC';

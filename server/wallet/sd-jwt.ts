@@ -13,7 +13,7 @@
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createPublicKey, type KeyObject, verify as verifySignature } from 'node:crypto';
-import { ADULT_AGE, ageOn, parseCivilDate, toAlpha3 } from '../domain/facts.ts';
+import { ADULT_AGE, ageOn, parseCivilDate, toAlpha3 } from '../rules/facts.ts';
 import { readCertificate, type X509Certificate } from './certificates.ts';
 import {
   type CertificateDateProblem,
@@ -21,6 +21,7 @@ import {
   type DisclosureProblem,
   type DisclosureView,
 } from './library-gaps.ts';
+import type { StatusReference } from './credentials.ts';
 import { evaluateIssuerChain, type ChainProblem } from './trust-chain.ts';
 
 /** The PID's SD-JWT VC type, and the prefix of the domestic types (design.md §15). */
@@ -282,11 +283,7 @@ export interface AskedFacts {
   nationality: boolean;
 }
 
-/** A status list reference for status-list.ts (draft-ietf-oauth-status-list §6.1). */
-export interface StatusReference {
-  idx: number;
-  uri: string;
-}
+export type { StatusReference };
 
 /** Only the facts asked: never the birth date, never a claim not asked. */
 export interface PidFacts {
@@ -380,7 +377,7 @@ export async function verifyPidSdJwt(presentation: string, check: PidCheck): Pro
   return { ok: true, facts, status };
 }
 
-/** As domain/facts.ts: the age claim when there is one; with a birth date too, they must agree. */
+/** As rules/facts.ts: the age claim when there is one; with a birth date too, they must agree. */
 function readAgeOver18(payload: ProcessedPayload, now: number): boolean | SdJwtProblem {
   const ages = payload.age_equal_or_over;
   const claimed = isObject(ages) ? ages['18'] : undefined;

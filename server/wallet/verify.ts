@@ -18,7 +18,7 @@
  * client id over the link, `origin:<page origin>` over the DC API; `iat`; `sd_hash`), elements →
  * status (its `status.status_list`).
  *
- * The verdict carries the facts the requested elements prove (domain/facts.ts); an element the
+ * The verdict carries the facts the requested elements prove (rules/facts.ts); an element the
  * wallet did not disclose leaves its fact out, for the caller to fail the request (claims_missing).
  * Elements not requested are never read. The DC API answer skips state and starts with
  * dc_response: org-iso-mdoc opens with HPKE (dc-api.ts), openid4vp-v1-unsigned with jose's JWE
@@ -36,7 +36,7 @@ import {
 } from '@openid4vc/openid4vp';
 import { type Document, type SessionTranscript, type VerificationAssessment, Verifier } from '@owf/mdoc';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { factsFromClaims, pickFacts, type ProvenFacts } from '../domain/facts.ts';
+import { factsFromClaims, pickFacts, type ProvenFacts } from '../rules/facts.ts';
 import {
   type CredentialKind,
   credentialOfDocType,

@@ -19,7 +19,7 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * Result field in `attributes` for each scope (spec: Verification attributes): the one scope →
- * field rule. The Attributes type (api.ts), the grant's attributes (server/domain/facts.ts), what
+ * field rule. The Attributes type (api.ts), the grant's attributes (server/rules/facts.ts), what
  * an exchange discloses and the partner API's schema are derived from it; the SDK keeps a copy
  * that server/sdk/types.test.ts checks.
  */

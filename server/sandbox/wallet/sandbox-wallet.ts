@@ -49,7 +49,7 @@ import {
   SANDBOX_WALLET_CHOICES,
   type SandboxWalletChoice,
 } from '../../../src/protocol/api.ts';
-import { ALPHA2_TO_ALPHA3 } from '../../domain/country-codes.ts';
+import { ALPHA2_TO_ALPHA3 } from '../../rules/country-codes.ts';
 import {
   type CredentialKind,
   credentialOfDocType,
