@@ -11,7 +11,7 @@ import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/pr
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ConfigError, ServiceError } from '../errors.ts';
-import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
+import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';
 import { ensureCurrentKey, isDroppable, orderForPublication, pickCurrent, toPublicJwk } from './keys.ts';
 
 export const SESSION_TYP = 'svc-session+jwt';
@@ -114,7 +114,7 @@ function isPositiveInt(value: unknown): value is number {
  * const blind = await createBlindCrypto(store, clock, config);
  * const { token } = await blind.issueSessionToken({ appId: 'app_blind_shop', origin: 'https://shop.example', scopeMask: 1 });
  */
-export async function createBlindCrypto(store: Store, clock: Clock, config: Config): Promise<BlindCrypto> {
+export async function createBlindCrypto(store: KeyStore, clock: Clock, config: Config): Promise<BlindCrypto> {
   if (config.mode === 'sandbox') {
     await ensureCurrentKey(store, 'attestation', clock.now());
   } else if (!pickCurrent(await store.listKeys('attestation'))) {
