@@ -24,12 +24,12 @@ import type {
   Attributes,
   FailReason,
   Locale,
+  Oid4vpDcRequest,
   Rail,
   RequestStatus,
   VerificationMethod,
 } from '../../src/protocol/api.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
-import type { WalletRequestMaterial } from '../wallet/request.ts';
 
 export interface PartnerRecord {
   id: string;
@@ -113,6 +113,77 @@ export interface VerifyRequestRecord {
   privateIssuedAt?: number | null;
 }
 
+/**
+ * The EUDI wallet request as the store keeps it (design.md §11, §13), JSON: everything a wallet's
+ * answer is checked against. The wallet path (wallet/request.ts) makes it; the store never reads
+ * into it. `dc.recipientPrivateKey`, `oid4vpDc.privateKey` and `signed.privateKey` are secret;
+ * nonce and state travel in the requests anyway. A v1 material (before wallet scopes other than
+ * isAdult) asked [isAdult] and had no `oid4vpDc`.
+ */
+export interface WalletRequestMaterial {
+  v: 1 | 2;
+  responseUri: string;
+  nonce: string;
+  state: string;
+  /** the scopes the wallet is asked to prove (v1: absent, [isAdult]); wallet/credentials.ts WalletScope */
+  scopes?: ('isAdult' | 'isFrench' | 'isEU')[];
+  /** the Annex C request (org-iso-mdoc) */
+  dc: DcRequestMaterial;
+  /** the OpenID4VP request over the Digital Credentials API (openid4vp-v1-unsigned) */
+  oid4vpDc?: Oid4vpDcMaterial;
+  /**
+   * the signed request object behind an `openid4vp://` link, and its answer key (`privateKey`
+   * secret), when the service holds an access certificate (docs/design.md §16)
+   */
+  signed?: SignedRequestMaterial;
+  /**
+   * the Digital Credentials API requests signed for each page origin (the partner page's, the
+   * phone page's), when the service holds an access certificate (docs/design.md §16)
+   */
+  signedDc?: SignedDcRequests[];
+}
+
+/** The verifier's public encryption key as client_metadata.jwks carries it; `kid` its RFC 7638 thumbprint. */
+type EncryptionJwk = Oid4vpDcRequest['data']['client_metadata']['jwks']['keys'][number];
+
+/** The Annex C request (wallet/dc-api.ts): base64url CBOR, and the HPKE recipient's key. */
+export interface DcRequestMaterial {
+  deviceRequest: string;
+  encryptionInfo: string;
+  /** base64url of the HPKE recipient's private scalar */
+  recipientPrivateKey: string;
+}
+
+/** What opens an openid4vp-v1-unsigned answer (wallet/oid4vp-dc-api.ts): `privateKey` is secret. */
+export interface Oid4vpDcMaterial {
+  nonce: string;
+  publicJwk: EncryptionJwk;
+  /** base64url of the private scalar `d` */
+  privateKey: string;
+}
+
+/** A signed request object (wallet/signed-request.ts) and its answer key. */
+export interface SignedRequestMaterial {
+  /** `x509_hash:<…>` of the certificate that signed it: the transcript's client_id */
+  clientId: string;
+  /** the request object (a JWS, public) served at request_uri */
+  requestObject: string;
+  /** the answer's encryption key, as client_metadata.jwks carries it */
+  publicJwk: EncryptionJwk;
+  /** base64url of its private scalar `d` */
+  privateKey: string;
+}
+
+/** The Digital Credentials API requests signed for one page origin (wallet/signed-dc-api.ts). */
+export interface SignedDcRequests {
+  /** the page the requests are for: `expected_origins`, and the origin readerAuth's transcript binds */
+  origin: string;
+  /** openid4vp-v1-signed: the request object (a compact JWS) */
+  request: string;
+  /** org-iso-mdoc: base64url CBOR of the DeviceRequest whose DocRequests carry readerAuth */
+  deviceRequest: string;
+}
+
 export type VerifyRequestPatch = Partial<
   Pick<
     VerifyRequestRecord,
@@ -157,7 +228,7 @@ export interface ExchangeReplayRecord {
 /** private-attestation: a key set of RSA-2048 keys, one per scope mask (docs/adult-blind.md#private-attestations) */
 export type KeyPurpose = 'attestation' | 'session' | 'private-attestation';
 /** next: announced, published; current: signs; retired: published until dropAfter, then gone */
-export type KeyState = 'next' | 'current' | 'retired';
+type KeyState = 'next' | 'current' | 'retired';
 
 export interface SigningKeyRecord {
   kid: string;
