@@ -15,7 +15,7 @@
 import type { LoginStateRecord, PartnerRecord, ProviderRecord, SigningKeyRecord, Store } from './store.ts';
 
 /** What seals values at rest, each bound to a context (crypto/master-key.ts `Keyring`). */
-export interface Sealer {
+interface Sealer {
   /** id of the key that seals new values */
   readonly currentId: string;
   seal(context: string, plaintext: string): string;

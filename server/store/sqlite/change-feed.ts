@@ -16,7 +16,7 @@ export interface Waiter {
   done(): void;
 }
 
-export interface ChangeFeedSource {
+interface ChangeFeedSource {
   dataVersion(): number;
   versions(ids: string[]): { id: string; version: number }[];
 }
