@@ -1,6 +1,6 @@
 /**
  * The signing keys as the key code reads and writes them, and what it needs of the store that
- * keeps them. The store owns the record (store/store.ts `SigningKeyRecord`); this is the same
+ * keeps them. The store owns the record (store/records.ts `SigningKeyRecord`); this is the same
  * shape, so crypto/ imports no store and any Store passes where a `KeyStore` is asked.
  */
 

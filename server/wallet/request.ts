@@ -34,7 +34,7 @@ import { createSignedDcRequests, signedDcRequestOf } from './signed-dc-api.ts';
 import { createSignedRequest, requestUriOf, signedWalletLink } from './signed-request.ts';
 import type { WalletRequestMaterial } from '../store/store.ts';
 
-/** What the store keeps for one request, as JSON: everything a response is checked against (store/store.ts). */
+/** What the store keeps for one request, as JSON: everything a response is checked against (store/records.ts). */
 export type { WalletRequestMaterial };
 
 /** What the page hands to `navigator.credentials.get({ digital: { requests } })`, in this order. */
