@@ -65,6 +65,17 @@ export interface Scripts<Name extends string> {
   inPipeline(pipeline: ChainableCommander, name: Name, keys: string[], args: Args): void;
 }
 
+/** Defines `lua` on the client; no numberOfKeys: each call passes its key count first. */
+function defineScripts<Name extends string>(client: Redis, lua: Record<Name, string>): Scripts<Name> {
+  for (const [name, source] of Object.entries<string>(lua)) client.defineCommand(name, { lua: source });
+  type Commands = Record<Name, (...args: Args) => Promise<unknown>>;
+  return {
+    run: (name, keys, args) => (client as unknown as Commands)[name](keys.length, ...keys, ...args),
+    inPipeline: (pipeline, name, keys, args) =>
+      void (pipeline as unknown as Commands)[name](keys.length, ...keys, ...args),
+  };
+}
+
 function createClients(options: RedisStoreOptions): { client: Redis; subscriber: Redis } {
   if (!options.url === !options.sentinels)
     throw new ConfigError('the Redis store needs a URL or sentinels, one of them');
@@ -168,16 +179,6 @@ export async function connectRedis(options: RedisStoreOptions) {
       throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(error)}`);
     }
   }
-  function scripts<Name extends string>(lua: Record<Name, string>): Scripts<Name> {
-    for (const [name, source] of Object.entries<string>(lua)) client.defineCommand(name, { lua: source });
-    type Commands = Record<Name, (...args: Args) => Promise<unknown>>;
-    // No numberOfKeys: each call passes its key count first.
-    return {
-      run: (name, keys, args) => (client as unknown as Commands)[name](keys.length, ...keys, ...args),
-      inPipeline: (pipeline, name, keys, args) =>
-        void (pipeline as unknown as Commands)[name](keys.length, ...keys, ...args),
-    };
-  }
   const minReplicas = options.minReplicas ?? 0;
   return {
     client,
@@ -187,7 +188,8 @@ export async function connectRedis(options: RedisStoreOptions) {
     minReplicas,
     isClosed: () => closed,
     call,
-    scripts,
+    /** defines a part's Lua scripts on the client, by name */
+    scripts: <Name extends string>(lua: Record<Name, string>) => defineScripts(client, lua),
     ...replicatedWrites(client, call, minReplicas, options.waitMs ?? 250),
     /** `hook` runs when the store closes, before the connections go */
     onClose: (hook: () => void) => void onClose.push(hook),

@@ -11,14 +11,27 @@ import { ttl } from './ttl.ts';
 type Call = <T>(what: string, work: () => Promise<T>) => Promise<T>;
 type Write = (pipeline: ChainableCommander) => void;
 
+/** Enough replicas online and acknowledging (lag ≤ 1 s: they acknowledge every second). */
+async function replicasReady(client: Redis, minReplicas: number): Promise<boolean> {
+  const info = await client.info('replication');
+  const ready = [...info.matchAll(/^slave\d+:.*state=online.*lag=(\d+)/gm)].filter(([, lag]) => Number(lag) <= 1);
+  return ready.length >= minReplicas;
+}
+
+/** `write` alone in a pipeline (no replica waited for): its answer, or StoreUnavailableError. */
+async function writeOnce<T>(client: Redis, call: Call, what: string, write: Write): Promise<T> {
+  const results = await call(what, () => {
+    const pipeline = client.pipeline();
+    write(pipeline);
+    return pipeline.exec();
+  });
+  const [error, value] = results?.[0] ?? [new Error('no answer'), null];
+  if (error) throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(error)}`);
+  return value as T;
+}
+
 export function replicatedWrites(client: Redis, call: Call, minReplicas: number, waitMs: number) {
   let short = false;
-  /** Enough replicas online and acknowledging (lag ≤ 1 s: they acknowledge every second). */
-  async function replicasReady(): Promise<boolean> {
-    const info = await client.info('replication');
-    const ready = [...info.matchAll(/^slave\d+:.*state=online.*lag=(\d+)/gm)].filter(([, lag]) => Number(lag) <= 1);
-    return ready.length >= minReplicas;
-  }
   const unheld = (what: string) =>
     new StoreUnavailableError(
       `fewer than ${minReplicas} replica(s) acknowledged ${what} within ${waitMs} ms (SVC_REDIS_MIN_REPLICAS)`,
@@ -31,7 +44,7 @@ export function replicatedWrites(client: Redis, call: Call, minReplicas: number,
   async function writeHeld<T>(what: string, write: Write): Promise<{ value: T; held: boolean }> {
     // After a WAIT came back short, look before writing: each WAIT blocks the connection for up
     // to waitMs, and callers retrying 503s would queue them back to back while no replica is there.
-    if (short && !(await call(what, replicasReady))) throw unheld(what);
+    if (short && !(await call(what, () => replicasReady(client, minReplicas)))) throw unheld(what);
     const pipeline = client.pipeline();
     write(pipeline);
     pipeline.wait(minReplicas, waitMs);
@@ -45,16 +58,7 @@ export function replicatedWrites(client: Redis, call: Call, minReplicas: number,
 
   /** A write that must be held by the replicas before the caller answers: throws when it is not. */
   async function writeAndWait<T>(what: string, write: Write): Promise<T> {
-    if (minReplicas === 0) {
-      const results = await call(what, () => {
-        const pipeline = client.pipeline();
-        write(pipeline);
-        return pipeline.exec();
-      });
-      const [error, value] = results?.[0] ?? [new Error('no answer'), null];
-      if (error) throw new StoreUnavailableError(`Redis did not answer (${what}): ${reasonOf(error)}`);
-      return value as T;
-    }
+    if (minReplicas === 0) return writeOnce<T>(client, call, what, write);
     const { value, held } = await writeHeld<T>(what, write);
     if (!held) throw unheld(what);
     return value;
