@@ -50,7 +50,7 @@ export async function openServiceStore(
   try {
     const config = await claimStoreMode(raw, requested);
     const keyring = options.keyring ?? loadKeyring(config);
-    const counts = await sealedKeyIds(raw);
+    const counts = await sealedKeyIds(raw, keyring);
     const unknown = Object.keys(counts).find((id) => id !== 'plain' && !keyring.ids.includes(id));
     if (unknown) {
       throw new ConfigError(

@@ -46,7 +46,7 @@ async function status(context: CommandContext): Promise<number> {
   context.out(
     `current master key: ${keyring.currentId}${keyring.ids.length > 1 ? ` (also opens ${keyring.ids.slice(1).join(', ')})` : ''}`,
   );
-  const counts = await sealedKeyIds(inner);
+  const counts = await sealedKeyIds(inner, keyring);
   for (const [id, n] of Object.entries(counts))
     context.out(`  ${id}: ${n} value${n === 1 ? '' : 's'}${id === keyring.currentId ? ' (current)' : ''}`);
   return 0;
@@ -59,7 +59,7 @@ async function rotate(context: CommandContext): Promise<number> {
   if (fromFile) {
     keyring = rotateKeyFile(context.config.dataDir);
   } else if (keyring.ids.length === 1) {
-    const counts = await sealedKeyIds(inner);
+    const counts = await sealedKeyIds(inner, keyring);
     if (Object.keys(counts).every((id) => id === keyring.currentId)) {
       context.err(
         'svc master-key rotate: every value is already sealed with SVC_MASTER_KEY; to rotate, set SVC_MASTER_KEY to a new key ' +

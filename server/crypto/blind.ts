@@ -10,7 +10,7 @@ import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verif
 import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/api.ts';
 import type { Clock } from '../clock.ts';
 import { ConfigError, ServiceError } from '../errors.ts';
-import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
+import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';
 import { ensureCurrentKey, isDroppable, orderForPublication, pickCurrent, toPublicJwk } from './keys.ts';
 
 export const SESSION_TYP = 'svc-session+jwt';
@@ -114,7 +114,7 @@ function isPositiveInt(value: unknown): value is number {
  * const { token } = await blind.issueSessionToken({ appId: 'app_blind_shop', origin: 'https://shop.example', scopeMask: 1 });
  */
 export async function createBlindCrypto(
-  store: Store,
+  store: KeyStore,
   clock: Clock,
   config: { mode: 'sandbox' | 'production'; appUrl: string },
 ): Promise<BlindCrypto> {

@@ -9,7 +9,7 @@
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
 import { LIMITS } from '../../src/protocol/api.ts';
-import type { KeyPurpose, SigningKeyRecord, Store } from '../store/store.ts';
+import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';
 import { createPrivateAttestationRecord } from './private-attestation.ts';
 
 /** How long a next key is published before it may sign: a partner's JWKS cache has seen it. */
@@ -124,7 +124,7 @@ export function pickCurrent(records: readonly SigningKeyRecord[]): SigningKeyRec
  *
  * @example await ensureCurrentKey(store, 'session', clock.now())
  */
-export async function ensureCurrentKey(store: Store, purpose: KeyPurpose, now: number): Promise<SigningKeyRecord> {
+export async function ensureCurrentKey(store: KeyStore, purpose: KeyPurpose, now: number): Promise<SigningKeyRecord> {
   const existing = pickCurrent(await store.listKeys(purpose));
   if (existing) return existing;
   const mine = await createKeyRecord(purpose, 'current', now);
@@ -161,7 +161,7 @@ export type RotationResult =
  * if (r.action === 'waiting') console.log(`promote after ${new Date(r.promotableAt).toISOString()}`);
  */
 export async function rotateKeys(
-  store: Store,
+  store: KeyStore,
   purpose: KeyPurpose,
   now: number,
   options: { force?: boolean } = {},
@@ -210,7 +210,7 @@ export interface KeySummary {
 }
 
 /** @example for (const k of await listKeySummaries(store, now)) console.log(k.kid, k.state) */
-export async function listKeySummaries(store: Store, now: number): Promise<KeySummary[]> {
+export async function listKeySummaries(store: KeyStore, now: number): Promise<KeySummary[]> {
   const purposes: KeyPurpose[] = ['attestation', 'session', 'private-attestation'];
   const out: KeySummary[] = [];
   for (const purpose of purposes) {

@@ -35,6 +35,8 @@ export interface Keyring {
   seal(context: string, plaintext: string): string;
   /** throws SealError when the value was sealed by a key not in the ring, or was altered */
   open(context: string, sealed: string): string;
+  /** the id of the key that sealed `value` (`sealedKeyId`), null for a plain value */
+  keyIdOf(value: string): string | null;
 }
 
 export class SealError extends Error {
@@ -95,6 +97,7 @@ export function createKeyring(keys: readonly Buffer[]): Keyring {
   return {
     currentId: current.id,
     ids,
+    keyIdOf: sealedKeyId,
     seal(context, plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current.key, iv);

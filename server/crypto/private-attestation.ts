@@ -17,7 +17,7 @@
  */
 import { constants, createHash, createPrivateKey, createPublicKey, privateDecrypt, publicEncrypt } from 'node:crypto';
 import { publicVerif } from '@cloudflare/privacypass-ts';
-import type { SigningKeyRecord } from '../store/store.ts';
+import type { SigningKeyRecord } from './key-records.ts';
 
 /** RFC 9578 §8.2: Blind RSA (2048-bit). */
 export const PRIVATE_TOKEN_TYPE = 0x0002;

@@ -12,7 +12,6 @@
  * a request made before the upgrade.
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
-import type { Store } from '../store/store.ts';
 
 /** The store secret the keys derive from: 32 random bytes, base64, created once per store. */
 export const RESULT_READER_SECRET = 'result_reader_key';
@@ -55,7 +54,7 @@ export function createResultReaderKeys(
  * @example const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey })
  */
 export async function loadResultReaderKeys(
-  store: Pick<Store, 'getOrCreateSecret'>,
+  store: { getOrCreateSecret(name: string, value: string): Promise<string> },
   options: { legacySecret?: Uint8Array } = {},
 ): Promise<ResultReaderKeys> {
   const secret = await store.getOrCreateSecret(RESULT_READER_SECRET, randomBytes(32).toString('base64'));

@@ -123,16 +123,16 @@ describe('the sealing store', () => {
     await raw.putPartner(partner('pk_plain'));
     await raw.getOrCreateSecret('nullifier_key', 'cGxhaW4=');
     await raw.putProvider(provider('idp_plain'));
-    expect(await sealedKeyIds(raw)).toEqual({ plain: 3 });
-
     const one = createKeyring([keyOne]);
+    expect(await sealedKeyIds(raw, one)).toEqual({ plain: 3 });
+
     expect(await resealStore(raw, one, { plainOnly: true })).toEqual({ resealed: 3, current: 0 });
-    expect(await sealedKeyIds(raw)).toEqual({ [one.currentId]: 3 });
+    expect(await sealedKeyIds(raw, one)).toEqual({ [one.currentId]: 3 });
 
     const two = createKeyring([keyTwo, keyOne]);
     expect(await resealStore(raw, two, { plainOnly: true })).toEqual({ resealed: 0, current: 3 });
     expect(await resealStore(raw, two)).toEqual({ resealed: 3, current: 0 });
-    expect(await sealedKeyIds(raw)).toEqual({ [two.currentId]: 3 });
+    expect(await sealedKeyIds(raw, two)).toEqual({ [two.currentId]: 3 });
     const reopened = sealedStore(raw, createKeyring([keyTwo]));
     expect((await reopened.getPartner('pk_plain'))!.secret).toBe(partner('pk_plain').secret);
     expect(await reopened.getProvider('idp_plain')).toEqual(provider('idp_plain'));

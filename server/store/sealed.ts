@@ -1,5 +1,6 @@
 /**
- * A Store that seals secrets on the way in and opens them on the way out (crypto/master-key.ts),
+ * A Store that seals secrets on the way in and opens them on the way out with a `Sealer` (the
+ * master keyring, crypto/master-key.ts, is one: the store imports no crypto),
  * over any other Store: the SQLite file or the Redis keys hold partner secrets, private signing
  * keys, service secrets, identity providers' credentials and the PKCE verifier and nonce of
  * login states only as ciphertext. Everything else passes through untouched.
@@ -11,9 +12,18 @@
  * them: one sealed under a master key that was dropped within its life fails to open (the flow
  * fails; the visitor starts again).
  */
-import type { Keyring } from '../crypto/master-key.ts';
-import { isSealed, sealedKeyId } from '../crypto/master-key.ts';
 import type { LoginStateRecord, PartnerRecord, ProviderRecord, SigningKeyRecord, Store } from './store.ts';
+
+/** What seals values at rest, each bound to a context (crypto/master-key.ts `Keyring`). */
+interface Sealer {
+  /** id of the key that seals new values */
+  readonly currentId: string;
+  seal(context: string, plaintext: string): string;
+  /** throws when the value was sealed by a key it lacks, or was altered */
+  open(context: string, sealed: string): string;
+  /** the id of the key that sealed `value`, null for a plain value */
+  keyIdOf(value: string): string | null;
+}
 
 /** Service secrets that are not secret and must be readable before the keyring is known. */
 const PLAIN_SECRETS = new Set(['store_mode']);
@@ -24,7 +34,7 @@ const secretContext = (name: string) => `secret/${name}`;
 const providerContext = (id: string) => `provider/${id}/credential`;
 const loginContext = (digest: string, field: 'code_verifier' | 'nonce') => `login-state/${digest}/${field}`;
 
-function sealPartner(keyring: Keyring, partner: PartnerRecord): PartnerRecord {
+function sealPartner(keyring: Sealer, partner: PartnerRecord): PartnerRecord {
   const previous = partner.previousSecret;
   return {
     ...partner,
@@ -33,7 +43,7 @@ function sealPartner(keyring: Keyring, partner: PartnerRecord): PartnerRecord {
   };
 }
 
-function openPartner(keyring: Keyring, partner: PartnerRecord): PartnerRecord {
+function openPartner(keyring: Sealer, partner: PartnerRecord): PartnerRecord {
   const previous = partner.previousSecret;
   return {
     ...partner,
@@ -42,30 +52,30 @@ function openPartner(keyring: Keyring, partner: PartnerRecord): PartnerRecord {
   };
 }
 
-const sealKey = (keyring: Keyring, key: SigningKeyRecord): SigningKeyRecord => ({
+const sealKey = (keyring: Sealer, key: SigningKeyRecord): SigningKeyRecord => ({
   ...key,
   privateJwk: keyring.seal(keyContext(key.kid), key.privateJwk),
 });
-const openKey = (keyring: Keyring, key: SigningKeyRecord): SigningKeyRecord => ({
+const openKey = (keyring: Sealer, key: SigningKeyRecord): SigningKeyRecord => ({
   ...key,
   privateJwk: keyring.open(keyContext(key.kid), key.privateJwk),
 });
 
-const sealProvider = (keyring: Keyring, provider: ProviderRecord): ProviderRecord => ({
+const sealProvider = (keyring: Sealer, provider: ProviderRecord): ProviderRecord => ({
   ...provider,
   credential: keyring.seal(providerContext(provider.id), provider.credential),
 });
-const openProvider = (keyring: Keyring, provider: ProviderRecord): ProviderRecord => ({
+const openProvider = (keyring: Sealer, provider: ProviderRecord): ProviderRecord => ({
   ...provider,
   credential: keyring.open(providerContext(provider.id), provider.credential),
 });
 
-const sealLoginState = (keyring: Keyring, state: LoginStateRecord): LoginStateRecord => ({
+const sealLoginState = (keyring: Sealer, state: LoginStateRecord): LoginStateRecord => ({
   ...state,
   codeVerifier: keyring.seal(loginContext(state.digest, 'code_verifier'), state.codeVerifier),
   nonce: keyring.seal(loginContext(state.digest, 'nonce'), state.nonce),
 });
-const openLoginState = (keyring: Keyring, state: LoginStateRecord): LoginStateRecord => ({
+const openLoginState = (keyring: Sealer, state: LoginStateRecord): LoginStateRecord => ({
   ...state,
   codeVerifier: keyring.open(loginContext(state.digest, 'code_verifier'), state.codeVerifier),
   nonce: keyring.open(loginContext(state.digest, 'nonce'), state.nonce),
@@ -74,7 +84,7 @@ const openLoginState = (keyring: Keyring, state: LoginStateRecord): LoginStateRe
 /**
  * @example const store = sealedStore(openSqliteStore(path), loadKeyring(config))
  */
-export function sealedStore(inner: Store, keyring: Keyring): Store {
+export function sealedStore(inner: Store, keyring: Sealer): Store {
   const sealSecret = (name: string, value: string) =>
     PLAIN_SECRETS.has(name) ? value : keyring.seal(secretContext(name), value);
   const openSecret = (name: string, value: string) =>
@@ -129,7 +139,7 @@ export function sealedStore(inner: Store, keyring: Keyring): Store {
   };
 }
 
-export interface ResealReport {
+interface ResealReport {
   /** values re-sealed under the current key (plain ones from before sealing included) */
   resealed: number;
   /** values already sealed under the current key */
@@ -147,18 +157,18 @@ export interface ResealReport {
  */
 export async function resealStore(
   inner: Store,
-  keyring: Keyring,
+  keyring: Sealer,
   options: { plainOnly?: boolean } = {},
 ): Promise<ResealReport> {
   const report: ResealReport = { resealed: 0, current: 0 };
   const stale = (value: string | null | undefined) => {
     if (!value) return false;
-    const old = options.plainOnly ? !isSealed(value) : sealedKeyId(value) !== keyring.currentId;
+    const old = options.plainOnly ? keyring.keyIdOf(value) === null : keyring.keyIdOf(value) !== keyring.currentId;
     if (old) report.resealed++;
     else report.current++;
     return old;
   };
-  const plainOr = (value: string, open: () => string) => (isSealed(value) ? open() : value);
+  const plainOr = (value: string, open: () => string) => (keyring.keyIdOf(value) === null ? value : open());
 
   for (const raw of await inner.listPartners()) {
     const staleSecret = stale(raw.secret);
@@ -198,11 +208,11 @@ export async function resealStore(
 }
 
 /** How many stored values each master key id sealed (`plain` for values stored before sealing). */
-export async function sealedKeyIds(inner: Store): Promise<Record<string, number>> {
+export async function sealedKeyIds(inner: Store, sealer: Pick<Sealer, 'keyIdOf'>): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const count = (value: string | null | undefined) => {
     if (!value) return;
-    const id = sealedKeyId(value) ?? 'plain';
+    const id = sealer.keyIdOf(value) ?? 'plain';
     counts[id] = (counts[id] ?? 0) + 1;
   };
   for (const partner of await inner.listPartners()) {

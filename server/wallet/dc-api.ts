@@ -29,6 +29,7 @@ import {
   OID4VP_DC_API_PROTOCOL,
   OID4VP_DC_API_SIGNED_PROTOCOL,
 } from './profile.ts';
+import type { DcRequestMaterial } from '../store/store.ts';
 
 /** What the page passes to `navigator.credentials.get({ digital: { requests: [dcRequest] } })`. */
 export interface DcRequest {
@@ -36,13 +37,8 @@ export interface DcRequest {
   data: { deviceRequest: string; encryptionInfo: string };
 }
 
-/** What the store keeps to open the answer: `recipientPrivateKey` is secret. */
-export interface DcRequestMaterial {
-  deviceRequest: string;
-  encryptionInfo: string;
-  /** base64url of the HPKE recipient's private scalar */
-  recipientPrivateKey: string;
-}
+/** What the store keeps of the Annex C request (its shape is the store's). */
+export type { DcRequestMaterial };
 
 function createSuite(): CipherSuite {
   return new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });

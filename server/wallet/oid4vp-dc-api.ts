@@ -22,6 +22,7 @@ import type { DcqlQuery, Oid4vpDcRequest } from '../../src/protocol/api.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk } from './keys.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { NONCE_BYTES, OID4VP_DC_API_PROTOCOL } from './profile.ts';
+import type { Oid4vpDcMaterial } from '../store/store.ts';
 
 /** Key management and content encryption of the response JWE: the only ones accepted. */
 export const RESPONSE_JWE_ALG = 'ECDH-ES';
@@ -39,12 +40,7 @@ export type { Oid4vpDcRequest };
 export type EncryptionJwk = Oid4vpDcRequest['data']['client_metadata']['jwks']['keys'][number];
 
 /** What the store keeps to open the answer: `privateKey` is secret (sealed by the domain). */
-export interface Oid4vpDcMaterial {
-  nonce: string;
-  publicJwk: EncryptionJwk;
-  /** base64url of the private scalar `d` */
-  privateKey: string;
-}
+export type { Oid4vpDcMaterial };
 
 /**
  * A fresh nonce and ephemeral P-256 ECDH-ES key pair for one request (made from random bytes,

@@ -18,9 +18,9 @@ import {
 } from './credentials.ts';
 import type { DcApiRequest } from '../../src/protocol/api.ts';
 import type { AccessCertificate } from './access-certificate.ts';
-import { createDcRequest, type DcRequest, type DcRequestMaterial } from './dc-api.ts';
+import { createDcRequest, type DcRequest } from './dc-api.ts';
 import { mdocContext } from './mdoc-context.ts';
-import { createOid4vpDcMaterial, type Oid4vpDcMaterial, oid4vpDcRequestOf } from './oid4vp-dc-api.ts';
+import { createOid4vpDcMaterial, oid4vpDcRequestOf } from './oid4vp-dc-api.ts';
 import {
   CLIENT_ID_PREFIX,
   DC_API_PROTOCOL,
@@ -30,36 +30,12 @@ import {
   STATE_BYTES,
   WALLET_LINK_SCHEME,
 } from './profile.ts';
-import { createSignedDcRequests, signedDcRequestOf, type SignedDcRequests } from './signed-dc-api.ts';
-import { createSignedRequest, requestUriOf, signedWalletLink, type SignedRequestMaterial } from './signed-request.ts';
+import { createSignedDcRequests, signedDcRequestOf } from './signed-dc-api.ts';
+import { createSignedRequest, requestUriOf, signedWalletLink } from './signed-request.ts';
+import type { WalletRequestMaterial } from '../store/store.ts';
 
-/**
- * What the store keeps for one request, as JSON: everything a response is checked against.
- * `dc.recipientPrivateKey` and `oid4vpDc.privateKey` are secret; nonce and state travel in the
- * requests anyway. A v1 material (before issue 20) asked [isAdult] and had no `oid4vpDc`.
- */
-export interface WalletRequestMaterial {
-  v: 1 | 2;
-  responseUri: string;
-  nonce: string;
-  state: string;
-  /** the scopes the wallet is asked to prove (v1: absent, [isAdult]) */
-  scopes?: WalletScope[];
-  /** the Annex C request (org-iso-mdoc) */
-  dc: DcRequestMaterial;
-  /** the OpenID4VP request over the Digital Credentials API (openid4vp-v1-unsigned) */
-  oid4vpDc?: Oid4vpDcMaterial;
-  /**
-   * the signed request object behind an `openid4vp://` link, and its answer key (`privateKey`
-   * secret), when the service holds an access certificate (docs/design.md §16)
-   */
-  signed?: SignedRequestMaterial;
-  /**
-   * the Digital Credentials API requests signed for each page origin (the partner page's, the
-   * phone page's), when the service holds an access certificate (docs/design.md §16)
-   */
-  signedDc?: SignedDcRequests[];
-}
+/** What the store keeps for one request, as JSON: everything a response is checked against (store/records.ts). */
+export type { WalletRequestMaterial };
 
 /** What the page hands to `navigator.credentials.get({ digital: { requests } })`, in this order. */
 export type { DcApiRequest };

@@ -37,18 +37,12 @@ import { mdocContext } from './mdoc-context.ts';
 import { DC_API_RESPONSE_MODE, type Oid4vpDcMaterial, SD_JWT_FORMAT, SD_JWT_ALGS } from './oid4vp-dc-api.ts';
 import { OID4VP_DC_API_SIGNED_PROTOCOL } from './profile.ts';
 import { ANSWER_JWE_ENCS, REQUEST_OBJECT_TYP } from './signed-request.ts';
+import type { SignedDcRequests } from '../store/store.ts';
 
 export type { Oid4vpSignedDcRequest };
 
-/** One page origin's signed requests, as the store keeps them (public: no key). */
-export interface SignedDcRequests {
-  /** the page the requests are for: `expected_origins`, and the origin readerAuth's transcript binds */
-  origin: string;
-  /** openid4vp-v1-signed: the request object (a compact JWS) */
-  request: string;
-  /** org-iso-mdoc: base64url CBOR of the DeviceRequest whose DocRequests carry readerAuth */
-  deviceRequest: string;
-}
+/** What the store keeps of the requests signed for one page (its shape is the store's). */
+export type { SignedDcRequests };
 
 /** The signed request object's payload (OpenID4VP 1.0 §A.3.2): every unsigned parameter, client_id, expected_origins. */
 export function signedDcRequestPayload(

@@ -20,6 +20,7 @@ import type { AccessCertificate } from './access-certificate.ts';
 import type { DcqlQuery } from './credentials.ts';
 import { createEcJwk } from './keys.ts';
 import type { EncryptionJwk } from './oid4vp-dc-api.ts';
+import type { SignedRequestMaterial } from '../store/store.ts';
 
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
 export const REQUEST_OBJECT_CONTENT_TYPE = 'application/oauth-authz-req+jwt';
@@ -32,17 +33,8 @@ export const REQUEST_PATH = '/oid4vp/request/';
 /** `aud` of a request object under static wallet metadata (OpenID4VP 1.0 §5.8). */
 export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 
-/** What the store keeps of a signed request; `privateKey` is secret (sealed by the domain). */
-export interface SignedRequestMaterial {
-  /** `x509_hash:<…>` of the certificate that signed it: the transcript's client_id */
-  clientId: string;
-  /** the request object (a JWS, public) served at request_uri */
-  requestObject: string;
-  /** the answer's encryption key, as client_metadata.jwks carries it */
-  publicJwk: EncryptionJwk;
-  /** base64url of its private scalar `d` */
-  privateKey: string;
-}
+/** What the store keeps of a signed request object (its shape is the store's). */
+export type { SignedRequestMaterial };
 
 /** The parameters of the request the object signs (request.ts authorizationRequestOf). */
 export interface SignedRequestParams {

@@ -1,0 +1,281 @@
+/**
+ * The records the store keeps (store.ts holds the interface and its prose contract), by kind:
+ * partners, requests and what their results become (grants, pass tokens, exchange replays), the
+ * EUDI wallet request kept with a request, signing keys, identity providers and login states,
+ * counters. Every type the store keeps lives here, so the store imports none from wallet/ or
+ * crypto/; those import these (or match them in shape).
+ */
+import type {
+  Attributes,
+  FailReason,
+  Locale,
+  Oid4vpDcRequest,
+  Rail,
+  RequestStatus,
+  VerificationMethod,
+} from '../../src/protocol/api.ts';
+import type { Scope } from '../../src/protocol/scopes.ts';
+
+export interface PartnerRecord {
+  id: string;
+  /** base64 of the raw HMAC key bytes, as the partner was given it */
+  secret: string;
+  name: string;
+  /** registered origin, e.g. "http://localhost:8788" */
+  domain: string;
+  rail: Rail;
+  blindAppId: string | null;
+  /** null: every scope the rail allows */
+  allowedScopes: Scope[] | null;
+  createdAt: number;
+  /**
+   * After `svc partners rotate-secret`: the secret it replaced, still accepted until
+   * `previousSecretUntil` so the partner can redeploy without downtime. Absent or null: none.
+   */
+  previousSecret?: string | null;
+  previousSecretUntil?: number | null;
+  /** Set by `svc partners disable`: from then on every signed call answers INVALID_PARTNER. */
+  disabledAt?: number | null;
+  /**
+   * ADULT_BLIND: `private` when the partner opted in to private attestations (docs/adult-blind.md#private-attestations).
+   * Absent or null: the spec's JWS attestation.
+   */
+  attestation?: 'private' | null;
+}
+
+export interface VerifyRequestRecord {
+  id: string;
+  rail: Rail;
+  /** STANDARD only; always null on ADULT_BLIND (the verifier path never learns the partner) */
+  partnerId: string | null;
+  /** ADULT_BLIND only: blind app id and origin hash from the session token */
+  appId: string | null;
+  originHash: string | null;
+  /** session token jti (ADULT_BLIND), so one token makes at most one live request */
+  sessionJti: string | null;
+  scopes: Scope[];
+  clientProofMode: boolean;
+  locale: Locale;
+  /** what the phone shows: the partner's name (STANDARD) or the blind app id (ADULT_BLIND) */
+  audienceLabel: string;
+  pollTokenDigest: string;
+  handoffTokenDigest: string;
+  status: RequestStatus;
+  reason: FailReason | null;
+  method: VerificationMethod | null;
+  /** the grant code or attestation, sealed to resultPublicKey (domain/result-box.ts) */
+  sealedResult: string | null;
+  /** bumped by every update; long polls wait for it to move */
+  version: number;
+  createdAt: number;
+  /** pending/in_progress: end of the request's life; completed: when its result goes */
+  expiresAt: number;
+  /** who created it: the loader (result opened by the poll token) or a signed partner call (by the partner) */
+  channel: 'widget' | 'partner';
+  /**
+   * The logical end of a pending/in_progress request. The row stays a little longer (expiresAt =
+   * deadlineAt + grace) so that a late poll reads "expired" rather than "unknown".
+   */
+  deadlineAt: number;
+  /** when the phone opened it (pending → in_progress); null before */
+  openedAt: number | null;
+  /** X25519 public key the result is sealed to on completion (domain/result-box.ts) */
+  resultPublicKey: string;
+  /** its private half, sealed with the poll token or the partner's result-reader key: the store alone can't open a result */
+  resultKeySealed: string;
+  /**
+   * The EUDI wallet request (design.md §11, §13) when the wallet path was offered: what a wallet's
+   * answer is checked against. `dc.recipientPrivateKey` and `oid4vpDc.privateKey` are stored sealed
+   * (domain/wallet-offer.ts). Absent or null: not offered. Written once at creation, never patched.
+   */
+  wallet?: WalletRequestMaterial | null;
+  /**
+   * ADULT_BLIND with private attestations (docs/adult-blind.md#private-attestations): true when the session token said so.
+   * Absent: false. Written once at creation.
+   */
+  privateAttestation?: boolean;
+  /** when the service signed the request's one blinded token request; absent or null: not yet */
+  privateIssuedAt?: number | null;
+}
+
+/**
+ * The EUDI wallet request as the store keeps it (design.md §11, §13), JSON: everything a wallet's
+ * answer is checked against. The wallet path (wallet/request.ts) makes it; the store never reads
+ * into it. `dc.recipientPrivateKey`, `oid4vpDc.privateKey` and `signed.privateKey` are secret;
+ * nonce and state travel in the requests anyway. A v1 material (before wallet scopes other than
+ * isAdult) asked [isAdult] and had no `oid4vpDc`.
+ */
+export interface WalletRequestMaterial {
+  v: 1 | 2;
+  responseUri: string;
+  nonce: string;
+  state: string;
+  /** the scopes the wallet is asked to prove (v1: absent, [isAdult]); wallet/credentials.ts WalletScope */
+  scopes?: ('isAdult' | 'isFrench' | 'isEU')[];
+  /** the Annex C request (org-iso-mdoc) */
+  dc: DcRequestMaterial;
+  /** the OpenID4VP request over the Digital Credentials API (openid4vp-v1-unsigned) */
+  oid4vpDc?: Oid4vpDcMaterial;
+  /**
+   * the signed request object behind an `openid4vp://` link, and its answer key (`privateKey`
+   * secret), when the service holds an access certificate (docs/design.md §16)
+   */
+  signed?: SignedRequestMaterial;
+  /**
+   * the Digital Credentials API requests signed for each page origin (the partner page's, the
+   * phone page's), when the service holds an access certificate (docs/design.md §16)
+   */
+  signedDc?: SignedDcRequests[];
+}
+
+/** The verifier's public encryption key as client_metadata.jwks carries it; `kid` its RFC 7638 thumbprint. */
+type EncryptionJwk = Oid4vpDcRequest['data']['client_metadata']['jwks']['keys'][number];
+
+/** The Annex C request (wallet/dc-api.ts): base64url CBOR, and the HPKE recipient's key. */
+export interface DcRequestMaterial {
+  deviceRequest: string;
+  encryptionInfo: string;
+  /** base64url of the HPKE recipient's private scalar */
+  recipientPrivateKey: string;
+}
+
+/** What opens an openid4vp-v1-unsigned answer (wallet/oid4vp-dc-api.ts): `privateKey` is secret. */
+export interface Oid4vpDcMaterial {
+  nonce: string;
+  publicJwk: EncryptionJwk;
+  /** base64url of the private scalar `d` */
+  privateKey: string;
+}
+
+/** A signed request object (wallet/signed-request.ts) and its answer key. */
+export interface SignedRequestMaterial {
+  /** `x509_hash:<…>` of the certificate that signed it: the transcript's client_id */
+  clientId: string;
+  /** the request object (a JWS, public) served at request_uri */
+  requestObject: string;
+  /** the answer's encryption key, as client_metadata.jwks carries it */
+  publicJwk: EncryptionJwk;
+  /** base64url of its private scalar `d` */
+  privateKey: string;
+}
+
+/** The Digital Credentials API requests signed for one page origin (wallet/signed-dc-api.ts). */
+export interface SignedDcRequests {
+  /** the page the requests are for: `expected_origins`, and the origin readerAuth's transcript binds */
+  origin: string;
+  /** openid4vp-v1-signed: the request object (a compact JWS) */
+  request: string;
+  /** org-iso-mdoc: base64url CBOR of the DeviceRequest whose DocRequests carry readerAuth */
+  deviceRequest: string;
+}
+
+export type VerifyRequestPatch = Partial<
+  Pick<
+    VerifyRequestRecord,
+    'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt' | 'openedAt' | 'privateIssuedAt'
+  >
+>;
+
+export interface GrantRecord {
+  digest: string;
+  partnerId: string;
+  requestId: string;
+  scopes: Scope[];
+  attributes: Attributes;
+  method: VerificationMethod;
+  verifiedAt: number;
+  /** ms the phone-side proof took, reported as proof_metadata.total_generation_time_ms */
+  generationTimeMs: number;
+  expiresAt: number;
+}
+
+export interface PassTokenRecord {
+  digest: string;
+  partnerId: string;
+  requestId: string;
+  scopes: Scope[];
+  attributes: Attributes;
+  method: VerificationMethod;
+  issuedAt: number;
+  expiresAt: number;
+  generationTimeMs: number;
+}
+
+/** A replayable exchange answer, sealed with the grant code (which the store does not hold). */
+export interface ExchangeReplayRecord {
+  partnerId: string;
+  idempotencyKey: string;
+  grantDigest: string;
+  sealedResponse: string;
+  expiresAt: number;
+}
+
+/** private-attestation: a key set of RSA-2048 keys, one per scope mask (docs/adult-blind.md#private-attestations) */
+export type KeyPurpose = 'attestation' | 'session' | 'private-attestation';
+/** next: announced, published; current: signs; retired: published until dropAfter, then gone */
+type KeyState = 'next' | 'current' | 'retired';
+
+export interface SigningKeyRecord {
+  kid: string;
+  purpose: KeyPurpose;
+  state: KeyState;
+  /** private JWK as JSON text; never logged, never served */
+  privateJwk: string;
+  /** public JWK as JSON text */
+  publicJwk: string;
+  createdAt: number;
+  /** retired keys: when they may be dropped (last attestation expiry + cache max-age) */
+  dropAfter: number | null;
+}
+
+export type ProviderClientAuth = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+
+/** An identity provider the service is an OpenID Connect relying party of (design.md §12). */
+export interface ProviderRecord {
+  /** `idp_` + 16 random bytes, base64url (the sandbox fixture is `idp_example`) */
+  id: string;
+  /** exactly as the provider's discovery document spells it: https, or http on a loopback host */
+  issuer: string;
+  clientId: string;
+  clientAuth: ProviderClientAuth;
+  /** the client secret, or for private_key_jwt the private key as JWK JSON text; sealed at rest */
+  credential: string;
+  /** shown to the visitor */
+  name: string;
+  /** the verification_method it yields, e.g. `face_check` */
+  method: string;
+  /** the scopes it can prove */
+  proves: Scope[];
+  /** `svc providers disable` sets it false: no longer offered, and a flow can no longer start with it */
+  enabled: boolean;
+  createdAt: number;
+}
+
+/**
+ * One authorization code flow in flight (design.md §12): kept with the request, the provider and
+ * the PKCE verifier, taken once by the callback, until the request's deadline.
+ */
+export interface LoginStateRecord {
+  /** SHA-256 digest of the `state` value (`digestToken`): the state itself is never stored */
+  digest: string;
+  requestId: string;
+  providerId: string;
+  /** the PKCE code_verifier; sealed at rest */
+  codeVerifier: string;
+  /** the OpenID Connect nonce; sealed at rest */
+  nonce: string;
+  /**
+   * SHA-256 digest (`digestToken`) of the login cookie the start set in the phone's browser
+   * (docs/providers.md, "One browser"): the callback completes only in that browser
+   */
+  browserDigest: string;
+  /** the request's deadline */
+  expiresAt: number;
+}
+
+export interface CounterHit {
+  /** hits in the current window, this one included */
+  count: number;
+  /** ms since epoch when the window resets */
+  resetAt: number;
+}

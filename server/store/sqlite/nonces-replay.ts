@@ -1,0 +1,112 @@
+/**
+ * What must happen once in SQLite: signed calls' nonces, grants (consumed once) and exchange
+ * replays (the first live answer wins).
+ */
+import type { ExchangeReplayRecord, GrantRecord, Store } from '../store.ts';
+import { immediate, parseRow, type Db } from './connection.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS nonces (
+  partner_id TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, nonce)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS grants (
+  digest TEXT PRIMARY KEY, used INTEGER NOT NULL DEFAULT 0, expires_at INTEGER NOT NULL, data TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS exchange_replays (
+  partner_id TEXT NOT NULL, idempotency_key TEXT NOT NULL, expires_at INTEGER NOT NULL, data TEXT NOT NULL,
+  PRIMARY KEY (partner_id, idempotency_key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS nonces_expiry ON nonces (expires_at);
+CREATE INDEX IF NOT EXISTS grants_expiry ON grants (expires_at);
+CREATE INDEX IF NOT EXISTS replays_expiry ON exchange_replays (expires_at);
+`;
+
+/** The tables `sweep` empties of expired rows, each with its expiry column. */
+export const NONCES_REPLAY_EXPIRING = { nonces: 'expires_at', grants: 'expires_at', exchange_replays: 'expires_at' };
+
+interface PendingNonce {
+  partnerId: string;
+  nonce: string;
+  expiresAt: number;
+  now: number;
+  resolve(fresh: boolean): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for nonces, the one write on every signed call: the nonces that arrive within one
+ * turn of the event loop are inserted in one transaction, and each caller's promise resolves only
+ * after that commit (so durability is unchanged). Rows are inserted in arrival order, so of two
+ * racing callers with the same nonce exactly the first gets true.
+ */
+function nonceBatcher(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO nonces (partner_id, nonce, expires_at) VALUES (?, ?, ?)
+     ON CONFLICT (partner_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
+     WHERE nonces.expires_at <= ?`,
+  );
+  const insertAll = db.transaction((batch: PendingNonce[]) =>
+    batch.map((n) => insert.run(n.partnerId, n.nonce, n.expiresAt, n.now).changes === 1),
+  );
+  let pending: PendingNonce[] = [];
+  let closed = false;
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    try {
+      const fresh = insertAll(batch);
+      batch.forEach((n, i) => n.resolve(fresh[i]!));
+    } catch (error) {
+      for (const n of batch) n.reject(error);
+    }
+  }
+  const rememberNonce: Store['rememberNonce'] = (partnerId, nonce, expiresAt, now) =>
+    new Promise<boolean>((resolve, reject) => {
+      if (closed) return reject(new Error('store is closed'));
+      pending.push({ partnerId, nonce, expiresAt, now, resolve, reject });
+      if (pending.length === 1) setImmediate(flush);
+    });
+  /** commits the nonces still waiting for their turn, then refuses new ones */
+  function close(): void {
+    if (pending.length > 0) flush();
+    closed = true;
+  }
+  return { rememberNonce, close };
+}
+
+type OnceMethods = Pick<Store, 'putGrant' | 'consumeGrant' | 'putExchangeReplay' | 'getExchangeReplay'>;
+
+function grantsAndReplays(db: Db): OnceMethods {
+  const insertGrant = db.prepare('INSERT INTO grants (digest, used, expires_at, data) VALUES (?, 0, ?, ?)');
+  const consumeGrant = db.prepare(
+    'UPDATE grants SET used = 1 WHERE digest = ? AND used = 0 AND expires_at > ? RETURNING data',
+  );
+  const insertReplay = db.prepare(
+    `INSERT INTO exchange_replays (partner_id, idempotency_key, expires_at, data) VALUES (?, ?, ?, ?)
+     ON CONFLICT (partner_id, idempotency_key) DO UPDATE SET expires_at = excluded.expires_at, data = excluded.data
+     WHERE exchange_replays.expires_at <= ?`,
+  );
+  const getStoredReplay = db.prepare('SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ?');
+  const getLiveReplay = db.prepare(
+    'SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ? AND expires_at > ?',
+  );
+  const putReplay = immediate(db, (record: ExchangeReplayRecord, now: number) => {
+    insertReplay.run(record.partnerId, record.idempotencyKey, record.expiresAt, JSON.stringify(record), now);
+    return parseRow<ExchangeReplayRecord>(getStoredReplay.get(record.partnerId, record.idempotencyKey))!;
+  });
+  return {
+    putGrant: async (grant) => void insertGrant.run(grant.digest, grant.expiresAt, JSON.stringify(grant)),
+    consumeGrant: async (digest, now) => parseRow<GrantRecord>(consumeGrant.get(digest, now)),
+    putExchangeReplay: async (record, now) => putReplay(record, now),
+    getExchangeReplay: async (partnerId, idempotencyKey, now) =>
+      parseRow<ExchangeReplayRecord>(getLiveReplay.get(partnerId, idempotencyKey, now)),
+  };
+}
+
+/** Nonces, grants and exchange replays over `db`, creating their tables when missing. */
+export function noncesAndReplay(db: Db): { methods: OnceMethods & Pick<Store, 'rememberNonce'>; close(): void } {
+  db.exec(SCHEMA);
+  const nonces = nonceBatcher(db);
+  return { methods: { rememberNonce: nonces.rememberNonce, ...grantsAndReplays(db) }, close: nonces.close };
+}
