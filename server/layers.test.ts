@@ -44,7 +44,8 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   'mode.ts': ['errors.ts', 'config.ts', 'store'],
   telemetry: [PROTOCOL, 'errors.ts', 'clock.ts', 'config.ts', 'store', 'limits'],
   // the two verifiers, side by side: neither imports the other
-  wallet: [PROTOCOL, 'errors.ts', 'clock.ts', 'paths.ts', 'rules', 'crypto', 'config.ts', 'telemetry'],
+  // (wallet/ reads the store's types of the material it keeps, nothing else of it)
+  wallet: [PROTOCOL, 'errors.ts', 'clock.ts', 'paths.ts', 'rules', 'crypto', 'store', 'config.ts', 'telemetry'],
   providers: [PROTOCOL, 'errors.ts', 'clock.ts', 'rules', 'crypto', 'config.ts', 'telemetry'],
   // what the composition root hands every use case
   'deps.ts': [PROTOCOL, 'clock.ts', 'config.ts', 'crypto', 'store', 'limits', 'telemetry', 'wallet', 'providers'],
@@ -213,6 +214,8 @@ const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts'];
 /** What may load sandbox/ only with a dynamic import(), in sandbox mode: the app wiring. */
 const APP_WIRING = ['app.ts', 'boot.ts'];
 const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;
+/** Rooms that may know the store's record types but never call it: routes answer, the wallet verifies. */
+const TYPES_OF_STORE_ONLY = ['routes', 'wallet'];
 
 /** Every import against the house, one line each. */
 export function findLayerViolations(files: readonly SourceFile[]): string[] {
@@ -235,8 +238,8 @@ export function findLayerViolations(files: readonly SourceFile[]): string[] {
       if (to !== room && !allowed.includes(to)) say(`${room} may not import ${to} (${target})`);
       if (to === 'sandbox' && APP_WIRING.includes(file.path) && !dynamic)
         say(`imports ${target} statically (load sandbox/ with import() in sandbox mode only)`);
-      if (room === 'routes' && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly))
-        say(`a route imports ${target} (only types from ${STORE_INTERFACE})`);
+      if (TYPES_OF_STORE_ONLY.includes(room) && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly))
+        say(`${room === 'routes' ? 'a route' : `${room}/`} imports ${target} (only types from ${STORE_INTERFACE})`);
       if ((room === 'domain' || room === 'http') && under(target, 'store') && target !== STORE_INTERFACE)
         say(`${room}/ imports ${target} (only ${STORE_INTERFACE})`);
       if (room !== 'store' && under(target, 'store') && !STORE_AGNOSTIC.includes(target))

@@ -4,10 +4,23 @@
  * store on a server is.
  */
 import { join } from 'node:path';
-import type { Config } from '../config.ts';
 import { openRedisStore } from './redis.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';
+
+/** Where the store lives, as the configuration says it (config.ts reads the variables). */
+export interface StoreLocation {
+  /** SVC_DATA_DIR: the SQLite file's folder */
+  dataDir: string;
+  /** SVC_REDIS_URL; null: SQLite, unless Sentinel is set */
+  redisUrl: string | null;
+  redisPrefix: string;
+  /** SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME (design.md §17) */
+  redisSentinels?: { readonly hosts: readonly { host: string; port: number }[]; readonly masterName: string } | null;
+  /** SVC_REDIS_MIN_REPLICAS and SVC_REDIS_WAIT_MS (design.md §17) */
+  redisMinReplicas?: number;
+  redisWaitMs?: number;
+}
 
 export interface OpenStoreOptions {
   /**
@@ -25,11 +38,7 @@ export interface OpenStoreOptions {
  *
  * @example const store = await openConfiguredStore(loadConfig())
  */
-export async function openConfiguredStore(
-  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'dataDir'> &
-    Partial<Pick<Config, 'redisSentinels' | 'redisMinReplicas' | 'redisWaitMs'>>,
-  options: OpenStoreOptions = {},
-): Promise<Store> {
+export async function openConfiguredStore(config: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
   if (config.redisUrl || config.redisSentinels) {
     return openRedisStore({
       ...(config.redisSentinels ? { sentinels: config.redisSentinels } : { url: config.redisUrl! }),
