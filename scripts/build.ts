@@ -5,7 +5,9 @@
  *   dist/v4/ui.<hash>-de.js   one small script per other locale (en, de, es, it, nl, pt), loaded only
  *                             when a widget speaks it; <hash> covers the bundle and every locale
  *   dist/v4/loader.min.js     the loader (IIFE), built after the UI because it carries the UI's name
- *   dist/phone/               the sandbox phone page (src/phone/index.html), assets under /m/assets/
+ *   dist/phone/               the phone page (src/phone/index.html), assets under /m/assets/; its
+ *                             sandbox wing (the persona picker) a script of its own, loaded by
+ *                             import() in sandbox only: no persona in the scripts it runs up front
  *   dist/demo/                the designers' page (src/demo/index.html), assets under /demo/assets/
  *   dist/node/                the service compiled to plain JavaScript (server/tsconfig.build.json):
  *                             production runs `node dist/node/server/main.js`, with no TypeScript loader
@@ -14,8 +16,8 @@
  *                             only where they save bytes; the service picks one by Accept-Encoding
  *                             (server/routes/assets.ts, issue 18)
  *
- * It builds into a temporary directory and swaps it in only when the size budgets and the
- * forbidden-string scan pass, so a failed build never leaves a half-written dist/ behind.
+ * It builds into a temporary directory and swaps it in only when the size budgets, the
+ * forbidden-string scan and the phone page's persona scan pass, so a failed build never leaves a half-written dist/ behind.
  * `--analyze` (npm run analyze) also writes dist/stats.html (UI) and dist/stats-loader.html;
  * `--keep-failed` leaves a build that failed its checks in .vite/ to look at.
  */
@@ -37,8 +39,10 @@ import {
   bundleSize,
   checkBundle,
   checkLocaleScript,
+  checkPhonePage,
   gzipSize,
   systemGzipSize,
+  upFrontScripts,
   type BundleName,
 } from './check-bundle.ts';
 
@@ -322,6 +326,20 @@ export function precompress(root: string, dirs: readonly string[] = SERVED_DIRS)
   return results;
 }
 
+/** The phone page's scripts, up front (every visitor) and the rest (the sandbox wing), in B and B gzip. */
+function formatPhoneScripts(phoneDir: string): string {
+  const upFront = new Set(upFrontScripts(phoneDir, '/m/'));
+  const all = readdirSync(join(phoneDir, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `assets/${f}`);
+  const weigh = (files: string[]): string => {
+    const codes = files.map((f) => readFileSync(join(phoneDir, f)));
+    const raw = codes.reduce((sum, c) => sum + c.length, 0);
+    return `${raw} B, ${codes.reduce((sum, c) => sum + gzipSize(c), 0)} B zlib -9`;
+  };
+  return `phone page scripts: up front ${weigh([...upFront])}; loaded in sandbox only ${weigh(all.filter((f) => !upFront.has(f)))}`;
+}
+
 /** The build's table of what each served file weighs on the wire, by encoding, with totals. */
 function formatWireSizes(files: readonly Precompressed[]): string {
   const cell = (size: number | null, identity: number): string => String(size ?? identity).padStart(7);
@@ -376,6 +394,11 @@ async function main(): Promise<void> {
     }
 
     const problems: string[] = [];
+    if (built.includes('phone/')) {
+      const phoneDir = join(tmpDir, 'phone');
+      problems.push(...checkPhonePage(phoneDir, '/m/'));
+      console.log(`build: ${formatPhoneScripts(phoneDir)}`);
+    }
     const tscErrors = compileServer(join(tmpDir, 'node'));
     if (tscErrors) problems.push(`the service did not compile:\n${tscErrors}`);
     else built.push('node/');

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +9,12 @@ import {
   bundleSize,
   checkBundle,
   checkLocaleScript,
+  checkPhonePage,
   findProse,
   gzipSize,
+  personaMarks,
   systemGzipSize,
+  upFrontScripts,
 } from './check-bundle.ts';
 
 /** Incompressible filler of about `bytes` gzip bytes. */
@@ -133,5 +136,76 @@ describe('bundleSize', () => {
       process.env.PATH = path;
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('checkPhonePage', () => {
+  /** A built page as Vite writes it: index.html, its entry, a chunk the entry imports, the wing it loads with import(). */
+  function page(files: { entry: string; shared: string; wing: string }): string {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-phone-page-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<script type="module" crossorigin src="/m/assets/index-A1.js"></script><link rel="stylesheet" href="/m/assets/index-A1.css">',
+    );
+    writeFileSync(join(dir, 'assets/index-A1.js'), `import{a as t}from"./shared-B2.js";${files.entry}`);
+    writeFileSync(join(dir, 'assets/shared-B2.js'), files.shared);
+    writeFileSync(join(dir, 'assets/wing-C3.js'), `import{t as e}from"./index-A1.js";${files.wing}`);
+    return dir;
+  }
+  const lazy = 'let w=async()=>(await import(`./wing-C3.js`)).openSandboxWing(e,"fr");';
+
+  it('follows the entry and its static imports, never what it loads with import()', () => {
+    const dir = page({ entry: lazy, shared: 'export const a=1;', wing: '' });
+    try {
+      expect(upFrontScripts(dir, '/m/').sort()).toEqual(['assets/index-A1.js', 'assets/shared-B2.js']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('passes a page whose personas are in the sandbox wing only', () => {
+    const dir = page({
+      entry: lazy,
+      shared: '',
+      wing: 'var p={"fr-adult-f":"Camille Dubois — Française, 28 ans, femme"};',
+    });
+    try {
+      expect(checkPhonePage(dir, '/m/')).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails a persona id in the entry, a label of any locale or a birth date in a chunk it imports', () => {
+    const dir = page({
+      entry: `${lazy}var i="fr-adult-f";`,
+      shared: 'var l="Lucas Martin — Franzose, 34, männlich",d="1998-07-02";',
+      wing: '',
+    });
+    try {
+      expect(checkPhonePage(dir, '/m/')).toEqual(
+        expect.arrayContaining([
+          'phone: assets/index-A1.js carries the persona "fr-adult-f"',
+          'phone: assets/shared-B2.js carries the persona "Lucas Martin — Franzose, 34, männlich"',
+          'phone: assets/shared-B2.js carries the persona "1998-07-02"',
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('knows every persona by id, name, label in each locale and birth date', () => {
+    const marks = personaMarks();
+    for (const mark of [
+      'fr-adult-f',
+      'turns-18-tomorrow',
+      'Camille Dubois',
+      'Lucas Martin — French, 34, male',
+      '1998-07-02',
+    ])
+      expect(marks).toContain(mark);
+    expect(marks.filter((m) => m.startsWith('Lucas Martin — ')).length).toBeGreaterThanOrEqual(6);
   });
 });

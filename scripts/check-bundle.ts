@@ -1,11 +1,15 @@
 /**
  * Budgets and forbidden strings for the two scripts partners' pages load (issue 3: size
- * acceptance; STYLE.md: size and docs). scripts/build.ts runs them on every build; they have no
- * side effect beyond running the system's `gzip` to measure.
+ * acceptance; STYLE.md: size and docs), and no sandbox persona in the phone page's up-front
+ * scripts (docs/design.md §4). scripts/build.ts runs them on every build; they have no side effect
+ * beyond running the system's `gzip` to measure and reading the built page.
  */
 import { spawnSync } from 'node:child_process';
-import { basename } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import personas from '../fixtures/personas.json' with { type: 'json' };
+import { SANDBOX_COPY } from '../src/phone/sandbox/copy/index.ts';
 
 /**
  * Bytes after `gzip -9`, measured both ways {@link bundleSize} says (issue 18). `ui` is the
@@ -138,4 +142,62 @@ export function findProse(code: string): string[] {
     if (words.length >= MAX_WORDS_IN_A_STRING) found.push(text);
   }
   return found;
+}
+
+/**
+ * What gives a sandbox persona away (fixtures/personas.json, the persona picker's copy in every
+ * locale): its id, its name, each of its labels, its birth date.
+ *
+ * @example personaMarks().includes('fr-adult-f') // true
+ */
+export function personaMarks(): string[] {
+  const marks = personas.flatMap((persona) => [
+    persona.id,
+    persona.label,
+    persona.label.split(' — ')[0]!,
+    ...(persona.birth_date ? [persona.birth_date] : []),
+  ]);
+  for (const copy of Object.values(SANDBOX_COPY)) marks.push(...Object.values(copy.personas));
+  return [...new Set(marks)];
+}
+
+/** A module's static imports and re-exports (`import{a}from"./x.js"`, `import"./x.js"`), not its import() calls. */
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[^"'`();]*?\bfrom\s*)?["']([^"']+\.js)["']/g;
+
+/**
+ * The scripts a built page runs up front, as paths under `pageDir`: its module scripts and
+ * modulepreload links in index.html, and every module those import statically, transitively.
+ * What they load with import() (the phone's sandbox wing) is not among them.
+ *
+ * @example upFrontScripts('dist/phone', '/m/') // ['assets/index-Ab12.js']
+ */
+export function upFrontScripts(pageDir: string, base: string): string[] {
+  const html = readFileSync(join(pageDir, 'index.html'), 'utf8');
+  const queue = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map(
+    ([, url]) => posix.normalize(url!.startsWith(base) ? url!.slice(base.length) : url!.replace(/^\//, '')),
+  );
+  const found = new Set<string>();
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (found.has(file) || !existsSync(join(pageDir, file))) continue;
+    found.add(file);
+    for (const [, specifier] of readFileSync(join(pageDir, file), 'utf8').matchAll(STATIC_IMPORT))
+      if (specifier!.startsWith('.')) queue.push(posix.join(dirname(file), specifier!));
+  }
+  return [...found];
+}
+
+/**
+ * The built phone page's problems, one line each: a sandbox persona ({@link personaMarks}) in a
+ * script it runs up front. The persona picker is the sandbox wing, loaded with import() only when
+ * the service says sandbox (src/phone/main.tsx), so production's visitors never download it.
+ *
+ * @example checkPhonePage('dist/phone', '/m/') // ['phone: assets/index-Ab12.js carries the persona "fr-adult-f"']
+ */
+export function checkPhonePage(pageDir: string, base: string, marks: readonly string[] = personaMarks()): string[] {
+  const scripts = upFrontScripts(pageDir, base);
+  if (scripts.length === 0) return [`phone: no script found in ${join(pageDir, 'index.html')}`];
+  return scripts.flatMap((file) => {
+    const code = readFileSync(join(pageDir, file), 'utf8');
+    return marks.filter((mark) => code.includes(mark)).map((mark) => `phone: ${file} carries the persona "${mark}"`);
+  });
 }

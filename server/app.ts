@@ -125,7 +125,8 @@ export async function createApp(
   registerPhoneRoutes(app, deps);
   // The persona picker (design.md §4) exists in sandbox only: a production process never loads it.
   if (deps.config.mode === 'sandbox') {
-    (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, deps);
+    const sandbox = (await import('./sandbox/deps.ts')).loadSandboxDeps();
+    (await import('./sandbox/phone-routes.ts')).registerSandboxPhoneRoutes(app, { ...deps, ...sandbox });
     // design.md §15: the status list the sandbox credentials point to.
     (await import('./sandbox/status-routes.ts')).registerSandboxStatusRoutes(app, deps);
   }

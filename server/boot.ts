@@ -1,5 +1,5 @@
 /**
- * Builds the dependencies from a Config: the store, fixtures and personas (sandbox only), keys.
+ * Builds the dependencies from a Config: the store, fixtures (sandbox only), keys.
  * Used by main.ts, the CLI and tests that want the real thing on a temporary directory.
  */
 import { randomBytes } from 'node:crypto';
@@ -95,8 +95,6 @@ export async function buildDeps(
     { perAddress: config.longPollPerAddress, total: config.longPollMax },
     { store, clock },
   );
-  // The personas are sandbox/'s: a production process never loads that module.
-  const personas = config.mode === 'sandbox' ? (await import('./sandbox/personas.ts')).loadPersonas() : [];
   const trust = loadWalletTrust({
     mode: config.mode,
     trustPath: config.walletTrustPath ?? undefined,
@@ -118,5 +116,5 @@ export async function buildDeps(
     access: await loadAccessCertificate(config, store, clock.now()),
   };
   const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
-  return { config, store, clock, personas, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };
+  return { config, store, clock, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };
 }

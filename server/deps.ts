@@ -1,5 +1,4 @@
 /** What createApp needs, built once by main.ts (or by a test) and passed down explicitly. */
-import type { Persona } from '../src/protocol/api.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { BlindCrypto } from './crypto/blind.ts';
@@ -15,7 +14,6 @@ export interface AppDeps {
   config: Config;
   store: Store;
   clock: Clock;
-  personas: readonly Persona[];
   /** raw bytes of the nullifier HMAC key (design.md §5) */
   nullifierKey: Buffer;
   /** what opens the results of partner-created requests (crypto/result-reader.ts) */

@@ -131,7 +131,6 @@ describe('a data folder made in production mode by the CLI', () => {
     const { deps, app, close } = await boot({ SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY });
     try {
       expect(deps.config.mode).toBe('production');
-      expect(deps.personas).toEqual([]);
       expect((await deps.store.listPartners()).map((p) => p.id)).toEqual([partnerId]);
       const id = 'vr_AAAAAAAAAAAAAAAAAAAAAA';
       const answers = await Promise.all([

@@ -11,6 +11,7 @@ import { createFakeClock } from './clock.ts';
 import { createPartnerApp } from './example-partner/app.ts';
 import { SCOPES } from '../src/protocol/scopes.ts';
 import { makeTestApp, PARTNERS, putTestGrant, signedInject, type TestApp } from './test/helpers.ts';
+import { personaOf } from './test/personas.ts';
 import { startHandMadeProvider, type HandMadeProvider } from './test/providers.ts';
 import { openOnPhone, PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from './test/verify-flow.ts';
 import { loadSandboxIssuer } from './sandbox/wallet/sandbox-issuer.ts';
@@ -271,7 +272,7 @@ describe('POST /oid4vp/response/:id with a prototype key in vp_token (form)', ()
       const { responseUri, body } = await createDirectPost({
         link: flow.created.wallet_link!,
         issuer,
-        persona: t.deps.personas.find((p) => p.id === 'fr-adult-m')!,
+        persona: personaOf('fr-adult-m'),
         now: t.clock.now(),
         encoding: 'brackets',
       });

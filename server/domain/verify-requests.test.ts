@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestDeps, PARTNERS, type TestDeps } from '../test/helpers.ts';
+import { withSandbox } from '../test/personas.ts';
 import { ServiceError } from '../errors.ts';
 import { completeRequest } from '../sandbox/persona-approval.ts';
 import {
@@ -61,7 +62,11 @@ describe('verification request lifecycle', () => {
     const { record, pollToken } = await createVerifyRequest(t.deps, STANDARD, { channel: 'widget' });
     const [opened, completed] = await Promise.all([
       openRequest(t.deps, record),
-      completeRequest(t.deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' }),
+      completeRequest(withSandbox(t.deps), record, {
+        outcome: 'approved',
+        method: 'face_check',
+        personaId: 'fr-adult-m',
+      }),
     ]);
     expect(opened.status).toMatch(/in_progress|completed/);
     expect(completed.status).toBe('completed');
@@ -75,7 +80,7 @@ describe('verification request lifecycle', () => {
       channel: 'partner',
       readerKey: PARTNERS.demo.secret,
     });
-    const done = await completeRequest(t.deps, record, {
+    const done = await completeRequest(withSandbox(t.deps), record, {
       outcome: 'approved',
       method: 'face_check',
       personaId: 'fr-adult-m',

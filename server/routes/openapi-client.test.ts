@@ -20,6 +20,7 @@ import type { DcApiRequest } from '../../src/protocol/api.ts';
 import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTempDir, makeTestDeps, PARTNERS, REPO_ROOT, type TestDeps, type TestPartner } from '../test/helpers.ts';
+import { personaOf } from '../test/personas.ts';
 import type { PrivateAttestationKeySet } from '../crypto/private-attestation.ts';
 import { blindTokenRequest } from '../test/private-client.ts';
 import { issueTestSessionToken, PARTNER_ORIGIN } from '../test/verify-flow.ts';
@@ -144,7 +145,7 @@ function clientsFor(): unknown {
   };
 }
 
-const persona = () => t.deps.personas.find((p) => p.id === 'fr-adult-m')!;
+const persona = () => personaOf('fr-adult-m');
 
 /** What the journeys need outside the documented surface. */
 const outside = {

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import personas from '../../fixtures/personas.json' with { type: 'json' };
-import type { Persona } from '../../src/protocol/api.ts';
+import type { Persona } from '../../src/protocol/sandbox.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { createApp } from '../app.ts';

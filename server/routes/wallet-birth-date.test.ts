@@ -16,6 +16,7 @@ import { openRedisStore } from '../store/redis.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import { makeTempDir, makeTestApp, signedInject, type TestApp } from '../test/helpers.ts';
+import { personaOf } from '../test/personas.ts';
 import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 
@@ -47,10 +48,6 @@ async function walletApp(store?: Store): Promise<TestApp> {
     ...(store ? { store } : {}),
     log: { lines: logLines, level: 'debug' },
   });
-}
-
-function personaOf(id: string) {
-  return t!.deps.personas.find((p) => p.id === id)!;
 }
 
 async function frenchFlow(): Promise<Flow> {

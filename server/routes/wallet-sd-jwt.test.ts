@@ -25,6 +25,7 @@ import type { Store } from '../store/store.ts';
 import { createEcJwk } from '../wallet/keys.ts';
 import { STATUS_MEDIA_TYPE } from '../wallet/status-list.ts';
 import { makeTempDir, makeTestApp, signedInject, type TestApp } from '../test/helpers.ts';
+import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 
 const issuer = loadSandboxIssuer();
@@ -75,7 +76,7 @@ async function startSideList(token: (uri: string) => Promise<string>): Promise<{
 }
 
 function persona(id = 'fr-adult-f') {
-  return t!.deps.personas.find((p) => p.id === id)!;
+  return personaOf(id);
 }
 
 async function frenchFlow(): Promise<Flow> {

@@ -21,6 +21,7 @@ import {
 } from '../sandbox/wallet/sandbox-wallet.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { makeTestApp, type TestApp } from '../test/helpers.ts';
+import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
 
@@ -180,7 +181,7 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     const forOther = await createDirectPost({
       link: other.created.wallet_link!,
       issuer: loadSandboxIssuer(),
-      persona: t.deps.personas.find((p) => p.id === 'fr-adult-f')!,
+      persona: personaOf('fr-adult-f'),
       now: t.clock.now(),
       credential: 'pid',
     });
@@ -258,7 +259,7 @@ describe('the Digital Credentials API with SVC_WALLET_ACCESS_CERT', () => {
       dcRequest,
       origin,
       issuer: loadSandboxIssuer(),
-      persona: t.deps.personas.find((p) => p.id === 'fr-adult-f')!,
+      persona: personaOf('fr-adult-f'),
       now: t.clock.now(),
       credential: 'pid',
       ...extra,

@@ -14,6 +14,7 @@ import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/p
 import { parseWalletLink } from '../wallet/request.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
+import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import {
@@ -47,10 +48,6 @@ async function methodOf(t: TestApp, grantCode: string): Promise<unknown> {
   return (await signedInject(t, { url: '/v1/introspect', body: { pass_token } })).json().attributes.verification_method;
 }
 
-function personaOf(t: TestApp, id: string) {
-  return t.deps.personas.find((p) => p.id === id)!;
-}
-
 async function proofFlow(t: TestApp): Promise<Flow> {
   return startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
 }
@@ -77,7 +74,7 @@ async function present(
   const { responseUri, body } = await createDirectPost({
     link: flow.created.wallet_link!,
     issuer: options.issuer ?? issuer,
-    persona: personaOf(t, options.persona ?? 'fr-adult-m'),
+    persona: personaOf(options.persona ?? 'fr-adult-m'),
     now: t.clock.now(),
     ...(options.tamper ? { tamper: options.tamper } : {}),
     ...(options.encoding ? { encoding: options.encoding } : {}),
@@ -247,7 +244,7 @@ describe('POST /oid4vp/response/:requestId', () => {
     const { responseUri, body } = await createDirectPost({
       link: flow.created.wallet_link!,
       issuer,
-      persona: personaOf(t, 'fr-adult-m'),
+      persona: personaOf('fr-adult-m'),
       now: t.clock.now(),
     });
     const [first, second] = await Promise.all([
@@ -287,7 +284,7 @@ describe('POST /oid4vp/response/:requestId', () => {
     const { responseUri, body } = await createDirectPost({
       link: flow.created.wallet_link!,
       issuer,
-      persona: personaOf(t, 'fr-adult-m'),
+      persona: personaOf('fr-adult-m'),
       now: t.clock.now(),
     });
     expect((await postDirect(t.app, responseUri, body, 'application/json')).statusCode).toBe(400);
@@ -395,7 +392,7 @@ describe('POST /api/w/wallet-response/:requestId (Digital Credentials API)', () 
       dcRequest: created.dc_request!,
       origin: options.origin ?? PARTNER_ORIGIN,
       issuer,
-      persona: personaOf(t, 'fr-adult-m'),
+      persona: personaOf('fr-adult-m'),
       now: t.clock.now(),
       ...(options.tamper ? { tamper: options.tamper } : {}),
     });
@@ -457,7 +454,7 @@ describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the pho
       dcRequest: flow.created.dc_request!,
       origin: options.origin ?? appOrigin(),
       issuer,
-      persona: personaOf(t, options.persona ?? 'fr-adult-m'),
+      persona: personaOf(options.persona ?? 'fr-adult-m'),
       now: t.clock.now(),
       ...(options.tamper ? { tamper: options.tamper } : {}),
     });
@@ -704,7 +701,7 @@ describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL 
     const { responseUri, body } = await createDirectPost({
       link: flow.created.wallet_link!,
       issuer,
-      persona: personaOf(t, options.persona ?? 'fr-adult-f'),
+      persona: personaOf(options.persona ?? 'fr-adult-f'),
       now: t.clock.now(),
       credential,
       ...(options.tamper ? { tamper: options.tamper } : {}),
@@ -810,7 +807,7 @@ describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL 
     const { body } = await createDirectPost({
       link: age.created.wallet_link!,
       issuer,
-      persona: personaOf(t, 'fr-adult-f'),
+      persona: personaOf('fr-adult-f'),
       now: t.clock.now(),
     });
     const form = new URLSearchParams(body);
@@ -848,7 +845,7 @@ describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL 
           dcRequest: flow.created.dc_requests!.find((r) => r.protocol === protocol)!,
           origin: PARTNER_ORIGIN,
           issuer,
-          persona: personaOf(t, 'fr-adult-f'),
+          persona: personaOf('fr-adult-f'),
           now: t.clock.now(),
           credential: 'pid',
         });
@@ -868,7 +865,7 @@ describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL 
             dcRequest: flow.created.dc_requests!.find((r) => r.protocol === protocol)!,
             origin: PARTNER_ORIGIN,
             issuer,
-            persona: personaOf(t, 'fr-adult-f'),
+            persona: personaOf('fr-adult-f'),
             now: t.clock.now(),
             ...(tamper ? { tamper } : {}),
           });
@@ -904,7 +901,7 @@ describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL 
         dcRequest: wallet.dc_requests[1]!,
         origin: appOrigin,
         issuer,
-        persona: personaOf(t, 'fr-adult-f'),
+        persona: personaOf('fr-adult-f'),
         now: t.clock.now(),
         credential: 'mdl',
         elements: { nationality: undefined },

@@ -6,6 +6,7 @@
  */
 import type { Method, Outcome, RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
+import type { SandboxDeps } from './deps.ts';
 import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
 import { approveRequest, assertActionable, EXPIRED_GRACE_MS, settle } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
@@ -30,7 +31,7 @@ export interface Completion {
  * @example await completeRequest(deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' })
  */
 export async function completeRequest(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'personas'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind'> & SandboxDeps,
   record: VerifyRequestRecord,
   completion: Completion,
 ): Promise<VerifyRequestRecord> {

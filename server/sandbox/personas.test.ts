@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Persona } from '../../src/protocol/api.ts';
+import type { Persona } from '../../src/protocol/sandbox.ts';
 import { attributesOf, EU_MEMBER_STATES } from '../rules/facts.ts';
 import { birthDateOf, findPersona, loadPersonas, personaClaims, personaFacts, summarizePersonas } from './personas.ts';
 

@@ -1,13 +1,14 @@
 /**
  * Sandbox personas (fixtures/personas.json): the facts the phone "proves" about a test identity,
  * computed against the service clock so that "turns 18 today" stays true every day. Loaded in
- * sandbox mode only (boot.ts); the facts rule itself is rules/facts.ts.
+ * sandbox mode only (deps.ts, which app.ts loads with import()); the facts rule itself is
+ * rules/facts.ts.
  *
  * Dates are civil dates in UTC: a persona turns 18 at 00:00 UTC on their birthday.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Persona, PersonaSummary } from '../../src/protocol/api.ts';
+import type { Persona, PersonaSummary } from '../../src/protocol/sandbox.ts';
 import {
   ageOn,
   civilDateOf,

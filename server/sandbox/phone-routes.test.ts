@@ -12,6 +12,7 @@ import {
   PARTNERS,
   type TestApp,
 } from '../test/helpers.ts';
+import { PERSONAS } from '../test/personas.ts';
 import {
   completeOnPhone,
   openOnPhone,
@@ -45,7 +46,7 @@ describe('sandbox phone API', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/m/personas' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toContainEqual({ id: 'fr-minor', label: expect.any(String) });
-    expect(res.json()).toHaveLength(t.deps.personas.length);
+    expect(res.json()).toHaveLength(PERSONAS.length);
   });
 
   describe('complete (STANDARD)', () => {

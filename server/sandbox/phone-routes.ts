@@ -26,14 +26,9 @@
  * credential points to the sandbox's status list (`{app_url}/sandbox/status/1`).
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  type Method,
-  type Outcome,
-  type PersonaSummary,
-  SANDBOX_WALLET_CHOICES,
-  type SandboxWalletChoice,
-} from '../../src/protocol/api.ts';
-import type { AppDeps } from '../deps.ts';
+import type { Method, Outcome } from '../../src/protocol/api.ts';
+import { type PersonaSummary, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../src/protocol/sandbox.ts';
+import type { SandboxAppDeps } from './deps.ts';
 import { readOneOf, readString } from '../http/body.ts';
 import { readHandoff } from '../routes/phone.ts';
 import { completeFromPhone } from './persona-approval.ts';
@@ -57,8 +52,8 @@ function readCredential(body: JsonObject): { credential?: SandboxWalletChoice } 
   return { credential: readOneOf(body.credential, CHOICES, 'credential', true)! };
 }
 
-/** Registers the persona picker's routes; app.ts calls it in sandbox mode only. */
-export function registerSandboxPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
+/** Registers the persona picker's routes; app.ts calls it in sandbox mode only, with the personas (deps.ts). */
+export function registerSandboxPhoneRoutes(app: FastifyInstance, deps: SandboxAppDeps): void {
   app.register(async (phone) => {
     phone.get(PERSONAS_PATH, async (): Promise<PersonaSummary[]> => summarizePersonas(deps.personas));
 

@@ -7,8 +7,10 @@
  * never the phone. A cancel is the wallet's `error=access_denied`. Sandbox only (test support:
  * the sandbox issuer is trusted in sandbox mode only).
  */
-import type { RequestStatus, SandboxWalletChoice } from '../../src/protocol/api.ts';
+import type { RequestStatus } from '../../src/protocol/api.ts';
+import type { SandboxWalletChoice } from '../../src/protocol/sandbox.ts';
 import type { AppDeps } from '../deps.ts';
+import type { SandboxDeps } from './deps.ts';
 import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
 import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
@@ -54,7 +56,7 @@ export function walletLinkOf(record: VerifyRequestRecord): string | null {
  * @example await presentWithSandboxWallet(deps, { requestId, handoffToken: body.h }, { personaId: 'fr-adult-m' }, postFormOverHttp)
  */
 export async function presentWithSandboxWallet(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'config' | 'personas'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'config'> & SandboxDeps,
   handoff: PhoneHandoff,
   choice: { personaId: string | null; cancel?: boolean; tamper?: WalletTamper; credential?: SandboxWalletChoice },
   post: FormPoster,

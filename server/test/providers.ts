@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import type * as client from 'openid-client';
-import type { Persona } from '../../src/protocol/api.ts';
+import type { Persona } from '../../src/protocol/sandbox.ts';
 import { createFakeClock } from '../clock.ts';
 import { loadPersonas } from '../sandbox/personas.ts';
 import {

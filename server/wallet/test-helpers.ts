@@ -15,7 +15,7 @@ import { Certificate } from '@peculiar/asn1-x509';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Persona } from '../../src/protocol/api.ts';
+import type { Persona } from '../../src/protocol/sandbox.ts';
 import personas from '../../fixtures/personas.json' with { type: 'json' };
 import { AV_NAMESPACE } from './profile.ts';
 import { loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';

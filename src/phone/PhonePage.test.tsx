@@ -15,6 +15,7 @@ import {
   WALLET_METHOD,
   type FakeRequest,
 } from './test-support/fake-phone-api.ts';
+import { sandboxEnvironment } from './test-support/sandbox.ts';
 import { DEMO_AUDIENCE_LABEL } from './words.ts';
 
 const request: { current: FakeRequest } = { current: fakeRequest() };
@@ -40,7 +41,7 @@ async function mount(
   options: { login?: LoginResult; entry?: PhoneEntry; env?: PhoneEnvironment } = {},
 ) {
   const entry = options.entry === undefined ? { requestId: 'vr_1', h, login: options.login ?? null } : options.entry;
-  const model = createPhoneModel(createPhoneApi(undefined, BASE), entry, options.env);
+  const model = createPhoneModel(createPhoneApi(undefined, BASE), entry, sandboxEnvironment(locale, options.env));
   await act(async () => {
     unmount = mountPhonePage(host, model, PHONE_COPY[locale]);
     await model.load();

@@ -1,12 +1,11 @@
 import type { PhoneMethod } from '../protocol/api.ts';
 import type { EndingKey, PhoneCopy } from './copy/index.ts';
 import { MethodList } from './MethodList.tsx';
-import type { PhoneModel, PhoneView } from './model.ts';
+import type { AskingView, PhoneModel } from './model.ts';
 import { Notice } from './Notice.tsx';
 import { OutcomePanel } from './OutcomePanel.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { RequestSummary } from './RequestSummary.tsx';
-import { SandboxForm } from './SandboxForm.tsx';
 
 const OUTCOME_TONE = { approved: 'good', failed: 'bad', cancelled: 'neutral' } as const;
 const ENDING_TONE: Readonly<Record<EndingKey, 'good' | 'bad' | 'neutral'>> = {
@@ -63,20 +62,13 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
 
 /**
  * Why the ways are offered again (if so), the request, then the ways to prove it in the service's
- * order (the persona picker, in sandbox, last).
+ * order (the persona picker, in sandbox, last: the sandbox wing's form, loaded by the model).
  */
-function Asking({
-  model,
-  copy,
-  view,
-}: {
-  model: PhoneModel;
-  copy: PhoneCopy;
-  view: Extract<PhoneView, { kind: 'asking' }>;
-}) {
+function Asking({ model, copy, view }: { model: PhoneModel; copy: PhoneCopy; view: AskingView }) {
   const methods = view.request.methods;
   const real = methods.filter((m): m is Exclude<PhoneMethod, { id: 'sandbox' }> => m.id !== 'sandbox');
   const sandbox = methods.some((m) => m.id === 'sandbox');
+  const SandboxForm = sandbox ? model.wing.value?.Form : undefined;
   const error = view.error && `${copy.problems[view.error].title}. ${copy.problems[view.error].help}`;
   return (
     <div class="phone-stack">
@@ -93,20 +85,11 @@ function Asking({
               {error}
             </p>
           )}
-          {sandbox && (
-            <SandboxForm
-              copy={copy}
-              model={model}
-              sending={view.sending}
-              busy={view.busy !== null}
-              titled
-              error={null}
-            />
-          )}
+          {SandboxForm && <SandboxForm sending={view.sending} busy={view.busy !== null} titled error={null} />}
         </section>
       )}
-      {real.length === 0 && sandbox && (
-        <SandboxForm copy={copy} model={model} sending={view.sending} busy={false} titled={false} error={error} />
+      {real.length === 0 && SandboxForm && (
+        <SandboxForm sending={view.sending} busy={false} titled={false} error={error} />
       )}
     </div>
   );

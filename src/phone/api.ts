@@ -1,15 +1,9 @@
 /**
- * The phone API (design.md §4, §12), same origin as the page: open, an identity provider's start, the
- * wallet's answer, and in sandbox the persona picker (personas, complete).
+ * The phone API (design.md §4, §12), same origin as the page: open, an identity provider's start,
+ * the wallet's answer; `send` for the persona picker's routes, which the sandbox wing names
+ * (src/phone/sandbox/api.ts).
  */
-import type {
-  PersonaSummary,
-  PhoneCompleteBody,
-  PhoneOpened,
-  PhoneWalletAnswered,
-  ProviderLoginStarted,
-  RequestStatus,
-} from '../protocol/api.ts';
+import type { PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../protocol/api.ts';
 import type { ErrorCode } from '../protocol/errors.ts';
 
 /** `invalid_request`: the wallet's answer was refused (OpenID4VP's error shape, design.md §11); the request still waits. */
@@ -18,14 +12,14 @@ export type ApiFailureCode = ErrorCode | 'NETWORK_ERROR' | 'invalid_request';
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: ApiFailureCode };
 
 export interface PhoneApi {
-  listPersonas(): Promise<ApiResult<PersonaSummary[]>>;
   open(requestId: string, h: string): Promise<ApiResult<PhoneOpened>>;
-  complete(requestId: string, body: PhoneCompleteBody): Promise<ApiResult<{ status: RequestStatus }>>;
   startProvider(requestId: string, providerId: string, h: string): Promise<ApiResult<ProviderLoginStarted>>;
   sendWalletResponse(
     requestId: string,
     body: { h: string; credential: unknown },
   ): Promise<ApiResult<PhoneWalletAnswered>>;
+  /** GET `path` (no body) or POST `body` as JSON to a phone route, answered as the others are */
+  send<T>(path: string, body?: unknown): Promise<ApiResult<T>>;
 }
 
 /**
@@ -62,9 +56,7 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
 
   const requestPath = (id: string, verb: string) => `/api/m/requests/${encodeURIComponent(id)}/${verb}`;
   return {
-    listPersonas: () => call<PersonaSummary[]>('/api/m/personas'),
     open: (requestId, h) => call<PhoneOpened>(requestPath(requestId, 'open'), { h }),
-    complete: (requestId, body) => call<{ status: RequestStatus }>(requestPath(requestId, 'complete'), body),
     startProvider: (requestId, providerId, h) =>
       call<ProviderLoginStarted>(
         requestPath(requestId, `providers/${encodeURIComponent(providerId)}/start`),
@@ -72,5 +64,6 @@ export function createPhoneApi(fetchImpl: typeof fetch = (input, init) => fetch(
         'same-origin',
       ),
     sendWalletResponse: (requestId, body) => call<PhoneWalletAnswered>(requestPath(requestId, 'wallet-response'), body),
+    send: (path, body) => call(path, body),
   };
 }

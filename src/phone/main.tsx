@@ -40,6 +40,8 @@ const entry = isCallbackPage(window.location.pathname)
 const model = createPhoneModel(createPhoneApi(), entry, {
   navigate: (url) => window.location.assign(url),
   requestCredential: credentialRequester(),
+  // design.md §4: the persona picker is a script of its own, fetched only when open offers it
+  loadSandbox: async (port) => (await import('./sandbox/wing.tsx')).openSandboxWing(port, locale),
 });
 effect(() => {
   document.title = model.sandbox.value ? copy.title : copy.pageTitle;

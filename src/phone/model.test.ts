@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DcApiRequest, FailReason, LoginResult, PhoneMethod } from '../protocol/api.ts';
 import { createPhoneApi } from './api.ts';
-import { createPhoneModel, credentialsOfLink, type PhoneEnvironment, type PhoneEntry } from './model.ts';
+import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
+import { credentialsOfLink } from './sandbox/model.ts';
+import { openSandboxWing } from './sandbox/wing.tsx';
 import {
   AUTHORIZATION_URL,
   BASE,
@@ -13,6 +15,7 @@ import {
   WALLET_METHOD,
   type FakeRequest,
 } from './test-support/fake-phone-api.ts';
+import { sandboxEnvironment, sandboxOf } from './test-support/sandbox.ts';
 
 const request: { current: FakeRequest } = { current: fakeRequest() };
 const server = createFakePhoneApi(request);
@@ -29,7 +32,7 @@ const entryOf = (h: string | null = 'h_good', login: LoginResult | null = null):
   login,
 });
 const open = async (h: string | null = 'h_good', login: LoginResult | null = null, env?: PhoneEnvironment) => {
-  const model = createPhoneModel(api, entryOf(h, login), env);
+  const model = createPhoneModel(api, entryOf(h, login), sandboxEnvironment('en', env));
   await model.load();
   return model;
 };
@@ -59,15 +62,15 @@ describe('phone model: the persona picker (sandbox)', () => {
     expect(view.kind).toBe('asking');
     expect(view.kind === 'asking' && view.request.audience_label).toBe('Demo Shop');
     expect(model.sandbox.value).toBe(true);
-    expect(model.personas.value.map((p) => p.id)).toEqual(['fr-adult-m', 'fr-minor']);
-    expect(model.persona.value).toBe('fr-adult-m');
+    expect(sandboxOf(model).personas.value.map((p) => p.id)).toEqual(['fr-adult-m', 'fr-minor']);
+    expect(sandboxOf(model).persona.value).toBe('fr-adult-m');
     expect(request.current.opened.status).toBe('in_progress');
   });
 
   it('sends the picked persona with face check when the request is not in wallet mode', async () => {
     const model = await open();
-    model.persona.value = 'fr-minor';
-    await model.submit('approved');
+    sandboxOf(model).persona.value = 'fr-minor';
+    await sandboxOf(model).submit('approved');
     expect(request.current.completions).toEqual([
       { h: 'h_good', persona: 'fr-minor', method: 'face_check', outcome: 'approved' },
     ]);
@@ -77,8 +80,8 @@ describe('phone model: the persona picker (sandbox)', () => {
   it('offers only the EUDI wallet when the request is in client proof mode', async () => {
     request.current = fakeRequest({ client_proof_mode: true });
     const model = await open();
-    expect(model.method.value).toBe('eudi_wallet');
-    await model.submit('failed');
+    expect(sandboxOf(model).method.value).toBe('eudi_wallet');
+    await sandboxOf(model).submit('failed');
     expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', outcome: 'failed' });
     expect(model.view.value).toEqual({ kind: 'done', outcome: 'failed' });
   });
@@ -95,9 +98,9 @@ describe('phone model: the persona picker (sandbox)', () => {
       ],
     });
     const model = await open();
-    expect(model.credentials.value).toEqual(['pid', 'mdl']);
-    model.credential.value = 'mdl';
-    await model.submit('approved');
+    expect(sandboxOf(model).credentials.value).toEqual(['pid', 'mdl']);
+    sandboxOf(model).credential.value = 'mdl';
+    await sandboxOf(model).submit('approved');
     expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', credential: 'mdl' });
   });
 
@@ -124,18 +127,24 @@ describe('phone model: the persona picker (sandbox)', () => {
     });
     const model = await open();
     // …and the SD-JWT VC PID after the mDL, valid or revoked on the sandbox's status list.
-    expect(model.credentials.value).toEqual(['pid', 'pid-no-age', 'mdl', 'pid-sd-jwt', 'pid-sd-jwt-revoked']);
-    model.credential.value = 'pid-no-age';
-    await model.submit('approved');
+    expect(sandboxOf(model).credentials.value).toEqual([
+      'pid',
+      'pid-no-age',
+      'mdl',
+      'pid-sd-jwt',
+      'pid-sd-jwt-revoked',
+    ]);
+    sandboxOf(model).credential.value = 'pid-no-age';
+    await sandboxOf(model).submit('approved');
     expect(request.current.completions[0]).toMatchObject({ method: 'eudi_wallet', credential: 'pid-no-age' });
   });
 
   it('sends no credential when the tester chose none, or the link accepts one only', async () => {
     request.current = fakeRequest({ client_proof_mode: true, methods: [WALLET_METHOD, { id: 'sandbox' }] });
     const model = await open();
-    expect(model.credentials.value).toEqual([]);
-    model.credential.value = 'pid';
-    await model.submit('approved');
+    expect(sandboxOf(model).credentials.value).toEqual([]);
+    sandboxOf(model).credential.value = 'pid';
+    await sandboxOf(model).submit('approved');
     expect(request.current.completions[0]).not.toHaveProperty('credential');
     expect(credentialsOfLink('not a link')).toEqual([]);
     expect(
@@ -168,22 +177,22 @@ describe('phone model: the persona picker (sandbox)', () => {
   it('moves to the explanation when the request expired before the answer was sent', async () => {
     const model = await open();
     request.current.failNext = { status: 410, error: 'REQUEST_EXPIRED' };
-    await model.submit('approved');
+    await sandboxOf(model).submit('approved');
     expect(model.view.value).toEqual({ kind: 'problem', problem: 'REQUEST_EXPIRED', retryable: false });
   });
 
   it('keeps the form and shows an error the tester can retry after a server error', async () => {
     const model = await open();
     request.current.failNext = { status: 500, error: 'INTERNAL_ERROR' };
-    await model.submit('approved');
+    await sandboxOf(model).submit('approved');
     expect(model.view.value).toMatchObject({ kind: 'asking', sending: null, error: 'OTHER' });
-    await model.submit('approved');
+    await sandboxOf(model).submit('approved');
     expect(model.view.value).toEqual({ kind: 'done', outcome: 'approved' });
   });
 
   it('sends one answer even when the tester presses twice', async () => {
     const model = await open();
-    await Promise.all([model.submit('approved'), model.submit('cancelled')]);
+    await Promise.all([sandboxOf(model).submit('approved'), sandboxOf(model).submit('cancelled')]);
     expect(request.current.completions).toHaveLength(1);
   });
 
@@ -195,15 +204,33 @@ describe('phone model: the persona picker (sandbox)', () => {
     await offline.load();
     expect(offline.view.value).toEqual({ kind: 'problem', problem: 'NETWORK_ERROR', retryable: true });
   });
+
+  it('loads the persona picker once, and offers a retry when its script cannot be fetched', async () => {
+    const loadSandbox = vi
+      .fn<NonNullable<PhoneEnvironment['loadSandbox']>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+      .mockImplementation(async (port) => openSandboxWing(port, 'en'));
+    const model = createPhoneModel(api, entryOf(), sandboxEnvironment('en', { loadSandbox }));
+    await model.load();
+    expect(model.view.value).toEqual({ kind: 'problem', problem: 'NETWORK_ERROR', retryable: true });
+    await model.load();
+    await model.load();
+    expect(model.view.value.kind).toBe('asking');
+    expect(loadSandbox).toHaveBeenCalledTimes(2);
+    expect(request.current.personaCalls).toBe(2);
+  });
 });
 
 describe('phone model: identity providers (design.md §12)', () => {
-  it('offers the methods in the service’s order and asks for no personas in production', async () => {
+  it('offers the methods in the service’s order, and neither loads the persona picker nor asks for personas in production', async () => {
     request.current = production();
-    const model = await open();
+    const loadSandbox = vi.fn<NonNullable<PhoneEnvironment['loadSandbox']>>();
+    const model = await open('h_good', null, sandboxEnvironment('en', { loadSandbox }));
     const view = model.view.value;
     expect(view.kind === 'asking' && view.request.methods.map((m) => m.id)).toEqual(['eudi_wallet', 'idp_example']);
     expect(model.sandbox.value).toBe(false);
+    expect(loadSandbox).not.toHaveBeenCalled();
+    expect(model.wing.value).toBeNull();
     expect(request.current.personaCalls).toBe(0);
   });
 
@@ -224,7 +251,7 @@ describe('phone model: identity providers (design.md §12)', () => {
     await Promise.all([
       model.startProvider('idp_example'),
       model.startProvider('idp_example'),
-      model.submit('approved'),
+      sandboxOf(model).submit('approved'),
     ]);
     expect(request.current.starts).toHaveLength(1);
     expect(request.current.completions).toEqual([]);

@@ -1,38 +1,33 @@
 /**
- * The phone page's state: what it shows, what the visitor picked, and the actions (load, the
- * persona picker's submit, an identity provider's start, the wallet on this phone). Components
- * only render these signals.
+ * The phone page's state: what it shows and the actions (load, an identity provider's start, the
+ * wallet on this phone). Components only render these signals. In sandbox, the persona picker is
+ * a wing of its own (src/phone/sandbox/), loaded with import() when open offers it, so
+ * production's page never downloads it (docs/design.md §4).
  */
-import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
-import type {
-  DcApiRequest,
-  LoginResult,
-  Method,
-  Outcome,
-  PersonaSummary,
-  PhoneMethod,
-  PhoneOpened,
-  SandboxWalletChoice,
-} from '../protocol/api.ts';
-import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../protocol/api.ts';
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import type { ComponentType } from 'preact';
+import type { DcApiRequest, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/api.ts';
 import type { ApiFailureCode, PhoneApi } from './api.ts';
 import type { EndingKey, NoticeKey, ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
 
+/** The request and the ways to prove it, offered. */
+export interface AskingView {
+  kind: 'asking';
+  request: PhoneOpened;
+  /** the persona picker's verdict being sent */
+  sending: Outcome | null;
+  /** the method under way: a provider being opened (its id), or `eudi_wallet` */
+  busy: string | null;
+  error: ProblemKey | null;
+  /** why the methods are offered again (the request still waits) */
+  notice: NoticeKey | null;
+}
+
 export type PhoneView =
   | { kind: 'loading' }
   | { kind: 'problem'; problem: ProblemKey; retryable: boolean }
-  | {
-      kind: 'asking';
-      request: PhoneOpened;
-      /** the persona picker's verdict being sent */
-      sending: Outcome | null;
-      /** the method under way: a provider being opened (its id), or `eudi_wallet` */
-      busy: string | null;
-      error: ProblemKey | null;
-      /** why the methods are offered again (the request still waits) */
-      notice: NoticeKey | null;
-    }
+  | AskingView
   /** the persona picker's verdict was recorded (sandbox) */
   | { kind: 'done'; outcome: Outcome }
   /** an identity provider or the wallet ended the request, or the sign-in link was unknown */
@@ -47,24 +42,50 @@ export interface PhoneEnvironment {
    * click handler: the browser requires the user activation.
    */
   requestCredential: ((requests: DcApiRequest[]) => Promise<unknown>) | null;
+  /**
+   * Loads the sandbox wing (main.tsx: `import('./sandbox/wing.tsx')`), called only when open
+   * offers the persona picker; absent, a request that offers it shows a problem.
+   */
+  loadSandbox?: (port: SandboxPort) => Promise<SandboxWing>;
+}
+
+/** What the sandbox wing is given: the API, the page's view, and the model's own rules for an answer. */
+export interface SandboxPort {
+  readonly api: PhoneApi;
+  /** the wing reads the asking view and writes its verdict's: sending, done, an error */
+  readonly view: Signal<PhoneView>;
+  /** the asking view if nothing is under way, with the handoff token it needs */
+  idle(): { current: AskingView; h: string; requestId: string } | null;
+  /** after a failed call: the explanation when the request can't be answered any more, else the form with an error */
+  fail(current: AskingView, code: ApiFailureCode): void;
+}
+
+/** Where the persona picker sits in the asking view (PhonePage.tsx). */
+export interface SandboxFormProps {
+  sending: Outcome | null;
+  busy: boolean;
+  /** under its own heading, when other ways to prove it come first */
+  titled: boolean;
+  /** an error to show above the verdict buttons */
+  error: string | null;
+}
+
+/** The sandbox wing (src/phone/sandbox/wing.tsx), once loaded. */
+export interface SandboxWing {
+  /** reads the personas before the form shows; null when ready, else why not */
+  prepare(): Promise<ApiFailureCode | null>;
+  Form: ComponentType<SandboxFormProps>;
 }
 
 export interface PhoneModel {
   readonly view: ReadonlySignal<PhoneView>;
   /** true when the service runs in sandbox (open says so); null until known */
   readonly sandbox: ReadonlySignal<boolean | null>;
-  readonly personas: ReadonlySignal<PersonaSummary[]>;
-  readonly persona: Signal<string>;
-  /** the only method the persona picker accepts for this request (design.md §4: eudi_wallet iff client_proof_mode) */
-  readonly method: ReadonlySignal<Method>;
-  /** what the sandbox wallet may present to the request's wallet link, in its order (none without the wallet path) */
-  readonly credentials: ReadonlySignal<SandboxWalletChoice[]>;
-  /** the one the sandbox wallet presents (design.md §13); null: the first the request accepts */
-  readonly credential: Signal<SandboxWalletChoice | null>;
+  /** the persona picker, loaded when open offered it (sandbox); null until then, and in production */
+  readonly wing: ReadonlySignal<SandboxWing | null>;
   /** true where the browser can ask a wallet on this phone (Digital Credentials API) */
   readonly canUseWalletHere: boolean;
   load(): Promise<void>;
-  submit(outcome: Outcome): Promise<void>;
   startProvider(providerId: string): Promise<void>;
   useWallet(): Promise<void>;
 }
@@ -99,30 +120,6 @@ function endingFromHint(login: LoginResult): EndingKey | null {
 const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential: null };
 
 /**
- * What the sandbox wallet may present to a wallet link, in the order of its DCQL query (design.md
- * §13): each credential asked, after the PID the PID without age_over_18 when the query offers
- * the birth date instead (`claim_sets`, design.md §15), and for the SD-JWT VC PID that PID and the
- * same revoked on the sandbox's status list. An unknown id or an unreadable link gives none.
- *
- * @example credentialsOfLink('openid4vp://?…&dcql_query=%7B%22credentials%22%3A%5B%7B%22id%22%3A%22pid%22…') // ['pid', 'pid-no-age', …]
- */
-export function credentialsOfLink(link: string): SandboxWalletChoice[] {
-  try {
-    const query = JSON.parse(new URLSearchParams(link.slice(link.indexOf('?') + 1)).get('dcql_query') ?? '') as {
-      credentials?: { id?: unknown; claim_sets?: unknown }[];
-    };
-    return (query.credentials ?? []).flatMap(({ id, claim_sets: claimSets }) => {
-      if (typeof id !== 'string' || !Object.hasOwn(WALLET_CREDENTIAL_OF_QUERY_ID, id)) return [];
-      const credential = WALLET_CREDENTIAL_OF_QUERY_ID[id as keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
-      if (credential === 'pid_sd') return ['pid-sd-jwt', 'pid-sd-jwt-revoked'];
-      return credential === 'pid' && Array.isArray(claimSets) ? ['pid', 'pid-no-age'] : [credential];
-    });
-  } catch {
-    return [];
-  }
-}
-
-/**
  * @example
  * const model = createPhoneModel(createPhoneApi(), takeHandoff(location, history, sessionStorage), {
  *   navigate: (url) => location.assign(url),
@@ -138,18 +135,7 @@ export function createPhoneModel(
   const handoff = entry === 'unknown_sign_in' ? null : entry;
   const view = signal<PhoneView>({ kind: 'loading' });
   const sandbox = signal<boolean | null>(null);
-  const personas = signal<PersonaSummary[]>([]);
-  const persona = signal('');
-  const method = computed<Method>(() => {
-    const current = view.value;
-    return current.kind === 'asking' && current.request.client_proof_mode ? 'eudi_wallet' : 'face_check';
-  });
-  const credentials = computed<SandboxWalletChoice[]>(() => {
-    const current = view.value;
-    const wallet = current.kind === 'asking' ? current.request.methods.find((m) => m.id === 'eudi_wallet') : undefined;
-    return wallet && 'wallet_link' in wallet ? credentialsOfLink(wallet.wallet_link) : [];
-  });
-  const credential = signal<SandboxWalletChoice | null>(null);
+  const wing = signal<SandboxWing | null>(null);
   // Read once: a retry or a reload shows the request's status, not the provider's result again.
   let login = handoff?.login ?? null;
 
@@ -187,15 +173,13 @@ export function createPhoneModel(
       view.value = { kind: 'problem', problem: 'REQUEST_EXPIRED', retryable: false };
       return;
     }
-    if (sandbox.value) {
-      const list = await api.listPersonas();
-      if (!list.ok || list.data.length === 0) {
+    if (request.methods.some((m) => m.id === 'sandbox')) {
+      const failure = await openWing();
+      if (failure) {
         login = hint;
-        view.value = { kind: 'problem', problem: list.ok ? 'OTHER' : problemOf(list.code), retryable: true };
+        view.value = { kind: 'problem', problem: problemOf(failure), retryable: true };
         return;
       }
-      personas.value = list.data;
-      if (!list.data.some((p) => p.id === persona.value)) persona.value = list.data[0]!.id;
     }
     view.value = {
       kind: 'asking',
@@ -205,6 +189,20 @@ export function createPhoneModel(
       error: null,
       notice: hint === 'refused' ? 'refused' : null,
     };
+  }
+
+  /** Loads the persona picker once, and has it read the personas; null when it may show. */
+  async function openWing(): Promise<ApiFailureCode | null> {
+    if (!wing.peek()) {
+      if (!environment.loadSandbox) return 'INTERNAL_ERROR';
+      try {
+        wing.value = await environment.loadSandbox({ api, view, idle, fail });
+      } catch {
+        // its script could not be fetched: the visitor may retry
+        return 'NETWORK_ERROR';
+      }
+    }
+    return wing.peek()!.prepare();
   }
 
   /** A finished request: what the provider's sign-in (or the wallet) ended in, else "already finished". */
@@ -217,34 +215,18 @@ export function createPhoneModel(
   }
 
   /** The asking view, if nothing is under way; the handoff token it needs. */
-  function idle(): { current: Extract<PhoneView, { kind: 'asking' }>; h: string; requestId: string } | null {
+  function idle(): { current: AskingView; h: string; requestId: string } | null {
     const current = view.peek();
     if (current.kind !== 'asking' || current.sending !== null || current.busy !== null || !handoff?.h) return null;
     return { current, h: handoff.h, requestId: handoff.requestId };
   }
 
   /** After a failed call: the explanation when the request can't be answered any more, else the form with an error. */
-  function fail(current: Extract<PhoneView, { kind: 'asking' }>, code: ApiFailureCode): void {
+  function fail(current: AskingView, code: ApiFailureCode): void {
     const problem = problemOf(code);
     view.value = isFinal(problem)
       ? { kind: 'problem', problem, retryable: false }
       : { ...current, sending: null, busy: null, error: problem, notice: null };
-  }
-
-  async function submit(outcome: Outcome): Promise<void> {
-    const at = idle();
-    if (!at) return;
-    view.value = { ...at.current, sending: outcome, error: null, notice: null };
-    const chosen = credential.value;
-    const result = await api.complete(at.requestId, {
-      h: at.h,
-      persona: persona.value,
-      method: method.value,
-      outcome,
-      ...(method.value === 'eudi_wallet' && chosen && credentials.value.includes(chosen) ? { credential: chosen } : {}),
-    });
-    if (result.ok) view.value = { kind: 'done', outcome };
-    else fail(at.current, result.code);
   }
 
   async function startProvider(providerId: string): Promise<void> {
@@ -289,14 +271,9 @@ export function createPhoneModel(
   return {
     view,
     sandbox,
-    personas,
-    persona,
-    method,
-    credentials,
-    credential,
+    wing,
     canUseWalletHere: environment.requestCredential !== null,
     load,
-    submit,
     startProvider,
     useWallet,
   };

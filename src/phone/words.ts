@@ -1,9 +1,9 @@
 /**
- * Words that come from the service, in the page's language: the sandbox personas' labels
- * (fixtures/personas.json writes them in English) and the designers' demo partner's name. Every
- * other partner's name is shown as the partner wrote it: a name is not translated.
+ * Words that come from the service, in the page's language: the designers' demo partner's name.
+ * Every other partner's name is shown as the partner wrote it: a name is not translated. (The
+ * sandbox personas' labels are the sandbox wing's: sandbox/PersonaPicker.tsx.)
  */
-import type { PersonaSummary, PhoneOpened } from '../protocol/api.ts';
+import type { PhoneOpened } from '../protocol/api.ts';
 import type { PhoneCopy } from './copy/index.ts';
 
 /** The sandbox fixture partner `pk_test_designer`'s name (fixtures/partners.json), as open answers it. */
@@ -23,14 +23,4 @@ export function audienceOf(
   return sandbox && request.rail === 'standard' && request.audience_label === DEMO_AUDIENCE_LABEL
     ? copy.demoAudience
     : request.audience_label;
-}
-
-/**
- * A persona's label in the page's language, or the service's (English) label for a persona the
- * copy does not know.
- *
- * @example personaLabelOf({ id: 'fr-minor', label: 'Léa Petit — French, 16, female' }, PHONE_COPY.de)
- */
-export function personaLabelOf(persona: PersonaSummary, copy: PhoneCopy): string {
-  return Object.hasOwn(copy.personas, persona.id) ? copy.personas[persona.id]! : persona.label;
 }

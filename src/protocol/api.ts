@@ -243,7 +243,7 @@ export interface PartnerVerifyRequestCreated {
   expires_at: number;
 }
 
-// ---- Sandbox phone API (design.md §4) -------------------------------------------------------------
+// ---- Phone API (design.md §4, §12); the persona picker's bodies are sandbox.ts's ----------------
 
 export interface PhoneOpenBody {
   h: string;
@@ -301,12 +301,6 @@ export interface ProviderLoginStarted {
  */
 export type LoginResult = 'approved' | 'failed' | 'refused' | 'finished';
 
-/** GET /api/m/personas (sandbox only): what the phone page offers to pick from. */
-export interface PersonaSummary {
-  id: string;
-  label: string;
-}
-
 /**
  * The credentials client proof mode accepts (design.md §11, §13, §15), by the DCQL query id that keys
  * each one's presentation: the EU proof of age, the EU PID (mdoc), the ISO mobile driving licence,
@@ -314,42 +308,6 @@ export interface PersonaSummary {
  */
 export const WALLET_CREDENTIAL_OF_QUERY_ID = { proof_of_age: 'av', pid: 'pid', mdl: 'mdl', pid_sd: 'pid_sd' } as const;
 export type WalletCredential = (typeof WALLET_CREDENTIAL_OF_QUERY_ID)[keyof typeof WALLET_CREDENTIAL_OF_QUERY_ID];
-
-/**
- * What the sandbox wallet can present (design.md §15), each with the credential it answers as: every
- * wallet credential, `pid-no-age`, the PID as rulebook 1.1 issues it (birth date and nationality,
- * no age_over_18), the SD-JWT VC PID, and that PID revoked on the sandbox's status list.
- */
-export const SANDBOX_WALLET_CHOICES = {
-  av: 'av',
-  pid: 'pid',
-  'pid-no-age': 'pid',
-  mdl: 'mdl',
-  'pid-sd-jwt': 'pid_sd',
-  'pid-sd-jwt-revoked': 'pid_sd',
-} as const satisfies Record<string, WalletCredential>;
-export type SandboxWalletChoice = keyof typeof SANDBOX_WALLET_CHOICES;
-
-export interface PhoneCompleteBody {
-  h: string;
-  persona: string;
-  method: Method;
-  outcome: Outcome;
-  /** with eudi_wallet: what the sandbox wallet presents (default the first credential the request accepts) */
-  credential?: SandboxWalletChoice;
-}
-
-export interface Persona {
-  id: string;
-  label: string;
-  /** ISO date, or: */
-  birth_date?: string;
-  /** age relative to today: born `age_years` years ago, shifted by `birthday_offset_days` (1 = turns that age tomorrow) */
-  age_years?: number;
-  birthday_offset_days?: number;
-  sex: 'M' | 'F';
-  nationality: string;
-}
 
 // ---- Partner API ---------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  * for it first.
  */
 import { createHash } from 'node:crypto';
-import type { PersonaSummary } from '../../../src/protocol/api.ts';
+import type { PersonaSummary } from '../../../src/protocol/sandbox.ts';
 
 export type LoginLocale = 'en' | 'fr';
 

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Provider, { type InteractionDetails } from 'oidc-provider';
-import type { Persona } from '../../../src/protocol/api.ts';
+import type { Persona } from '../../../src/protocol/sandbox.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import { createEcJwk } from '../../wallet/keys.ts';
 import { findPersona, personaClaims, summarizePersonas } from '../personas.ts';

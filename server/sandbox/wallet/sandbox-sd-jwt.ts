@@ -7,7 +7,7 @@
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { randomBytes } from 'node:crypto';
-import type { Persona } from '../../../src/protocol/api.ts';
+import type { Persona } from '../../../src/protocol/sandbox.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../rules/country-codes.ts';
 import { type EcJwk, toPublicEcJwk } from '../../wallet/keys.ts';
 import { PID_VCT, type StatusReference } from '../../wallet/sd-jwt.ts';

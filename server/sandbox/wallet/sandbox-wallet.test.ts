@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import personas from '../../../fixtures/personas.json' with { type: 'json' };
-import type { Persona } from '../../../src/protocol/api.ts';
+import type { Persona } from '../../../src/protocol/sandbox.ts';
 import type { CredentialKind, WalletScope } from '../../wallet/credentials.ts';
 import { createEcJwk } from '../../wallet/keys.ts';
 import { AV_NAMESPACE } from '../../wallet/profile.ts';

@@ -42,13 +42,8 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
-import {
-  type DcApiRequest,
-  type DcqlQuery,
-  type Persona,
-  SANDBOX_WALLET_CHOICES,
-  type SandboxWalletChoice,
-} from '../../../src/protocol/api.ts';
+import type { DcApiRequest, DcqlQuery } from '../../../src/protocol/api.ts';
+import { type Persona, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../../src/protocol/sandbox.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../rules/country-codes.ts';
 import {
   type CredentialKind,
@@ -186,7 +181,7 @@ async function issuerFor(options: PresentOptions): Promise<SandboxIssuer> {
 /**
  * What each sandbox wallet choice presents: the credential, and the elements its issuer writes
  * differently from the persona's (one set to undefined is left out). A new choice is one row here
- * and one in SANDBOX_WALLET_CHOICES (src/protocol/api.ts), which the phone page and the CLI list.
+ * and one in SANDBOX_WALLET_CHOICES (src/protocol/sandbox.ts), which the phone page and the CLI list.
  */
 export const SANDBOX_CREDENTIALS: Readonly<
   Record<

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import partners from '../../../fixtures/partners.json' with { type: 'json' };
-import personas from '../../../fixtures/personas.json' with { type: 'json' };
 import { LOCALES } from '../../protocol/api.ts';
 import { SCOPES } from '../../protocol/scopes.ts';
 import { DEMO_AUDIENCE_LABEL } from '../words.ts';
@@ -26,9 +25,8 @@ describe('phone page copy', () => {
     expect(Object.keys(PHONE_COPY).sort()).toEqual([...LOCALES].sort());
   });
 
-  it('states every scope as a fact and names both methods', () => {
+  it('states every scope as a fact', () => {
     expect(Object.keys(en.scopes).sort()).toEqual([...SCOPES].sort());
-    expect(Object.keys(en.methods).sort()).toEqual(['eudi_wallet', 'face_check']);
   });
 
   it.each(LOCALES)('has exactly the strings of the English page in %s', (locale) => {
@@ -51,17 +49,6 @@ describe('phone page copy', () => {
       expect(text).toContain('⟨X⟩');
   });
 
-  it.each(LOCALES)('names every sandbox persona of fixtures/personas.json in %s, keeping the name', (locale) => {
-    const words = PHONE_COPY[locale].personas;
-    expect(Object.keys(words).sort()).toEqual(personas.map((p) => p.id).sort());
-    for (const persona of personas)
-      expect(words[persona.id]).toMatch(new RegExp(`^${persona.label.split(' — ')[0]} — `));
-  });
-
-  it('speaks the English labels the service sends, so English reads the same with or without the copy', () => {
-    for (const persona of personas) expect(en.personas[persona.id]).toBe(persona.label);
-  });
-
   it('knows the designers’ demo partner by the name fixtures/partners.json gives it', () => {
     expect(partners.find((p) => p.id === 'pk_test_designer')?.name).toBe(DEMO_AUDIENCE_LABEL);
   });
@@ -72,6 +59,6 @@ describe('phone page copy', () => {
     const same = strings(PHONE_COPY[locale]).filter(
       ([path, value]) => value === english.get(path) && value.includes(' '),
     );
-    expect(same.filter(([path]) => path !== 'methods.eudi_wallet')).toEqual([]);
+    expect(same).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Every string the phone page shows, in the widget's seven locales (the spec names fr and en; de,
- * es, it, nl and pt are additions, issue 11). The page stands in for the mobile app, so it speaks
- * the phone's language (its browser languages), not the partner page's.
+ * Every string the phone page shows up front, in the widget's seven locales (the spec names fr and
+ * en; de, es, it, nl and pt are additions, issue 11). The page stands in for the mobile app, so it
+ * speaks the phone's language (its browser languages), not the partner page's. The persona
+ * picker's strings are the sandbox wing's (src/phone/sandbox/copy/), loaded only in sandbox.
  */
-import type { FailReason, Locale, Method, Outcome, SandboxWalletChoice } from '../../protocol/api.ts';
+import type { FailReason, Locale, Outcome } from '../../protocol/api.ts';
 import type { Scope } from '../../protocol/scopes.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
@@ -47,23 +48,12 @@ export interface PhoneCopy {
   minimalNote: string;
   /** `text` is m:ss */
   expiresIn(text: string): string;
-  personaLegend: string;
-  methodLegend: string;
-  methodOnlyWallet: string;
-  methodOnlyFace: string;
-  /** the sandbox wallet's choice of credential, when the request accepts more than one (design.md §13) */
-  credentialLegend: string;
-  credentials: Readonly<Record<SandboxWalletChoice, string>>;
-  approve: string;
-  fail: string;
-  cancel: string;
-  sending: string;
+  /** the persona picker's verdict, recorded (sandbox) */
   outcomes: Readonly<Record<Outcome, Panel>>;
   problems: Readonly<Record<ProblemKey, Panel>>;
   retry: string;
   /** what each scope asks the person to prove, as a plain fact */
   scopes: Readonly<Record<Scope, string>>;
-  methods: Readonly<Record<Method, string>>;
   /** above the ways to prove it, when there is more than the persona picker */
   methodsTitle: string;
   /** the Digital Credentials API button, where the browser has it */
@@ -73,12 +63,8 @@ export interface PhoneCopy {
   continueWith(provider: string): string;
   opening(provider: string): string;
   walletWaiting: string;
-  /** the persona picker's heading when other ways come first (sandbox) */
-  sandboxSection: string;
   notices: Readonly<Record<NoticeKey, Panel>>;
   endings: Readonly<Record<EndingKey, Panel>>;
-  /** the sandbox personas' labels by persona id (fixtures/personas.json); an unknown id shows its English label */
-  personas: Readonly<Record<string, string>>;
   /** the designers' demo partner (fixtures/partners.json pk_test_designer), as the subject of askedBy */
   demoAudience: string;
 }

@@ -9,12 +9,12 @@ import { setupServer } from 'msw/node';
 import type {
   DcRequest,
   Oid4vpDcRequest,
-  PhoneCompleteBody,
   PhoneMethod,
   PhoneOpened,
   PhoneWalletAnswered,
   PhoneWalletResponseBody,
 } from '../../protocol/api.ts';
+import type { PhoneCompleteBody } from '../../protocol/sandbox.ts';
 
 export const BASE = 'http://phone.test';
 

@@ -1,10 +1,19 @@
 import type { Signal } from '@preact/signals';
-import type { PersonaSummary } from '../protocol/api.ts';
-import type { PhoneCopy } from './copy/index.ts';
-import { personaLabelOf } from './words.ts';
+import type { PersonaSummary } from '../../protocol/sandbox.ts';
+import type { SandboxCopy } from './copy/index.ts';
+
+/**
+ * A persona's label in the page's language, or the service's (English) label for a persona the
+ * copy does not know (fixtures/personas.json writes them in English).
+ *
+ * @example personaLabelOf({ id: 'fr-minor', label: 'Léa Petit — French, 16, female' }, SANDBOX_COPY.de)
+ */
+export function personaLabelOf(persona: PersonaSummary, copy: SandboxCopy): string {
+  return Object.hasOwn(copy.personas, persona.id) ? copy.personas[persona.id]! : persona.label;
+}
 
 export function PersonaPicker(props: {
-  copy: PhoneCopy;
+  copy: SandboxCopy;
   personas: PersonaSummary[];
   selected: Signal<string>;
   disabled: boolean;

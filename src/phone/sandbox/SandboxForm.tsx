@@ -1,8 +1,9 @@
-import type { Outcome } from '../protocol/api.ts';
-import type { PhoneCopy } from './copy/index.ts';
+import type { Outcome } from '../../protocol/api.ts';
+import type { SandboxFormProps } from '../model.ts';
+import type { SandboxCopy } from './copy/index.ts';
 import { CredentialPicker } from './CredentialPicker.tsx';
 import { MethodPicker } from './MethodPicker.tsx';
-import type { PhoneModel } from './model.ts';
+import type { SandboxModel } from './model.ts';
 import { PersonaPicker } from './PersonaPicker.tsx';
 
 /**
@@ -10,15 +11,7 @@ import { PersonaPicker } from './PersonaPicker.tsx';
  * wallet's credential when the request accepts several (design.md §13), and the verdict. `titled`
  * when other ways to prove it come first.
  */
-export function SandboxForm(props: {
-  copy: PhoneCopy;
-  model: PhoneModel;
-  sending: Outcome | null;
-  busy: boolean;
-  titled: boolean;
-  /** an error to show above the verdict buttons */
-  error: string | null;
-}) {
+export function SandboxForm(props: SandboxFormProps & { copy: SandboxCopy; model: SandboxModel }) {
   const { copy, model, sending, titled } = props;
   const disabled = sending !== null || props.busy;
   return (
@@ -79,8 +72,8 @@ export function SandboxForm(props: {
 function OutcomeButton(props: {
   outcome: Outcome;
   label: string;
-  copy: PhoneCopy;
-  model: PhoneModel;
+  copy: SandboxCopy;
+  model: SandboxModel;
   sending: Outcome | null;
   disabled: boolean;
 }) {

@@ -1,6 +1,6 @@
 import type { Signal } from '@preact/signals';
-import type { SandboxWalletChoice } from '../protocol/api.ts';
-import type { PhoneCopy } from './copy/index.ts';
+import type { SandboxWalletChoice } from '../../protocol/sandbox.ts';
+import type { SandboxCopy } from './copy/index.ts';
 
 /**
  * The sandbox wallet's credential (design.md §13, §15), when the request accepts more than one: the
@@ -8,7 +8,7 @@ import type { PhoneCopy } from './copy/index.ts';
  * the PID as an SD-JWT VC, or that one revoked. Nothing chosen yet is the first the request accepts.
  */
 export function CredentialPicker(props: {
-  copy: PhoneCopy;
+  copy: SandboxCopy;
   credentials: SandboxWalletChoice[];
   selected: Signal<SandboxWalletChoice | null>;
   disabled: boolean;

@@ -1,10 +1,10 @@
-import type { Method } from '../protocol/api.ts';
-import type { PhoneCopy } from './copy/index.ts';
+import type { Method } from '../../protocol/api.ts';
+import type { SandboxCopy } from './copy/index.ts';
 
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];
 
 /** Both methods are listed; the one this request cannot use is disabled, with the reason. */
-export function MethodPicker({ copy, allowed, disabled }: { copy: PhoneCopy; allowed: Method; disabled: boolean }) {
+export function MethodPicker({ copy, allowed, disabled }: { copy: SandboxCopy; allowed: Method; disabled: boolean }) {
   return (
     <fieldset class="phone-choices" disabled={disabled} aria-describedby="method-help">
       <legend>{copy.methodLegend}</legend>
