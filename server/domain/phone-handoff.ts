@@ -2,12 +2,13 @@
  * What every phone call starts with (design.md §4, §12): the request id from the deep link's path
  * and the handoff token from its fragment, the phone's only credential. The phone's own use cases
  * (phone.ts, provider-login.ts, wallet-response.ts) and the sandbox's persona picker find their
- * request here, and refuse one that can no longer be acted on, the same way.
+ * request here; each then refuses one it can no longer act on with verify-requests.ts's
+ * assertActionable (409 ALREADY_FINISHED, 410 REQUEST_EXPIRED).
  */
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
-import { findRequestForPhone, isOpenStatus } from './verify-requests.ts';
+import { findRequestForPhone } from './verify-requests.ts';
 
 /** What the phone presents: the request id from the URL and the handoff token from its fragment. */
 export interface PhoneHandoff {
@@ -27,16 +28,4 @@ export async function findForPhone(
   const found = await findRequestForPhone(deps.store, handoff.requestId, handoff.handoffToken, deps.clock.now());
   if (!found) throw new ServiceError('NOT_FOUND', { cause: 'unknown request or wrong handoff token' });
   return found;
-}
-
-/**
- * Refuses a request the phone can no longer act on: 409 ALREADY_FINISHED once it completed or
- * failed, 410 REQUEST_EXPIRED past its deadline.
- *
- * @example assertActionable(record, deps.clock.now())
- */
-export function assertActionable(record: Pick<VerifyRequestRecord, 'status' | 'deadlineAt'>, now: number): void {
-  if (!isOpenStatus(record.status))
-    throw new ServiceError('ALREADY_FINISHED', { cause: `request is ${record.status}` });
-  if (now >= record.deadlineAt) throw new ServiceError('REQUEST_EXPIRED');
 }

@@ -20,10 +20,17 @@ import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
 import { ServiceError } from '../errors.ts';
 import type { RelyingParty } from '../providers/relying-party.ts';
 import type { Store, VerifyRequestRecord } from '../store/store.ts';
-import { assertActionable, findForPhone, type PhoneHandoff } from './phone-handoff.ts';
+import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { provesAll } from './proving-methods.ts';
 import { digestToken } from './tokens.ts';
-import { approveRequest, EXPIRED_GRACE_MS, isOpenStatus, openRequest, settle } from './verify-requests.ts';
+import {
+  approveRequest,
+  assertActionable,
+  EXPIRED_GRACE_MS,
+  isOpenStatus,
+  openRequest,
+  settle,
+} from './verify-requests.ts';
 
 /** Where providers send the visitor back; each provider registers `{app_url}` + this. */
 export const CALLBACK_PATH = '/m/callback';
