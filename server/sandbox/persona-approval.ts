@@ -7,8 +7,8 @@
 import type { Method, Outcome, RequestStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import type { SandboxDeps } from './deps.ts';
-import { assertActionable, findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
-import { approveRequest, EXPIRED_GRACE_MS, settle } from '../domain/verify-requests.ts';
+import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
+import { approveRequest, assertActionable, EXPIRED_GRACE_MS, settle } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { findPersona, personaFacts } from './personas.ts';
