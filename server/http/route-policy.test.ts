@@ -6,6 +6,7 @@
  * shape; Ajv checks nothing, so no body is coerced.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
@@ -153,5 +154,23 @@ describe('a route config, on an app of its own', () => {
       error: 'INVALID_REQUEST',
       message: 'the check that failed',
     });
+  });
+});
+
+describe('the route files', () => {
+  it('write no no-store header, count no rate limit, set no validator compiler and build no OAuth error body themselves', () => {
+    const dir = new URL('../routes/', import.meta.url);
+    const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const name of files) {
+      const source = readFileSync(new URL(name, dir), 'utf8');
+      expect({
+        name,
+        found: source.match(/['"`]no-store|enforceRateLimit\(|validatorCompiler|error: 'invalid_request'/g),
+      }).toEqual({
+        name,
+        found: null,
+      });
+    }
   });
 });
