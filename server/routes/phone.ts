@@ -40,6 +40,7 @@ import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { openFromPhone, type PhoneHandoff } from '../domain/phone.ts';
 import { answerPhoneDcApiResponse } from '../domain/wallet-response.ts';
+import { refuseWalletAnswer } from './wallet.ts';
 import { requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } from '../http/body.ts';
@@ -105,11 +106,7 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
           credential: body.credential,
         });
         const { requestId } = handoff;
-        if (outcome.status === 'refused') {
-          request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
-          deps.telemetry?.metrics?.walletChecksFailed.inc({ check: outcome.check });
-          throw new ServiceError('INVALID_REQUEST', { message: outcome.description, cause: `check ${outcome.check}` });
-        }
+        if (outcome.status === 'refused') refuseWalletAnswer(deps, request, requestId, outcome);
         request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
         return outcome.status === 'completed'
           ? { status: 'completed' }

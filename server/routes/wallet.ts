@@ -47,9 +47,9 @@ const FORM = 'application/x-www-form-urlencoded';
 /**
  * Logs a refusal (request id and check, never a value), counts it by its check, and throws it:
  * 400 INVALID_REQUEST, which the routes' `errorShape: 'oauth'` answers as OpenID4VP's
- * `{error: "invalid_request", error_description}`.
+ * `{error: "invalid_request", error_description}`. The phone page's wallet route refuses so too.
  */
-function refuse(
+export function refuseWalletAnswer(
   deps: AppDeps,
   request: FastifyRequest,
   requestId: string,
@@ -69,7 +69,7 @@ function answer(
   requestId: string,
   outcome: WalletOutcome,
 ) {
-  if (outcome.status === 'refused') refuse(deps, request, requestId, outcome);
+  if (outcome.status === 'refused') refuseWalletAnswer(deps, request, requestId, outcome);
   const reason = outcome.status === 'failed' ? { reason: outcome.reason } : {};
   request.log.info({ requestId, outcome: outcome.status, ...reason }, 'wallet response accepted');
   return reply.code(200).send({});
@@ -202,7 +202,10 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
         const { requestId } = request.params;
         const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
         if (contentType !== FORM)
-          refuse(deps, request, requestId, { check: 'content_type', description: `direct_post must be ${FORM}` });
+          refuseWalletAnswer(deps, request, requestId, {
+            check: 'content_type',
+            description: `direct_post must be ${FORM}`,
+          });
         const outcome = await answerDirectPost(deps, { requestId, body: request.rawBody.toString('utf8') });
         return answer(deps, request, reply, requestId, outcome);
       },
@@ -217,7 +220,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       async (request, reply) => {
         const { requestId } = request.params;
         if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
-          refuse(deps, request, requestId, {
+          refuseWalletAnswer(deps, request, requestId, {
             check: 'body',
             description: 'the body must be the JSON the Digital Credentials API returned',
           });
