@@ -1,7 +1,8 @@
 /**
  * createApp(deps) builds the Fastify instance; tests use it through `app.inject()` without a
  * port. Cross-cutting concerns live here: correlation ids, log redaction, and the HTTP edge from
- * `http/` (timeouts, body reading with raw-body capture for HMAC, no-store by default, the one
+ * `http/` (timeouts, body reading with raw-body capture for HMAC, the route policy plugin that
+ * applies each route's `config`: no-store by default, rate limit, CORS, error shape; the one
  * error handler, the 404 handler, files sent precompressed by Accept-Encoding), and the telemetry
  * (`telemetry/`: metrics, traces) when `deps.telemetry` asks for it.
  * Each surface registers its own routes; sandbox/'s are loaded in sandbox mode only.
@@ -12,7 +13,7 @@ import { LIMITS } from '../src/protocol/api.ts';
 import type { AppDeps } from './deps.ts';
 import './auth/partner-auth.ts';
 import { registerBodyReading } from './http/body.ts';
-import { registerNoStore } from './http/no-store.ts';
+import { registerRoutePolicy } from './http/route-policy.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { answerFrameworkError, registerErrorHandling, UNAVAILABLE_RETRY_AFTER_SECONDS } from './http/error-handler.ts';
 import { edgeTimeouts } from './http/timeouts.ts';
@@ -92,8 +93,8 @@ export async function createApp(
   // Metrics and traces (design.md §17), before every other hook and route: the routes get the observed store.
   deps = await registerTelemetry(app, deps);
   registerBodyReading(app);
-  // Before any route: answers carry tokens, grants, attestations and statuses (http/no-store.ts).
-  registerNoStore(app);
+  // Before any route: each route's config says its caching, rate limit, CORS and error shape (http/route-policy.ts).
+  registerRoutePolicy(app, deps);
   // Shutting down (design.md §10): a request that arrives on a kept-alive connection is sent to retry
   // elsewhere; those already in flight finish.
   let closing = false;

@@ -1,7 +1,8 @@
 /**
  * Partner authentication for HMAC-signed routes (/v1/exchange, /v1/introspect,
  * /api/billing/session, /api/partner/*), in design.md §6's order:
- * body size (Fastify's bodyLimit, before this hook) → pre-auth rate limit → MISSING_HEADERS →
+ * body size (Fastify's bodyLimit, before this hook) → pre-auth rate limit (the route's
+ * `config.rateLimit`, per client address, applied before this hook by http/route-policy.ts) → MISSING_HEADERS →
  * INVALID_PARTNER → TIMESTAMP_SKEW → INVALID_SIGNATURE → REPLAY_DETECTED → post-auth rate limit.
  * Body validation comes after, in the route.
  */
@@ -11,7 +12,6 @@ import { HEADERS, LIMITS } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { PARTNER_ID_PATTERN } from '../domain/partners.ts';
 import { ServiceError } from '../errors.ts';
-import { addressKey } from '../limits/client-address.ts';
 import { enforceRateLimit, type RateLimitRule } from '../limits/rate-limits.ts';
 import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
 import type { PartnerRecord } from '../store/store.ts';
@@ -32,8 +32,6 @@ const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export interface PartnerAuthOptions {
   /** require `Content-Type` among the headers (every POST; a GET signs the empty body) */
   requireContentType: boolean;
-  /** counted per client IP before any header is read */
-  preAuthLimit?: RateLimitRule;
   /** counted per partner ID once authenticated */
   postAuthLimit?: RateLimitRule;
   /**
@@ -107,7 +105,6 @@ export async function authenticatePartner(
   options: PartnerAuthOptions,
 ): Promise<PartnerRecord> {
   const now = deps.clock.now();
-  if (options.preAuthLimit) await enforceRateLimit(deps.store, options.preAuthLimit, addressKey(request.ip), now);
 
   const partnerId = header(request, HEADERS.partnerId);
   const timestamp = header(request, HEADERS.timestamp);

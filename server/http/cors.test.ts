@@ -1,20 +1,25 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
-import { openCors, PREFLIGHT_MAX_AGE_SECONDS, requestOrigin } from './cors.ts';
+import { PREFLIGHT_MAX_AGE_SECONDS, requestOrigin, type CorsPolicy } from './cors.ts';
+import { registerRoutePolicy } from './route-policy.ts';
 
 let app: FastifyInstance;
 afterEach(async () => app?.close());
 
-/** A page-facing scope opened by openCors (GET /open, POST /open/fail) beside a route it does not cover. */
+const OPEN: CorsPolicy = { methods: ['GET', 'OPTIONS'], exposeHeaders: ['X-SVC-CID', 'Retry-After'] };
+
+/** Two routes open by their config (GET /open, POST /open/fail) beside one that is not. */
 async function makeApp(): Promise<FastifyInstance> {
   app = Fastify();
+  // No route here has a rate limit: the store and clock are never read.
+  registerRoutePolicy(app, {} as Pick<AppDeps, 'store' | 'clock'>);
   registerErrorHandling(app);
   app.register(async (page) => {
-    openCors(page, { paths: ['/open'], methods: ['GET', 'OPTIONS'], exposeHeaders: ['X-SVC-CID', 'Retry-After'] });
-    page.get('/open', async (request) => ({ origin: requestOrigin(request) }));
-    page.post('/open/fail', async () => {
+    page.get('/open', { config: { cors: OPEN } }, async (request) => ({ origin: requestOrigin(request) }));
+    page.post('/open/fail', { config: { cors: OPEN } }, async () => {
       throw new ServiceError('NOT_FOUND');
     });
   });
@@ -23,8 +28,8 @@ async function makeApp(): Promise<FastifyInstance> {
   return app;
 }
 
-describe('openCors', () => {
-  it('answers the preflight with 204, the methods, Content-Type and a max age, and no credentials', async () => {
+describe('a route with config.cors', () => {
+  it('has its preflight answered with 204, the methods, Content-Type and a max age, and no credentials', async () => {
     await makeApp();
     const res = await app.inject({
       method: 'OPTIONS',
@@ -39,7 +44,7 @@ describe('openCors', () => {
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
-  it('opens every answer of its scope to any origin, errors included, and exposes only the named headers', async () => {
+  it('answers any origin, errors included, and exposes only the named headers', async () => {
     await makeApp();
     for (const res of [
       await app.inject({ url: '/open', headers: { origin: 'https://shop.example' } }),
@@ -51,7 +56,7 @@ describe('openCors', () => {
     }
   });
 
-  it('leaves the routes outside its scope closed, their preflight unanswered', async () => {
+  it('leaves the routes without it closed, their preflight unanswered', async () => {
     await makeApp();
     expect((await app.inject({ url: '/closed' })).headers['access-control-allow-origin']).toBeUndefined();
     expect((await app.inject({ method: 'OPTIONS', url: '/closed' })).statusCode).toBe(404);

@@ -1,46 +1,53 @@
 /**
  * CORS for what a partner page's script calls (the loader's /api/w/*, design.md §3): any origin and
  * no credentials, so no cookie or header of the visitor's ever rides along; the preflight is
- * answered; only the named response headers are exposed. One function for every such surface, as
- * `@fastify/cors` is one plugin, never repeated per route. And the Origin header as the use cases
- * read it (a partner's registered domain, the DC API's origin binding).
+ * answered; only the named response headers are exposed. A route asks for it in its options
+ * (`config: { cors: LOADER_CORS }`) and http/route-policy.ts applies it, as `@fastify/cors` is one
+ * plugin, never repeated per route. And the Origin header as the use cases read it (a partner's
+ * registered domain, the DC API's origin binding): requestOrigin, the one place it is read.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** How long a browser may keep a preflight's answer. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-export interface OpenCorsOptions {
-  /** the paths whose preflight (OPTIONS) is answered */
-  paths: readonly string[];
-  /** what the preflight allows, OPTIONS included */
-  methods: readonly string[];
+/** A route open to any origin: what its path's preflight allows and what the page's script may read. */
+export interface CorsPolicy {
+  /** what the preflight of the route's path allows, OPTIONS included */
+  readonly methods: readonly string[];
   /** the response headers the page's script may read */
-  exposeHeaders: readonly string[];
+  readonly exposeHeaders: readonly string[];
+}
+
+/** The loader's create and status (/api/w/verify-request, /api/w/verify-status/:id). */
+export const LOADER_CORS: CorsPolicy = {
+  methods: ['GET', 'POST', 'OPTIONS'],
+  exposeHeaders: ['X-SVC-CID', 'Retry-After'],
+};
+
+/** What else the partner page's script posts: the Digital Credentials API's answer, a private attestation's request. */
+export const PAGE_POST_CORS: CorsPolicy = { methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] };
+
+/**
+ * The headers every answer of an open route carries, errors included.
+ *
+ * @example reply.headers(corsHeaders({ methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] }))
+ */
+export function corsHeaders(policy: CorsPolicy): Record<string, string> {
+  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': policy.exposeHeaders.join(', ') };
 }
 
 /**
- * Opens every route of `scope` to any origin, without credentials, and answers the preflight of
- * `paths` with 204. Call it inside the plugin that registers the routes, so it covers those only.
- *
- * @example openCors(widget, { paths: [WIDGET_CREATE_PATH], methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] })
+ * The handler of an open route's preflight (OPTIONS on its path): 204, the methods, Content-Type
+ * and a max age, no credentials.
  */
-export function openCors(scope: FastifyInstance, options: OpenCorsOptions): void {
-  const exposed = options.exposeHeaders.join(', ');
-  scope.addHook('onRequest', (_request, reply, done) => {
-    reply.headers({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': exposed });
-    done();
-  });
-  const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .code(204)
-      .headers({
-        'Access-Control-Allow-Methods': options.methods.join(', '),
-        'Access-Control-Allow-Headers': 'Content-Type',
-        'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
-      })
-      .send();
-  for (const path of options.paths) scope.options(path, preflight);
+export function answerPreflight(policy: CorsPolicy) {
+  const headers = {
+    'Access-Control-Allow-Methods': policy.methods.join(', '),
+    'Access-Control-Allow-Headers': 'Content-Type',
+    'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  };
+  return async (_request: FastifyRequest, reply: FastifyReply) => reply.code(204).headers(headers).send();
 }
 
 /**

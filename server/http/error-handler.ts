@@ -1,11 +1,15 @@
 /**
- * Every error becomes a catalogue body `{error, message}` (src/protocol/errors.ts): what a route
- * throws (ServiceError, TooManyRequestsError), what Fastify itself refuses (body too large, bad
- * content length, a malformed path), and unknown paths. The precise failure goes to the log,
- * never to the wire; anything unexpected is a 500 INTERNAL_ERROR.
+ * The one error-shaping point of the HTTP boundary. Every error becomes a catalogue body
+ * `{error, message}` (src/protocol/errors.ts): what a route throws (ServiceError,
+ * TooManyRequestsError), what Fastify itself refuses (body too large, bad content length, a
+ * malformed path), and unknown paths. On a route whose config says `errorShape: 'oauth'` (the
+ * wallet routes, design.md §11), a 400 INVALID_REQUEST answers OpenID4VP's
+ * `{error: "invalid_request", error_description}` instead, the description the error's message.
+ * The precise failure goes to the log, never to the wire; anything unexpected is a 500 INTERNAL_ERROR.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERRORS } from '../../src/protocol/errors.ts';
+import type { WalletResponseError } from '../../src/protocol/api.ts';
+import { ERRORS, type ErrorBody } from '../../src/protocol/errors.ts';
 import { errorBody, ServiceError, TooManyRequestsError, tooManyRequestsBody } from '../errors.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
@@ -41,7 +45,7 @@ function answerError(
     return reply
       .code(error.status)
       .headers(error.headers)
-      .send(errorBody(error.code, error.message, error.origin, error.warnings));
+      .send(shapeFor(request, errorBody(error.code, error.message, error.origin, error.warnings)));
   }
   if (error instanceof TooManyRequestsError) {
     request.log.info({ code: 'RATE_LIMITED' }, 'rate limit reached');
@@ -57,7 +61,7 @@ function answerError(
     if (status === 415) return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE'));
     if (status === 413) return reply.code(413).send(errorBody('PAYLOAD_TOO_LARGE'));
     if (status === 404) return reply.code(404).send(errorBody('NOT_FOUND'));
-    return reply.code(400).send(errorBody('INVALID_REQUEST'));
+    return reply.code(400).send(shapeFor(request, errorBody('INVALID_REQUEST')));
   }
   request.log.error({ err: error }, 'unexpected error');
   return reply.code(500).send(errorBody('INTERNAL_ERROR'));
@@ -72,6 +76,12 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST';
   request.log.info({ code, cause: error.code }, 'request refused');
   void reply.code(ERRORS[code].status).header('X-SVC-CID', request.id).send(errorBody(code));
+}
+
+/** The body in the route's error shape: the catalogue's, or OpenID4VP's for an INVALID_REQUEST on an 'oauth' route. */
+function shapeFor(request: FastifyRequest, body: ErrorBody): ErrorBody | WalletResponseError {
+  if (body.error !== 'INVALID_REQUEST' || request.routeOptions.config.errorShape !== 'oauth') return body;
+  return { error: 'invalid_request', error_description: body.message };
 }
 
 function describeCause(cause: unknown): string | undefined {

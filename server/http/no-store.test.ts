@@ -1,6 +1,6 @@
 /**
  * No answer that carries a token, a grant, an attestation or a request's status is cached
- * (http/no-store.ts, RFC 6749 §5.1): every route that answers one, its success and its errors,
+ * (http/route-policy.ts, RFC 6749 §5.1): every route that answers one, its success and its errors,
  * carries `Cache-Control: no-store` and `Pragma: no-cache`. The static files keep their own
  * caching (routes/assets.test.ts checks each).
  */

@@ -71,7 +71,7 @@ const PAGE_HEADERS = {
 /**
  * The phone page (its script reads the request from the address), e.g. with 400 for a provider
  * callback that names no login of ours. Never cached: its route keeps the HTTP layer's no-store
- * (http/no-store.ts), as the API routes do.
+ * (http/route-policy.ts), as the API routes do.
  *
  * @example return sendPhonePage(reply, deps.config.distDir, 400)
  */
@@ -108,7 +108,7 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
   const page = PAGE_HEADERS;
-  // These files may be cached: each route sets its own Cache-Control (http/no-store.ts).
+  // These files may be cached: each route sets its own Cache-Control (http/route-policy.ts).
   const cacheable = { config: { noStore: false } };
 
   app.get(LOADER_PATH, cacheable, (_request, reply) =>

@@ -31,7 +31,6 @@ import { billingAppOf, createBillingSession } from '../domain/billing-session.ts
 import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
-import { documentOnly } from './verify-request-schemas.ts';
 
 export const BILLING_SESSION_PATH = '/api/billing/session';
 export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
@@ -39,7 +38,7 @@ export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
 /** The spec's INVALID_JSON for a body that is empty, not JSON, or JSON but not an object. */
 const BILLING_BODY: BodyRules = { code: 'INVALID_JSON', notObjectMessage: 'Body must be a JSON object.' };
 
-/** The body as the document shows it; the handler reads it itself, in the order above (documentOnly). */
+/** The body as the document shows it; the handler reads it itself, in the order above (http/route-policy.ts: Ajv off). */
 const sessionBodySchema = {
   type: 'object',
   required: ['origin'],
@@ -85,12 +84,9 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
   app.post(
     BILLING_SESSION_PATH,
     {
-      preValidation: partnerAuthHook(deps, {
-        requireContentType: true,
-        preAuthLimit: RATE_LIMITS.billingPreAuth,
-        postAuthLimit: RATE_LIMITS.billingPostAuth,
-      }),
-      validatorCompiler: documentOnly,
+      // per client address before any header is read; per partner once authenticated
+      config: { rateLimit: RATE_LIMITS.billingPreAuth },
+      preValidation: partnerAuthHook(deps, { requireContentType: true, postAuthLimit: RATE_LIMITS.billingPostAuth }),
       schema: {
         summary: 'Issue a session token for the widget (ADULT_BLIND rail, HMAC-signed)',
         tags: ['billing'],

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { ERRORS, TOO_MANY_REQUESTS, type ErrorCode } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { registerCompression } from '../http/compression.ts';
-import { allowCachingInScope } from '../http/no-store.ts';
+import { allowCachingInScope } from '../http/route-policy.ts';
 
 /** The HMAC headers as OpenAPI security schemes; a signed route requires all four together. */
 export const SIGNED_ROUTE_SECURITY: Array<Record<string, string[]>> = [
@@ -327,7 +327,7 @@ export async function registerDocs(app: FastifyInstance, deps: AppDeps): Promise
   });
   // Swagger UI in a scope of its own, compressed on the fly (its scripts weigh 2 MB as they are).
   await app.register(async (docs) => {
-    // Its pages and scripts may be cached; the plugin sets their Cache-Control (http/no-store.ts).
+    // Its pages and scripts may be cached; the plugin sets their Cache-Control (http/route-policy.ts).
     allowCachingInScope(docs);
     await registerCompression(docs);
     await docs.register(swaggerUi, {

@@ -3,9 +3,10 @@
  *
  * Order on both routes: body size (Fastify) → partner authentication (preValidation hook) →
  * Content-Type → (exchange: Idempotency-Key →) body → the use case (domain/exchange.ts). Bodies
- * are read by http/body.ts rather than by Fastify's Ajv, whose defaults coerce types
- * (`{"grant_code": ["g_…"]}` would become a string); the JSON schemas below document the routes
- * and shape the responses, which also drops any field a schema does not name.
+ * are read by http/body.ts rather than by Fastify's Ajv (off for every route, http/route-policy.ts);
+ * the JSON schemas below document the routes and shape the responses, which also drops any field
+ * a schema does not name. Both answers carry a pass token or its state: no-store, as every API
+ * answer (http/route-policy.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HEADERS } from '../../src/protocol/api.ts';
@@ -157,9 +158,6 @@ const introspectSchema = {
   },
 };
 
-/** Ajv stays out of the way (see the file comment); the handlers validate. */
-const documentOnly = () => () => true;
-
 /**
  * Registers POST /v1/exchange and POST /v1/introspect.
  *
@@ -172,26 +170,18 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
     readAhead: (request, now) => readPassTokenAhead(deps, request.body, now),
   });
 
-  app.post(
-    '/v1/exchange',
-    { schema: exchangeSchema, validatorCompiler: documentOnly, preValidation: auth },
-    async (request) => {
-      requireJsonContentType(request);
-      const idempotencyKey = readIdempotencyKey(request);
-      const grantCode = readSoleStringField(request, 'grant_code');
-      return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
-    },
-  );
+  app.post('/v1/exchange', { schema: exchangeSchema, preValidation: auth }, async (request) => {
+    requireJsonContentType(request);
+    const idempotencyKey = readIdempotencyKey(request);
+    const grantCode = readSoleStringField(request, 'grant_code');
+    return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
+  });
 
-  app.post(
-    '/v1/introspect',
-    { schema: introspectSchema, validatorCompiler: documentOnly, preValidation: introspectAuth },
-    async (request) => {
-      requireJsonContentType(request);
-      const passToken = readSoleStringField(request, 'pass_token');
-      return introspectPassToken(deps, request.partner!, passToken, request.readAhead as PassTokenRead | null);
-    },
-  );
+  app.post('/v1/introspect', { schema: introspectSchema, preValidation: introspectAuth }, async (request) => {
+    requireJsonContentType(request);
+    const passToken = readSoleStringField(request, 'pass_token');
+    return introspectPassToken(deps, request.partner!, passToken, request.readAhead as PassTokenRead | null);
+  });
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | null {

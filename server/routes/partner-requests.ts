@@ -21,7 +21,7 @@
  * is not this partner's own, made through this variant → 404 NOT_FOUND. A long poll past its caps
  * (per address across instances, per instance) is answered at once, as wait=0.
  *
- * Every answer here is Cache-Control: no-store (http/no-store.ts); no CORS (server to server).
+ * Every answer here is Cache-Control: no-store (http/route-policy.ts); no CORS (server to server).
  */
 import type { FastifyInstance } from 'fastify';
 import type { PartnerVerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
@@ -33,7 +33,7 @@ import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, requireJsonCo
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
-import { documentOnly, partnerCreateSchema, partnerStatusSchema } from './verify-request-schemas.ts';
+import { partnerCreateSchema, partnerStatusSchema } from './verify-request-schemas.ts';
 
 export const PARTNER_CREATE_PATH = '/api/partner/verify-request';
 export const PARTNER_STATUS_PATH = '/api/partner/verify-status/:requestId';
@@ -45,11 +45,9 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
       PARTNER_CREATE_PATH,
       {
         schema: partnerCreateSchema,
-        validatorCompiler: documentOnly,
-        preValidation: partnerAuthHook(deps, {
-          requireContentType: true,
-          preAuthLimit: RATE_LIMITS.partnerVerifyRequest,
-        }),
+        // per client address, before any header is read
+        config: { rateLimit: RATE_LIMITS.partnerVerifyRequest },
+        preValidation: partnerAuthHook(deps, { requireContentType: true }),
       },
       async (request, reply) => {
         const partner = standardPartnerOf(request.partner!);
@@ -72,11 +70,8 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
       PARTNER_STATUS_PATH,
       {
         schema: partnerStatusSchema,
-        validatorCompiler: documentOnly,
-        preValidation: partnerAuthHook(deps, {
-          requireContentType: false,
-          preAuthLimit: RATE_LIMITS.partnerVerifyStatus,
-        }),
+        config: { rateLimit: RATE_LIMITS.partnerVerifyStatus },
+        preValidation: partnerAuthHook(deps, { requireContentType: false }),
       },
       async (request): Promise<VerifyStatus> => {
         const poll = readLongPoll(request.query);

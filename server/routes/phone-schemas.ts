@@ -1,8 +1,8 @@
 /**
  * The OpenAPI description of the phone routes production serves (design.md §4, §12): open, an
  * identity provider's start, and the providers' callback. The handlers read the body themselves
- * (http/body.ts), so these schemas only document the routes and shape the answers: pass
- * `validatorCompiler: documentOnly` with them. The sandbox's persona picker stays undocumented.
+ * (http/body.ts), so these schemas only document the routes and shape the answers (Ajv validates
+ * nothing, http/route-policy.ts). The sandbox's persona picker stays undocumented.
  */
 import { LOCALES } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';

@@ -16,7 +16,8 @@
  * NOT_FOUND; another Origin, no wallet request, a request no longer waiting or a presentation the
  * verifier refuses → 400 `{"error":"invalid_request","error_description"}` with the request left
  * waiting; accepted → 200 `{ status, reason? }` (PhoneWalletAnswered). It shares the wallet
- * routes' budget of 120 posts a minute per client address.
+ * routes' budget of 120 posts a minute per client address. Rate limits and the error shape are
+ * the routes' config (http/route-policy.ts).
  *
  * POST /api/m/requests/:requestId/open {h} answers the first failing check, in this order:
  *  1. body not a JSON object, h missing or not a string → 400 INVALID_REQUEST
@@ -25,13 +26,7 @@
  * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  LoginResult,
-  PhoneOpened,
-  PhoneWalletAnswered,
-  ProviderLoginStarted,
-  WalletResponseError,
-} from '../../src/protocol/api.ts';
+import type { LoginResult, PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../../src/protocol/api.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
 import { sendPhonePage } from './assets.ts';
 import {
@@ -40,15 +35,15 @@ import {
   providerCallbackSchema,
   providerStartSchema,
 } from './phone-schemas.ts';
-import { documentOnly } from './verify-request-schemas.ts';
 import { loginCookieValue, readLoginCookie, setLoginCookie } from './login-cookie.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { PhoneHandoff } from '../domain/phone-handoff.ts';
 import { openFromPhone } from '../domain/phone.ts';
 import { answerPhoneDcApiResponse } from '../domain/wallet-response.ts';
-import { addressKey } from '../limits/client-address.ts';
-import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
+import { refuseWalletAnswer } from './wallet.ts';
+import { requestOrigin } from '../http/cors.ts';
+import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } from '../http/body.ts';
 
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
@@ -63,20 +58,32 @@ export function readHandoff(request: PhoneRequest): { body: JsonObject; handoff:
   return { body, handoff: { requestId: request.params.requestId, handoffToken: readString(body, 'h') } };
 }
 
+/** readHandoff for the wallet's answer: a bad body says what the body must be. */
+function readWalletHandoff(request: PhoneRequest): ReturnType<typeof readHandoff> {
+  try {
+    return readHandoff(request);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.code !== 'INVALID_REQUEST') throw error;
+    throw new ServiceError('INVALID_REQUEST', {
+      message: 'the body must be a JSON object with h and credential',
+      cause: error.cause,
+    });
+  }
+}
+
 /** Registers the phone's routes of both modes: open, the providers' start and callback. */
 export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (phone) => {
     phone.post<{ Params: { requestId: string } }>(
       PHONE_OPEN_PATH,
-      { schema: phoneOpenSchema, validatorCompiler: documentOnly },
+      { schema: phoneOpenSchema },
       async (request): Promise<PhoneOpened> => openFromPhone(deps, readHandoff(request).handoff),
     );
 
     phone.post<{ Params: { requestId: string; providerId: string } }>(
       PROVIDER_START_PATH,
-      { schema: providerStartSchema, validatorCompiler: documentOnly },
+      { schema: providerStartSchema, config: { rateLimit: RATE_LIMITS.providerStart } },
       async (request, reply): Promise<ProviderLoginStarted> => {
-        await enforceRateLimit(deps.store, RATE_LIMITS.providerStart, addressKey(request.ip), deps.clock.now());
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
         const handoff = { requestId: request.params.requestId, handoffToken: readString(body, 'h') };
         const { appUrl } = deps.config;
@@ -89,70 +96,46 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
 
     phone.post<{ Params: { requestId: string } }>(
       PHONE_WALLET_RESPONSE_PATH,
-      { schema: phoneWalletResponseSchema, validatorCompiler: documentOnly },
-      async (request, reply) => {
-        await enforceRateLimit(deps.store, RATE_LIMITS.walletResponse, addressKey(request.ip), deps.clock.now());
-        let read: ReturnType<typeof readHandoff>;
-        try {
-          read = readHandoff(request);
-        } catch (error) {
-          // A wallet route's refusals share OpenID4VP's error shape (design.md §11), a bad body's too.
-          if (!(error instanceof ServiceError) || error.code !== 'INVALID_REQUEST') throw error;
-          const refused: WalletResponseError = {
-            error: 'invalid_request',
-            error_description: 'the body must be a JSON object with h and credential',
-          };
-          return reply.code(400).send(refused);
-        }
-        const { body, handoff } = read;
-        const origin = request.headers.origin;
+      // A wallet route: its refusals, a bad body's too, answer OpenID4VP's error shape (design.md §11).
+      { schema: phoneWalletResponseSchema, config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' } },
+      async (request): Promise<PhoneWalletAnswered> => {
+        const { body, handoff } = readWalletHandoff(request);
         const outcome = await answerPhoneDcApiResponse(deps, {
           handoff,
-          origin: typeof origin === 'string' && origin !== '' ? origin : null,
+          origin: requestOrigin(request),
           appOrigin: new URL(deps.config.appUrl).origin,
           credential: body.credential,
         });
         const { requestId } = handoff;
-        if (outcome.status === 'refused') {
-          request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
-          deps.telemetry?.metrics?.walletChecksFailed.inc({ check: outcome.check });
-          const refused: WalletResponseError = { error: 'invalid_request', error_description: outcome.description };
-          return reply.code(400).send(refused);
-        }
+        if (outcome.status === 'refused') refuseWalletAnswer(deps, request, requestId, outcome);
         request.log.info({ requestId, outcome: outcome.status }, 'wallet response accepted');
-        const answered: PhoneWalletAnswered =
-          outcome.status === 'completed'
-            ? { status: 'completed' }
-            : { status: 'failed', reason: outcome.status === 'failed' ? outcome.reason : 'cancelled' };
-        return answered;
+        return outcome.status === 'completed'
+          ? { status: 'completed' }
+          : { status: 'failed', reason: outcome.status === 'failed' ? outcome.reason : 'cancelled' };
       },
     );
 
-    phone.get(
-      CALLBACK_PATH,
-      { schema: providerCallbackSchema, validatorCompiler: documentOnly },
-      async (request, reply) => {
-        const { appUrl } = deps.config;
-        const browserKey = readLoginCookie(request.headers.cookie, appUrl);
-        const result = await finishProviderLogin(deps, new URL(request.url, appUrl), browserKey);
-        request.log.info(
-          {
-            outcome: result.kind,
-            ...('provider' in result ? { provider: result.provider } : {}),
-            ...('reason' in result ? { reason: result.reason } : {}),
-            ...('code' in result ? { code: result.code } : {}),
-          },
-          'identity provider login',
-        );
-        deps.telemetry?.metrics?.providerLogins.inc({
-          provider: 'provider' in result ? result.provider : 'unknown',
+    phone.get(CALLBACK_PATH, { schema: providerCallbackSchema }, async (request, reply) => {
+      const { appUrl } = deps.config;
+      const browserKey = readLoginCookie(request.headers.cookie, appUrl);
+      const result = await finishProviderLogin(deps, new URL(request.url, appUrl), browserKey);
+      request.log.info(
+        {
           outcome: result.kind,
-        });
-        if (result.kind === 'unknown_state' || result.kind === 'other_browser')
-          return sendPhonePage(reply, deps.config.distDir, 400);
-        const login: LoginResult = result.kind;
-        return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
-      },
-    );
+          ...('provider' in result ? { provider: result.provider } : {}),
+          ...('reason' in result ? { reason: result.reason } : {}),
+          ...('code' in result ? { code: result.code } : {}),
+        },
+        'identity provider login',
+      );
+      deps.telemetry?.metrics?.providerLogins.inc({
+        provider: 'provider' in result ? result.provider : 'unknown',
+        outcome: result.kind,
+      });
+      if (result.kind === 'unknown_state' || result.kind === 'other_browser')
+        return sendPhonePage(reply, deps.config.distDir, 400);
+      const login: LoginResult = result.kind;
+      return reply.redirect(`${deps.config.appUrl}/m/v/${result.requestId}?login=${login}`, 303);
+    });
   });
 }

@@ -13,11 +13,9 @@ import { LIMITS } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { createPrivateAttestationKeys, issuePrivateAttestation } from '../domain/private-attestation.ts';
 import { INVALID_REQUEST_BODY, readJsonObject } from '../http/body.ts';
-import { openCors } from '../http/cors.ts';
-import { addressKey } from '../limits/client-address.ts';
-import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
+import { PAGE_POST_CORS } from '../http/cors.ts';
+import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
-import { documentOnly } from './verify-request-schemas.ts';
 
 export const PRIVATE_ATTESTATION_KEYS_PATH = '/api/billing/private-attestation-keys';
 export const PRIVATE_ATTESTATION_PATH = '/api/w/private-attestation/:requestId';
@@ -72,7 +70,6 @@ export function registerPrivateAttestationRoutes(app: FastifyInstance, deps: App
   );
 
   app.register(async (widget) => {
-    openCors(widget, { paths: [PRIVATE_ATTESTATION_PATH], methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] });
     widget.post<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       PRIVATE_ATTESTATION_PATH,
       {
@@ -95,11 +92,10 @@ export function registerPrivateAttestationRoutes(app: FastifyInstance, deps: App
             ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', 'ATTESTATION_NOT_ISSUABLE', 'SERVICE_UNAVAILABLE']),
           },
         },
-        validatorCompiler: documentOnly,
+        // The same per-address budget as creating a request: one issuance per verification.
+        config: { rateLimit: RATE_LIMITS.widgetCreate, cors: PAGE_POST_CORS },
       },
       async (request) => {
-        // The same per-address budget as creating a request: one issuance per verification.
-        await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
         return issuePrivateAttestation(deps, keys, {
           requestId: request.params.requestId,

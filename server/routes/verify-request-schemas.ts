@@ -3,16 +3,13 @@
  * /api/w/verify-request and GET /api/w/verify-status/{requestId} (widget.ts), and their signed
  * partner variants under /api/partner/ (partner-requests.ts). The handlers read the body and the
  * query themselves (http/body.ts, http/long-poll.ts), so these schemas document the routes and
- * shape the success answer (fields a schema does not name are dropped): pass
- * `validatorCompiler: documentOnly` with them.
+ * shape the success answer (fields a schema does not name are dropped); Ajv validates nothing
+ * (http/route-policy.ts).
  */
 import { LOCALES, MAX_WAIT_SECONDS } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
-
-/** Ajv stays out of the way: the handlers validate, in the order their file comments list. */
-export const documentOnly = () => () => true;
 
 const NO_METHOD_NOTE =
   '400 `NO_METHOD` when no enabled method (the EUDI wallet, an identity provider, the sandbox) can prove every ' +

@@ -19,10 +19,11 @@
  * address to these routes and the phone page's /api/m/requests/:id/wallet-response (routes/phone.ts)
  * together answer the spec's 429 "Too many requests" with Retry-After (one budget across
  * instances, counted in the store); more than 120 fetches of request objects in 60 s from one
- * address too, on a budget of their own.
+ * address too, on a budget of their own. The limits, CORS, the error shape and no-store are the
+ * routes' config (http/route-policy.ts): a refusal is thrown as 400 INVALID_REQUEST and the one
+ * error handler answers it in OpenID4VP's shape.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { WalletResponseError } from '../../src/protocol/api.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import {
@@ -33,9 +34,8 @@ import {
 } from '../domain/wallet-response.ts';
 import { ServiceError } from '../errors.ts';
 import { REQUEST_OBJECT_CONTENT_TYPE } from '../wallet/signed-request.ts';
-import { openCors, requestOrigin } from '../http/cors.ts';
-import { addressKey } from '../limits/client-address.ts';
-import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
+import { PAGE_POST_CORS, requestOrigin } from '../http/cors.ts';
+import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
 
 export const OID4VP_RESPONSE_PATH = '/oid4vp/response/:requestId';
@@ -44,12 +44,24 @@ export const DC_API_RESPONSE_PATH = '/api/w/wallet-response/:requestId';
 
 const FORM = 'application/x-www-form-urlencoded';
 
-function invalid(reply: FastifyReply, description: string) {
-  const body: WalletResponseError = { error: 'invalid_request', error_description: description };
-  return reply.code(400).send(body);
+/**
+ * Logs a refusal (request id and check, never a value), counts it by its check, and throws it:
+ * 400 INVALID_REQUEST, which the routes' `errorShape: 'oauth'` answers as OpenID4VP's
+ * `{error: "invalid_request", error_description}`. The phone page's wallet route refuses so too.
+ */
+export function refuseWalletAnswer(
+  deps: AppDeps,
+  request: FastifyRequest,
+  requestId: string,
+  refusal: { check: string; description: string; detail?: unknown },
+): never {
+  countWalletRefusal(deps, refusal.check);
+  const detail = refusal.detail === undefined ? {} : { detail: refusal.detail };
+  request.log.info({ requestId, check: refusal.check, ...detail }, 'wallet response refused');
+  throw new ServiceError('INVALID_REQUEST', { message: refusal.description, cause: `check ${refusal.check}` });
 }
 
-/** Logs the outcome (request id and check, never a value), counts a refusal by its check, and answers it. */
+/** Refuses, or logs the outcome and answers 200 `{}`. */
 function answer(
   deps: AppDeps,
   request: FastifyRequest,
@@ -57,11 +69,7 @@ function answer(
   requestId: string,
   outcome: WalletOutcome,
 ) {
-  if (outcome.status === 'refused') {
-    countWalletRefusal(deps, outcome.check);
-    request.log.info({ requestId, check: outcome.check, detail: outcome.detail }, 'wallet response refused');
-    return invalid(reply, outcome.description);
-  }
+  if (outcome.status === 'refused') refuseWalletAnswer(deps, request, requestId, outcome);
   const reason = outcome.status === 'failed' ? { reason: outcome.reason } : {};
   request.log.info({ requestId, outcome: outcome.status, ...reason }, 'wallet response accepted');
   return reply.code(200).send({});
@@ -73,9 +81,6 @@ function countWalletRefusal(deps: AppDeps, check: string): void {
 }
 
 type WithId = { Params: { requestId: string }; Querystring: Record<string, unknown> };
-
-/** The schemas document the routes (OpenAPI); the handlers and the verifier validate. */
-const documentOnly = () => () => true;
 
 const requestIdParam = {
   type: 'object',
@@ -180,63 +185,54 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
   if (!deps.wallet.trust.enabled) return;
 
   app.register(async (wallet) => {
-    wallet.addHook('preHandler', async (request) => {
-      const rule =
-        request.method === 'POST'
-          ? RATE_LIMITS.walletResponse
-          : request.method === 'GET'
-            ? RATE_LIMITS.walletRequestObject
-            : null;
-      if (rule) await enforceRateLimit(deps.store, rule, addressKey(request.ip), deps.clock.now());
-    });
-
     wallet.get<WithId>(
       OID4VP_REQUEST_PATH,
-      { schema: requestObjectSchema, validatorCompiler: documentOnly },
+      { schema: requestObjectSchema, config: { rateLimit: RATE_LIMITS.walletRequestObject } },
       async (request, reply) => {
         const jws = await signedRequestObject(deps, request.params.requestId);
         if (jws === null) throw new ServiceError('NOT_FOUND', { cause: 'no signed request object for this request' });
-        return reply.header('content-type', REQUEST_OBJECT_CONTENT_TYPE).header('cache-control', 'no-store').send(jws);
+        return reply.header('content-type', REQUEST_OBJECT_CONTENT_TYPE).send(jws);
       },
     );
 
     wallet.post<WithId>(
       OID4VP_RESPONSE_PATH,
-      { schema: directPostSchema, validatorCompiler: documentOnly },
+      { schema: directPostSchema, config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' } },
       async (request, reply) => {
         const { requestId } = request.params;
         const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
-        if (contentType !== FORM) {
-          request.log.info({ requestId, check: 'content_type' }, 'wallet response refused');
-          countWalletRefusal(deps, 'content_type');
-          return invalid(reply, `direct_post must be ${FORM}`);
-        }
+        if (contentType !== FORM)
+          refuseWalletAnswer(deps, request, requestId, {
+            check: 'content_type',
+            description: `direct_post must be ${FORM}`,
+          });
         const outcome = await answerDirectPost(deps, { requestId, body: request.rawBody.toString('utf8') });
         return answer(deps, request, reply, requestId, outcome);
       },
     );
 
-    wallet.register(async (browser) => {
-      openCors(browser, { paths: [DC_API_RESPONSE_PATH], methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] });
-      browser.post<WithId>(
-        DC_API_RESPONSE_PATH,
-        { schema: dcApiSchema, validatorCompiler: documentOnly },
-        async (request, reply) => {
-          const { requestId } = request.params;
-          if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
-            request.log.info({ requestId, check: 'body' }, 'wallet response refused');
-            countWalletRefusal(deps, 'body');
-            return invalid(reply, 'the body must be the JSON the Digital Credentials API returned');
-          }
-          const outcome = await answerDcApiResponse(deps, {
-            requestId,
-            pollToken: request.query.pt,
-            origin: requestOrigin(request),
-            credential: request.body,
+    wallet.post<WithId>(
+      DC_API_RESPONSE_PATH,
+      {
+        schema: dcApiSchema,
+        config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth', cors: PAGE_POST_CORS },
+      },
+      async (request, reply) => {
+        const { requestId } = request.params;
+        if (request.bodyIsInvalidJson || typeof request.body !== 'object' || request.body === null) {
+          refuseWalletAnswer(deps, request, requestId, {
+            check: 'body',
+            description: 'the body must be the JSON the Digital Credentials API returned',
           });
-          return answer(deps, request, reply, requestId, outcome);
-        },
-      );
-    });
+        }
+        const outcome = await answerDcApiResponse(deps, {
+          requestId,
+          pollToken: request.query.pt,
+          origin: requestOrigin(request),
+          credential: request.body,
+        });
+        return answer(deps, request, reply, requestId, outcome);
+      },
+    );
   });
 }

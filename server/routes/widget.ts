@@ -31,7 +31,8 @@
  * instance) is answered at once, as wait=0.
  *
  * CORS on /api/w/*: any origin, no credentials, preflights answered, X-SVC-CID and Retry-After
- * exposed. Every answer here is Cache-Control: no-store, as every API answer (http/no-store.ts).
+ * exposed. Every answer here is Cache-Control: no-store, as every API answer. Both from the
+ * routes' config (http/route-policy.ts), as is the create's rate limit.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/api.ts';
@@ -43,11 +44,11 @@ import { pollWidgetStatus } from '../domain/request-status.ts';
 import { POLL_AFTER_MS } from '../domain/verify-requests.ts';
 import { ServiceError } from '../errors.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString, type JsonObject } from '../http/body.ts';
-import { openCors, requestOrigin } from '../http/cors.ts';
+import { LOADER_CORS, requestOrigin } from '../http/cors.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
-import { enforceRateLimit, RATE_LIMITS } from '../limits/rate-limits.ts';
-import { documentOnly, widgetCreateSchema, widgetStatusSchema } from './verify-request-schemas.ts';
+import { RATE_LIMITS } from '../limits/rate-limits.ts';
+import { widgetCreateSchema, widgetStatusSchema } from './verify-request-schemas.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';
 export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
@@ -55,17 +56,10 @@ export const WIDGET_STATUS_PATH = '/api/w/verify-status/:requestId';
 /** Registers the loader's endpoints. */
 export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(async (widget) => {
-    openCors(widget, {
-      paths: [WIDGET_CREATE_PATH, WIDGET_STATUS_PATH],
-      methods: ['GET', 'POST', 'OPTIONS'],
-      exposeHeaders: ['X-SVC-CID', 'Retry-After'],
-    });
-
     widget.post(
       WIDGET_CREATE_PATH,
-      { schema: widgetCreateSchema, validatorCompiler: documentOnly },
+      { schema: widgetCreateSchema, config: { cors: LOADER_CORS, rateLimit: RATE_LIMITS.widgetCreate } },
       async (request, reply) => {
-        await enforceRateLimit(deps.store, RATE_LIMITS.widgetCreate, addressKey(request.ip), deps.clock.now());
         const body = readJsonObject(request, INVALID_REQUEST_BODY);
         // the loader's attributes, answered whatever comes next (docs/embedding.md#warnings)
         const warnings = loaderWarnings(body);
@@ -113,7 +107,7 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
       WIDGET_STATUS_PATH,
-      { schema: widgetStatusSchema, validatorCompiler: documentOnly },
+      { schema: widgetStatusSchema, config: { cors: LOADER_CORS } },
       async (request): Promise<WidgetVerifyStatus> => {
         const poll = readLongPoll(request.query);
         const { requestId } = request.params;
