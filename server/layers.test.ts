@@ -6,6 +6,7 @@
  * names. On top of the lists:
  * - routes/ parse and answer: from store/ at most the interface's types, and no store call of their
  *   own (`deps.store.getX(…)`): use cases do that, in domain/;
+ * - the HTTP edge (routes/, http/, auth/) reaches domain/ through its face, domain/index.ts;
  * - domain/ and http/ reach the store through its interface (store/store.ts) only, and outside
  *   store/ nothing names a store implementation (store/open.ts chooses one);
  * - sandbox/ is what production never runs: only the CLI and test support import it, and the app
@@ -214,6 +215,9 @@ const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts'];
 /** What may load sandbox/ only with a dynamic import(), in sandbox mode: the app wiring. */
 const APP_WIRING = ['app.ts', 'boot.ts'];
 const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;
+/** The HTTP edge calls domain/ through its face only (domain/index.ts): the use cases, never their inside. */
+const EDGE = ['routes', 'http', 'auth'];
+const DOMAIN_FACE = 'domain/index.ts';
 /** Rooms that may know the store's record types but never call it: routes answer, the wallet verifies. */
 const TYPES_OF_STORE_ONLY = ['routes', 'wallet'];
 
@@ -240,6 +244,8 @@ export function findLayerViolations(files: readonly SourceFile[]): string[] {
         say(`imports ${target} statically (load sandbox/ with import() in sandbox mode only)`);
       if (TYPES_OF_STORE_ONLY.includes(room) && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly))
         say(`${room === 'routes' ? 'a route' : `${room}/`} imports ${target} (only types from ${STORE_INTERFACE})`);
+      if (EDGE.includes(room) && under(target, 'domain') && target !== DOMAIN_FACE)
+        say(`${room}/ reaches inside domain/ (${target}): call its use cases through ${DOMAIN_FACE}`);
       if ((room === 'domain' || room === 'http') && under(target, 'store') && target !== STORE_INTERFACE)
         say(`${room}/ imports ${target} (only ${STORE_INTERFACE})`);
       if (room !== 'store' && under(target, 'store') && !STORE_AGNOSTIC.includes(target))
@@ -340,6 +346,8 @@ describe('the house (server/)', () => {
       { path: 'boot.ts', source: "const { loadPersonas } = await import('./sandbox/personas.ts');" },
       { path: 'cli/j.ts', source: "import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';" },
       { path: 'jobs/k.ts', source: "import { x } from '../domain/exchange.ts';" },
+      { path: 'routes/l.ts', source: "import { settle } from '../domain/verify-requests.ts';" },
+      { path: 'routes/m.ts', source: "import { exchangeGrant } from '../domain/index.ts';" },
     ]);
     expect(violations).toEqual([
       'routes/a.ts: a route imports store/sqlite.ts (only types from store/store.ts)',
@@ -356,6 +364,7 @@ describe('the house (server/)', () => {
       'providers/i.ts: providers may not import sandbox (sandbox/example-idp/provider.ts)',
       'app.ts: imports sandbox/phone-routes.ts statically (load sandbox/ with import() in sandbox mode only)',
       'jobs/k.ts: room jobs has no rule in ROOMS',
+      'routes/l.ts: routes/ reaches inside domain/ (domain/verify-requests.ts): call its use cases through domain/index.ts',
     ]);
   });
 });

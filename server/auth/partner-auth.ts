@@ -10,7 +10,7 @@ import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { HEADERS, LIMITS } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { PARTNER_ID_PATTERN } from '../domain/partners.ts';
+import { PARTNER_ID_PATTERN } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceRateLimit, type RateLimitRule } from '../limits/rate-limits.ts';
 import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';

@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LOCALES } from '../../src/protocol/api.ts';
-import type { RequestChoices } from '../domain/create-request.ts';
+import type { RequestChoices } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 
 declare module 'fastify' {

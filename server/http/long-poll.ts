@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { MAX_WAIT_SECONDS, type RequestStatus } from '../../src/protocol/api.ts';
-import type { LongPoll } from '../domain/request-status.ts';
+import type { LongPoll } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 
 const WAIT_PATTERN = /^\d{1,2}$/;

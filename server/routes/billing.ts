@@ -27,7 +27,7 @@ import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { BLIND_SCOPES } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
-import { billingAppOf, createBillingSession } from '../domain/billing-session.ts';
+import { billingAppOf, createBillingSession } from '../domain/index.ts';
 import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { checkHealth, checkReadiness } from '../domain/health.ts';
+import { checkHealth, checkReadiness } from '../domain/index.ts';
 
 /**
  * GET /healthz: 200 while the service and its store answer, 503 otherwise. GET /readyz (design.md

@@ -13,7 +13,7 @@ import { HEADERS } from '../../src/protocol/api.ts';
 import { ATTRIBUTE_TYPE, SCOPES, type AttributeField } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
-import { exchangeGrant, introspectPassToken, readPassTokenAhead, type PassTokenRead } from '../domain/exchange.ts';
+import { exchangeGrant, introspectPassToken, readPassTokenAhead, type PassTokenRead } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { readSoleStringField, requireJsonContentType } from '../http/body.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';

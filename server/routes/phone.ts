@@ -27,7 +27,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginResult, PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../../src/protocol/api.ts';
-import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/provider-login.ts';
+import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/index.ts';
 import { sendPhonePage } from './assets.ts';
 import {
   phoneOpenSchema,
@@ -38,9 +38,9 @@ import {
 import { loginCookieValue, readLoginCookie, setLoginCookie } from './login-cookie.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import type { PhoneHandoff } from '../domain/phone-handoff.ts';
-import { openFromPhone } from '../domain/phone.ts';
-import { answerPhoneDcApiResponse } from '../domain/wallet-response.ts';
+import type { PhoneHandoff } from '../domain/index.ts';
+import { openFromPhone } from '../domain/index.ts';
+import { answerPhoneDcApiResponse } from '../domain/index.ts';
 import { refuseWalletAnswer } from './wallet.ts';
 import { requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';

@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { createPrivateAttestationKeys, issuePrivateAttestation } from '../domain/private-attestation.ts';
+import { createPrivateAttestationKeys, issuePrivateAttestation } from '../domain/index.ts';
 import { INVALID_REQUEST_BODY, readJsonObject } from '../http/body.ts';
 import { PAGE_POST_CORS } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';

@@ -26,12 +26,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
-import {
-  answerDcApiResponse,
-  answerDirectPost,
-  signedRequestObject,
-  type WalletOutcome,
-} from '../domain/wallet-response.ts';
+import { answerDcApiResponse, answerDirectPost, signedRequestObject, type WalletOutcome } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { REQUEST_OBJECT_CONTENT_TYPE } from '../wallet/signed-request.ts';
 import { PAGE_POST_CORS, requestOrigin } from '../http/cors.ts';

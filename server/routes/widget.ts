@@ -37,11 +37,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
-import { createWithPartnerId, createWithSessionToken } from '../domain/create-request.ts';
-import { loaderWarnings } from '../domain/loader-warnings.ts';
-import { encodeQr } from '../domain/qr.ts';
-import { pollWidgetStatus } from '../domain/request-status.ts';
-import { POLL_AFTER_MS } from '../domain/verify-requests.ts';
+import { createWithPartnerId, createWithSessionToken } from '../domain/index.ts';
+import { loaderWarnings } from '../domain/index.ts';
+import { encodeQr } from '../domain/index.ts';
+import { pollWidgetStatus } from '../domain/index.ts';
+import { POLL_AFTER_MS } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString, type JsonObject } from '../http/body.ts';
 import { LOADER_CORS, requestOrigin } from '../http/cors.ts';
