@@ -165,6 +165,19 @@ describe('window.SVC', () => {
     expect(JSON.parse(fetchBodies[0]!)).toMatchObject({ locale: 'nl' });
   });
 
+  it('adds the blinding chunk beside the UI bundle for a page with a redemption context, and only for it', () => {
+    const asked: Array<string | undefined> = [];
+    const loadCopy = (name?: string) => (asked.push(name), Promise.reject(new Error('copy')));
+    const env = { apiOrigin: API, loadUi: () => Promise.resolve(fakeUi().mount), loadCopy, result: null };
+    const context = 'A'.repeat(43);
+    createSvc({ ...env, raw: { partnerId: 'pk_test_demo', successPath: '/done' } }).api.render(box('w1'));
+    expect(asked).toEqual([]);
+    createSvc({ ...env, raw: { sessionToken: 'st', successPath: '/done', redemptionContext: context } }).api.render(
+      box('w2'),
+    );
+    expect(asked).toEqual(['private']);
+  });
+
   it('queues handle calls made before the UI arrived and replays them in order', async () => {
     const ui = deferredUi();
     const { api } = svc(undefined, () => ui.promise);

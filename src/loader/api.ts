@@ -107,6 +107,9 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     // The scripts first, then the request: the service answers them in that order, and the create
     // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
     loadUi(resolveLocale(config.locale)).catch(ignore);
+    // A partner page with a redemption context gets private attestations: the blinding chunk
+    // beside the UI bundle (docs/adult-blind.md#private-attestations) makes the token.
+    if (config.redemptionContext) env.loadCopy('private').catch(ignore);
     // The first request carries the attributes' names, and the service answers warnings about them
     // (docs/embedding.md#warnings); with a configuration problem it goes without an id: the service
     // creates nothing and answers only those.
