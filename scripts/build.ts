@@ -188,7 +188,14 @@ function common(): InlineConfig {
 async function buildScript(
   entry: string,
   fileName: string,
-  options: { define?: Record<string, string>; stats?: string; plugins?: Plugin[]; inlineConst?: boolean } = {},
+  options: {
+    define?: Record<string, string>;
+    stats?: string;
+    plugins?: Plugin[];
+    inlineConst?: boolean;
+    /** false: no {@link MANGLED_PROPS} (a library's `Object.create` is not the UI's `create`) */
+    mangleProps?: boolean;
+  } = {},
 ): Promise<string> {
   const output = await build({
     ...common(),
@@ -209,7 +216,12 @@ async function buildScript(
       rolldownOptions: {
         input: entry.startsWith('\0') ? entry : resolve(root, entry),
         optimization: options.inlineConst ? { inlineConst: true } : undefined,
-        output: { format: 'iife', entryFileNames: fileName, comments: { legal: false }, minify },
+        output: {
+          format: 'iife',
+          entryFileNames: fileName,
+          comments: { legal: false },
+          minify: options.mangleProps === false ? { compress: true, mangle: true, codegen: true } : minify,
+        },
       },
     },
   });
@@ -355,7 +367,7 @@ async function main(): Promise<void> {
     }
     // The blinding chunk (docs/adult-blind.md#private-attestations), added beside the bundle
     // like a locale script, for partners that opted in to private attestations only.
-    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js');
+    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js', { mangleProps: false });
     const privateCode = readFileSync(join(tmpDir, builtPrivate), 'utf8');
     rmSync(join(tmpDir, builtPrivate));
     // One name for the bundle, its locale scripts and the chunk, from all of their bytes: a changed
