@@ -107,9 +107,6 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     // The scripts first, then the request: the service answers them in that order, and the create
     // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
     loadUi(resolveLocale(config.locale)).catch(ignore);
-    // A partner page with a redemption context gets private attestations: the blinding chunk
-    // beside the UI bundle (docs/adult-blind.md#private-attestations) makes the token.
-    if (config.redemptionContext) env.loadCopy('private').catch(ignore);
     // The first request carries the attributes' names, and the service answers warnings about them
     // (docs/embedding.md#warnings); with a configuration problem it goes without an id: the service
     // creates nothing and answers only those.
@@ -164,7 +161,10 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
 
       if (error) fail(error);
       else dispatch('state', state, config, container);
-      loadUi().then(
+      // A page with a redemption context gets private attestations: the UI mounts once the
+      // blinding chunk beside it has run (docs/adult-blind.md#private-attestations), so that it
+      // sees every status answer; a chunk that cannot be loaded fails as the UI would.
+      (config.redemptionContext ? env.loadCopy('private').then(() => loadUi()) : loadUi()).then(
         (mountWidget) =>
           queue &&
           safely(() => {
