@@ -30,7 +30,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { visualizer } from 'rollup-plugin-visualizer';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
 import { LOCALES, type Locale } from '../src/protocol/api.ts';
-import { localeScriptUrl } from '../src/shared/locale.ts';
+import { localeScriptUrl, PRIVATE_CHUNK } from '../src/shared/locale.ts';
 import { ALL_COPY } from '../src/widget/copy/all.ts';
 import { copyValues } from '../src/widget/copy/order.ts';
 import { oxc } from '../vite.config.ts';
@@ -192,7 +192,14 @@ function common(): InlineConfig {
 async function buildScript(
   entry: string,
   fileName: string,
-  options: { define?: Record<string, string>; stats?: string; plugins?: Plugin[]; inlineConst?: boolean } = {},
+  options: {
+    define?: Record<string, string>;
+    stats?: string;
+    plugins?: Plugin[];
+    inlineConst?: boolean;
+    /** false: no {@link MANGLED_PROPS} (a library's `Object.create` is not the UI's `create`) */
+    mangleProps?: boolean;
+  } = {},
 ): Promise<string> {
   const output = await build({
     ...common(),
@@ -213,7 +220,12 @@ async function buildScript(
       rolldownOptions: {
         input: entry.startsWith('\0') ? entry : resolve(root, entry),
         optimization: options.inlineConst ? { inlineConst: true } : undefined,
-        output: { format: 'iife', entryFileNames: fileName, comments: { legal: false }, minify },
+        output: {
+          format: 'iife',
+          entryFileNames: fileName,
+          comments: { legal: false },
+          minify: options.mangleProps === false ? { compress: true, mangle: true, codegen: true } : minify,
+        },
       },
     },
   });
@@ -371,15 +383,23 @@ async function main(): Promise<void> {
       localeCodes[locale] = readFileSync(join(tmpDir, built), 'utf8');
       rmSync(join(tmpDir, built));
     }
-    // One name for the bundle and its locale scripts, from all of their bytes: a changed
+    // The blinding chunk (docs/adult-blind.md#private-attestations), added beside the bundle
+    // like a locale script, for partners that opted in to private attestations only.
+    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js', { mangleProps: false });
+    const privateCode = readFileSync(join(tmpDir, builtPrivate), 'utf8');
+    rmSync(join(tmpDir, builtPrivate));
+    // One name for the bundle, its locale scripts and the chunk, from all of their bytes: a changed
     // translation renames the bundle too, so a cached bundle never meets another copy.
     const digest = createHash('sha256').update(uiCode);
     for (const locale of LAZY_LOCALES) digest.update(`\0${locale}\0${localeCodes[locale]}`);
+    digest.update(`\0${PRIVATE_CHUNK}\0${privateCode}`);
     const uiFile = `v4/ui.${digest.digest('base64url').slice(0, 10)}.js`;
     rmSync(join(tmpDir, builtUi));
     writeFileSync(join(tmpDir, uiFile), uiCode);
     for (const locale of LAZY_LOCALES)
       writeFileSync(join(tmpDir, localeScriptUrl(uiFile, locale)!), localeCodes[locale]!);
+    const privateFile = localeScriptUrl(uiFile, PRIVATE_CHUNK)!;
+    writeFileSync(join(tmpDir, privateFile), privateCode);
     const loaderFile = await buildScript('src/loader/main.ts', 'v4/loader.min.js', {
       define: { __UI_FILE__: JSON.stringify(basename(uiFile)) },
       // UI_GLOBAL and VERSION written in place: 13 B less gzip in the loader (the UI bundle would
@@ -412,6 +432,7 @@ async function main(): Promise<void> {
     for (const [name, file] of [
       ['loader', loaderFile],
       ['ui', uiFile],
+      ['private', privateFile],
     ] as Array<[BundleName, string]>) {
       const code = readFileSync(join(tmpDir, file), 'utf8');
       sizes.push(

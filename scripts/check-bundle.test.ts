@@ -36,7 +36,7 @@ describe('checkBundle', () => {
   });
 
   it('fails a loader over 2860 bytes gzip and a UI bundle over 12288 (issue 18)', () => {
-    expect(BUDGETS).toEqual({ loader: 2860, ui: 12288, uiWithLocale: 12900 });
+    expect(BUDGETS).toEqual({ loader: 2860, ui: 12288, uiWithLocale: 12900, private: 32768 });
     const big = noise(3000);
     expect(gzipSize(big)).toBeGreaterThan(2860);
     expect(checkBundle('loader', big)).toEqual([
@@ -45,6 +45,19 @@ describe('checkBundle', () => {
     expect(checkBundle('ui', big)).toEqual([]);
     expect(checkBundle('ui', noise(12_000))).toEqual([]);
     expect(checkBundle('ui', noise(12_400))[0]).toMatch(/^ui: \d+ bytes gzip, over its 12288 budget$/);
+  });
+
+  it('holds the blinding chunk to its own 32768 bytes, lets its libraries say "secretKey" and long messages, nothing else', () => {
+    expect(checkBundle('private', noise(30_000))).toEqual([]);
+    expect(checkBundle('private', noise(33_500))[0]).toMatch(/^private: \d+ bytes gzip, over its 32768 budget$/);
+    const library =
+      'x={secretKey:1};e=`End of input reached before the message was fully decoded, check offset and length`;';
+    expect(checkBundle('private', library)).toEqual([]);
+    expect(checkBundle('ui', library)).toHaveLength(2);
+    expect(checkBundle('private', 'x=`SVC_MODE`;y=`node:crypto`')).toEqual([
+      'private: contains forbidden string "node:"',
+      'private: contains forbidden string "SVC_"',
+    ]);
   });
 
   it('counts a locale script with the bundle it completes against 12900 bytes', () => {

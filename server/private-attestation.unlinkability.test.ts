@@ -2,8 +2,8 @@
  * Unlinkability of private attestations (docs/privacy.md, docs/adult-blind.md#private-attestations):
  * over 1,000 issuances through the real HTTP routes and a SQLite file, neither the store's bytes
  * nor the log lines hold any final token, its nonce or the page's redemption context, in any
- * usual encoding, nor a SHA-256 digest of one. (This branch has no metrics endpoint: nothing to
- * scan there.) And the same token input blinds to a different message every time.
+ * usual encoding, nor a SHA-256 digest of one (the metrics scrape after private issuances:
+ * private-attestation.widget.test.ts). And the same token input blinds to a different message every time.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';

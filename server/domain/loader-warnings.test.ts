@@ -17,8 +17,14 @@ describe('loaderWarnings', () => {
   it('says nothing about the documented attributes', () => {
     const all = ['partnerId', 'successPath', 'scopes', 'locale', 'theme', 'accent', 'container', 'debug'];
     const more = ['clientProofMode', 'serverVerify', 'serverVerifyEndpoint', 'serverVerifyTimeout', 'state'];
-    const rest = ['onError', 'onSuccess', 'onState', 'layout', 'size', 'render', 'sessionToken'];
+    const rest = ['onError', 'onSuccess', 'onState', 'layout', 'size', 'render', 'sessionToken', 'redemptionContext'];
     expect(loaderWarnings(loader({ attributes: [...all, ...more, ...rest] }))).toEqual([]);
+  });
+
+  it('names data-redemption-context for a near miss', () => {
+    expect(loaderWarnings(loader({ attributes: ['redemptionContex'] }))).toEqual([
+      'unknown attribute data-redemption-contex: did you mean data-redemption-context?',
+    ]);
   });
 
   it('warns once about a data-locale the widget does not speak, naming the seven it does', () => {

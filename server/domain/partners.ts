@@ -15,6 +15,8 @@ interface PartnerFixture {
   rail: 'standard' | 'adult_blind';
   blind_app_id?: string;
   allowed_scopes?: string[];
+  /** docs/adult-blind.md#private-attestations: `private` opts an adult_blind partner in, as `svc partners add --attestation private` */
+  attestation?: 'private' | 'jws';
 }
 
 /** An origin as browsers send it: scheme://host[:port], nothing after. */
@@ -55,6 +57,10 @@ export function toPartnerRecord(fixture: PartnerFixture, createdAt: number): Par
     throw new ConfigError(`${where}: rail must be standard or adult_blind`);
   const scopes = fixture.allowed_scopes ?? null;
   if (scopes && !scopes.every(isScope)) throw new ConfigError(`${where}: allowed_scopes has an unknown scope`);
+  if (fixture.attestation !== undefined && fixture.attestation !== 'private' && fixture.attestation !== 'jws')
+    throw new ConfigError(`${where}: attestation must be private or jws`);
+  if (fixture.attestation === 'private' && fixture.rail !== 'adult_blind')
+    throw new ConfigError(`${where}: attestation private needs the adult_blind rail`);
   return {
     id: fixture.id,
     secret: fixture.secret,
@@ -64,6 +70,7 @@ export function toPartnerRecord(fixture: PartnerFixture, createdAt: number): Par
     blindAppId: fixture.blind_app_id ?? null,
     allowedScopes: scopes as Scope[] | null,
     createdAt,
+    ...(fixture.attestation === 'private' ? { attestation: 'private' as const } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { createPageRenderer } from './pages.ts';
 import { createExchangeMemory } from './results.ts';
 import { registerBackendRoutes } from './routes/backend.ts';
 import { createBlindPages, type BlindPagesOptions } from './routes/blind.ts';
+import { createPrivatePages, type PrivatePagesOptions } from './routes/private.ts';
 import { registerStandardPages } from './routes/standard.ts';
 import { createSessionCookies } from './session.ts';
 
@@ -36,6 +37,8 @@ export interface PartnerAppOptions {
   now?: () => number;
   /** the ADULT_BLIND pages (/blind…) and their partner, pk_test_blind_shop in the fixtures; none when absent */
   blind?: BlindPagesOptions;
+  /** the private ADULT_BLIND pages (/private…), pk_test_blind_private in the fixtures; none when absent */
+  private?: PrivatePagesOptions;
   /** passed to the SDK client (tests inject `sleep` so retries do not wait) */
   clientOptions?: Pick<PartnerClientOptions, 'fetch' | 'sleep' | 'clock' | 'timeoutMs'>;
 }
@@ -97,6 +100,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
   });
   for (const register of PAGE_ROUTES) register(app, context);
   if (options.blind) createBlindPages(options.blind)(app, context);
+  if (options.private) createPrivatePages(options.private)(app, context);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' }));
   // A body Fastify's JSON parser refuses (malformed, or a `__proto__` key or a `constructor` with a
   // `prototype`, which its secure-json-parse rejects by default) is the caller's mistake: 400 in the

@@ -4,7 +4,8 @@
  * when the partner API lives elsewhere. STANDARD credentials: PARTNER_ID (pk_test_demo) with its
  * secret from SVC_FIXTURES (fixtures/partners.json), or PARTNER_SECRET. The ADULT_BLIND pages use
  * PARTNER_BLIND_ID (pk_test_blind_shop) and its blind_app_id from the same file, and are not
- * served when that file has no such partner. PARTNER_COOKIE_SECRET (≥ 32 characters) signs the
+ * served when that file has no such partner; the private pages (/private) its first adult_blind
+ * partner with `"attestation": "private"` (pk_test_blind_private). PARTNER_COOKIE_SECRET (≥ 32 characters) signs the
  * visitors' session cookies; without it a random one is made at each start.
  */
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ interface FixturePartner {
   id: string;
   secret: string;
   blind_app_id?: string;
+  attestation?: string;
 }
 
 const fixturesPath = resolve(process.env.SVC_FIXTURES || 'fixtures/partners.json');
@@ -48,6 +50,7 @@ function readSecret(partnerId: string): string {
 
 const blindId = process.env.PARTNER_BLIND_ID || 'pk_test_blind_shop';
 const blindPartner = readFixtures().find((p) => p.id === blindId && p.blind_app_id);
+const privatePartner = readFixtures().find((p) => p.attestation === 'private' && p.blind_app_id);
 
 const cookieSecret = process.env.PARTNER_COOKIE_SECRET || undefined;
 if (cookieSecret !== undefined && Buffer.byteLength(cookieSecret) < MIN_COOKIE_SECRET_LENGTH) {
@@ -70,6 +73,14 @@ const app = await createPartnerApp({
   ...(cookieSecret ? { cookieSecret } : {}),
   ...(blindPartner
     ? { blind: { partner: { id: blindPartner.id, secret: blindPartner.secret }, appId: blindPartner.blind_app_id! } }
+    : {}),
+  ...(privatePartner
+    ? {
+        private: {
+          partner: { id: privatePartner.id, secret: privatePartner.secret },
+          appId: privatePartner.blind_app_id!,
+        },
+      }
     : {}),
   logger: { level: logLevel },
 });

@@ -52,6 +52,8 @@ export const PARTNERS = {
   blindNoApp: { id: 'pk_test_blind_noapp', secret: 'waJ5EHRDe4KcuDadurMUsAdYtteSMteJEu9kgCr02G8=' },
   /** adult_blind rail, allowed_scopes ["isAdult"] */
   blindAdultOnly: { id: 'pk_test_blind_adult_only', secret: '8CAe460TdhMtFeizFYlIu5ZOtkrU4y+GwsT1/kdcPBY=' },
+  /** adult_blind rail, blind_app_id app_blind_private, attestation private (docs/adult-blind.md#private-attestations) */
+  blindPrivate: { id: 'pk_test_blind_private', secret: 'Z75ZBOAw6CpKswR1k0LfVx4nQzgZdPZUOrgsUHwvuHo=' },
 } as const;
 
 /** The master key test deps seal with (SVC_MASTER_KEY), unless a test sets its own. */

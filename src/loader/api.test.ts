@@ -165,6 +165,45 @@ describe('window.SVC', () => {
     expect(JSON.parse(fetchBodies[0]!)).toMatchObject({ locale: 'nl' });
   });
 
+  it('adds the blinding chunk beside the UI bundle for a page with a redemption context, and only for it', async () => {
+    const asked: Array<string | undefined> = [];
+    let chunkRan!: () => void;
+    const chunk = new Promise<void>((resolve) => (chunkRan = resolve));
+    const loadCopy = (name?: string) => (asked.push(name), chunk);
+    const fake = fakeUi();
+    const env = { apiOrigin: API, loadUi: () => Promise.resolve(fake.mount), loadCopy, result: null };
+    createSvc({ ...env, raw: { partnerId: 'pk_test_demo', successPath: '/done' } }).api.render(box('w1'));
+    await flush();
+    expect(asked).toEqual([]);
+    expect(fake.mounts).toHaveLength(1);
+    const raw = { sessionToken: 'st', successPath: '/done', redemptionContext: 'A'.repeat(43) };
+    createSvc({ ...env, raw }).api.render(box('w2'));
+    await flush();
+    expect(asked).toEqual(['private']);
+    // the UI mounts only once the chunk has run: it must see every status answer
+    expect(fake.mounts).toHaveLength(1);
+    chunkRan();
+    await flush();
+    expect(fake.mounts).toHaveLength(2);
+  });
+
+  it('reports INIT_FAILED when the blinding chunk cannot be loaded, and mounts no UI that would deliver no token', async () => {
+    const fake = fakeUi();
+    const errors: unknown[] = [];
+    const { api } = createSvc({
+      apiOrigin: API,
+      raw: { sessionToken: 'st', successPath: '/done', redemptionContext: 'A'.repeat(43) },
+      loadUi: () => Promise.resolve(fake.mount),
+      loadCopy: () => Promise.reject(new Error('copy')),
+      result: null,
+    });
+    api.onError((error) => errors.push(error));
+    api.render(box('w1'));
+    await flush();
+    expect(fake.mounts).toHaveLength(0);
+    expect(errors).toEqual([{ code: 'INIT_FAILED', message: 'ui load failed', retryable: true }]);
+  });
+
   it('queues handle calls made before the UI arrived and replays them in order', async () => {
     const ui = deferredUi();
     const { api } = svc(undefined, () => ui.promise);

@@ -161,7 +161,10 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
 
       if (error) fail(error);
       else dispatch('state', state, config, container);
-      loadUi().then(
+      // A page with a redemption context gets private attestations: the UI mounts once the
+      // blinding chunk beside it has run (docs/adult-blind.md#private-attestations), so that it
+      // sees every status answer; a chunk that cannot be loaded fails as the UI would.
+      (config.redemptionContext ? env.loadCopy('private').then(() => loadUi()) : loadUi()).then(
         (mountWidget) =>
           queue &&
           safely(() => {

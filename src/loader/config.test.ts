@@ -112,6 +112,16 @@ describe('parseConfig', () => {
     expect(config.accent).toBe(accent);
   });
 
+  it('accepts a redemption context of 32 bytes in base64url, and refuses any other', () => {
+    const context = 'BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc'; // 32 bytes of 7;
+    expect(parseConfig({ ...base, redemptionContext: context }, ORIGIN)).toMatchObject({
+      config: { redemptionContext: context },
+      problem: undefined,
+    });
+    for (const bad of ['', context.slice(1), `${context}=`, context.replace(/.$/, '+'), `${context}A`])
+      expect(parseConfig({ ...base, redemptionContext: bad }, ORIGIN).problem).toBe('data-redemption-context invalid');
+  });
+
   it('takes the accent from render() options under the same rules', () => {
     expect(parseConfig({ ...base, ...optionsToRaw({ accent: '#0a7d4f' }) }, ORIGIN).problem).toBeUndefined();
     const { problem } = parseConfig({ ...base, ...optionsToRaw({ accent: 'teal' }) }, ORIGIN);

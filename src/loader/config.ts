@@ -114,6 +114,8 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   }
   // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
   if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent');
+  // docs/adult-blind.md#private-attestations: 32 bytes, base64url without padding
+  if (raw.redemptionContext !== undefined && !/^[\w-]{43}$/.test(raw.redemptionContext)) report('redemptionContext');
   // Attributes kept as written (partnerId, sessionToken, state, onError, container: its default is
   // autoRender's, api.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
   // travel by spreading;

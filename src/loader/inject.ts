@@ -7,7 +7,7 @@
  */
 import type { Locale } from '../protocol/api.ts';
 import { UI_GLOBAL, type MountWidget } from '../shared/contract.ts';
-import { localeScriptUrl } from '../shared/locale.ts';
+import { localeScriptUrl, type BesideBundle } from '../shared/locale.ts';
 
 type UiWindow = Window & { [UI_GLOBAL]?: MountWidget };
 
@@ -19,10 +19,11 @@ export interface UiLoader {
    */
   loadUi(locale?: Locale): Promise<MountWidget>;
   /**
-   * Runs the script of `locale` (none for fr) once, resolving when it has run; after a failed
-   * load (the tag leaves the page) the next call tries again.
+   * Runs the script of `locale` (none for fr), or the blinding chunk (`private`), once,
+   * resolving when it has run; after a failed load (the tag leaves the page) the next call
+   * tries again.
    */
-  loadCopy(locale?: Locale): Promise<unknown>;
+  loadCopy(locale?: BesideBundle): Promise<unknown>;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface UiLoader {
  */
 export function createUiLoader(url: string, nonce?: string): UiLoader {
   let pending: Promise<MountWidget> | undefined;
-  const copies: Partial<Record<Locale, Promise<unknown>>> = {};
+  const copies: Partial<Record<BesideBundle, Promise<unknown>>> = {};
   /** Adds a script (async, as injected scripts are); a failed one is removed, so a retry adds it anew. */
   const add = (src: string, loaded: () => unknown, failed = loaded): void => {
     const script = document.createElement('script');
@@ -55,7 +56,7 @@ export function createUiLoader(url: string, nonce?: string): UiLoader {
       // loaded or failed: either way the bundle has set its global by now, or never will
       if (!ready()) add(url, () => ready() || reject(new Error('ui')));
     });
-  const loadCopy = (locale?: Locale): Promise<unknown> => {
+  const loadCopy = (locale?: BesideBundle): Promise<unknown> => {
     const src = localeScriptUrl(url, locale);
     return src
       ? (copies[locale!] ??= new Promise((resolve, reject) =>

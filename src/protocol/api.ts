@@ -77,6 +77,7 @@ export const LOADER_ATTRIBUTES = [
   'layout',
   'size',
   'render',
+  'redemptionContext',
 ] as const;
 
 /** What the loader adds to its first request so that the service can warn about its attributes. */

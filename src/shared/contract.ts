@@ -67,6 +67,11 @@ export interface WidgetConfig {
   readonly size: Size;
   /** brand accent, `#rgb` or `#rrggbb` (validated): buttons, links and focus rings */
   readonly accent?: string;
+  /**
+   * `data-redemption-context`: 32 random bytes (base64url, validated) the partner backend made
+   * for this page; present, the widget delivers a private attestation (docs/adult-blind.md#private-attestations)
+   */
+  readonly redemptionContext?: string;
   /** names of global functions (`data-on-error`, …) */
   readonly onError?: string;
   readonly onSuccess?: string;
@@ -180,6 +185,11 @@ export interface RenderOptions {
   size?: Size;
   /** `#rgb` or `#rrggbb`, as `data-accent` */
   accent?: string;
+  /**
+   * as `data-redemption-context`, validated the same way; the blinding chunk reads the script
+   * tag's (docs/adult-blind.md#private-attestations)
+   */
+  redemptionContext?: string;
   onError?: string;
   onSuccess?: string;
   onState?: string;

@@ -57,6 +57,12 @@ describe('localeScriptUrl', () => {
     expect(six.map((l) => localeScriptUrl(ui, l))).toEqual(six.map((l) => `https://svc.example/v4/ui.Ab-12_x-${l}.js`));
   });
 
+  it('names the blinding chunk beside the bundle too', () => {
+    expect(localeScriptUrl('https://svc.example/v4/ui.Ab.js', 'private')).toBe(
+      'https://svc.example/v4/ui.Ab-private.js',
+    );
+  });
+
   it('has no script for French or no locale', () => {
     expect(localeScriptUrl('https://svc.example/v4/ui.x.js', 'fr')).toBeNull();
     expect(localeScriptUrl('https://svc.example/v4/ui.x.js')).toBeNull();

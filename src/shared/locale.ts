@@ -30,13 +30,25 @@ export function resolveLocale(option?: LocaleOption | string): Locale {
 }
 
 /**
- * The script of a locale the UI bundle does not carry (all but fr), beside the bundle:
- * `…/v4/ui.<hash>.js` → `…/v4/ui.<hash>-de.js` (scripts/build.ts names them so); null for fr
- * and no locale. The loader adds it: in parallel with the bundle, and when the UI asks for it.
+ * The name of the blinding chunk beside the UI bundle (`ui.<hash>-private.js`,
+ * docs/adult-blind.md#private-attestations): the loader adds it like a locale script, with its
+ * nonce, for a page with `data-redemption-context`.
+ */
+export const PRIVATE_CHUNK = 'private';
+
+/** What the loader adds beside the UI bundle: a locale script, or the blinding chunk. */
+export type BesideBundle = Locale | typeof PRIVATE_CHUNK;
+
+/**
+ * The script of a locale the UI bundle does not carry (all but fr), or the blinding chunk,
+ * beside the bundle: `…/v4/ui.<hash>.js` → `…/v4/ui.<hash>-de.js` (scripts/build.ts names them
+ * so); null for fr and no locale. The loader adds it: in parallel with the bundle, and when the
+ * UI asks for it.
  *
  * @example localeScriptUrl('https://svc.example/v4/ui.Ab12.js', 'nl') // 'https://svc.example/v4/ui.Ab12-nl.js'
+ * @example localeScriptUrl('https://svc.example/v4/ui.Ab12.js', 'private') // 'https://svc.example/v4/ui.Ab12-private.js'
  */
-export function localeScriptUrl(uiUrl: string, locale?: Locale): string | null {
-  // fr comes first in LOCALES
-  return LOCALES.indexOf(locale!) > 0 ? uiUrl.replace(/\.js$/, `-${locale}.js`) : null;
+export function localeScriptUrl(uiUrl: string, name?: BesideBundle): string | null {
+  // every name but fr's has a script: callers pass a locale resolveLocale gave, or the chunk's
+  return name && name != 'fr' ? uiUrl.replace(/\.js$/, `-${name}.js`) : null;
 }

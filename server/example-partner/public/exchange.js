@@ -44,7 +44,7 @@
   }
 
   // A result another browser session presented first: a copy, refused by our backend.
-  var ALREADY_USED = ['GRANT_ALREADY_USED', 'ATTESTATION_ALREADY_USED'];
+  var ALREADY_USED = ['GRANT_ALREADY_USED', 'ATTESTATION_ALREADY_USED', 'REUSED'];
 
   /** Renders a refusal from our backend (`{verified: false, error}`) or a network failure. */
   function showFailure(target, error) {
