@@ -1,6 +1,6 @@
 /**
  * `npm run bench:idle` (not a test): what the waiting view costs a visitor's device while nobody
- * touches it (issue 18, goal 5: ≤ 0.3 s of main-thread work per 10 s on a phone).
+ * touches it (docs/operations.md#idle-benchmark: ≤ 0.3 s of main-thread work per 10 s on a phone).
  *
  * In Chromium with a phone's profile (Pixel 7's screen and user agent, touch, and the CPU slowed
  * 4× as Lighthouse's mobile preset does), it opens the example partner's STANDARD page, waits for

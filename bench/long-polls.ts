@@ -1,5 +1,5 @@
 /**
- * `npm run bench:long-polls`: what idle long polls cost the service (issue 8). Starts the real
+ * `npm run bench:long-polls`: what idle long polls cost the service. Starts the real
  * service as its own process, creates BENCH_WAITERS requests (each from its own address, through
  * X-Forwarded-For from a trusted loopback proxy, so the per-address create limit is not the
  * thing measured), opens one 25 s long poll on each, and reads the service process's CPU time

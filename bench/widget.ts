@@ -4,8 +4,8 @@
  *   (b) phone approval (the complete call returned) → the partner's success page loaded,
  * and prints median and p90 against the targets (a ≤ 150 ms, b ≤ 300 ms). Beside (a) it measures
  * the same page shell with a static SVG in place of the widget in each run, and prints the ratio
- * of the two medians (target ≤ 1.6×, issue 18: the ratio survives a slow or busy machine better
- * than milliseconds do), and where the time to the QR code goes, step by step.
+ * of the two medians (target ≤ 1.6×, docs/operations.md#widget-benchmark: the ratio survives a slow
+ * or busy machine better than milliseconds do), and where the time to the QR code goes, step by step.
  *
  * It uses the service and example partner already running on 8787/8788 (npm start), or starts
  * both (built bundle, temporary data directory) and stops them at the end.
@@ -21,7 +21,7 @@ import { ensureServers, percentile } from './servers.ts';
 
 const TARGET_QR_MS = 150;
 const TARGET_SUCCESS_MS = 300;
-/** (a) over the static page of the same run, median to median (issue 18, goal 4) */
+/** (a) over the static page of the same run, median to median (docs/operations.md#widget-benchmark) */
 const TARGET_QR_RATIO = 1.6;
 
 function readArgs(argv: readonly string[]): { runs: number; warm: boolean } {
@@ -126,11 +126,12 @@ const BREAKDOWN = `(() => {
  *   - `oneStage`: an empty loader, one async cross-origin script that draws the SVG;
  *   - `twoStages`: design.md §7's shape with no work in it, an async cross-origin script that
  *     injects a second one, which draws the SVG.
- * The last is the least any two-stage widget can take on this machine (issue 18, goal 4: what the
- * widget itself adds is (a) minus it). The documents are answered by Playwright, their stylesheet
- * and script by the real example partner, and the stage scripts by a plain HTTP server of this
- * process on a free port (a third origin, which the stage pages preconnect to as the partner page
- * does to the service), answering at once.
+ * The last is the least any two-stage widget can take on this machine
+ * (docs/operations.md#widget-benchmark, "The floor under the 1.6× goal": what the widget itself
+ * adds is (a) minus it). The documents are answered by Playwright, their stylesheet and script by
+ * the real example partner, and the stage scripts by a plain HTTP server of this process on a free
+ * port (a third origin, which the stage pages preconnect to as the partner page does to the
+ * service), answering at once.
  */
 const FLOOR_SVG =
   '<svg data-testid="floor-qr" viewBox="0 0 41 41" width="200" height="200"><path d="M0 0h7v7h-7z"/></svg>';

@@ -1,6 +1,6 @@
 /**
- * `data-accent` (issue 11): the partner's colour on buttons, links and focus rings, with text on
- * and around it kept at WCAG 2.2 AA. axe checks a dark and a light accent in both themes.
+ * `data-accent` (docs/embedding.md#look-and-theming): the partner's colour on buttons, links and
+ * focus rings, with text on and around it kept at WCAG 2.2 AA. axe checks a dark and a light accent in both themes.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * What the visitor downloads (issue 18): every file of the build, fetched from the running service
+ * What the visitor downloads (design.md §1, the edge): every file of the build, fetched from the running service
  * with brotli, gzip and neither, is the build's own bytes (the identity answer exactly, the others
  * once decompressed), and weighs what the build wrote; the API documentation and the example
  * partner's pages, compressed as they are sent, decompress to the uncompressed answer. The sizes on

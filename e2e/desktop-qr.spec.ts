@@ -36,7 +36,7 @@ test('a desktop visitor scans the QR code, approves on the phone page and sees t
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
   await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
   await expect(page.locator('dd[data-attribute="verification_method"]')).toHaveText('a face check');
-  // The visitor reads words, never our identifiers (issue 19).
+  // The visitor reads words, never our identifiers (docs/example-partner.md, "The result in words").
   const shown = await page.getByTestId('result').innerText();
   for (const raw of ['isAdult', 'isFrench', 'age_over_18', 'is_french', 'face_check', 'verification_method'])
     expect(shown).not.toContain(raw);

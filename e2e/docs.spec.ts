@@ -1,5 +1,5 @@
 /**
- * The API documentation as a partner developer opens it (issue 19): Swagger UI at /docs renders
+ * The API documentation as a partner developer opens it (docs/partner-api.md): Swagger UI at /docs renders
  * every operation under its own CSP (no 'unsafe-inline'; the hash of the one style element its
  * scripts create) with nothing in the console, and "Try it out" reaches the API.
  */

@@ -1,5 +1,5 @@
 /**
- * The production path on the phone page (design.md §12, issue 17): a desktop visitor scans the QR,
+ * The production path on the phone page (design.md §12): a desktop visitor scans the QR,
  * the phone page offers the example identity provider (the fixture idp_example, :8789, started by
  * playwright.config.ts), the visitor signs in there as a persona and comes back to the phone page
  * in its finished state; the partner page gets the result. And the wallet on this phone through

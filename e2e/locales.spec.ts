@@ -1,5 +1,5 @@
 /**
- * The five locales issue 11 adds beside the spec's fr and en. The UI bundle carries French; every
+ * The five locales added beside fr and en (docs/embedding.md#languages). The UI bundle carries French; every
  * other locale, English included, is a small script beside it, started by the loader in parallel
  * with the bundle; `auto` chooses among all seven; the phone page follows the phone's languages.
  */
@@ -125,7 +125,7 @@ test.describe('on a phone set to German', () => {
     await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText('Prüfung läuft');
     await answerOnPhonePage(phone);
     await expect(phone.getByTestId('outcome').getByRole('heading')).toHaveText('Prüfung bestätigt');
-    // The shop's success page follows the page's language (issue 19).
+    // The shop's success page follows the page's language (docs/example-partner.md, "Languages").
     await page.waitForURL((url) => url.pathname === '/success');
     expect(new URL(page.url()).search).toBe('?locale=de');
     await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'verified');

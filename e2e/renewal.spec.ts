@@ -40,7 +40,7 @@ test('an expired request is renewed automatically while the page is visible, and
 
   await page.goto(url);
   const first = parseDeepLink(await deepLinkOf(page)).requestId;
-  // Issue 19: the card is as tall as its state, but holds still while the QR code renews. Every
+  // The card is as tall as its state, but holds still while the QR code renews (docs/decisions.md). Every
   // height the container takes from now on is recorded (a ResizeObserver sees each layout).
   await page.evaluate(() => {
     const heights: number[] = [];

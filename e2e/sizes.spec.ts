@@ -1,5 +1,5 @@
 /**
- * The widget's two sizes (issue 19): `data-size="compact"` for a checkout column or a modal, on a
+ * The widget's two sizes (docs/embedding.md#sizes): `data-size="compact"` for a checkout column or a modal, on a
  * computer (the QR code beside its words), compared with the regular card on the same page and
  * completed through to the partner's success page. On a phone: mobile.spec.ts.
  */

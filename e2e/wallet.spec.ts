@@ -1,5 +1,5 @@
 /**
- * The EUDI wallet path (design.md §11, §13; issues 10, 20): a partner page in client proof mode
+ * The EUDI wallet path (design.md §11, §13): a partner page in client proof mode
  * completed by a wallet — the EU age-verification profile's proof of age for isAdult, the EU PID
  * or a mobile driving licence for isFrench and isEU. The sandbox wallet
  * (server/sandbox/wallet/sandbox-wallet.ts, as `svc wallet present` runs it) answers the av:// or
@@ -16,7 +16,7 @@ import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 /**
  * Opens `path` and answers the wallet link its request offers (from the create answer: on a
- * computer the widget links no `av://` or `openid4vp://` link, issue 19), once the widget waits.
+ * computer the widget links no `av://` or `openid4vp://` link, docs/decisions.md), once the widget waits.
  */
 async function openWithWalletLink(page: Page, path: string, scheme: 'av' | 'openid4vp' = 'av'): Promise<string> {
   const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);

@@ -14,7 +14,7 @@
  *   <file>.br, <file>.gz      beside every JS, CSS, HTML, SVG and JSON file the service serves (v4/,
  *                             phone/, demo/): brotli and gzip at maximum quality, deterministic, written
  *                             only where they save bytes; the service picks one by Accept-Encoding
- *                             (server/routes/assets.ts, issue 18)
+ *                             (server/routes/assets.ts, design.md §1)
  *
  * It builds into a temporary directory and swaps it in only when the size budgets, the
  * forbidden-string scan and the phone page's persona scan pass, so a failed build never leaves a half-written dist/ behind.
@@ -83,15 +83,15 @@ function localeEntry(locale: Locale): Plugin {
 /**
  * Property names that only the loader and the UI bundle use between themselves (the mount
  * contract of src/shared/contract.ts, the loader's own wiring), written as one letter by this one
- * table in both builds so that the two keep agreeing (issue 18: 55 B off the loader's gzip); and
- * names the UI bundle alone uses inside itself (its signals, the flow, the long poll's outcome, the
- * view's props, copy keys read by name only), which paid for resume (design.md §14: about 110 B
- * off the UI, docs/development.md). Never a name that the page, the DOM, the wire
- * (src/protocol/api.ts: `result`, `error`, `request`) or a `data-*` attribute uses, nor one read
- * through a computed key (the icons by name, the copy's `<state>Title`): `config.successPath`
- * keeps its name, it is read from `dataset` under it. The letters are the minifier's own first
- * picks for variables (gzip finds them nearby), then capitals, and none is a property name
- * anywhere in src/ (scripts/build.test.ts checks both).
+ * table in both builds so that the two keep agreeing (55 B off the loader's gzip,
+ * docs/development.md#building-the-widget); and names the UI bundle alone uses inside itself (its
+ * signals, the flow, the long poll's outcome, the view's props, copy keys read by name only), which
+ * paid for resume (design.md §14: about 110 B off the UI, docs/development.md). Never a name that
+ * the page, the DOM, the wire (src/protocol/api.ts: `result`, `error`, `request`) or a `data-*`
+ * attribute uses, nor one read through a computed key (the icons by name, the copy's
+ * `<state>Title`): `config.successPath` keeps its name, it is read from `dataset` under it. The
+ * letters are the minifier's own first picks for variables (gzip finds them nearby), then capitals,
+ * and none is a property name anywhere in src/ (scripts/build.test.ts checks both).
  */
 export const MANGLED_PROPS: Readonly<Record<string, string>> = {
   // between the two scripts

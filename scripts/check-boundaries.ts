@@ -1,5 +1,5 @@
 /**
- * The import rules between the browser folders (issue 7 §1). The loader and the widget are two
+ * The import rules between the browser folders. The loader and the widget are two
  * bundles: what both need lives in src/shared/ (and src/protocol/), and neither imports the other,
  * so each bundle holds only its own code and a change in one never reaches into the other.
  *

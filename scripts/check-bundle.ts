@@ -1,6 +1,6 @@
 /**
- * Budgets and forbidden strings for the two scripts partners' pages load (issue 3: size
- * acceptance; STYLE.md: size and docs), and no sandbox persona in the phone page's up-front
+ * Budgets and forbidden strings for the two scripts partners' pages load
+ * (docs/development.md#building-the-widget), and no sandbox persona in the phone page's up-front
  * scripts (docs/design.md §4). scripts/build.ts runs them on every build; they have no side effect
  * beyond running the system's `gzip` to measure and reading the built page.
  */
@@ -12,9 +12,9 @@ import personas from '../fixtures/personas.json' with { type: 'json' };
 import { SANDBOX_COPY } from '../src/phone/sandbox/copy/index.ts';
 
 /**
- * Bytes after `gzip -9`, measured both ways {@link bundleSize} says (issue 18). `ui` is the
+ * Bytes after `gzip -9`, measured both ways {@link bundleSize} says. `ui` is the
  * bundle alone (it carries fr); `uiWithLocale` is what a visitor downloads in any other locale
- * (English included): the bundle plus that locale's script (issue 11). The loader's goal is
+ * (English included): the bundle plus that locale's script (docs/embedding.md#languages). The loader's goal is
  * 2,400 B; its budget holds what it weighs today with every behaviour it has, 2,856–2,860 B by
  * the UI bundle's name it carries (docs/development.md says what stands between the two, and
  * what resume, design.md §14, costs it). `private` is the blinding chunk beside the UI bundle
@@ -36,7 +36,7 @@ export const DEFAULT_FILE_NAMES: Readonly<Record<BundleName, string>> = {
 /**
  * Never in a browser bundle: server imports, signing code, secrets and their names, live partner
  * ids, private keys, and the QR encoder (qrcode-generator's own error text: the service encodes,
- * the widget only draws, issue 11). Matched case-insensitively.
+ * the widget only draws). Matched case-insensitively.
  */
 export const FORBIDDEN = [
   'node:',

@@ -1,10 +1,10 @@
 /**
- * deploy/nginx.conf run for real (issue 16) in front of a real service instance: nginx accepts it,
- * long polls pass, a flood of writes from one address is refused with the spec's 429 before it
- * reaches the instance while partner calls and GETs still pass, and one address cannot hold more
- * than 200 requests open at once. Only what a local nginx lacks is changed: the compose resolver's
- * upstream becomes the test instance, the port a free one, the files a temporary folder.
- * Skipped when nginx is not installed (Debian: nginx-light).
+ * deploy/nginx.conf run for real (docs/operations.md#several-instances-redis, "The proxy's limits")
+ * in front of a real service instance: nginx accepts it, long polls pass, a flood of writes from
+ * one address is refused with the service's 429 body before it reaches the instance while partner
+ * calls and GETs still pass, and one address cannot hold more than 200 requests open at once. Only
+ * what a local nginx lacks is changed: the compose resolver's upstream becomes the test instance,
+ * the port a free one, the files a temporary folder. Skipped when nginx is not installed (Debian: nginx-light).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -120,7 +120,7 @@ describe.skipIf(!NGINX)('deploy/nginx.conf on a real nginx', () => {
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_900);
   });
 
-  it('refuses a flood of writes from one address with the spec 429 before the instance; partner calls and GETs pass', async () => {
+  it('refuses a flood of writes from one address with a 429 before the instance; partner calls and GETs pass', async () => {
     const answers = await Promise.all(
       Array.from({ length: 90 }, () =>
         fetch(`${proxy}/api/w/verify-request`, {

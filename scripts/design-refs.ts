@@ -1,5 +1,5 @@
 /**
- * Citations of the design (docs/design.md, issue 19): code comments and docs cite its numbered
+ * Citations of the design (docs/design.md): code comments and docs cite its numbered
  * sections as `design.md §N` (also `docs/design.md §N`, lists `§3, §4`, ranges `§5–6`). This
  * finds, in every text file of a tree, a citation of a section the page does not have, and any
  * citation left in the old form that named a file outside the repository (the word DESIGN, with

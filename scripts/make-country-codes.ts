@@ -1,6 +1,6 @@
 /**
  * Writes server/rules/country-codes.ts, the ISO 3166-1 alpha-2 → alpha-3 table the facts rule
- * reads nationalities with (issue 17, design.md §12), from Debian's iso-codes package:
+ * reads nationalities with (design.md §12), from Debian's iso-codes package:
  *
  *   npx tsx scripts/make-country-codes.ts [--source <iso_3166-1.json>]
  *

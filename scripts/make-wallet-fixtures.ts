@@ -1,5 +1,5 @@
 /**
- * Writes the sandbox mdoc issuer under fixtures/wallet/ (issue 10, design.md §11): an IACA root the
+ * Writes the sandbox mdoc issuer under fixtures/wallet/ (design.md §11): an IACA root the
  * verifier trusts in sandbox mode only, a document signer certificate it issued, and that DS
  * certificate's private key, with which the sandbox wallet issues proof-of-age mdocs.
  *

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { haPorts, missingPackagesLine, nginxConfig, redisChildren, sentinelConfig } from './start-cluster.ts';
 
-/** The edge's directives (issue 16): timeouts, per-address limits, their keys and their 429. */
+/**
+ * The edge's directives (docs/operations.md#several-instances-redis, "The proxy's limits"): timeouts,
+ * per-address limits, their keys and their 429.
+ */
 const EDGE_DIRECTIVE =
   /^\s*(?:client_\w+_timeout|client_max_body_size|limit_(?:conn|req)|keepalive_timeout|error_page|map |"~\^POST|default |return 429|add_header|proxy_(?:read|send)_timeout)/;
 

@@ -173,7 +173,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   # Slow clients, connections per address and writes per address: as deploy/nginx.conf, which
-  # says why for each (issue 16).
+  # says why for each.
   client_header_timeout 10s;
   client_body_timeout 10s;
   limit_conn_zone $binary_remote_addr zone=per_address:10m;

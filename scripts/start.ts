@@ -21,7 +21,7 @@
  * Ctrl-C signals the whole process group, so each child gets the signal twice: from the terminal
  * and forwarded from here. The children treat a repeat as the same request (server/main.ts), and
  * package.json runs this file through tsx's loader rather than the tsx CLI, which would kill it
- * outright when it is slow to acknowledge a relayed signal (issue 16).
+ * outright when it is slow to acknowledge a relayed signal.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

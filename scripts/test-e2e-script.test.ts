@@ -1,5 +1,5 @@
 /**
- * `npm run test:e2e` as package.json writes it (issue 19): the cluster journeys run even when the
+ * `npm run test:e2e` as package.json writes it (docs/development.md): the cluster journeys run even when the
  * main journeys failed, and the command fails if either did. The script's own text runs in a shell
  * whose `playwright` and `npm` are stand-ins that record their call and exit as told.
  */

@@ -1,5 +1,5 @@
 /**
- * Several instances on one Redis (design.md §10, issue 9): two apps, each with its own store handle
+ * Several instances on one Redis (design.md §10): two apps, each with its own store handle
  * (its own connections and pub/sub subscriber) on one redis-server, as two processes behind a
  * load balancer would be. What one instance does, the other sees: a flow crossing them, one rate
  * budget, one nonce set, one key set; and both fail closed while Redis is gone, then recover.

@@ -83,7 +83,7 @@ export interface Config {
   /**
    * SVC_REQUEST_TIMEOUT_MS: time a client has to send a whole request, headers and body, from its
    * first byte; past it the connection is cut (408). It ends when the request is received, so a
-   * long poll's wait for its answer is not counted (issue 16).
+   * long poll's wait for its answer is not counted (docs/operations.md#running-the-service, "Timeouts").
    */
   readonly requestTimeoutMs: number;
   /** SVC_HEADERS_TIMEOUT_MS: time to send the request line and headers (and to start a request on a new connection) */
@@ -260,7 +260,7 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, mi
 }
 
 /**
- * The HTTP edge's timeouts (issue 16; server/http/timeouts.ts applies them). Headers come first,
+ * The HTTP edge's timeouts (design.md §1; server/http/timeouts.ts applies them). Headers come first,
  * so their limit cannot exceed the whole request's.
  */
 function readTimeouts(
@@ -297,9 +297,10 @@ function readProxyEntry(entry: string): string | null {
 
 /**
  * Which proxies may set X-Forwarded-For, so that per-address limits see the visitor and not the
- * proxy (issue 8). Only an explicit list: `true` or a catch-all would let any client choose its own
- * rate-limit key by sending the header, and so would a catch-all split in parts, or ranges wider
- * than docs/operations.md allows ("Client addresses", server/limits/proxy-ranges.ts).
+ * proxy (docs/operations.md#client-addresses-and-proxies). Only an explicit list: `true` or a
+ * catch-all would let any client choose its own rate-limit key by sending the header, and so would
+ * a catch-all split in parts, or ranges wider than docs/operations.md allows ("Client addresses",
+ * server/limits/proxy-ranges.ts).
  */
 function readTrustProxy(raw: string | undefined): false | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -386,7 +387,7 @@ function readAccessPaths(
 
 /**
  * The public URLs, each with the variable that sets it (the last three default to the first).
- * Production takes https:// only, or http:// on a loopback host for local trials (issue 16):
+ * Production takes https:// only, or http:// on a loopback host for local trials (design.md §1):
  * wallets refuse an http:// response_uri, and an http:// page hands tokens to whoever is on the path.
  */
 const PUBLIC_URLS = [

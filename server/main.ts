@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   };
   // `on`, not `once`: under `npm start` a Ctrl-C reaches the service twice (the process group's
   // signal, then the one `npm start` forwards); with `once` the second found no listener and
-  // killed the process before the waiting long polls were answered (issue 16).
+  // killed the process before the waiting long polls were answered.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 

@@ -1,5 +1,5 @@
 /**
- * Sandbox and production data never mix (issue 8), on real data folders: a folder made in one
+ * Sandbox and production data never mix (design.md §1), on real data folders: a folder made in one
  * mode refuses the other, and a production folder never boots as sandbox.
  */
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Mode is a property of the store (issue 8): the first boot or CLI command on a data folder
+ * Mode is a property of the store (design.md §1): the first boot or CLI command on a data folder
  * records the mode it ran in, and every later one must agree. This closes two bypasses:
  * a sandbox folder (public fixture secrets, sandbox-made keys) opened in production, and a
  * production folder restarted without SVC_MODE booting as sandbox, with the sandbox phone API

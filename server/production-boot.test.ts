@@ -1,5 +1,5 @@
 /**
- * What production refuses at boot (issue 16): wallet roots whose keys the world has, http:// public
+ * What production refuses at boot (design.md §1): wallet roots whose keys the world has, http:// public
  * URLs and http:// partner domains, each with one line. Real boots of server/main.ts on a
  * production folder made with the CLI, as an operator makes one; the rest in process.
  */

@@ -1,8 +1,8 @@
 /**
- * Issue 17, as an operator meets it: a production data folder made with the CLI (partner, keys),
- * no identity provider and no wallet trust, refuses a request with 400 NO_METHOD; once the
- * example identity provider is registered through `svc providers add`, the same request is
- * created, proven at the provider, and exchanged with its attributes.
+ * Identity providers in production (design.md §12), as an operator meets them: a production data
+ * folder made with the CLI (partner, keys), no identity provider and no wallet trust, refuses a
+ * request with 400 NO_METHOD; once the example identity provider is registered through `svc
+ * providers add`, the same request is created, proven at the provider, and exchanged with its attributes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Prototype keys in bodies (issue 16): every route that reads a form or JSON from a caller
+ * Prototype keys in bodies (design.md §1, the edge): every route that reads a form or JSON from a caller
  * answers a body naming `__proto__`, `constructor` or `prototype` with its documented 400, never
  * a 500, and leaves what the body aimed at untouched; the same body without the hostile key is
  * served, so the key alone is what is refused. Tokens carrying JSON (session tokens,

@@ -1,5 +1,5 @@
 /**
- * Secrets sealed at rest (issue 8, issue 17), on real data folders: nothing in the folder gives
+ * Secrets sealed at rest (design.md §5), on real data folders: nothing in the folder gives
  * away a partner secret, a private key, a service secret, an identity provider's client secret or
  * private key, or a login state's PKCE verifier or nonce; the folder and its files are private;
  * the master key rotates without losing a partner or a provider.

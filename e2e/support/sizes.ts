@@ -1,6 +1,6 @@
 /**
  * Pages and measures for the journeys of the widget's sizes and of client proof mode on a
- * computer and on a phone (issue 19): sizes.spec.ts, wallet.spec.ts, mobile.spec.ts.
+ * computer and on a phone (docs/embedding.md#sizes): sizes.spec.ts, wallet.spec.ts, mobile.spec.ts.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { VerifyRequestCreated } from '../../src/protocol/api.ts';
@@ -33,7 +33,7 @@ export async function completeFirst(page: Page, deepLink: string): Promise<void>
 
 /**
  * Opens `path` and returns the av:// link its widget's QR code encodes: the create answer's
- * `wallet_link` (on a computer the widget links it nowhere, issue 19: a computer cannot open it).
+ * `wallet_link` (on a computer the widget links it nowhere: a computer cannot open it, docs/decisions.md).
  */
 export async function openWithWalletLink(page: Page, path: string): Promise<string> {
   const created = page.waitForResponse((r) => r.url() === `${SERVICE_URL}/api/w/verify-request`);
@@ -44,7 +44,10 @@ export async function openWithWalletLink(page: Page, path: string): Promise<stri
   return link;
 }
 
-/** A shop page with the compact widget (issue 19), in `theme`, English (mobile.spec.ts checks it on a phone). */
+/**
+ * A shop page with the compact widget (docs/embedding.md#sizes), in `theme`, English (mobile.spec.ts
+ * checks it on a phone).
+ */
 export async function openCompact(page: Page, theme: 'dark' | 'light'): Promise<void> {
   const tag = loaderTag({
     'partner-id': 'pk_test_demo',

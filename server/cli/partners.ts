@@ -1,6 +1,6 @@
 /**
  * `svc partners add|list|update|remove|rotate-secret|disable|enable`: partner onboarding and
- * lifecycle (the spec leaves issuance "not shown"; design.md §2).
+ * lifecycle (how partners are issued is the service's own choice; design.md §2).
  *
  *   svc partners add --domain <origin> --rail standard|adult_blind
  *                    [--name <name>] [--blind-app-id <id>] [--scopes a,b] [--attestation jws|private] [--json]

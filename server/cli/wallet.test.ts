@@ -1,4 +1,4 @@
-/** `svc wallet present` (issue 10): the sandbox wallet answers an av:// link over the given transport. */
+/** `svc wallet present` (design.md §11): the sandbox wallet answers an av:// link over the given transport. */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';

@@ -187,7 +187,7 @@ describe('attestations', () => {
     });
   });
 
-  it("verifies with a plain node:crypto Ed25519 check following the spec's six steps with keys[0]", async () => {
+  it("verifies with a plain node:crypto Ed25519 check following docs/adult-blind.md's six steps with keys[0]", async () => {
     const jws = await blind.signAttestation({
       appId: 'app_a',
       originHash: originHash(ORIGIN),

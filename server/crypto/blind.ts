@@ -27,7 +27,7 @@ const IAT_LEEWAY_SECONDS = 60;
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
-/** A published key set (spec: Attestation public key set). */
+/** A published key set (docs/adult-blind.md#what-an-attestation-is). */
 export interface Jwks {
   keys: Array<{ kty: 'OKP'; crv: 'Ed25519'; kid: string; x: string; use: 'sig'; alg?: 'EdDSA' }>;
 }

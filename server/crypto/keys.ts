@@ -33,7 +33,7 @@ export function retiredLifetimeMs(purpose: KeyPurpose): number {
   return purpose === 'private-attestation' ? RETIRED_PRIVATE_KEY_LIFETIME_MS : RETIRED_KEY_LIFETIME_MS;
 }
 
-/** A published key, exactly the members the spec lists (plus alg): never `d`. */
+/** A published key, exactly the members docs/adult-blind.md#what-an-attestation-is shows (plus alg): never `d`. */
 export interface PublicSigningJwk {
   kty: 'OKP';
   crv: 'Ed25519';

@@ -1,7 +1,7 @@
 /**
  * Sealing at rest: partner secrets, signing keys, service secrets, identity providers'
  * credentials and login states' PKCE verifiers and nonces are stored encrypted under a master key
- * the store never holds (issue 8, issue 17).
+ * the store never holds (design.md §5).
  *
  * - The master key is 32 random bytes: `SVC_MASTER_KEY` (base64) in production; in sandbox, when
  *   that is unset, a key generated once into `<data folder>/master.key`.

@@ -27,9 +27,9 @@ export const PRIVATE_TOKEN_NK = 256;
 export const TOKEN_REQUEST_LENGTH = 2 + 1 + PRIVATE_TOKEN_NK;
 /**
  * The masks a private attestation can carry: it is issued only when isAdult was proven, so bit 0
- * is always set; bits 1 and 2 (isFrench, isEU) as the spec numbers them. Never bit 3: isUnique
- * needs a nullifier, which would link the visits a private attestation keeps apart, so a
- * private partner's billing session refuses it.
+ * is always set; bits 1 and 2 (isFrench, isEU) as `scope_mask` numbers them
+ * (docs/adult-blind.md#what-an-attestation-is). Never bit 3: isUnique needs a nullifier, which
+ * would link the visits a private attestation keeps apart, so a private partner's billing session refuses it.
  */
 export const PRIVATE_SCOPE_MASKS = [1, 3, 5, 7] as const;
 

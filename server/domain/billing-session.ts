@@ -1,8 +1,8 @@
 /**
- * The billing session (spec: POST /api/billing/session; design.md §5, §8): an ADULT_BLIND partner's
- * backend asks for a session token the widget then presents. This is the only use case that
- * reads the partner → blind_app_id mapping: the token names the app and the origin hash, never
- * the partner.
+ * The billing session (design.md §5, §8; docs/adult-blind.md#getting-a-session-token-every-page-load):
+ * an ADULT_BLIND partner's backend asks for a session token the widget then presents. This is the
+ * only use case that reads the partner → blind_app_id mapping: the token names the app and the
+ * origin hash, never the partner.
  */
 import { LIMITS, type BillingSessionCreated } from '../../src/protocol/api.ts';
 import { BLIND_SCOPES, scopeMaskOf, type BlindScope } from '../../src/protocol/scopes.ts';

@@ -1,5 +1,5 @@
 /**
- * The partner API's two use cases (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
+ * The partner API's two use cases (docs/partner-api.md: POST /v1/exchange, POST /v1/introspect;
  * design.md §5–6): a grant code becomes a pass token once, and a pass token is checked. The shapes
  * of both answers are pass-tokens.ts's pure functions.
  */

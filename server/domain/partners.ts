@@ -30,7 +30,7 @@ export function isOrigin(value: string): boolean {
 }
 
 /**
- * Production's boot check of the stored partners (issue 16): an enabled partner whose domain is
+ * Production's boot check of the stored partners (design.md §1): an enabled partner whose domain is
  * not https:// (loopback hosts excepted) is refused with one line saying how to fix it. A disabled
  * one can do nothing, and `svc partners enable` refuses to bring it back.
  *

@@ -1,5 +1,5 @@
 /**
- * Grants become pass tokens (spec: Endpoints → POST /v1/exchange, POST /v1/introspect;
+ * Grants become pass tokens (docs/partner-api.md: POST /v1/exchange, POST /v1/introspect;
  * design.md §5): the pass token a grant is worth and the two answers' shapes. Pure functions: the
  * use cases in exchange.ts do the store calls.
  */
@@ -62,7 +62,7 @@ export function issuePassToken(grant: GrantRecord, now: number): { passToken: st
 }
 
 /**
- * The exchange answer (spec table "Response 200"): `age_over_18` at the top level only when
+ * The exchange answer (docs/partner-api.md, the exchange's 200): `age_over_18` at the top level only when
  * isAdult was requested; attributes without the introspection-only fields.
  *
  * @example exchangeResponseOf(passToken, record) // { pass_token, expires_in: 14400, token_type: 'Bearer', … }
@@ -83,7 +83,7 @@ export function exchangeResponseOf(passToken: string, record: PassTokenRecord): 
 }
 
 /**
- * The active introspection answer (spec table "Response 200, active token"); times in ms.
+ * The active introspection answer (docs/partner-api.md, the introspection's 200 for an active token); times in ms.
  *
  * @example introspectionOf(record) // { active: true, scope: 'age_verification', exp, iat, sub: 'vr_…', … }
  */

@@ -1,7 +1,7 @@
 /**
  * Which methods can prove a request (design.md §3, §11, §12), asked once when it is created: a
  * request that no enabled method can complete is refused with 400 NO_METHOD before anything is
- * stored (issue 16), rather than created with a deep link nobody can finish.
+ * stored, rather than created with a deep link nobody can finish.
  *
  * This module owns the decision: the create path asks `provingMethods` (by id), the phone page
  * `phoneMethodsOf` (what it shows); both read the providers through `providersFor` and the wallet

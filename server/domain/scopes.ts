@@ -1,4 +1,4 @@
-/** Scope lists as a verification request accepts them (spec: Scopes; design.md §3). */
+/** Scope lists as a verification request accepts them (design.md §3). */
 import { DEFAULT_SCOPES, findScopeProblem, type Scope } from '../../src/protocol/scopes.ts';
 import { ServiceError } from '../errors.ts';
 

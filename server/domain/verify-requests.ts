@@ -36,7 +36,7 @@ import { offerWallet, type WalletOffer } from './wallet-offer.ts';
 export const REQUEST_ID_PATTERN = /^vr_[A-Za-z0-9_-]{22}$/;
 /** How long a request past its deadline (or a failed one) still reads as such before it is unknown. */
 export const EXPIRED_GRACE_MS = 60_000;
-/** The loader's pause between two polls when it does not long-poll (spec: at most once a second). */
+/** The loader's pause between two polls when it does not long-poll (at most once a second). */
 export const POLL_AFTER_MS = 1_000;
 /** CAS retries before giving up on a request that keeps changing under us. */
 const MAX_CAS_ATTEMPTS = 5;

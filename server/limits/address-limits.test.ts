@@ -1,6 +1,6 @@
 /**
- * Per-address limits as a hostile client meets them (issue 8): an IPv6 client owns a whole /64,
- * and only a named proxy may say who the client is.
+ * Per-address limits as a hostile client meets them (docs/operations.md#running-the-service,
+ * "Client addresses"): an IPv6 client owns a whole /64, and only a named proxy may say who the client is.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';

@@ -1,5 +1,5 @@
 /**
- * Client addresses as rate limits and logs use them (issue 8).
+ * Client addresses as rate limits and logs use them (docs/operations.md#running-the-service, "Client addresses").
  *
  * - Rate limits key an IPv4 client by its address and an IPv6 client by its /64: one subscriber
  *   line or host gets a whole /64, so keying by full address would let one client walk around

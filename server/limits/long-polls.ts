@@ -1,7 +1,8 @@
 /**
- * Caps on concurrent long polls (issues 8 and 9): each waiting poll holds a socket and a waiter.
- * Past a cap a poll is not refused: it is answered at once with the current status, exactly as
- * `wait=0`, and the widget slows its polling to stay inside the spec's 30 a minute.
+ * Caps on concurrent long polls (docs/operations.md#several-instances-redis, "The long-poll caps"):
+ * each waiting poll holds a socket and a waiter. Past a cap a poll is not refused: it is answered
+ * at once with the current status, exactly as `wait=0`, and the widget slows its polling to stay
+ * inside its 30 a minute (docs/sandbox-flow.md#lifetimes-and-limits).
  *
  * - Per address (`perAddress`, default 100: many visitors share one address behind carrier-grade
  *   NAT): one budget across every instance on the store, like the rate limits (design.md §10). Each

@@ -1,5 +1,5 @@
 /**
- * The spec's rate limits (Limits → Rate limits), plus design.md §3's cap on unauthenticated
+ * The published rate limits (docs/sandbox-flow.md#lifetimes-and-limits), plus design.md §3's cap on unauthenticated
  * creates, counted in the store so that they hold across instances and restarts.
  */
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
@@ -16,13 +16,16 @@ const MINUTE = 60_000;
 export const RATE_LIMITS = {
   /** per request id, polls with the right poll token only; 429 RATE_LIMITED with Retry-After: 60 */
   verifyStatus: { name: 'verify-status', max: 30, windowMs: MINUTE },
-  /** per client address: status polls with a wrong token or an unknown id (issue 8, not in the spec) */
+  /**
+   * per client address: status polls with a wrong token or an unknown id (an addition:
+   * docs/operations.md#running-the-service, "Status polls")
+   */
   verifyStatusMiss: { name: 'verify-status-miss', max: 60, windowMs: MINUTE },
-  /** per client address (design.md §3, not in the spec); every per-address rule keys by `addressKey` */
+  /** per client address (design.md §3, an addition: docs/decisions.md); every per-address rule keys by `addressKey` */
   widgetCreate: { name: 'widget-create', max: 120, windowMs: MINUTE },
   /**
-   * per client address, the wallet routes together, the phone page's wallet-response included (not
-   * in the spec or design.md §11): a wallet answers once per verification, so this only stops one
+   * per client address, the wallet routes together, the phone page's wallet-response included (design.md
+   * §11, an addition: docs/decisions.md): a wallet answers once per verification, so this only stops one
    * address from making the service read and verify presentations without end; as many as widget
    * creates, for carrier-grade NAT
    */
@@ -53,7 +56,7 @@ export const RATE_LIMITS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
- * Counts one hit of `key` under `rule`; over the limit throws the spec's 429:
+ * Counts one hit of `key` under `rule`; over the limit throws the 429 of docs/sandbox-flow.md#lifetimes-and-limits:
  * `{error: "Too many requests"}` with Retry-After (seconds to the window's end).
  *
  * @example await enforceRateLimit(store, RATE_LIMITS.billingPreAuth, addressKey(request.ip), clock.now())
@@ -63,7 +66,10 @@ export async function enforceRateLimit(store: Store, rule: RateLimitRule, key: s
   if (hit.count > rule.max) throw new TooManyRequestsError(Math.max(1, Math.ceil((hit.resetAt - now) / 1000)));
 }
 
-/** verify-status's own 429 shape (spec: RATE_LIMITED, Retry-After: 60), per request. */
+/**
+ * verify-status's own 429 shape (RATE_LIMITED, Retry-After: 60; docs/sandbox-flow.md#lifetimes-and-limits),
+ * per request.
+ */
 export async function enforceStatusRateLimit(store: Store, requestId: string, now: number): Promise<void> {
   const rule = RATE_LIMITS.verifyStatus;
   const hit = await store.hitCounter(`${rule.name}:${requestId}`, rule.windowMs, now);

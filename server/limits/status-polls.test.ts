@@ -1,6 +1,7 @@
 /**
- * Status polls that hold (issue 8): a wrong poll token never spends the request's own budget,
- * and long polls are capped per address and per instance without ever answering 429.
+ * Status polls that hold (docs/operations.md#running-the-service, "Status polls"): a wrong poll
+ * token never spends the request's own budget, and long polls are capped per address and per
+ * instance without ever answering 429.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../test/helpers.ts';

@@ -1,5 +1,5 @@
 /**
- * Hostile and broken callbacks (issue 17): each is sent for real, against a real provider, and
+ * Hostile and broken callbacks (design.md §12): each is sent for real, against a real provider, and
  * must come back `refused` with a log-safe code, so the route leaves the request untouched; and
  * nothing is logged on the way.
  */

@@ -1,5 +1,5 @@
 /**
- * sandbox/ is what production never runs (issue 17): app.ts loads the persona picker and the
+ * sandbox/ is what production never runs (design.md §1, §4): app.ts loads the persona picker and the
  * personas (sandbox/deps.ts, the wing's own deps) with import(), in sandbox mode only. Each module is watched through vi.mock, whose
  * factory runs when the module is first imported; the production app is built first, in a module
  * registry of this file's own.

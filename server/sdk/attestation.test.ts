@@ -228,7 +228,7 @@ describe('verifyAttestation', () => {
       [{}, goodClaims(now, { nullifier: 1 })],
       [{}, 'not json'],
       [{}, [1, 2]],
-      // values String() cannot print (issue 16): a MALFORMED refusal, never a TypeError
+      // values String() cannot print: a MALFORMED refusal, never a TypeError
       [{ typ: { toString: 1 } }, goodClaims(now)],
       [{ alg: { toString: 1, valueOf: 1 } }, goodClaims(now)],
       [{}, goodClaims(now, { ver: { toString: 1 } })],

@@ -1,6 +1,6 @@
 /**
- * Offline verification of an ADULT_BLIND attestation, following the spec's six steps
- * (spec: Attestation verification) and design.md §5, with the checks a careful verifier adds:
+ * Offline verification of an ADULT_BLIND attestation, following the six steps
+ * of docs/adult-blind.md#verifying-offline and design.md §5, with the checks a careful verifier adds:
  * the key is chosen by kid, and typ, aud, app_id and origin_hash must match.
  *
  * Self-contained: node:crypto and ./ files only, so a partner can copy it as is.
@@ -9,7 +9,7 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 
 export const ATTESTATION_TYP = 'svc-attestation+jwt';
 export const ATTESTATION_AUDIENCE = 'svc-attestation';
-/** The spec lets a verifier cache the key set for at most an hour. */
+/** A verifier caches the key set for at most an hour (docs/adult-blind.md#verifying-offline). */
 export const JWKS_MAX_CACHE_MS = 3_600_000;
 /** After a refetch, an unknown kid does not trigger another one for this long (no fetch storm). */
 export const UNKNOWN_KID_COOLDOWN_MS = 30_000;
@@ -138,8 +138,8 @@ export function importEd25519Jwk(jwk: AttestationJwk): KeyObject {
 }
 
 /**
- * Steps 2–3 of the spec: exactly three base64url parts, and a valid Ed25519 signature over
- * `part1.part2`. Returns the decoded header and the raw payload bytes; checks no claim.
+ * Steps 2–3 of docs/adult-blind.md#verifying-offline: exactly three base64url parts, and a valid
+ * Ed25519 signature over `part1.part2`. Returns the decoded header and the raw payload bytes; checks no claim.
  * Known-answer tested with RFC 8037 Appendix A.4.
  *
  * @example

@@ -1,9 +1,10 @@
 /**
  * The partner backend's half of the ADULT_BLIND rail: a fresh session token for every page
- * load (spec: POST {app_url}/api/billing/session), signed exactly like the exchange, with the
- * header names in lower case as the spec documents them for this endpoint and a 32-character
- * hexadecimal nonce. It sends through the same signed request as the client (request.ts), so
- * failures are the same `SvcApiError`s, retried by the same spec rules.
+ * load (POST {app_url}/api/billing/session,
+ * docs/adult-blind.md#getting-a-session-token-every-page-load), signed exactly like the exchange,
+ * with the header names in lower case as that section documents them for this endpoint and a
+ * 32-character hexadecimal nonce. It sends through the same signed request as the client
+ * (request.ts), so failures are the same `SvcApiError`s, retried by the same rules.
  *
  * Self-contained: node:crypto and ./ files only.
  */
@@ -41,7 +42,7 @@ export interface Session {
 }
 
 /**
- * The headers of a signed billing-session call: the spec's lower-case names, a 32-hex nonce.
+ * The headers of a signed billing-session call: the lower-case names docs/adult-blind.md documents, a 32-hex nonce.
  *
  * @example
  * const body = JSON.stringify({ origin: 'https://shop.example' });

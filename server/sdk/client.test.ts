@@ -214,7 +214,7 @@ describe('createPartnerClient: retry rules', () => {
     expect(delays).toEqual([1000, 2000]);
   });
 
-  it("caps attempts at the spec's 3 whatever the options say", async () => {
+  it('caps attempts at 3 whatever the options say', async () => {
     const { fetchImpl, sent } = scriptedFetch([{ status: 502 }]);
     const { sleep } = recordingSleep();
     await client({ fetch: fetchImpl, sleep, retry: { maxAttempts: 10 } })

@@ -1,6 +1,7 @@
 /**
- * The partner SDK client: signed calls to the partner API with the spec's retry rules.
- * Publishable on its own: it imports only `node:` modules and files of this directory.
+ * The partner SDK client: signed calls to the partner API with the retry rules of
+ * docs/partner-api.md#the-partner-sdk-serversdk. Publishable on its own: it imports only `node:`
+ * modules and files of this directory.
  *
  * Every call goes through `createSignedRequest` (request.ts), which signs each attempt afresh.
  * `exchange` sends an Idempotency-Key and keeps it across its own retries, so an answer lost on
@@ -35,7 +36,7 @@ export interface PartnerClientOptions {
   random?: () => number;
   /** per-attempt timeout in ms (default 10 000); a timeout counts as a network error */
   timeoutMs?: number;
-  /** overrides of the spec's retry rules; maxAttempts is capped at 3 */
+  /** overrides of the retry rules (retry.ts); maxAttempts is capped at 3 */
   retry?: Partial<RetryPolicy>;
   /** called once per answer received, retries included */
   onResponse?: (info: ResponseInfo) => void;

@@ -1,7 +1,7 @@
 /**
  * Typed errors of the partner SDK. Every failed call rejects with an `SvcApiError` carrying the
  * service's catalogue code, the HTTP status, the correlation id to quote to support, and
- * whether retrying could help (spec: Limits → Retry rules for callers).
+ * whether retrying could help (docs/partner-api.md#the-partner-sdk-serversdk).
  */
 
 /**

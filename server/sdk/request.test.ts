@@ -56,7 +56,7 @@ async function rejection(promise: Promise<unknown>): Promise<SvcApiError> {
 
 describe('one signed request for the client and the billing session', () => {
   it.each(CALLS)(
-    "%s reads a 429 without a JSON body as the spec's rate limit and retries it by the spec's rules",
+    '%s reads a 429 without a JSON body as a rate limit and retries it by the retry rules',
     async (_name, call) => {
       const { fetchImpl, calls } = answering(429, '<html>Too Many Requests</html>', { 'content-type': 'text/html' });
       const { sleep, delays } = recordingSleep();

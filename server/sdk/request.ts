@@ -1,6 +1,6 @@
 /**
  * The one signed request of the SDK. The partner client and the billing session both send through
- * it, so signing, the spec's retry rules (Limits → Retry rules for callers) and the mapping of an
+ * it, so signing, the retry rules for callers (docs/partner-api.md#the-partner-sdk-serversdk) and the mapping of an
  * answer to an `SvcApiError` are written once.
  *
  * Each call serialises its body once and signs exactly those bytes; each retry is signed again
@@ -51,7 +51,7 @@ export interface SignedRequestOptions {
   random?: () => number;
   /** per-attempt timeout in ms (default 10 000); a timeout counts as a network error */
   timeoutMs?: number;
-  /** overrides of the spec's retry rules; maxAttempts is capped at 3 */
+  /** overrides of the retry rules (retry.ts); maxAttempts is capped at 3 */
   retry?: Partial<RetryPolicy>;
   /** called once per answer received, retries included */
   onResponse?: (info: ResponseInfo) => void;
@@ -166,7 +166,7 @@ async function attemptOnce(
 
 /**
  * The catalogue code of the answer's body when it has one. Without one (a proxy's page, an empty
- * body) the status decides: a 429 is still the spec's rate limit, whoever answered it.
+ * body) the status decides: a 429 is still a rate limit, whoever answered it.
  */
 function toError(outcome: Outcome, path: string, attempts: number, retryAfterMs: number | null): SvcApiError {
   if (outcome.kind === 'network') {

@@ -1,11 +1,12 @@
 /**
- * The spec's retry rules for callers (Limits → Retry rules): 429 is transient; honour
+ * The retry rules for callers: 429 is transient; honour
  * Retry-After, else back off exponentially with jitter (doubling from 1 s, never above 30 s); at
- * most 3 attempts, so 1 s then 2 s by default (docs/partner-api.md); never retry 400, 401 or 403.
+ * most 3 attempts, so 1 s then 2 s by default (docs/partner-api.md#the-partner-sdk-serversdk);
+ * never retry 400, 401 or 403.
  */
 
 export interface RetryPolicy {
-  /** attempts in all, first included; the spec allows at most 3 */
+  /** attempts in all, first included; at most 3 */
   readonly maxAttempts: number;
   /** delay before the first retry, doubled for each next one */
   readonly baseDelayMs: number;

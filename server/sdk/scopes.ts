@@ -1,5 +1,5 @@
 /**
- * Scope names and the rules a scope list must follow, as the interface spec's Scopes table and
+ * Scope names and the rules a scope list must follow, as design.md §3 and
  * the service (INVALID_SCOPES, for `data-scopes` too) check them: a partner can refuse a bad list
  * before it reaches a page or `createVerifyRequest`. Copied from the service's protocol; `types.test.ts` keeps them equal.
  */
@@ -16,7 +16,7 @@ export const SCOPES: readonly Scope[] = [
   'revealBirthYear',
 ];
 
-/** The field of `attributes` each scope fills (spec: Verification attributes). */
+/** The field of `attributes` each scope fills (docs/partner-api.md: `attributes`). */
 export const SCOPE_FIELD = {
   isAdult: 'age_over_18',
   isFrench: 'is_french',

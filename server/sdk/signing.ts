@@ -1,5 +1,5 @@
 /**
- * HMAC-SHA256 request signing, exactly as the interface spec's Authentication procedure says.
+ * HMAC-SHA256 request signing, exactly as docs/partner-api.md#signing-with-a-worked-example says.
  * Self-contained (node:crypto only) so the SDK can be published on its own; the service's
  * authentication uses these same functions.
  */

@@ -38,7 +38,7 @@ export interface PartnerRecord {
   disabledAt?: number | null;
   /**
    * ADULT_BLIND: `private` when the partner opted in to private attestations (docs/adult-blind.md#private-attestations).
-   * Absent or null: the spec's JWS attestation.
+   * Absent or null: the JWS attestation (docs/adult-blind.md#what-an-attestation-is).
    */
   attestation?: 'private' | null;
 }

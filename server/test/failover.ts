@@ -3,8 +3,9 @@
  * two service instances (createApp on the Redis store through Sentinel, SVC_REDIS_MIN_REPLICAS=1)
  * run verifications end to end (create, open, complete, poll, then two exchanges of the grant
  * racing on both instances under different Idempotency-Keys) while the primary is killed with
- * SIGKILL or handed over with `SENTINEL FAILOVER`. Every 503 is retried as the spec's caller rules
- * say (same Idempotency-Key); what counts is what was acknowledged, read back after the switch.
+ * SIGKILL or handed over with `SENTINEL FAILOVER`. Every 503 is retried as the SDK's retry rules
+ * say (same Idempotency-Key; docs/partner-api.md#the-partner-sdk-serversdk); what counts is what
+ * was acknowledged, read back after the switch.
  *
  * @example const figures = await runFailover('kill'); // figures.grantsExchangedTwice === 0
  */

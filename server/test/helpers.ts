@@ -135,7 +135,7 @@ export async function makeTestApp(
   };
 }
 
-/** A fresh nonce in the spec's recommended shape (UUID v4). */
+/** A fresh nonce in the recommended shape (UUID v4, docs/partner-api.md#errors-of-the-partner-api). */
 export function newNonce(): string {
   return randomUUID();
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 1: a presentation counts only for its own request. The device signature must
+ * A presentation counts only for its own request (design.md §11, device auth). The device signature must
  * be detached (payload nil) and verify over the DeviceAuthenticationBytes this verifier computes
  * from its own transcript; a device MAC is refused. Each forged input is sent and seen refused.
  */

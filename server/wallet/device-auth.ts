@@ -1,5 +1,5 @@
 /**
- * Device authentication bound to this request (ISO/IEC 18013-5 §9.1.3; issue 16, finding 1),
+ * Device authentication bound to this request (ISO/IEC 18013-5 §9.1.3; design.md §11),
  * checked by us before @owf/mdoc sees the document, whatever the library does.
  *
  * The device signs DeviceAuthenticationBytes = #6.24(bstr .cbor ["DeviceAuthentication",

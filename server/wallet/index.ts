@@ -1,5 +1,5 @@
 /**
- * The EUDI wallet path (design.md §11, §13; issues 10, 20) behind one small interface for the routes:
+ * The EUDI wallet path (design.md §11, §13) behind one small interface for the routes:
  *
  * - `isWalletProvable`: whether a wallet can prove the scopes (isAdult, isFrench, isEU);
  * - `createWalletRequest` → `wallet_link`, `dc_request`, `dc_requests`, and the material the store keeps;

@@ -1,6 +1,6 @@
 /**
  * What @owf/mdoc 0.6.0 and @openid4vc/openid4vp 0.4.6 leave out or get wrong for this profile,
- * and the workaround for each, in one place (issue 10). Each gap has a test in
+ * and the workaround for each, in one place (docs/wallets.md#where-the-libraries-stop). Each gap has a test in
  * library-gaps.test.ts that shows the library's own behaviour next to ours.
  *
  * 1. `issuerAuth` (or `deviceSignature`) carrying COSE tag 18 is rejected: cbor-x turns the tagged
@@ -28,7 +28,7 @@
  * 8. Device authentication is verified over `payload ?? detachedPayload` (Sign1.toBeSigned,
  *    Mac0.toBeAuthenticated): a `deviceSignature` that brings its own payload is verified over
  *    *that*, and the SessionTranscript the caller passed is never looked at. One presentation
- *    captured for any request or verifier then completes every request (issue 16, critical). ISO/IEC
+ *    captured for any request or verifier then completes every request (critical; design.md §11). ISO/IEC
  *    18013-5 §9.1.3 makes the DeviceAuthenticationBytes detached → device-auth.ts refuses a
  *    non-nil payload and a `deviceMac` before the library runs, and verifies the signature itself
  *    over the bytes it computes from its own transcript after. Upstream, `DeviceAuth.verify`
@@ -39,12 +39,12 @@
  *    within the DS certificate's validity widened by the skew: an inverted window (validFrom after
  *    validUntil) with both ends within the skew of now passes, and so does a `signed` in the
  *    future → mso-validity.ts checks the order, `signed ≤ now + skew`, and `signed` within the DS
- *    certificate's own dates (issue 16, finding 7).
+ *    certificate's own dates (design.md §11).
  * 10. The `check` texts of the verification assessments quote the credential's namespace and
  *    element names verbatim (`The calculated digest for <ns>/<element> attribute …`, `Issuer Auth
  *    must include digests for namespace: <ns>`): logged, an attacker's 6 KB element name is a 6 KB
  *    log line → verify.ts never passes library text on; it maps each failure to a fixed phrase,
- *    naming only the element it asked for (issue 16, finding 6).
+ *    naming only the element it asked for (docs/wallets.md#what-leaves-the-verifier).
  * 11. @openid4vc/openid4vp's `parseOpenid4vpAuthorizationResponse` returns the DCQL presentations
  *    keyed by whatever ids the wallet sent, asked for or not, and nothing ties a presentation to
  *    the `doctype_value` of its credential query (with the PID and the mDL, design.md §13, a wallet

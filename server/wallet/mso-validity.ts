@@ -1,5 +1,5 @@
 /**
- * The MSO's validityInfo beyond what @owf/mdoc checks (issue 16, finding 7). The library checks
+ * The MSO's validityInfo beyond what @owf/mdoc checks (design.md §11). The library checks
  * `validFrom - skew ≤ now ≤ validUntil + skew` and `signed` within the DS certificate's validity
  * widened by the skew; it does not check the window's own order or a signing date in the future.
  * ISO/IEC 18013-5 §9.3.1: `signed` within the validity period of the DS certificate, now within

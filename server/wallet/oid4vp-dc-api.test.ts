@@ -270,7 +270,7 @@ describe('verifyDcApiResponse, openid4vp-v1-unsigned', () => {
     });
   });
 
-  it('refuses openid4vp-v1-unsigned for a stored request of before issue 20, which offered only org-iso-mdoc', async () => {
+  it('refuses openid4vp-v1-unsigned for a stored v1 request, made when only org-iso-mdoc was offered', async () => {
     const request = await newRequest(['isAdult']);
     const credential = await answer(request, { credential: 'av' });
     const v1 = { ...request.material, v: 1 as const };

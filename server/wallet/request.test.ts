@@ -194,7 +194,7 @@ describe('wallet request', () => {
     });
   });
 
-  it('reads a stored material of before issue 20 (v1, no scopes) as the [isAdult] request it was', async () => {
+  it('reads a stored v1 material (no scopes, from before design.md §13) as the [isAdult] request it was', async () => {
     const request = await createWalletRequest({ requestId: 'vr_v1', apiUrl: API_URL });
     const v1: WalletRequestMaterial = { ...request.material, v: 1 };
     delete v1.scopes;

@@ -1,5 +1,5 @@
 /**
- * The document signer profile of ISO/IEC 18013-5 Annex B (issue 16, finding 2): each defect sent
+ * The document signer profile of ISO/IEC 18013-5 Annex B (design.md §11): each defect sent
  * as a whole presentation, signed by a DS certificate made for the test under a fresh IACA that
  * the verifier trusts, and refused by trust_chain with the defect named.
  */

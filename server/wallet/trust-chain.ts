@@ -1,6 +1,6 @@
 /**
  * Does the DS certificate in an `issuerAuth` chain to a trusted IACA, and is it a document signer
- * certificate as ISO/IEC 18013-5 Annex B profiles it (issue 16, finding 2)? Our own path building,
+ * certificate as ISO/IEC 18013-5 Annex B profiles it (design.md §11)? Our own path building,
  * so that the failure says which check failed: `trust_chain` (no path to a trusted root, a broken
  * signature, a certificate of the wrong profile) or `certificate_validity` (a date).
  *

@@ -25,7 +25,7 @@
  * decryption (oid4vp-dc-api.ts), whose vp_token is then read as the direct_post's.
  * Nothing here logs or returns credential contents: `detail` is a phrase of ours from a closed set
  * (`RefusalDetail`), never a value and never a library's text, which can quote the credential's
- * namespace and element names (issue 16, finding 6).
+ * namespace and element names (docs/wallets.md#what-leaves-the-verifier).
  * Single use is the store's: the route completes the request with a compare-and-set, so a second
  * post finds it no longer waiting.
  */
@@ -228,7 +228,7 @@ const PROTOTYPE_KEY = /^(?:__proto__|constructor|prototype)$/;
 
 /**
  * `vp_token` as one JSON string, or as `vp_token[<id>]=…` keys; null when absent, mixed or
- * malformed, or when an id is `__proto__`, `constructor` or `prototype` (issue 16: the ids key an
+ * malformed, or when an id is `__proto__`, `constructor` or `prototype` (design.md §11: the ids key an
  * own-property map, never an object's prototype).
  */
 function readVpToken(pairs: readonly [string, string][]): unknown {

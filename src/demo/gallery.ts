@@ -1,7 +1,7 @@
 /**
  * What the designers' gallery shows: every widget state in both themes, plus the variants a
  * state has (a cancelled failure, a server-verify timeout) and the mobile layout, in the locale
- * and with the accent the page's pickers choose (issue 11: one grid, not one per locale).
+ * and with the accent the page's pickers choose (one grid, not one per locale).
  */
 import { signal } from '@preact/signals';
 import { LOCALES, type Locale } from '../protocol/api.ts';
@@ -19,7 +19,10 @@ export interface GalleryRow {
 /** One column per theme. */
 export const THEMES: readonly Theme[] = ['dark', 'light'];
 
-/** Each locale by its own name, as a picker lists it; the spec names fr and en, the others are additions. */
+/**
+ * Each locale by its own name, as a picker lists it; fr and en are the first two, the others
+ * additions (docs/embedding.md#languages).
+ */
 export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   fr: 'français',
   en: 'English',

@@ -1,6 +1,6 @@
 /**
- * Every string the phone page shows up front, in the widget's seven locales (the spec names fr and
- * en; de, es, it, nl and pt are additions, issue 11). The page stands in for the mobile app, so it
+ * Every string the phone page shows up front, in the widget's seven locales (fr and en first;
+ * de, es, it, nl and pt are additions: docs/embedding.md#languages). The page stands in for the mobile app, so it
  * speaks the phone's language (its browser languages), not the partner page's. The persona
  * picker's strings are the sandbox wing's (src/phone/sandbox/copy/), loaded only in sandbox.
  */
