@@ -1,4 +1,4 @@
-// One linter for the whole tree (issue 7): typescript-eslint's recommended rules on every
+// One linter for the whole tree: typescript-eslint's recommended rules on every
 // TypeScript file. Formatting is Prettier's job (`npm run format`); max-len only catches what
 // Prettier cannot wrap (comments, strings) so no line passes 140 characters.
 import js from '@eslint/js';
@@ -20,7 +20,8 @@ export default tseslint.config(
   },
   {
     // The widget's components use Preact's classic JSX (`@jsx h` in each file: the UI bundle's
-    // budget, issue 19); the linter does not see `h` and `Fragment` used by the JSX.
+    // budget, docs/decisions.md#performance-decisions-not-departures); the linter does not see `h`
+    // and `Fragment` used by the JSX.
     files: ['src/widget/**/*.tsx'],
     rules: {
       '@typescript-eslint/no-unused-vars': [

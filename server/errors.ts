@@ -45,7 +45,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** A 429 with the spec's `{error: "Too many requests"}` body. */
+/** A 429 with the `{error: "Too many requests"}` body (docs/partner-api.md#every-error-code). */
 export class TooManyRequestsError extends Error {
   readonly status = 429;
   readonly retryAfterSeconds: number;

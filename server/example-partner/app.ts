@@ -104,7 +104,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Fast
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Not found.' }));
   // A body Fastify's JSON parser refuses (malformed, or a `__proto__` key or a `constructor` with a
   // `prototype`, which its secure-json-parse rejects by default) is the caller's mistake: 400 in the
-  // routes' own shape (issue 16). Anything else goes on to Fastify's default handler.
+  // routes' own shape. Anything else goes on to Fastify's default handler.
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

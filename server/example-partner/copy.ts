@@ -1,8 +1,8 @@
 /**
  * Every word a shopper reads on the example partner's pages, in the seven languages the widget
- * speaks (issue 19): a page in German embeds the widget in German and shows its result in
- * German. What only a developer reads (how a page works, the widget's event log) stays in
- * English on every page, marked `lang="en"`.
+ * speaks (docs/example-partner.md, "Languages"): a page in German embeds the widget in German and
+ * shows its result in German. What only a developer reads (how a page works, the widget's event
+ * log) stays in English on every page, marked `lang="en"`.
  */
 import type { SCOPE_FIELD, Scope } from '../sdk/index.ts';
 
@@ -36,7 +36,10 @@ export type IndexLink =
   | 'blindServerVerify'
   | 'blindProof';
 
-/** The facts a result can state, by the attribute they come from (spec: Verification attributes). */
+/**
+ * The facts a result can state, by the attribute they come from (docs/partner-api.md: `attributes`,
+ * `verification_method`).
+ */
 export type FactName = (typeof SCOPE_FIELD)[Scope] | 'verification_method';
 
 /** What the success pages' script shows; sent to it as JSON in the result card's `data-words`. */

@@ -1,7 +1,7 @@
 /**
  * A verified result in plain words, as the success pages show it: "18 or older: yes",
  * "Verified with: a face check", "Nationality: Germany", never a scope name, an attribute key or
- * a method identifier (issue 19).
+ * a method identifier (docs/example-partner.md, "The result in words").
  */
 import { SCOPE_FIELD, type Attributes, type BillingScope, type Scope } from '../sdk/index.ts';
 import { WORDS, type FactName, type PageLocale, type Words } from './copy.ts';

@@ -36,7 +36,7 @@ export function createExchangeMemory(options: {
   ttlMs?: number;
   maxEntries?: number;
 }): ExchangeMemory {
-  // A grant lives 5 minutes (spec: Grant code), so nobody can present it after that. Dropping the
+  // A grant lives 5 minutes (docs/partner-api.md), so nobody can present it after that. Dropping the
   // oldest entry early is safe too: the service refuses a second exchange (GRANT_INVALID), this
   // memory only turns that refusal into a clearer one and serves the owning session.
   const ttlMs = options.ttlMs ?? 5 * 60_000;

@@ -3,12 +3,13 @@
  * received (the HMAC hashes them, never re-serialised JSON) and parses JSON whatever the declared
  * type, so the loader's preflight-free text/plain body reads like application/json. Each route
  * then says, through the functions below, which content type it takes and which catalogue code a
- * bad body gets: INVALID_JSON on the billing session (the spec's code), INVALID_REQUEST elsewhere.
+ * bad body gets: INVALID_JSON on the billing session (docs/adult-blind.md's table), INVALID_REQUEST
+ * elsewhere.
  *
- * JSON holding a key named `__proto__`, `constructor` or `prototype`, at any depth, is refused
- * like JSON that does not parse (issue 16): nothing the service reads is named so, and such a key
- * is how a body reaches an object's prototype once code copies or merges it. Fields are read as
- * own properties only.
+ * JSON holding a key named `__proto__`, `constructor` or `prototype`, at any depth, is refused like
+ * JSON that does not parse (design.md §1, the edge): nothing the service reads is named so, and
+ * such a key is how a body reaches an object's prototype once code copies or merges it. Fields are
+ * read as own properties only.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LOCALES } from '../../src/protocol/api.ts';
@@ -44,7 +45,7 @@ export const INVALID_REQUEST_BODY: BodyRules = { code: 'INVALID_REQUEST' };
 
 const EMPTY = Buffer.alloc(0);
 
-/** Keys that name an object's prototype machinery: refused in every body (issue 16). */
+/** Keys that name an object's prototype machinery: refused in every body (design.md §1, the edge). */
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Files from disk, for every route that sends one (issue 18): @fastify/static's `reply.sendFile`
+ * Files from disk, for every route that sends one (design.md §1, the edge): @fastify/static's `reply.sendFile`
  * with `preCompressed`. The build writes `<file>.br` and `<file>.gz` beside each text file
  * (scripts/build.ts `precompress`); the plugin picks the variant the request's Accept-Encoding
  * allows (q-values honoured, `br;q=0` is no brotli, `*` counts as gzip), else the file itself,

@@ -1,7 +1,8 @@
 /**
- * The edge's timeouts on a real listening server and real sockets (issue 16): a request trickling
- * in is cut at its configured deadline, a long poll that waits longer than that deadline is
- * answered normally, and an idle kept-alive connection is governed by the keep-alive timeout only.
+ * The edge's timeouts on a real listening server and real sockets (docs/operations.md#running-the-service,
+ * "Timeouts"): a request trickling in is cut at its configured deadline, a long poll that waits
+ * longer than that deadline is answered normally, and an idle kept-alive connection is governed by
+ * the keep-alive timeout only.
  * The timeouts are configured short (1-2 s) so that the tests take seconds.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,8 @@
 /**
- * The edge's timeouts (issue 16), as Fastify server options: a client that sends its request
- * slowly — headers or body trickling in a byte at a time — is cut, while a request already
- * received may take as long as its answer needs (a long poll holds its answer up to 25 s).
+ * The edge's timeouts (design.md §1, the edge; docs/operations.md#running-the-service, "Timeouts"),
+ * as Fastify server options: a client that sends its request slowly — headers or body trickling in
+ * a byte at a time — is cut, while a request already received may take as long as its answer needs
+ * (a long poll holds its answer up to 25 s).
  *
  * Node measures `requestTimeout` from a request's first byte until the whole request (headers and
  * body) has been received, and stops there: a long poll sends no body, so its wait is never

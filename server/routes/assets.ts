@@ -12,7 +12,7 @@
  *
  * Each is sent compressed when the request accepts it: brotli or gzip written by the build beside
  * the file, chosen by Accept-Encoding, with `Vary: Accept-Encoding`, Last-Modified and an ETag per
- * variant (http/static-files.ts, issue 18). HEAD answers the same headers.
+ * variant (http/static-files.ts; design.md §1, the edge). HEAD answers the same headers.
  *
  * File names come from a strict pattern, never from the URL path as such, so nothing outside
  * dist/ and public/ can be named. A missing dist/ answers 404 NOT_FOUND and is logged once, at boot.

@@ -319,7 +319,7 @@ describe('interoperability of an attestation from the real phone flow', () => {
     return (await t.app.inject({ url: '/api/billing/attestation-keys' })).json();
   }
 
-  it("verifies with a plain node:crypto Ed25519 check following the spec's six steps and keys[0]", async () => {
+  it("verifies with a plain node:crypto Ed25519 check following docs/adult-blind.md's six steps and keys[0]", async () => {
     const { attestation } = await runBlindFlow(t, {
       partner: PARTNERS.blindShop,
       origin: SHOP_ORIGIN,

@@ -1,10 +1,11 @@
 /**
- * The ADULT_BLIND rail's two service endpoints (spec: POST /api/billing/session and
- * GET /api/billing/attestation-keys; design.md §5, §6, §8).
+ * The ADULT_BLIND rail's two service endpoints (docs/adult-blind.md: POST /api/billing/session in
+ * #getting-a-session-token-every-page-load, GET /api/billing/attestation-keys in #verifying-offline;
+ * design.md §5, §6, §8).
  *
  * POST /api/billing/session checks, in this order (the first failing check answers):
  *  1. body size → 413 PAYLOAD_TOO_LARGE (Fastify, before anything else)
- *  2. the HMAC checks of design.md §6 with the spec's two rate limits (partner-auth.ts):
+ *  2. the HMAC checks of design.md §6 with the two rate limits of docs/adult-blind.md's table (partner-auth.ts):
  *     30 per client IP before authentication, 100 per partner ID after → 429
  *  3. the partner is not on the ADULT_BLIND rail → 403 FORBIDDEN_RAIL
  *  4. the partner has no blind_app_id → 400 MISSING_BLIND_APP_ID
@@ -35,7 +36,10 @@ import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 export const BILLING_SESSION_PATH = '/api/billing/session';
 export const ATTESTATION_KEYS_PATH = '/api/billing/attestation-keys';
 
-/** The spec's INVALID_JSON for a body that is empty, not JSON, or JSON but not an object. */
+/**
+ * The billing session's INVALID_JSON (docs/adult-blind.md#getting-a-session-token-every-page-load) for a
+ * body that is empty, not JSON, or JSON but not an object.
+ */
 const BILLING_BODY: BodyRules = { code: 'INVALID_JSON', notObjectMessage: 'Body must be a JSON object.' };
 
 /** The body as the document shows it; the handler reads it itself, in the order above (http/route-policy.ts: Ajv off). */

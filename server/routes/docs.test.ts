@@ -105,7 +105,7 @@ describe('the OpenAPI document at /docs/json', () => {
     ]);
   });
 
-  it("lists every error of the spec's exchange table under its catalogue status", () => {
+  it('lists the exchange errors of docs/partner-api.md#errors-of-the-partner-api under their catalogue status', () => {
     const errors = documentedErrors('/v1/exchange');
     for (const code of [
       'MISSING_HEADERS',
@@ -128,7 +128,7 @@ describe('the OpenAPI document at /docs/json', () => {
     expect(codes).not.toContain('GRANT_INVALID');
   });
 
-  it("documents the billing session as signed, with every error of the spec's billing table and the rate-limit body", () => {
+  it("documents the billing session as signed, with the errors of docs/adult-blind.md's billing table and the rate-limit body", () => {
     expect(doc.paths['/api/billing/session']!.post!.security).toEqual(SIGNED_ROUTE_SECURITY);
     const errors = documentedErrors('/api/billing/session');
     const table = [

@@ -104,7 +104,7 @@ const RETRY_AFTER_HEADERS: Readonly<Record<number, object>> = {
 /**
  * Response schemas for the given catalogue codes, grouped by HTTP status, each described by
  * the codes it may carry; a 429 or a 503 also documents its Retry-After header. Pass
- * `'Too many requests'` for the spec's rate-limit body.
+ * `'Too many requests'` for the rate-limit body (docs/partner-api.md#every-error-code).
  *
  * @example schema: { response: { 200: okSchema, ...errorResponses(['INVALID_REQUEST', 'INTERNAL_ERROR']) } }
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 8: no request is created that nobody can complete. On both create routes,
+ * No request is created that nobody can complete (design.md §3, NO_METHOD). On both create routes,
  * a request whose scopes no enabled method can prove answers 400 NO_METHOD, after the existing
  * checks and before anything is stored; production today proves only through the EUDI wallet
  * (the loader's client-proof [isAdult] requests, SVC_WALLET_TRUST set); sandbox proves everything.

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document proven by a client nobody wrote by hand (issue 19): types generated from
+ * The OpenAPI document proven by a client nobody wrote by hand (docs/partner-api.md): types generated from
  * the /docs/json a listening service serves (openapi-typescript), compiled with
  * openapi-client.calls.ts (openapi-fetch calls of every route a partner, the loader and a wallet
  * use), then those same calls run against that service. Every answer must be one the document

@@ -1,5 +1,5 @@
 /**
- * The partner API (spec: Endpoints → POST /v1/exchange, POST /v1/introspect; design.md §5–6).
+ * The partner API (docs/partner-api.md: POST /v1/exchange, POST /v1/introspect; design.md §5–6).
  *
  * Order on both routes: body size (Fastify) → partner authentication (preValidation hook) →
  * Content-Type → (exchange: Idempotency-Key →) body → the use case (domain/exchange.ts). Bodies

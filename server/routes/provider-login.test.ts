@@ -1,5 +1,5 @@
 /**
- * Identity providers through the HTTP surface (design.md §12, issue 17), against a real
+ * Identity providers through the HTTP surface (design.md §12), against a real
  * node-oidc-provider listening in this process (the example provider), in production mode: the
  * phone opens the request, starts the login, the visitor signs in at the provider, the callback
  * completes the request; the partner exchanges the grant or reads the attestation. Hostile

@@ -1,10 +1,11 @@
 /**
- * Issue 16, finding 1, through the HTTP surface: a wallet presentation counts only for its own
- * request. The captured presentation is posted to other requests on the three wallet routes (the
- * wallet's direct_post, the partner page's and the phone page's Digital Credentials API answers),
- * in sandbox and production, on SQLite and on a real Redis, for a STANDARD and an ADULT_BLIND
- * client-proof [isAdult] request; each is refused and the request stays waiting. The verifier's
- * own cases are in server/wallet/device-auth.test.ts.
+ * Through the HTTP surface: a wallet presentation counts only for its own request (design.md §11:
+ * the device signature covers this request's SessionTranscript). The captured presentation is
+ * posted to other requests on the three wallet routes (the wallet's direct_post, the partner page's
+ * and the phone page's Digital Credentials API answers), in sandbox and production, on SQLite and
+ * on a real Redis, for a STANDARD and an ADULT_BLIND client-proof [isAdult] request; each is
+ * refused and the request stays waiting. The verifier's own cases are in
+ * server/wallet/device-auth.test.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

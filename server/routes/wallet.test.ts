@@ -1,5 +1,5 @@
 /**
- * The EUDI wallet path through the HTTP surface (design.md §11, issue 10): verify-request's
+ * The EUDI wallet path through the HTTP surface (design.md §11): verify-request's
  * wallet_link and dc_request, POST /oid4vp/response/:id and POST /api/w/wallet-response/:id, each
  * outcome, and the sandbox phone's eudi_wallet method going through the sandbox wallet over HTTP.
  * The verifier's own checks have their negative tests in server/wallet/.

@@ -17,8 +17,8 @@
  * when the answer is refused; the request then stays waiting. The log line names the check that
  * failed, never the credential. Before anything else, more than 120 posts in 60 s from one client
  * address to these routes and the phone page's /api/m/requests/:id/wallet-response (routes/phone.ts)
- * together answer the spec's 429 "Too many requests" with Retry-After (one budget across
- * instances, counted in the store); more than 120 fetches of request objects in 60 s from one
+ * together answer 429 "Too many requests" with Retry-After (docs/sandbox-flow.md#lifetimes-and-limits;
+ * one budget across instances, counted in the store); more than 120 fetches of request objects in 60 s from one
  * address too, on a budget of their own. The limits, CORS, the error shape and no-store are the
  * routes' config (http/route-policy.ts): a refusal is thrown as 400 INVALID_REQUEST and the one
  * error handler answers it in OpenID4VP's shape.

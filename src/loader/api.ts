@@ -105,7 +105,7 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
       // nothing stored, or no storage (a sandboxed frame): a new request
     }
     // The scripts first, then the request: the service answers them in that order, and the create
-    // costs it ~20 ms of work that the bundle would otherwise wait behind (issue 18, bench:widget).
+    // costs it ~20 ms of work that the bundle would otherwise wait behind (docs/operations.md#widget-benchmark).
     loadUi(resolveLocale(config.locale)).catch(ignore);
     // The first request carries the attributes' names, and the service answers warnings about them
     // (docs/embedding.md#warnings); with a configuration problem it goes without an id: the service

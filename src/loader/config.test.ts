@@ -11,7 +11,7 @@ function problemOf(raw: RawConfig) {
 }
 
 describe('parseConfig', () => {
-  it('applies every default of the spec loader table to a minimal STANDARD tag', () => {
+  it('applies every default of the attribute table in docs/embedding.md to a minimal STANDARD tag', () => {
     const { config, problem } = parseConfig(base, ORIGIN);
     expect(problem).toBeUndefined();
     expect(config).toMatchObject({

@@ -1,6 +1,6 @@
 /**
- * The loader's configuration: its script tag's `data-*` attributes (spec: loader table, plus
- * design.md §7's additions), read once, validated, frozen. `SVC.render(container, options)` passes
+ * The loader's configuration: its script tag's `data-*` attributes (docs/embedding.md's attribute
+ * table, with design.md §7's additions), read once, validated, frozen. `SVC.render(container, options)` passes
  * its options through the same validation under the same names, camelCased as `dataset` spells
  * them (`successPath` for `data-success-path`).
  */

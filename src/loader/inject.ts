@@ -1,7 +1,7 @@
 /**
  * Stage two of the loader (design.md §7): inject the UI bundle from the loader's own origin, once,
  * and retry once after a failed load; beside it, the script of each locale the bundle does not
- * carry, so that it costs no round trip after the bundle's (issue 11). The UI asks for the
+ * carry, so that it costs no round trip after the bundle's (docs/embedding.md#languages). The UI asks for the
  * locale scripts it needs later (`update({ locale })`) through the same function, so scripts are
  * added in one place, with the loader's nonce.
  */

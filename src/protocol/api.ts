@@ -7,7 +7,7 @@ import type { ATTRIBUTE_TYPE, AttributeField, BlindScope, Scope } from './scopes
 
 export const LOADER_PATH = '/v4/loader.min.js';
 
-/** Header names (spec: Authentication). Node lower-cases incoming names. */
+/** Header names (docs/partner-api.md#signing-with-a-worked-example). Node lower-cases incoming names. */
 export const HEADERS = {
   partnerId: 'x-partner-id',
   timestamp: 'x-partner-timestamp',
@@ -31,8 +31,8 @@ export const PREFIX = {
 
 export type Rail = 'standard' | 'adult_blind';
 /**
- * The widget's languages. The spec names `fr` and `en`; `de`, `es`, `it`, `nl` and `pt` are
- * additions (issue 11). `fr` is the default and stays first: the UI bundle carries it, the
+ * The widget's languages: `fr`, `en`, and the additions `de`, `es`, `it`, `nl` and `pt`
+ * (docs/embedding.md#languages). `fr` is the default and stays first: the UI bundle carries it, the
  * others are scripts of their own (src/shared/locale.ts localeScriptUrl).
  */
 export const LOCALES = ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt'] as const;
@@ -387,13 +387,16 @@ export interface SessionClaims {
   attestation?: 'private';
 }
 
-/** A grant code's lifetime (spec: Time and size constants); also LIMITS.grantTtlMs. */
+/** A grant code's lifetime (5 minutes: docs/partner-api.md); also LIMITS.grantTtlMs. */
 export const GRANT_TTL_MS = 5 * 60_000;
-/** A verification request's lifetime (spec: Time and size constants); also LIMITS.requestTtlMs. */
+/** A verification request's lifetime (docs/sandbox-flow.md#lifetimes-and-limits); also LIMITS.requestTtlMs. */
 export const REQUEST_TTL_MS = 300_000;
 
 /**
- * Time constants (spec: Time and size constants), in the unit their name says. The widget
+ * Time and size constants, in the unit their name says, as the docs give them to partners
+ * (docs/partner-api.md: grant, pass token, clock skew, body size; docs/adult-blind.md: session
+ * token, attestation, key-set cache; docs/sandbox-flow.md#lifetimes-and-limits: requests;
+ * docs/embedding.md: `data-server-verify-timeout`). The widget
  * imports the two it needs one by one: an object is carried whole into a bundle.
  */
 export const LIMITS = {

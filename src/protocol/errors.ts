@@ -1,19 +1,20 @@
 /**
  * The one error catalogue: code → HTTP status, default message, retry advice.
- * Codes are the interface spec's plus those docs/design.md adds. Codes are added, never renamed
- * or reused. server/catalogue.test.ts keeps this table and docs/partner-api.md's error table in sync, both ways.
+ * Codes are the partner contract's plus those docs/design.md adds (docs/partner-api.md#every-error-code).
+ * Codes are added, never renamed or reused. server/catalogue.test.ts keeps this table and
+ * docs/partner-api.md's error table in sync, both ways.
  */
 
 export interface CatalogueEntry {
   /** HTTP status; 0 for loader codes that never travel over HTTP. */
   readonly status: number;
   readonly message: string;
-  /** Whether a caller may retry the same request (spec: Retry rules for callers). */
+  /** Whether a caller may retry the same request (docs/partner-api.md#the-partner-sdk-serversdk). */
   readonly retryable: boolean;
 }
 
 export const ERRORS = {
-  // Signing and partner authentication (spec: Authentication → Server checks)
+  // Signing and partner authentication (docs/partner-api.md#errors-of-the-partner-api)
   MISSING_HEADERS: { status: 401, message: 'One or more required headers are missing or malformed.', retryable: false },
   INVALID_PARTNER: { status: 403, message: 'Partner ID not recognized.', retryable: false },
   TIMESTAMP_SKEW: {
@@ -25,7 +26,7 @@ export const ERRORS = {
   REPLAY_DETECTED: { status: 401, message: 'Nonce already used.', retryable: false },
   UNAUTHORIZED: { status: 401, message: 'Authentication failed.', retryable: false },
 
-  // Exchange and introspection (spec: Errors → Exchange, Introspection)
+  // Exchange and introspection (docs/partner-api.md#errors-of-the-partner-api)
   INVALID_REQUEST: { status: 400, message: 'Invalid request body.', retryable: false },
   INVALID_GRANT: { status: 400, message: 'Grant code format is invalid (must start with g_).', retryable: false },
   GRANT_INVALID: {
@@ -34,7 +35,7 @@ export const ERRORS = {
     retryable: false,
   },
 
-  // Billing session (spec: Errors → Billing session)
+  // Billing session (docs/adult-blind.md#getting-a-session-token-every-page-load)
   FORBIDDEN_RAIL: { status: 403, message: 'Organization is not on the ADULT_BLIND rail.', retryable: false },
   MISSING_BLIND_APP_ID: { status: 400, message: 'No blindAppId is configured for the organization.', retryable: false },
   MISSING_ORIGIN: { status: 400, message: 'origin is required.', retryable: false },
@@ -58,7 +59,7 @@ export const ERRORS = {
     retryable: true,
   },
 
-  // Added by design.md §3 (issue 16): no enabled method (wallet, identity provider, sandbox) can
+  // Added by design.md §3: no enabled method (wallet, identity provider, sandbox) can
   // prove every requested scope, so no request is created that nobody can complete
   NO_METHOD: { status: 400, message: 'No enabled verification method can prove these scopes.', retryable: false },
 
@@ -71,14 +72,14 @@ export const ERRORS = {
     retryable: false,
   },
 
-  // Loader, delivered through onError (spec: Errors → Loader); never on the wire
+  // Loader, delivered through onError (docs/partner-api.md#every-error-code, `loader onError`); never on the wire
   INIT_FAILED: { status: 0, message: 'Creating the verification request failed.', retryable: true },
   SERVER_VERIFY_TIMEOUT: { status: 0, message: 'Server-verify confirmation did not arrive in time.', retryable: true },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
-/** The spec's rate-limit body (Limits table): `{error: "Too many requests"}`. */
+/** The rate-limit body (docs/sandbox-flow.md#lifetimes-and-limits): `{error: "Too many requests"}`. */
 export const TOO_MANY_REQUESTS = 'Too many requests';
 
 /** Error body shape on the wire: `{error, message}`, and `origin` where docs/partner-api.md#errors says. */

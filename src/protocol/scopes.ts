@@ -1,7 +1,7 @@
 /**
- * Scope names and what each one proves, as the interface spec's Scopes table says, and pure
- * checks on them (a scope list's problem, the blind rail's scope bits). No DOM and no node:
- * the widget, the server and the SDK all import it.
+ * Scope names and what each one proves (docs/providers.md#what-a-provider-learns-and-what-it-does-not,
+ * scope → fact), and pure checks on them (a scope list's problem: design.md §3; the blind rail's
+ * scope bits: design.md §5). No DOM and no node: the widget, the server and the SDK all import it.
  */
 
 export const SCOPES = [
@@ -18,9 +18,10 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 
 /**
- * Result field in `attributes` for each scope (spec: Verification attributes): the one scope →
- * field rule. The Attributes type (api.ts), the grant's attributes (server/rules/facts.ts), what
- * an exchange discloses and the partner API's schema are derived from it; the SDK keeps a copy
+ * Result field in `attributes` for each scope (docs/partner-api.md: `attributes`; the fact column
+ * of docs/providers.md#what-a-provider-learns-and-what-it-does-not): the one scope → field rule.
+ * The Attributes type (api.ts), the grant's attributes (server/rules/facts.ts), what an exchange
+ * discloses and the partner API's schema are derived from it; the SDK keeps a copy
  * that server/sdk/types.test.ts checks.
  */
 export const SCOPE_FIELD = {

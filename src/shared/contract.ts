@@ -19,7 +19,7 @@ export type WidgetState =
   /** INIT_FAILED or SERVER_VERIFY_TIMEOUT; the error itself goes to `onError` */
   | 'error';
 
-/** The spec's loader error codes (spec: Errors → Loader). */
+/** The loader's error codes (docs/partner-api.md#every-error-code, `loader onError`). */
 export type LoaderErrorCode = 'INIT_FAILED' | 'SERVER_VERIFY_TIMEOUT';
 
 /** What `onError` and the `svc:error` event receive. */
@@ -36,7 +36,10 @@ export type SvcResult = ({ grant_code: string } | { attestation: string }) & { s
 export type Theme = 'dark' | 'light' | 'auto';
 export type LocaleOption = Locale | 'auto';
 export type Layout = 'desktop' | 'mobile';
-/** `regular`: the card as tall as its state needs; `compact`: for checkout columns and modals (issue 19). */
+/**
+ * `regular`: the card as tall as its state needs; `compact`: for checkout columns and modals
+ * (docs/embedding.md#sizes).
+ */
 export type Size = 'regular' | 'compact';
 
 /** A validated widget configuration: the script tag's attributes, merged with `render()` options. */

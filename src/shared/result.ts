@@ -1,5 +1,5 @@
 /**
- * The result in the address fragment (spec: loader behaviour (5); design.md §7): written by the
+ * The result in the address fragment (docs/embedding.md#after-success; design.md §7): written by the
  * widget on success (`resultUrl`, `isCurrentPage`), read once by the loader on the page that
  * receives it (`takeResultFromLocation`), then cleared from the address bar so it leaks neither
  * through Referer nor through history.

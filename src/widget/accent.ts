@@ -1,6 +1,6 @@
 /**
- * A partner's brand accent (`data-accent`, issue 11) as readable colours: the button keeps the
- * accent and gets black or white text, whichever contrasts more; links, icons and focus rings get
+ * A partner's brand accent (`data-accent`, docs/embedding.md#look-and-theming) as readable colours: the button keeps
+ * the accent and gets black or white text, whichever contrasts more; links, icons and focus rings get
  * the accent itself where it reads on the card, else the accent moved toward white (dark theme)
  * or black (light theme) until it does. Contrast is WCAG 2.2's (relative luminance), and the
  * target is AA for text, 4.5:1.

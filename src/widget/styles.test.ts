@@ -47,7 +47,7 @@ describe('the widget stylesheet', () => {
     expect(CSS).toContain('@media(prefers-reduced-motion:reduce){*{animation:none!important}}');
   });
 
-  it('draws the test-mode mark smaller than a state’s title (issue 19: it outweighed the card’s own title)', () => {
+  it('draws the test-mode mark smaller than a state’s title (it outweighed the card’s own title)', () => {
     const fontSize = (selector: string) => Number(new RegExp(`\\${selector}\\{[^}]*font-size:(\\d+)px`).exec(CSS)?.[1]);
     expect(fontSize('.badge')).toBeLessThan(fontSize('.head'));
     expect(fontSize('.head')).toBeLessThan(fontSize('.title'));

@@ -31,7 +31,7 @@ export const CSS =
   `.icon circle{stroke:var(--line)}` +
   // Motion runs on the compositor (transform of the <svg> itself, never a stroke or a child of it,
   // which would repaint on the main thread every frame): the spinner while something loads, and
-  // three beats of the phone, then stillness (issue 18: the waiting view stays idle).
+  // three beats of the phone, then stillness (the waiting view stays idle: docs/operations.md#idle-benchmark).
   `.spin circle{stroke:var(--lk);stroke-dasharray:18 48}.spin{animation:s 1s linear infinite}` +
   `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone{animation:p 1.6s ease-in-out 3}` +
   `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{transform:scale(1.1)}}` +

@@ -43,7 +43,7 @@ export function registerBackendRoutes(app: FastifyInstance, context: PartnerCont
     );
 
   // The page also shows how the visitor was verified (face_check or eudi_wallet), which only
-  // introspection tells (spec: the exchange response has no verification_method).
+  // introspection tells (docs/partner-api.md: the exchange's answer has no verification_method).
   async function exchangeAndIntrospect(code: string) {
     const response = await context.client.exchange(code);
     const introspected = await context.client.introspect(response.pass_token);

@@ -1,6 +1,7 @@
 /**
- * ADULT_BLIND pages of the example partner (spec: ADULT_BLIND flow). What a partner on that rail
- * builds, and nothing more:
+ * ADULT_BLIND pages of the example partner
+ * (docs/adult-blind.md#the-example-partners-adult_blind-pages). What a partner on that rail builds,
+ * and nothing more:
  *
  *   GET  /blind                 fetches a FRESH session token (SDK createSession) on every load
  *                               and embeds the loader with data-session-token

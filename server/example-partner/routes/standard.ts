@@ -1,8 +1,8 @@
 /**
- * STANDARD pages: the index, the widget with data-partner-id, the success page that exchanges
- * the grant, server-verify (and a variant that never confirms), and a page that is its own
- * success path. Every page takes `?locale=` (issue 19): the page is written in that language,
- * the widget speaks it, and the page's links and success path carry it on.
+ * STANDARD pages: the index, the widget with data-partner-id, the success page that exchanges the
+ * grant, server-verify (and a variant that never confirms), and a page that is its own success
+ * path. Every page takes `?locale=` (docs/example-partner.md, "Languages"): the page is written in
+ * that language, the widget speaks it, and the page's links and success path carry it on.
  */
 import type { FastifyInstance } from 'fastify';
 import { findScopeProblem, type Scope } from '../../sdk/index.ts';

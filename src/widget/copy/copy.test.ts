@@ -8,7 +8,7 @@ import { registerCopy } from './register.ts';
 
 const KEYS = Object.keys(fr).sort();
 
-/** The informal "you" of each language: the widget speaks formally everywhere (issue 11). */
+/** The informal "you" of each language: the widget speaks formally everywhere (docs/embedding.md#languages). */
 const INFORMAL: Record<(typeof LOCALES)[number], RegExp | null> = {
   fr: /\b(tu|toi|ton|ta|tes)\b/i,
   en: null,

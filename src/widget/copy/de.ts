@@ -1,6 +1,6 @@
 import type { Copy } from './fr.ts';
 
-/** German copy (an addition to the spec's fr and en): formal "Sie", as a German shop writes it. */
+/** German copy (an addition to fr and en, docs/embedding.md#languages): formal "Sie", as a German shop writes it. */
 export const de: Copy = {
   brand: 'Altersprüfung',
   testMode: 'Testmodus',

@@ -1,6 +1,6 @@
 import type { Copy } from './fr.ts';
 
-/** Spanish copy, as written in Spain (an addition to the spec's fr and en): formal "usted". */
+/** Spanish copy, as written in Spain (an addition to fr and en, docs/embedding.md#languages): formal "usted". */
 export const es: Copy = {
   brand: 'Verificación de edad',
   testMode: 'Modo de prueba',

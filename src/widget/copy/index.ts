@@ -2,7 +2,7 @@
  * The widget's copy by locale. French (the default) ships inside the UI bundle; each other
  * locale, English included, is a small script of its own beside it (`ui.<hash>-de.js`, built by
  * scripts/build.ts, registering through register.ts), loaded only when a widget speaks it, so
- * the bundle stays within its budget however many languages exist (issue 11). The loader adds
+ * the bundle stays within its budget however many languages exist (docs/embedding.md#languages). The loader adds
  * those scripts: in parallel with the UI bundle when it already knows the locale, so it costs no
  * extra round trip, and later when the UI asks (src/loader/inject.ts).
  */

@@ -1,7 +1,7 @@
 import type { Copy } from './fr.ts';
 
 /**
- * Italian copy (an addition to the spec's fr and en): formal "Lei" in sentences; buttons and
+ * Italian copy (an addition to fr and en, docs/embedding.md#languages): formal "Lei" in sentences; buttons and
  * links in the imperative Italian interfaces use for labels ("Apri", "Riprova").
  */
 export const it: Copy = {

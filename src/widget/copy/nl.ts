@@ -1,6 +1,6 @@
 import type { Copy } from './fr.ts';
 
-/** Dutch copy (an addition to the spec's fr and en): formal "u", as a Dutch shop writes it. */
+/** Dutch copy (an addition to fr and en, docs/embedding.md#languages): formal "u", as a Dutch shop writes it. */
 export const nl: Copy = {
   brand: 'Leeftijdsverificatie',
   testMode: 'Testmodus',

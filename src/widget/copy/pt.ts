@@ -1,7 +1,7 @@
 import type { Copy } from './fr.ts';
 
 /**
- * Portuguese copy, as written in Portugal (an addition to the spec's fr and en): the formal
+ * Portuguese copy, as written in Portugal (an addition to fr and en, docs/embedding.md#languages): the formal
  * third person ("Verifique a sua idade"), which Brazilian readers read as polite too.
  */
 export const pt: Copy = {

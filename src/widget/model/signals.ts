@@ -1,9 +1,9 @@
 /**
  * The four signal primitives the widget uses, with @preact/signals' names and meaning (`signal`,
  * `computed`, `effect`, `batch`; `.value` subscribes, `.peek()` does not; an effect may return
- * its cleanup), in some 300 bytes instead of @preact/signals-core's 2 KB (issue 18: the UI
- * bundle's budget). Left out because the widget never uses them: `subscribe`, `untracked`,
- * `watched`/`unwatched`, devtools names, cycle detection.
+ * its cleanup), in some 300 bytes instead of @preact/signals-core's 2 KB (the UI bundle's
+ * budget: docs/development.md#building-the-widget). Left out because the widget never uses
+ * them: `subscribe`, `untracked`, `watched`/`unwatched`, devtools names, cycle detection.
  *
  * Reading `.value` inside a computed or an effect subscribes it. Writing a signal marks its
  * subscribers: a computed turns stale (and marks its own subscribers, once), an effect is queued.

@@ -16,7 +16,7 @@ import {
 import { sleep } from '../../shared/timeout.ts';
 import { backoffMs, fetchStatus } from './status.ts';
 
-/** The gap after an answer that changed nothing: the spec's 30 polls a minute. */
+/** The gap after an answer that changed nothing: 30 polls a minute (docs/sandbox-flow.md#lifetimes-and-limits). */
 const UNCHANGED_GAP_MS = 2000;
 
 /** How a request's long poll ended. */

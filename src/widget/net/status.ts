@@ -43,7 +43,8 @@ export async function fetchStatus(
     if (response.status === 404) return { status: 'expired' } as VerifyStatus;
     if (response.status === 429) {
       const seconds = Number(response.headers.get('Retry-After'));
-      // Spec (Limits): the status limit answers Retry-After: 60; without one, wait a full window.
+      // The status limit answers Retry-After: 60 (docs/sandbox-flow.md#lifetimes-and-limits); without one, wait a
+      // full window.
       return { retryAfterMs: (seconds > 0 ? seconds : 60) * 1000 };
     }
   } catch {
@@ -56,7 +57,7 @@ export async function fetchStatus(
 
 /**
  * Delay before retry number `failures` (1-based) after a network error: 1 s, 2 s, 4 s … 30 s
- * (spec: Retry rules for callers).
+ * (design.md §7).
  *
  * @example backoffMs(1) // 1000; backoffMs(6) // 30000
  */

@@ -20,11 +20,12 @@ export interface ViewProps {
   lang: Locale;
   theme: Theme;
   layout: Layout;
-  /** `compact`: the shorter card for checkout columns and modals (issue 19) */
+  /** `compact`: the shorter card for checkout columns and modals (docs/embedding.md#sizes) */
   size: Size;
   /**
    * The device is a phone (src/widget/model/layout.ts, whatever `data-layout` says): only there
-   * can the wallet link open an app, so only there is it a link (issue 19).
+   * can the wallet link open an app, so only there is it a link
+   * (docs/decisions.md#where-the-build-changed-the-first-design).
    */
   phone: boolean;
   sandbox: boolean;

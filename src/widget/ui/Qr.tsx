@@ -15,7 +15,8 @@ let cached: { qr: unknown; drawn: QrDrawing | null } | undefined;
 
 /**
  * The modules the service sent with the request, as one SVG path; null when they are absent or
- * malformed. The widget carries no encoder (issue 11: the service encodes, the UI only draws).
+ * malformed. The widget carries no encoder (the service encodes, the UI only draws:
+ * docs/development.md#building-the-widget).
  *
  * @example qrDrawing(created.qr)?.size // 41
  */
@@ -31,8 +32,8 @@ export function qrDrawing(qr: unknown): QrDrawing | null {
  * The QR code of the deep link: dark modules on a light tile in every theme, with the
  * four-module quiet zone inside the viewBox so the tile itself carries it. Its side in CSS pixels
  * is `least` (200, or 160 in the compact card), or 3 a module for a denser code, such as the
- * wallet link's (about 100 modules, issue 19), so that a phone's camera still reads it; the
- * stylesheet shrinks it to a narrower card.
+ * wallet link's (about 100 modules, docs/embedding.md#client-proof-mode-eudi-wallets), so that
+ * a phone's camera still reads it; the stylesheet shrinks it to a narrower card.
  */
 export function Qr({ drawing: { path, size }, label, least }: { drawing: QrDrawing; label: string; least: number }) {
   const side = Math.max(least, 3 * (size + 8));
