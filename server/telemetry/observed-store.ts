@@ -7,7 +7,7 @@
  * counting code. Labels and span attributes hold the store kind, the operation and values from
  * closed sets (methods, fail reasons, rule names); never a key, id or digest.
  */
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { SESSION_TOKEN_MAX_REQUESTS } from '../domain/create-request.ts';
 import { effectiveStatus } from '../domain/verify-requests.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
@@ -63,6 +63,12 @@ export function observeStore(store: Store, telemetry: Telemetry): Store {
     }
   };
 
+  // Defined once, not as a closure per call (each closure is an allocation on every store call).
+  const finishCall = (labels: { store: string; operation: string }, started: number, span: Span | undefined) => {
+    metrics?.storeDuration.observe(labels, (performance.now() - started) / 1000);
+    span?.end();
+  };
+
   /** `operation` called on the store, timed and noted; no async frame of its own (one promise per call). */
   const wrap = (operation: string) => {
     const labels = { store: kind, operation };
@@ -77,10 +83,6 @@ export function observeStore(store: Store, telemetry: Telemetry): Store {
               attributes: { 'svc.store.kind': kind, 'svc.store.operation': operation },
             })
           : undefined;
-      const finish = () => {
-        metrics?.storeDuration.observe(labels, (performance.now() - started) / 1000);
-        span?.end();
-      };
       let pending: Promise<unknown>;
       try {
         pending = Promise.resolve(call(args));
@@ -92,14 +94,14 @@ export function observeStore(store: Store, telemetry: Telemetry): Store {
           try {
             noteResult(operation, args, result);
           } finally {
-            finish();
+            finishCall(labels, started, span);
           }
           return result;
         },
         (error: unknown) => {
           metrics?.storeErrors.inc(labels);
           span?.setStatus({ code: SpanStatusCode.ERROR });
-          finish();
+          finishCall(labels, started, span);
           throw error;
         },
       );
