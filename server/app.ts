@@ -101,15 +101,15 @@ export async function createApp(
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async function: no promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-SVC-CID', request.id);
-    if (closing) {
-      return reply
-        .code(503)
-        .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
-        .header('Connection', 'close')
-        .send(errorBody('SERVICE_UNAVAILABLE'));
-    }
+    if (!closing) return done();
+    reply
+      .code(503)
+      .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .header('Connection', 'close')
+      .send(errorBody('SERVICE_UNAVAILABLE'));
   });
   // Answers still in flight when closing began (the long polls answered at once) end their connection.
   app.addHook('onSend', (_request, reply, payload, done) => {

@@ -7,13 +7,13 @@
  * Body validation comes after, in the route.
  */
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { HEADERS, LIMITS } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { PARTNER_ID_PATTERN } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceRateLimit, type RateLimitRule } from '../limits/rate-limits.ts';
-import { canonicalString, computeSignature, hashBody } from '../sdk/signing.ts';
+import { canonicalString, hashBody } from '../sdk/signing.ts';
 import type { PartnerRecord } from '../store/store.ts';
 
 declare module 'fastify' {
@@ -52,17 +52,40 @@ export interface PartnerAuthOptions {
  */
 export const PARTNER_CACHE_MS = 5_000;
 
-const partnerCaches = new WeakMap<AppDeps['store'], Map<string, { partner: PartnerRecord; until: number }>>();
+/** A partner record as authentication reuses it, with its secrets ready as HMAC keys. */
+interface CachedPartner {
+  partner: PartnerRecord;
+  until: number;
+  /** the current secret's key, then the previous one's while its overlap lasts */
+  keys: { key: KeyObject; until: number }[];
+}
 
-async function findPartner(deps: AppDeps, partnerId: string, now: number): Promise<PartnerRecord | null> {
+const partnerCaches = new WeakMap<AppDeps['store'], Map<string, CachedPartner>>();
+
+/** The secrets as keys, decoded once per cached record rather than once per request. */
+function signingKeysOf(partner: PartnerRecord): CachedPartner['keys'] {
+  const keys = [{ key: createSecretKey(Buffer.from(partner.secret, 'base64')), until: Infinity }];
+  if (partner.previousSecret)
+    keys.push({
+      key: createSecretKey(Buffer.from(partner.previousSecret, 'base64')),
+      until: partner.previousSecretUntil ?? 0,
+    });
+  return keys;
+}
+
+async function findPartner(deps: AppDeps, partnerId: string, now: number): Promise<CachedPartner | null> {
   let cache = partnerCaches.get(deps.store);
   if (!cache) partnerCaches.set(deps.store, (cache = new Map()));
   const hit = cache.get(partnerId);
-  if (hit && hit.until > now && hit.until - PARTNER_CACHE_MS <= now) return hit.partner;
+  if (hit && hit.until > now && hit.until - PARTNER_CACHE_MS <= now) return hit;
   const partner = await deps.store.getPartner(partnerId);
-  if (partner) cache.set(partnerId, { partner, until: now + PARTNER_CACHE_MS });
-  else cache.delete(partnerId);
-  return partner;
+  if (!partner) {
+    cache.delete(partnerId);
+    return null;
+  }
+  const found = { partner, until: now + PARTNER_CACHE_MS, keys: signingKeysOf(partner) };
+  cache.set(partnerId, found);
+  return found;
 }
 
 /** How the docs spell each signing header (docs/partner-api.md, Signing). */
@@ -125,8 +148,9 @@ export async function authenticatePartner(
 
   if (!PARTNER_ID_PATTERN.test(partnerId!))
     throw new ServiceError('INVALID_PARTNER', { cause: 'partner id malformed' });
-  const partner = await findPartner(deps, partnerId!, now);
-  if (!partner) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id unknown' });
+  const found = await findPartner(deps, partnerId!, now);
+  if (!found) throw new ServiceError('INVALID_PARTNER', { cause: 'partner id unknown' });
+  const partner = found.partner;
   if (partner.disabledAt != null && partner.disabledAt <= now)
     throw new ServiceError('INVALID_PARTNER', { cause: 'partner disabled' });
 
@@ -138,12 +162,16 @@ export async function authenticatePartner(
     throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });
   const canonical = canonicalString(hashBody(request.rawBody), timestamp!, partnerId!, nonce!);
   // After `svc partners rotate-secret` the previous secret still signs until its overlap ends.
-  const secrets = [partner.secret];
-  if (partner.previousSecret && (partner.previousSecretUntil ?? 0) > now) secrets.push(partner.previousSecret);
   // Compared as text, not as decoded bytes: the last of 43 characters carries 2 unused bits, so
   // four spellings decode alike and a byte comparison would accept non-canonical signatures.
-  const signedBy = secrets.some((secret) =>
-    timingSafeEqual(Buffer.from(computeSignature(secret, canonical), 'latin1'), Buffer.from(signature!, 'latin1')),
+  const given = Buffer.from(signature!, 'latin1');
+  const signedBy = found.keys.some(
+    ({ key, until }) =>
+      until > now &&
+      timingSafeEqual(
+        Buffer.from(createHmac('sha256', key).update(canonical, 'utf8').digest('base64url'), 'latin1'),
+        given,
+      ),
   );
   if (!signedBy) throw new ServiceError('INVALID_SIGNATURE', { cause: 'hmac mismatch' });
 

@@ -7,7 +7,7 @@
  * counting code. Labels and span attributes hold the store kind, the operation and values from
  * closed sets (methods, fail reasons, rule names); never a key, id or digest.
  */
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { SESSION_TOKEN_MAX_REQUESTS } from '../domain/create-request.ts';
 import { effectiveStatus } from '../domain/verify-requests.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
@@ -63,9 +63,18 @@ export function observeStore(store: Store, telemetry: Telemetry): Store {
     }
   };
 
-  const wrap = (operation: string, call: (...args: unknown[]) => Promise<unknown>) => {
+  // Defined once, not as a closure per call (each closure is an allocation on every store call).
+  const finishCall = (labels: { store: string; operation: string }, started: number, span: Span | undefined) => {
+    metrics?.storeDuration.observe(labels, (performance.now() - started) / 1000);
+    span?.end();
+  };
+
+  /** `operation` called on the store, timed and noted; no async frame of its own (one promise per call). */
+  const wrap = (operation: string) => {
     const labels = { store: kind, operation };
-    return async (...args: unknown[]) => {
+    const call = (args: unknown[]) =>
+      (store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[operation]!(...args);
+    return (...args: unknown[]): Promise<unknown> => {
       const started = performance.now();
       // Only beneath a request's span: a probe's or a background call would make a root span each.
       const span =
@@ -74,31 +83,50 @@ export function observeStore(store: Store, telemetry: Telemetry): Store {
               attributes: { 'svc.store.kind': kind, 'svc.store.operation': operation },
             })
           : undefined;
+      let pending: Promise<unknown>;
       try {
-        const result = await call.apply(store, args);
-        noteResult(operation, args, result);
-        return result;
+        pending = Promise.resolve(call(args));
       } catch (error) {
-        metrics?.storeErrors.inc(labels);
-        span?.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        metrics?.storeDuration.observe(labels, (performance.now() - started) / 1000);
-        span?.end();
+        pending = Promise.reject(error);
       }
+      return pending.then(
+        (result) => {
+          try {
+            noteResult(operation, args, result);
+          } finally {
+            finishCall(labels, started, span);
+          }
+          return result;
+        },
+        (error: unknown) => {
+          metrics?.storeErrors.inc(labels);
+          span?.setStatus({ code: SpanStatusCode.ERROR });
+          finishCall(labels, started, span);
+          throw error;
+        },
+      );
     };
   };
 
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || typeof property !== 'string' || UNTIMED.has(property)) {
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      let found = wrapped.get(property);
-      if (!found) wrapped.set(property, (found = wrap(property, value as (...args: unknown[]) => Promise<unknown>)));
-      return found;
-    },
-  });
+  // A plain object built once, not a Proxy: a Proxy's trap ran on every store call of every request.
+  const observed: Record<string, unknown> = {};
+  for (const name of propertyNames(store)) {
+    const value = (store as unknown as Record<string, unknown>)[name];
+    if (typeof value === 'function') observed[name] = UNTIMED.has(name) ? value.bind(store) : wrap(name);
+    else
+      Object.defineProperty(observed, name, {
+        get: () => (store as unknown as Record<string, unknown>)[name],
+        enumerable: true,
+      });
+  }
+  return observed as unknown as Store;
+}
+
+/** Every property name of the store, its own and its prototypes' (a class's methods). */
+function propertyNames(store: Store): Set<string> {
+  const names = new Set<string>();
+  for (let at: object | null = store; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
+    for (const name of Object.getOwnPropertyNames(at)) if (name !== 'constructor') names.add(name);
+  }
+  return names;
 }

@@ -18,6 +18,10 @@ export const PARTNER_API_ROUTES: ReadonlySet<string> = new Set([
   '/api/billing/session',
 ]);
 
+/** Where a partner API call's outcome waits, from its answer's onSend to its onResponse. */
+const OUTCOME = Symbol('svc.partnerApiOutcome');
+type WithOutcome = FastifyRequest & { [OUTCOME]: string | null };
+
 /** Probes, called every few seconds: no span of their own. */
 const PROBE_ROUTES = new Set(['/healthz', '/readyz']);
 
@@ -64,12 +68,13 @@ export async function registerTelemetry(app: FastifyInstance, deps: AppDeps): Pr
   }
   const metrics = telemetry.metrics;
   if (metrics) {
-    const outcomes = new WeakMap<FastifyRequest, string>();
+    // On the request itself, not in a WeakMap: an entry per request there weighed on every GC.
+    app.decorateRequest(OUTCOME, null);
     const observe = (route: string, request: FastifyRequest, reply: FastifyReply) => {
       const status = String(reply.statusCode);
       metrics.httpDuration.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
-      const outcome = outcomes.get(request);
-      if (outcome !== undefined) metrics.partnerApi.inc({ route, outcome });
+      const outcome = (request as WithOutcome)[OUTCOME];
+      if (outcome !== null) metrics.partnerApi.inc({ route, outcome });
     };
     // Per route, with its template in the closure: reading request.routeOptions builds an object per call.
     app.addHook('onRoute', (route) => {
@@ -90,7 +95,7 @@ export async function registerTelemetry(app: FastifyInstance, deps: AppDeps): Pr
           payload: unknown,
           done: (error: null, payload: unknown) => void,
         ) => {
-          outcomes.set(request, outcomeOf(reply, payload));
+          (request as WithOutcome)[OUTCOME] = outcomeOf(reply, payload);
           done(null, payload);
         },
       ];
