@@ -29,7 +29,7 @@ import { registerPhoneRoutes } from './routes/phone.ts';
 import { registerPrivateAttestationRoutes } from './routes/private-attestation.ts';
 import { registerWalletRoutes } from './routes/wallet.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
-import { registerTelemetry } from './telemetry/plugin.ts';
+import { registerTelemetry } from './http/telemetry.ts';
 
 /** Never logged: secrets, signatures, tokens, grant codes, attestations. */
 export const REDACTED_PATHS = [

@@ -13,7 +13,8 @@
  * - the partner backend: createForSignedPartner, pollPartnerStatus, exchangeGrant,
  *   introspectPassToken, createBillingSession; the private attestation's widget:
  *   issuePrivateAttestation, createPrivateAttestationKeys (the key set it blinds for);
- * - operators: checkHealth, checkReadiness.
+ * - operators: checkHealth, checkReadiness, and observeStore (the store as the metrics and traces
+ *   see it: verifications, expiries, limits hit).
  */
 export { billingAppOf, createBillingSession } from './billing-session.ts';
 export {
@@ -26,6 +27,7 @@ export {
 export { exchangeGrant, introspectPassToken, type PassTokenRead, readPassTokenAhead } from './exchange.ts';
 export { checkHealth, checkReadiness, READY_TIMEOUT_MS } from './health.ts';
 export { loaderWarnings } from './loader-warnings.ts';
+export { observeStore } from './observed-store.ts';
 export { PARTNER_ID_PATTERN } from './partners.ts';
 export { type PhoneHandoff } from './phone-handoff.ts';
 export { openFromPhone } from './phone.ts';

@@ -8,12 +8,12 @@
  * closed sets (methods, fail reasons, rule names); never a key, id or digest.
  */
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { SESSION_TOKEN_MAX_REQUESTS } from '../domain/create-request.ts';
-import { effectiveStatus } from '../domain/verify-requests.ts';
+import { SESSION_TOKEN_MAX_REQUESTS } from './create-request.ts';
+import { effectiveStatus } from './verify-requests.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import type { CounterHit, Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
-import type { VerificationEvent } from './metrics.ts';
-import type { Telemetry } from './telemetry.ts';
+import type { VerificationEvent } from '../telemetry/metrics.ts';
+import type { Telemetry } from '../telemetry/telemetry.ts';
 
 /** Not timed: a long poll's wait lasts as long as the phone takes; closing is not a call. */
 const UNTIMED = new Set(['waitForRequestChange', 'close']);
