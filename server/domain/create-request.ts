@@ -25,6 +25,10 @@ export interface RequestChoices {
   locale: Locale;
 }
 
+/** The console line of a private partner's page without its context (docs/embedding.md#warnings). */
+export const MISSING_REDEMPTION_CONTEXT =
+  'data-redemption-context is missing: this partner takes private attestations, each page needs a fresh context (docs/adult-blind.md#private-attestations)';
+
 /** A partner on the STANDARD rail, the only one that may name itself by partner ID. */
 export type StandardPartner = PartnerRecord & { rail: 'standard' };
 
@@ -96,9 +100,26 @@ export async function createWithPartnerId(
  */
 export async function createWithSessionToken(
   deps: CreateDeps & Pick<AppDeps, 'blind'>,
-  input: RequestChoices & { sessionToken: string; origin: string | null },
+  input: RequestChoices & {
+    sessionToken: string;
+    origin: string | null;
+    /**
+     * whether the page carries data-redemption-context, from the loader's attribute names;
+     * undefined when the loader sent none (docs/embedding.md#warnings)
+     */
+    redemptionContext?: boolean;
+  },
 ): Promise<CreatedRequest> {
   const claims = await deps.blind.verifySessionToken(input.sessionToken);
+  // docs/adult-blind.md#private-attestations: a private token is blinded for the page's context;
+  // a page without one could only end in a redirect its partner refuses, so it is refused here.
+  if (claims.attestation === 'private' && input.redemptionContext === false) {
+    const error = new ServiceError('INVALID_REQUEST', {
+      cause: 'the partner takes private attestations and the page has no data-redemption-context',
+    });
+    error.warnings = [MISSING_REDEMPTION_CONTEXT];
+    throw error;
+  }
   if (input.origin === null || originHash(input.origin) !== claims.origin_hash) {
     throw new ServiceError('ORIGIN_NOT_ALLOWED', {
       cause: 'origin does not hash to the session origin_hash',

@@ -5,7 +5,16 @@ import { rotateKeys } from '../crypto/keys.ts';
 import { verifyPrivateAttestation } from '../sdk/private-attestation.ts';
 import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
 import { blindTokenRequest, fetchPrivateKeySet, issuePrivateToken, postTokenRequest } from '../test/private-client.ts';
-import { completeOnPhone, PARTNER_ORIGIN, pollStatus, startBlindFlow, type Flow } from '../test/verify-flow.ts';
+import { MISSING_REDEMPTION_CONTEXT } from './create-request.ts';
+import {
+  completeOnPhone,
+  issueTestSessionToken,
+  PARTNER_ORIGIN,
+  pollStatus,
+  postVerifyRequest,
+  startBlindFlow,
+  type Flow,
+} from '../test/verify-flow.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,6 +31,32 @@ async function completedPrivateFlow(
   expect((await completeOnPhone(t, flow, { persona })).statusCode).toBe(200);
   return flow;
 }
+
+describe('the create of a private partner’s page', () => {
+  it('is refused with 400 INVALID_REQUEST and a console line when the page has no data-redemption-context', async () => {
+    const session_token = await issueTestSessionToken(t, { attestation: 'private' });
+    const refused = await postVerifyRequest(t, { session_token, attributes: ['sessionToken', 'successPath'] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'INVALID_REQUEST', warnings: [MISSING_REDEMPTION_CONTEXT] });
+    // with the context, or from a loader that names no attributes, it is created as before
+    const withContext = await postVerifyRequest(t, {
+      session_token: await issueTestSessionToken(t, { attestation: 'private' }),
+      attributes: ['sessionToken', 'successPath', 'redemptionContext'],
+    });
+    expect(withContext.statusCode).toBe(201);
+    expect(withContext.json()).toMatchObject({ attestation: 'private' });
+    const olderLoader = await postVerifyRequest(t, {
+      session_token: await issueTestSessionToken(t, { attestation: 'private' }),
+    });
+    expect(olderLoader.statusCode).toBe(201);
+    // a partner without private attestations is not asked for one
+    const plain = await postVerifyRequest(t, {
+      session_token: await issueTestSessionToken(t),
+      attributes: ['sessionToken'],
+    });
+    expect(plain.statusCode).toBe(201);
+  });
+});
 
 async function requestRow(flow: Flow) {
   return t.store.getRequest(flow.requestId, t.clock.now());

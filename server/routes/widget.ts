@@ -64,7 +64,8 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
         // the loader's attributes, answered whatever comes next (docs/embedding.md#warnings)
         const warnings = loaderWarnings(body);
         const created = await createFromBody(request, body).catch((error: unknown) => {
-          if (error instanceof ServiceError && warnings.length) error.warnings = warnings;
+          if (error instanceof ServiceError && warnings.length)
+            error.warnings = [...warnings, ...(error.warnings ?? [])];
           throw error;
         });
         const answer: VerifyRequestCreated = {
@@ -102,7 +103,15 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: AppDeps): void 
             origin,
             scopes: body.scopes,
           })
-        : createWithSessionToken(deps, { ...choices, sessionToken: readString(body, 'session_token'), origin });
+        : createWithSessionToken(deps, {
+            ...choices,
+            sessionToken: readString(body, 'session_token'),
+            origin,
+            // the loader names its attributes (docs/embedding.md#warnings); an older one names none
+            ...(Array.isArray(body.attributes)
+              ? { redemptionContext: body.attributes.includes('redemptionContext') }
+              : {}),
+          });
     };
 
     widget.get<{ Params: { requestId: string }; Querystring: Record<string, unknown> }>(
