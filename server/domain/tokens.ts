@@ -2,8 +2,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PREFIX } from '../../src/protocol/api.ts';
 
-export type TokenKind = keyof typeof PREFIX;
-
 /** @example newToken('grant') // "g_3q2-…" (45 characters) */
 export function newToken(kind: 'grant' | 'pass' | 'poll' | 'handoff'): string {
   return PREFIX[kind] + randomBytes(32).toString('base64url');

@@ -91,7 +91,3 @@ export interface ErrorBody {
   /** POST /api/w/verify-request: what the service found in the loader's attributes (api.ts LoaderWarnings) */
   warnings?: string[];
 }
-
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
-}
