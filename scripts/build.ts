@@ -47,6 +47,10 @@ import {
 } from './check-bundle.ts';
 
 const root = resolve(import.meta.dirname, '..');
+// What ships is the production build, whoever runs it: `npm start` and the cluster's start rebuild
+// from a process whose NODE_ENV may be `test` (the journeys'), which Vite would otherwise keep,
+// leaving Preact's development code in the bundles and the budgets broken.
+process.env.NODE_ENV = 'production';
 const analyze = process.argv.includes('--analyze');
 /** `--keep-failed`: leave a build that failed its checks in .vite/ for inspection */
 const keepFailed = process.argv.includes('--keep-failed');
