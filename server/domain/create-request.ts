@@ -27,7 +27,8 @@ export interface RequestChoices {
 
 /** The console line of a private partner's page without its context (docs/embedding.md#warnings). */
 export const MISSING_REDEMPTION_CONTEXT =
-  'data-redemption-context is missing: this partner takes private attestations, each page needs a fresh context (docs/adult-blind.md#private-attestations)';
+  'data-redemption-context is missing: this partner takes private attestations, ' +
+  'each page needs a fresh context (docs/adult-blind.md#private-attestations)';
 
 /** A partner on the STANDARD rail, the only one that may name itself by partner ID. */
 export type StandardPartner = PartnerRecord & { rail: 'standard' };
