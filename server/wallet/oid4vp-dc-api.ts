@@ -116,7 +116,7 @@ export async function createOid4vpDcApiSessionTranscript(input: {
  * @example const payload = await openOid4vpDcResponse(material.oid4vpDc, credential.data.response)
  */
 export async function openOid4vpDcResponse(
-  material: Oid4vpDcMaterial,
+  material: Pick<Oid4vpDcMaterial, 'publicJwk' | 'privateKey'>,
   jwe: string,
   encs: readonly string[] = [RESPONSE_JWE_ENC],
 ): Promise<Record<string, unknown> | null> {

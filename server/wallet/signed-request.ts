@@ -15,11 +15,11 @@
  *           `client_id` = the x509_hash value and the key's RFC 7638 thumbprint (§B.2.6.1;
  *           request.ts createOid4VpSessionTranscript).
  */
-import { calculateJwkThumbprint, CompactSign, compactDecrypt, importJWK } from 'jose';
+import { calculateJwkThumbprint, CompactSign, importJWK } from 'jose';
 import type { AccessCertificate } from './access-certificate.ts';
 import type { DcqlQuery } from './credentials.ts';
 import { createEcJwk } from './keys.ts';
-import type { EncryptionJwk } from './oid4vp-dc-api.ts';
+import { type EncryptionJwk, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
 import type { SignedRequestMaterial } from '../store/store.ts';
 
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
@@ -125,18 +125,5 @@ export async function openSignedRequestAnswer(
   material: Pick<SignedRequestMaterial, 'publicJwk' | 'privateKey'>,
   jwe: string,
 ): Promise<Record<string, unknown> | null> {
-  try {
-    const { kty, crv, x, y } = material.publicJwk;
-    const key = await importJWK({ kty, crv, x, y, d: material.privateKey }, ANSWER_JWE_ALG);
-    const { plaintext } = await compactDecrypt(jwe, key, {
-      keyManagementAlgorithms: [ANSWER_JWE_ALG],
-      contentEncryptionAlgorithms: [...ANSWER_JWE_ENCS],
-    });
-    const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
-    return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
-      ? (payload as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
+  return openOid4vpDcResponse(material, jwe, ANSWER_JWE_ENCS);
 }
