@@ -50,6 +50,33 @@ declare global {
 let loading: Promise<SvcApi> | null = null;
 
 /**
+ * Reports the widget's deep link (an `<a href>` in its open shadow root) whenever it appears,
+ * renews or goes away. A MutationObserver on the host does not see inside a shadow root, so
+ * each shadow root is observed too as soon as it exists: the link is often rendered after the
+ * state change that announced it (the locale script loads first), and reading it once per state
+ * change missed it.
+ *
+ * @example const stop = followDeepLink(host, (href) => console.log(href)); stop();
+ */
+export function followDeepLink(host: HTMLElement, onChange: (href: string | null) => void): () => void {
+  const observed = new WeakSet<ShadowRoot>();
+  let last: string | null | undefined;
+  const read = () => {
+    const root = host.querySelector('[data-testid="svc-widget"]')?.shadowRoot;
+    if (root && !observed.has(root)) {
+      observed.add(root);
+      observer.observe(root, { subtree: true, childList: true, attributes: true });
+    }
+    const href = root?.querySelector<HTMLAnchorElement>('a[href*="/m/v/"]')?.href ?? null;
+    if (href !== last) onChange((last = href));
+  };
+  const observer = new MutationObserver(read);
+  observer.observe(host, { subtree: true, childList: true, attributes: true });
+  read();
+  return () => observer.disconnect();
+}
+
+/**
  * Injects `/v4/loader.min.js` once (explicit render: it mounts nothing by itself).
  *
  * @example const svc = await loadLoader(); svc.render(el, { theme: 'light' });
@@ -102,22 +129,11 @@ export function createLiveModel() {
     events.value = [...events.value, { at: Date.now(), kind, text }].slice(-30);
   };
 
-  // The deep link sits in the widget's open shadow root as an <a href>; follow it as it renews.
   function watchDeepLink(host: HTMLElement): () => void {
-    const read = () => {
-      const link = host
-        .querySelector('[data-testid="svc-widget"]')
-        ?.shadowRoot?.querySelector<HTMLAnchorElement>('a[href*="/m/v/"]');
-      deepLink.value = link?.href ?? null;
-    };
-    const observer = new MutationObserver(read);
-    observer.observe(host, { subtree: true, childList: true, attributes: true });
+    const stopFollowing = followDeepLink(host, (href) => (deepLink.value = href));
     const onState = (event: Event) => {
       const detail = (event as CustomEvent<{ state?: WidgetState } | WidgetState>).detail;
-      const state = typeof detail === 'string' ? detail : detail?.state;
-      log('state', String(state));
-      // The shadow root is not observed from outside: re-read on every state change.
-      queueMicrotask(read);
+      log('state', String(typeof detail === 'string' ? detail : detail?.state));
     };
     const onError = (event: Event) => log('error', (event as CustomEvent<SvcError>).detail?.code ?? 'error');
     const onSuccess = (event: Event) => {
@@ -132,9 +148,8 @@ export function createLiveModel() {
     host.addEventListener('svc:state', onState);
     host.addEventListener('svc:error', onError);
     host.addEventListener('svc:success', onSuccess);
-    read();
     return () => {
-      observer.disconnect();
+      stopFollowing();
       host.removeEventListener('svc:state', onState);
       host.removeEventListener('svc:error', onError);
       host.removeEventListener('svc:success', onSuccess);
