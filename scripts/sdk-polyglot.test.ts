@@ -53,12 +53,20 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 
 /** A verification request as the loader makes it, completed on the sandbox phone; its final status. */
 async function completedFlow(create: Record<string, unknown>) {
-  const created = await post('/api/w/verify-request', create, { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN });
+  const created = await post('/api/w/verify-request', create, {
+    'content-type': 'text/plain;charset=UTF-8',
+    origin: ORIGIN,
+  });
   const requestId = created.request_id as string;
   const pollToken = created.poll_token as string;
   const h = new URL(created.deep_link as string).hash.replace(/^#h=/, '');
   await post(`/api/m/requests/${requestId}/open`, { h });
-  await post(`/api/m/requests/${requestId}/complete`, { h, persona: 'fr-adult-m', method: 'face_check', outcome: 'approved' });
+  await post(`/api/m/requests/${requestId}/complete`, {
+    h,
+    persona: 'fr-adult-m',
+    method: 'face_check',
+    outcome: 'approved',
+  });
   const res = await fetch(`${svc.url}/api/w/verify-status/${requestId}?pt=${encodeURIComponent(pollToken)}`);
   const status = (await res.json()) as { status: string; result?: { grant_code?: string; attestation?: string } };
   expect(status.status).toBe('completed');
@@ -77,7 +85,10 @@ async function blindSession(partnerId: string): Promise<string> {
 }
 
 async function jwsAttestation(): Promise<string> {
-  const { status } = await completedFlow({ session_token: await blindSession('pk_test_blind_shop'), client_proof_mode: false });
+  const { status } = await completedFlow({
+    session_token: await blindSession('pk_test_blind_shop'),
+    client_proof_mode: false,
+  });
   return status.result!.attestation!;
 }
 
@@ -87,7 +98,9 @@ async function privateAttestation() {
     session_token: await blindSession('pk_test_blind_private'),
     client_proof_mode: false,
   });
-  const keySet = (await (await fetch(`${svc.url}/api/billing/private-attestation-keys`)).json()) as PrivateAttestationKeySet;
+  const keySet = (await (
+    await fetch(`${svc.url}/api/billing/private-attestation-keys`)
+  ).json()) as PrivateAttestationKeySet;
   const context = new Uint8Array(crypto.getRandomValues(new Uint8Array(32)));
   const { client, key, tokenRequest } = await blindTokenRequest(keySet, 1, context);
   const answer = await post(
@@ -107,7 +120,12 @@ async function privateAttestation() {
 beforeAll(async () => {
   svc = await startService({ SVC_MODE: 'sandbox' });
   work = mkdtempSync(join(tmpdir(), 'svc-sdk-polyglot-'));
-  const [python, php, jws, priv] = await Promise.all([grantCode(), grantCode(), jwsAttestation(), privateAttestation()]);
+  const [python, php, jws, priv] = await Promise.all([
+    grantCode(),
+    grantCode(),
+    jwsAttestation(),
+    privateAttestation(),
+  ]);
   liveFile = join(work, 'live.json');
   writeFileSync(
     liveFile,
@@ -137,26 +155,37 @@ async function suite(command: string, args: string[], cwd: string) {
     return stdout;
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`, { cause: error });
   }
 }
 
 const pytest = (marker: string) =>
   suite(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-m', marker], join(ROOT, 'sdk', 'python'));
-const phpunit = (group: string[]) =>
-  suite('phpunit', ['--colors=never', ...group], join(ROOT, 'sdk', 'php'));
+const phpunit = (group: string[]) => suite('phpunit', ['--colors=never', ...group], join(ROOT, 'sdk', 'php'));
 
 describe('the Python and PHP SDKs against a running service', () => {
-  it('pass their pytest suite: known answers, grant, billing session, both attestations and each forgery refused', async () => {
-    expect(await pytest('not ratelimit')).toMatch(/\b(2\d|[3-9]\d) passed, 1 deselected/);
-  }, SLOW);
+  it(
+    'pass their pytest suite: known answers, grant, billing session, both attestations and each forgery refused',
+    async () => {
+      expect(await pytest('not ratelimit')).toMatch(/\b(2\d|[3-9]\d) passed, 1 deselected/);
+    },
+    SLOW,
+  );
 
-  it('pass their PHPUnit suite: the same cases in PHP', async () => {
-    expect(await phpunit(['--exclude-group', 'ratelimit'])).toMatch(/OK \((2\d|[3-9]\d) tests,/);
-  }, SLOW);
+  it(
+    'pass their PHPUnit suite: the same cases in PHP',
+    async () => {
+      expect(await phpunit(['--exclude-group', 'ratelimit'])).toMatch(/OK \((2\d|[3-9]\d) tests,/);
+    },
+    SLOW,
+  );
 
-  it('honour the Retry-After of a real 429 in both languages (run last: it spends the minute’s billing budget)', async () => {
-    expect(await pytest('ratelimit')).toMatch(/\b1 passed/);
-    expect(await phpunit(['--group', 'ratelimit'])).toMatch(/OK \(1 test,/);
-  }, SLOW);
+  it(
+    'honour the Retry-After of a real 429 in both languages (run last: it spends the minute’s billing budget)',
+    async () => {
+      expect(await pytest('ratelimit')).toMatch(/\b1 passed/);
+      expect(await phpunit(['--group', 'ratelimit'])).toMatch(/OK \(1 test,/);
+    },
+    SLOW,
+  );
 });
