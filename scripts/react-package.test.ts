@@ -61,7 +61,7 @@ describe('the @svc/react package', () => {
 
   it('passes publint (strict)', async () => {
     const { messages, pkg } = await publint({
-      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      pack: { tarball: new Uint8Array(tarball).buffer },
       strict: true,
     });
     expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);

@@ -20,7 +20,7 @@ import { publicVerif } from '@cloudflare/privacypass-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../e2e/support/service.ts';
 import { createSession } from '../server/sdk/index.ts';
-import type { PrivateAttestationKeySet } from '../server/sdk/index.ts';
+import type { PrivateAttestationKeySet } from '../server/crypto/private-attestation.ts';
 import { blindTokenRequest } from '../server/test/private-client.ts';
 import partners from '../fixtures/partners.json' with { type: 'json' };
 
@@ -162,6 +162,20 @@ async function suite(command: string, args: string[], cwd: string) {
 const pytest = (marker: string) =>
   suite(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-m', marker], join(ROOT, 'sdk', 'python'));
 const phpunit = (group: string[]) => suite('phpunit', ['--colors=never', ...group], join(ROOT, 'sdk', 'php'));
+
+describe('the PHP package', () => {
+  it('is a valid Composer package (composer validate --strict, offline)', async () => {
+    const { stdout, stderr } = await run(
+      'composer',
+      ['validate', '--strict', '--no-check-publish', '--no-interaction'],
+      {
+        cwd: join(ROOT, 'sdk', 'php'),
+        env: { ...process.env, COMPOSER_DISABLE_NETWORK: '1', COMPOSER_NO_AUDIT: '1' },
+      },
+    );
+    expect(`${stdout}${stderr}`).toContain('composer.json is valid');
+  });
+});
 
 describe('the Python and PHP SDKs against a running service', () => {
   it(
