@@ -1,5 +1,5 @@
 /**
- * `<SvcWidget>` (sdk/react, design.md §21) in a React single-page app: the component injects the
+ * `<SvcWidget>` (sdk/react, design.md §1) in a React single-page app: the component injects the
  * loader once, mounts the widget when its route is shown, removes it (DOM, requests) on a route
  * change, mounts a fresh one when the route comes back, and hands the grant code to `onSuccess`.
  * The app (e2e/react/app.ts) is bundled here with Vite, with React in production mode, and served

@@ -1,5 +1,5 @@
 /**
- * `@svc/react` (sdk/react, design.md §21) as partners get it: packed from a copy of its folder,
+ * `@svc/react` (sdk/react, design.md §1) as partners get it: packed from a copy of its folder,
  * linted by publint (strict), its built entry a client module that imports React alone; its props
  * one to one with `SVC.render`'s options (src/shared/contract.ts). The component's behaviour in
  * a browser is e2e/react-widget.spec.ts.

@@ -1,5 +1,5 @@
 /**
- * The Python and PHP partner SDKs (sdk/python, sdk/php; design.md §21) against one running
+ * The Python and PHP partner SDKs (sdk/python, sdk/php; design.md §1) against one running
  * service, started as the journeys start it (a real `server/main.ts` in sandbox mode, on a free
  * port, with its own data directory). This file drives the visitor's side over HTTP, as the
  * widget and the sandbox phone would: a STANDARD grant per language, an ADULT_BLIND attestation
