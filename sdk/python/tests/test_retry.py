@@ -119,6 +119,14 @@ def test_a_2xx_that_is_not_json_is_invalid_response(server) -> None:
     assert bad.value.code == "INVALID_RESPONSE"
 
 
+def test_a_redirect_is_not_followed_and_is_invalid_response(server) -> None:
+    url, script = server
+    script.answers = [(307, {"location": "http://elsewhere.example/v1/introspect"}, "{}")]
+    with pytest.raises(SvcError) as moved:
+        client(url, []).introspect("p_x")
+    assert (moved.value.code, moved.value.status, moved.value.attempts, len(script.seen)) == ("INVALID_RESPONSE", 307, 1, 1)
+
+
 def test_a_get_signs_the_empty_body_and_sends_no_content_type(server) -> None:
     url, script = server
     script.answers = [(200, {}, '{"status":"pending","expires_at":1}')]

@@ -34,6 +34,15 @@ MAX_RETRY_AFTER = 60.0
 JITTER = 0.2
 DEFAULT_TIMEOUT = 10.0
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A 3xx is answered as is (INVALID_RESPONSE): signed headers never follow a redirect elsewhere."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
 _PARTNER_ID = re.compile(r"^[A-Za-z0-9_]{1,64}$")
 _SECRET = re.compile(r"^[A-Za-z0-9+/_-]+={0,2}$")
 
@@ -226,7 +235,7 @@ class PartnerClient:
         data = None if method == "GET" else text.encode("utf-8")
         req = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(req, timeout=self._timeout) as res:
+            with _OPENER.open(req, timeout=self._timeout) as res:
                 raw, status, res_headers = res.read(), res.status, res.headers
         except urllib.error.HTTPError as err:
             raw, status, res_headers = err.read(), err.code, err.headers
