@@ -27,12 +27,13 @@ final class Attestation
 
     /**
      * Verifies an ADULT_BLIND attestation offline. `$jwks` is the key set of
-     * GET {app_url}/api/billing/attestation-keys (cache it ≤ 1 h; fetch once more on an unknown
-     * kid). The key is chosen by kid; typ, alg, aud, app_id, origin_hash, ver and exp are checked.
+     * GET {app_url}/api/billing/attestation-keys as an array, or an AttestationKeys that fetches
+     * and caches it. The key is chosen by kid; typ, alg, aud, app_id, origin_hash, ver and exp
+     * are checked.
      *
-     * @param array{keys?: mixed} $jwks
+     * @param array{keys?: mixed}|AttestationKeys $jwks
      */
-    public static function verifyAttestation(string $token, array $jwks, string $appId, string $origin, ?float $now = null): VerifiedAttestation
+    public static function verifyAttestation(string $token, array|AttestationKeys $jwks, string $appId, string $origin, ?float $now = null): VerifiedAttestation
     {
         [$header, $signingInput, $payloadPart, $signature] = self::splitCompact($token);
         if (($header['typ'] ?? null) !== self::TYP) {
@@ -41,6 +42,9 @@ final class Attestation
         $kid = $header['kid'] ?? null;
         if (!is_string($kid) || $kid === '') {
             throw self::fail('MALFORMED', 'kid is missing');
+        }
+        if ($jwks instanceof AttestationKeys) {
+            $jwks = $jwks->forKid($kid);
         }
         if (!is_array($jwks['keys'] ?? null)) {
             throw self::fail('KEYS_UNAVAILABLE', 'key set has no keys array');

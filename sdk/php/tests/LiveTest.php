@@ -6,6 +6,7 @@ namespace Svc\PartnerSdk\Tests;
 
 use PHPUnit\Framework\TestCase;
 use Svc\PartnerSdk\Attestation;
+use Svc\PartnerSdk\AttestationKeys;
 use Svc\PartnerSdk\PartnerClient;
 use Svc\PartnerSdk\SvcException;
 
@@ -78,6 +79,30 @@ final class LiveTest extends TestCase
         $result = Attestation::verifyAttestation($jws['attestation'], Attestation::fetchAttestationKeys($this->live['api_url']), $jws['app_id'], $jws['origin']);
         self::assertTrue($result->adult);
         self::assertGreaterThan(time(), $result->exp);
+    }
+
+    public function testAttestationKeysFetchOnceAndAgainForAnUnknownKidAtMostEvery30Seconds(): void
+    {
+        ['attestation' => $token, 'app_id' => $app, 'origin' => $origin] = $this->live['jws'];
+        $now = 1000.0;
+        $keys = new AttestationKeys($this->live['api_url'], static function () use (&$now): float {
+            return $now;
+        });
+        self::assertTrue(Attestation::verifyAttestation($token, $keys, $app, $origin)->adult);
+        self::assertTrue(Attestation::verifyAttestation($token, $keys, $app, $origin)->adult);
+        self::assertSame(1, $keys->fetches);
+        [$head, $body, $sig] = explode('.', $token);
+        $header = json_decode(Fixtures::unb64url($head), true);
+        $forged = Fixtures::b64url(json_encode(['kid' => 'announced-later'] + $header)) . ".{$body}.{$sig}";
+        $now += 10;
+        self::assertSame('UNKNOWN_KEY', Fixtures::refusal(fn () => Attestation::verifyAttestation($forged, $keys, $app, $origin)));
+        self::assertSame(1, $keys->fetches);
+        $now += 30;
+        self::assertSame('UNKNOWN_KEY', Fixtures::refusal(fn () => Attestation::verifyAttestation($forged, $keys, $app, $origin)));
+        self::assertSame(2, $keys->fetches);
+        $now += 3600;
+        Attestation::verifyAttestation($token, $keys, $app, $origin);
+        self::assertSame(3, $keys->fetches);
     }
 
     public function testEachForgedJwsAttestationIsRefusedWithItsCode(): void

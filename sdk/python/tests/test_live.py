@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from svc_partner import (
+    AttestationKeys,
     PartnerClient,
     SvcError,
     fetch_attestation_keys,
@@ -90,6 +91,28 @@ def test_the_services_jws_attestation_verifies_against_its_published_keys(live) 
     keys = fetch_attestation_keys(live["api_url"])
     result = verify_attestation(jws["attestation"], keys, jws["app_id"], jws["origin"])
     assert result.adult is True and result.jti and result.exp > time.time()
+
+
+def test_attestation_keys_fetch_once_and_again_for_an_unknown_kid_at_most_every_30_s(live) -> None:
+    jws = live["jws"]
+    now = [1000.0]
+    keys = AttestationKeys(live["api_url"], clock=lambda: now[0])
+    assert verify_attestation(jws["attestation"], keys, jws["app_id"], jws["origin"]).adult is True
+    assert verify_attestation(jws["attestation"], keys, jws["app_id"], jws["origin"]).adult is True
+    assert keys.fetches == 1
+    head, body, sig = jws["attestation"].split(".")
+    header = json.loads(unb64url(head))
+    header["kid"] = "announced-later"
+    forged = f"{b64url(json.dumps(header).encode())}.{body}.{sig}"
+    now[0] += 10
+    assert refusal(verify_attestation, forged, keys, jws["app_id"], jws["origin"]) == "UNKNOWN_KEY"
+    assert keys.fetches == 1  # within 30 s of the last fetch: no new one
+    now[0] += 30
+    assert refusal(verify_attestation, forged, keys, jws["app_id"], jws["origin"]) == "UNKNOWN_KEY"
+    assert keys.fetches == 2
+    now[0] += 3600
+    verify_attestation(jws["attestation"], keys, jws["app_id"], jws["origin"])
+    assert keys.fetches == 3  # an hour old: fetched again
 
 
 def test_each_forged_jws_attestation_is_refused_with_its_code(live) -> None:

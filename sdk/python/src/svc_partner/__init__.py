@@ -4,6 +4,7 @@
 """
 
 from .attestation import (
+    AttestationKeys,
     VerifiedAttestation,
     VerifiedPrivateAttestation,
     compute_origin_hash,
@@ -20,6 +21,7 @@ from .signing import canonical_string, compute_signature, hash_body, sign_reques
 __version__ = "0.1.0"
 
 __all__ = [
+    "AttestationKeys",
     "PartnerClient",
     "ResponseInfo",
     "Session",

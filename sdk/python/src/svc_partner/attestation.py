@@ -143,9 +143,45 @@ def verify_compact_ed25519(jws: str, key: Ed25519PublicKey) -> tuple[dict[str, A
     return header, payload
 
 
+class AttestationKeys:
+    """The published JWS key set, fetched on demand as docs/adult-blind.md#verifying-offline asks:
+    kept at most an hour, fetched once more when an attestation names a kid it does not hold
+    (a key announced since), but not more than once every 30 s (no fetch storm from forged kids).
+
+    >>> keys = AttestationKeys("https://svc.example")   # one per process
+    >>> verify_attestation(token, keys, app_id, origin)
+    """
+
+    MAX_AGE = 3600.0
+    UNKNOWN_KID_COOLDOWN = 30.0
+
+    def __init__(self, app_url: str, *, clock: Callable[[], float] = time.time, timeout: float = 10.0) -> None:
+        self.app_url = app_url.rstrip("/")
+        self._clock = clock
+        self._timeout = timeout
+        self._jwks: dict[str, Any] | None = None
+        self._fetched_at = 0.0
+        self.fetches = 0
+
+    def _fetch(self) -> dict[str, Any]:
+        self._jwks = fetch_attestation_keys(self.app_url, timeout=self._timeout)
+        self._fetched_at = self._clock()
+        self.fetches += 1
+        return self._jwks
+
+    def for_kid(self, kid: str) -> dict[str, Any]:
+        """A key set holding ``kid`` when one can be had; the current one otherwise."""
+        now = self._clock()
+        if self._jwks is None or now - self._fetched_at >= self.MAX_AGE or now < self._fetched_at:
+            return self._fetch()
+        if any(isinstance(k, Mapping) and k.get("kid") == kid for k in self._jwks["keys"]):
+            return self._jwks
+        return self._fetch() if now - self._fetched_at >= self.UNKNOWN_KID_COOLDOWN else self._jwks
+
+
 def verify_attestation(
     token: str,
-    jwks: Mapping[str, Any],
+    jwks: Mapping[str, Any] | AttestationKeys,
     app_id: str,
     origin: str,
     *,
@@ -153,8 +189,8 @@ def verify_attestation(
 ) -> VerifiedAttestation:
     """Verifies an ADULT_BLIND attestation offline; raises SvcError (status 0) with the reason's code.
 
-    ``jwks`` is the key set of ``GET {app_url}/api/billing/attestation-keys`` (cache it ≤ 1 h,
-    fetch again once when a kid is unknown: :func:`fetch_attestation_keys`). The key is chosen by
+    ``jwks`` is the key set of ``GET {app_url}/api/billing/attestation-keys`` as a dict, or an
+    :class:`AttestationKeys` that fetches and caches it. The key is chosen by
     kid; typ, alg, aud, app_id, origin_hash, ver and exp are checked.
     """
     header, _, _, _ = _split_compact(token)
@@ -163,6 +199,8 @@ def verify_attestation(
     kid = header.get("kid")
     if not isinstance(kid, str) or kid == "":
         raise _fail("MALFORMED", "kid is missing")
+    if isinstance(jwks, AttestationKeys):
+        jwks = jwks.for_kid(kid)
     keys = jwks.get("keys") if isinstance(jwks, Mapping) else None
     if not isinstance(keys, list):
         raise _fail("KEYS_UNAVAILABLE", "key set has no keys array")
