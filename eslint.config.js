@@ -6,7 +6,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'test-results/', 'playwright-report/', '.vite/', 'server/sdk/dist/'] },
+  {
+    ignores: [
+      'dist/',
+      'data/',
+      'coverage/',
+      'test-results/',
+      'playwright-report/',
+      '.vite/',
+      'server/sdk/dist/',
+      'sdk/react/dist/',
+      'sdk/php/vendor/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
