@@ -31,6 +31,8 @@ interface Outcome {
   /** chromium, firefox, or '' for vitest */
   project: string;
   passed: boolean;
+  /** passed only on a retry (Playwright's retries) */
+  flaky?: boolean;
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
@@ -78,6 +80,7 @@ function playwrightOutcomes(suite: PlaywrightSuite): Outcome[] {
       title: spec.title,
       project: test.projectName,
       passed: test.results.at(-1)?.status === 'passed',
+      flaky: test.results.length > 1 && test.results.at(-1)?.status === 'passed',
     })),
   );
   return [...own, ...(suite.suites ?? []).flatMap(playwrightOutcomes)];
@@ -177,10 +180,12 @@ function main(): void {
     const journeys = outcomes.filter((o) => o.project !== '');
     const a11y = journeys.filter((o) => o.file === 'e2e/a11y.spec.ts');
     const passed = (list: readonly Outcome[]) => list.filter((o) => o.passed).length;
-    const percent = (list: readonly Outcome[]) =>
-      list.length === 0
-        ? 'none run'
-        : `${passed(list)}/${list.length} (${((100 * passed(list)) / list.length).toFixed(1)} %)`;
+    const percent = (list: readonly Outcome[]) => {
+      if (list.length === 0) return 'none run';
+      const retried = list.filter((o) => o.flaky).length;
+      const rate = ((100 * passed(list)) / list.length).toFixed(1);
+      return `${passed(list)}/${list.length} (${rate} %${retried ? `, ${retried} only on a retry` : ''})`;
+    };
     lines.push(
       '',
       'ISO/IEC 27566-1 figures we measure:',

@@ -113,6 +113,11 @@ function nationalityPiece(personaId: string): Piece {
   );
 }
 
+/** The sandbox persona chosen on the phone: the sandbox's stand-in for who the person is. */
+function personaIdPiece(personaId: string): Piece {
+  return patternPiece(`persona ${personaId}`, [new RegExp(`\\b${personaId}\\b`)]);
+}
+
 function statusIndexPiece(name: string, index: number): Piece {
   const cbor = Buffer.from([0x63, ...Buffer.from('idx'), 0x19, index >> 8, index & 0xff]);
   return patternPiece(
@@ -345,7 +350,7 @@ async function prove(s: Service, path: ProofPath): Promise<Proven> {
       await partnerReads(s, flow);
       // The persona is the proof: its fixture is what reached the service.
       return {
-        pieces: [...birthDatePieces('fr-adult-f'), nationalityPiece('fr-adult-f')],
+        pieces: [...birthDatePieces('fr-adult-f'), nationalityPiece('fr-adult-f'), personaIdPiece('fr-adult-f')],
         sent: [textHaystack('persona fixture', JSON.stringify(personaOf('fr-adult-f')))],
       };
     }
@@ -531,7 +536,7 @@ async function prove(s: Service, path: ProofPath): Promise<Proven> {
       const flow = await runBlindFlow(t, { partner: PARTNERS.blindShop, origin: PARTNER_ORIGIN, persona: 'us-adult' });
       expect(flow.attestation.split('.')).toHaveLength(3);
       return {
-        pieces: [...birthDatePieces('us-adult'), nationalityPiece('us-adult')],
+        pieces: [...birthDatePieces('us-adult'), nationalityPiece('us-adult'), personaIdPiece('us-adult')],
         sent: [textHaystack('persona fixture', JSON.stringify(personaOf('us-adult')))],
       };
     }
