@@ -27,6 +27,10 @@ const SECTIONS = [
   'The verifier signs its requests (OpenID4VP 1.0 + HAIP 1.0)',
   'Operating it: metrics, traces, readiness, Redis that fails over',
   'ADULT_BLIND without linkage: private attestations (Privacy Pass)',
+  'Certification-ready wallet requests (OpenID Foundation verifier plans)',
+  "The EU's 24 official languages",
+  'Partner SDKs beyond TypeScript',
+  'Evidence: non-retention, no third party, compliance map',
 ];
 
 // Built, not written out, so that this file holds no citation of its own for the check to find.

@@ -11,7 +11,8 @@ import type { PartnerRecord, PassTokenRecord } from '../store/store.ts';
 import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
 import { digestToken, isTokenShaped } from './tokens.ts';
 
-const SEAL_PURPOSE = 'exchange-replay';
+/** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
+export const SEAL_PURPOSE = 'exchange-replay';
 
 type PartnerApiDeps = Pick<AppDeps, 'store' | 'clock'>;
 

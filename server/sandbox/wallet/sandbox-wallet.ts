@@ -149,6 +149,8 @@ export interface PresentOptions {
   statusList?: string;
   /** with `statusList`: point to its revoked entry instead of a valid one */
   revoked?: boolean;
+  /** with `statusList`: point to this entry (the sandbox list: 1 revoked, 2 suspended, every other valid) */
+  statusIndex?: number;
 }
 
 /** The public half of a key, as the MSO's DeviceKey. */
@@ -219,7 +221,8 @@ function resolveChoice(options: PresentOptions): {
 /** The status list entry a credential points to, when the options name a list. */
 function statusOf(options: PresentOptions): StatusReference | undefined {
   if (options.statusList === undefined) return undefined;
-  return { idx: resolveChoice(options).revoked ? SANDBOX_REVOKED_INDEX : SANDBOX_VALID_INDEX, uri: options.statusList };
+  const idx = options.statusIndex ?? (resolveChoice(options).revoked ? SANDBOX_REVOKED_INDEX : SANDBOX_VALID_INDEX);
+  return { idx, uri: options.statusList };
 }
 
 /** Re-signs an issued mdoc with `status.status_list` in its MSO (ISO/IEC 18013-5 second edition). */
