@@ -136,6 +136,7 @@ export function sealedStore(inner: Store, keyring: Sealer): Store {
     updateKeys: ({ put, drop }) => inner.updateKeys({ put: put?.map((k) => sealKey(keyring, k)), drop }),
     sweep: (now) => inner.sweep(now),
     close: () => inner.close(),
+    ...(inner.replicasOnline && { replicasOnline: () => inner.replicasOnline!() }),
   };
 }
 
