@@ -17,6 +17,7 @@ import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
+import { RESTORED_AT, restoredStore } from './store/restored.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
 import type { ScrapeReadings } from './telemetry/metrics.ts';
@@ -91,6 +92,8 @@ export async function buildDeps(
     ? Buffer.from(config.nullifierKey, 'base64')
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
   const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey });
+  // design.md §23: after `svc store restore`, nothing single-use from before it is spendable (store/restored.ts).
+  const restoredAt = Number((await store.listSecrets())[RESTORED_AT] ?? 0) || 0;
   const blind = await createBlindCrypto(store, clock, config);
   const longPolls = createLongPollGate(
     { perAddress: config.longPollPerAddress, total: config.longPollMax },
@@ -117,7 +120,18 @@ export async function buildDeps(
     access: await loadAccessCertificate(config, store, clock.now()),
   };
   const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
-  return { config, store, clock, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };
+  return {
+    config,
+    store: restoredAt > 0 ? restoredStore(store, restoredAt) : store,
+    clock,
+    nullifierKey,
+    resultReader,
+    blind,
+    longPolls,
+    wallet,
+    relyingParty,
+    restoredAt,
+  };
 }
 
 /** A scrape's store read (svc_store_up) waits this long, as /readyz does. */

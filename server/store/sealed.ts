@@ -26,7 +26,7 @@ interface Sealer {
 }
 
 /** Service secrets that are not secret and must be readable before the keyring is known. */
-const PLAIN_SECRETS = new Set(['store_mode']);
+const PLAIN_SECRETS = new Set(['store_mode', 'restored_at']);
 
 const partnerContext = (id: string, field: 'secret' | 'previous') => `partner/${id}/${field}`;
 const keyContext = (kid: string) => `signing-key/${kid}`;
