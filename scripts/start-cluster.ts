@@ -22,6 +22,10 @@
  * + 20001, + 20002 (master name "svc", quorum 2); the instances find the primary through them
  * (SVC_REDIS_SENTINELS) with SVC_REDIS_MIN_REPLICAS=1. Each start gives the first port the
  * primary's role again, and the sentinels a fresh configuration in the cluster folder.
+ *
+ * A redis-server or sentinel that dies is started again 1 s later, as a supervisor would; under
+ * `--ha` a dead primary first waits for the sentinels to promote its replica, then rejoins as a
+ * replica of the new primary (docs/operations.md "Redis high availability").
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,34 +120,89 @@ export function redisChildren(
   options: Pick<ClusterOptions, 'redisPort' | 'ha'>,
   dir: string,
 ): ChildSpec[] {
+  // A redis-server that dies is started again, as a supervisor would (docs/operations.md "Redis high availability").
   if (!options.ha)
-    return [{ name: 'redis', command: redisBin, args: redisArgs(options.redisPort, join(dir, 'redis')) }];
+    return [
+      {
+        name: 'redis',
+        command: redisBin,
+        args: redisArgs(options.redisPort, join(dir, 'redis')),
+        restart: { afterMs: RESTART_AFTER_MS },
+      },
+    ];
   const ports = haPorts(options.redisPort);
+  // a replica that (re)joins is synced at once, not after the 5 s Redis waits for others by default
+  const node = (port: number, sub: string) => [...redisArgs(port, join(dir, sub)), '--repl-diskless-sync-delay', '0'];
+  const rejoin = (port: number, sub: string) => ({
+    afterMs: RESTART_AFTER_MS,
+    args: () => rejoinArgs(port, node(port, sub), ports.sentinels),
+  });
   return [
     {
       name: 'redis-primary',
       command: redisBin,
-      // a replica that (re)joins is synced at once, not after the 5 s Redis waits for others by default
-      args: [...redisArgs(ports.primary, join(dir, 'redis')), '--repl-diskless-sync-delay', '0'],
+      args: node(ports.primary, 'redis'),
+      restart: rejoin(ports.primary, 'redis'),
     },
     {
       name: 'redis-replica',
       command: redisBin,
-      args: [
-        ...redisArgs(ports.replica, join(dir, 'redis-replica')),
-        '--replicaof',
-        '127.0.0.1',
-        String(ports.primary),
-        '--repl-diskless-sync-delay',
-        '0',
-      ],
+      args: [...node(ports.replica, 'redis-replica'), '--replicaof', '127.0.0.1', String(ports.primary)],
+      restart: rejoin(ports.replica, 'redis-replica'),
     },
     ...ports.sentinels.map((port, i) => ({
       name: `sentinel-${i + 1}`,
       command: redisBin,
       args: [join(dir, 'sentinel', `sentinel-${port}.conf`), '--sentinel', '--loglevel', 'warning'],
+      restart: { afterMs: RESTART_AFTER_MS },
     })),
   ];
+}
+
+/** A dead redis-server is started again after this (a supervisor's restart delay). */
+const RESTART_AFTER_MS = 1_000;
+/** How long a dead primary waits for Sentinel to promote its replica before it starts again as it was. */
+const FAILOVER_WAIT_MS = 30_000;
+
+/** The port the sentinels name as the primary now; null when none answers. */
+async function primaryPortNow(sentinels: readonly number[]): Promise<number | null> {
+  for (const port of sentinels) {
+    const client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const answer = (await client.call('SENTINEL', 'get-master-addr-by-name', HA_MASTER_NAME)) as string[] | null;
+      if (answer) return Number(answer[1]);
+    } catch {
+      // the next sentinel
+    } finally {
+      client.disconnect();
+    }
+  }
+  return null;
+}
+
+/**
+ * The arguments a dead redis-server of `--ha` starts again with: as a replica of the primary the
+ * sentinels name. A node that died as the primary first waits (up to FAILOVER_WAIT_MS) for them
+ * to promote another, so a `kill -9` of the primary reaches the failover docs/operations.md
+ * describes, and then rejoins as a replica (as the docs ask of a lost node), never as a second primary.
+ */
+async function rejoinArgs(port: number, args: string[], sentinels: readonly number[]): Promise<string[]> {
+  const deadline = Date.now() + FAILOVER_WAIT_MS;
+  let primary = await primaryPortNow(sentinels);
+  while (primary === port && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    primary = await primaryPortNow(sentinels);
+  }
+  if (primary === null || primary === port) return args;
+  return [...args, '--replicaof', '127.0.0.1', String(primary)];
 }
 
 /** Finds a binary on PATH or at one of `extra`; null when absent. */
@@ -415,6 +474,7 @@ async function main(): Promise<void> {
     rest.stop(signal === 'SIGINT' ? 'SIGTERM' : signal);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopAll(signal));
+  // Every redis-server is restarted when it dies (redisChildren): `done` means they were stopped or never started.
   void redis.done.then(() => {
     if (!stopping) {
       console.error('start:cluster: a redis-server stopped; stopping the rest');

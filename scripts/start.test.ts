@@ -51,6 +51,34 @@ describe('npm start supervisor', () => {
     expect(text()).toContain('dies │ exited (code 3); stopping the others');
   });
 
+  it('starts a child with a restart again when it dies, with the arguments it gives then, and the others run on', async () => {
+    const { out, text } = collect();
+    let asked = 0;
+    const s = superviseChildren(
+      [
+        { name: 'long', ...node('setInterval(() => {}, 1000)') },
+        {
+          name: 'redis',
+          ...node('console.log("first life"); setTimeout(() => process.exit(9), 50)'),
+          restart: {
+            afterMs: 10,
+            args: async () => {
+              asked += 1;
+              return ['-e', 'console.log("second life"); setInterval(() => {}, 1000)'];
+            },
+          },
+        },
+      ],
+      { out },
+    );
+    await waitFor(() => text().includes('second life'));
+    expect(text()).toContain('redis │ exited (code 9); starting it again in 10 ms');
+    expect(text()).not.toContain('stopping the others');
+    expect(asked).toBe(1);
+    s.stop('SIGTERM');
+    expect(await s.done).toBe(0);
+  });
+
   it('reports success when both children end because they were asked to', async () => {
     const { out } = collect();
     const s = superviseChildren(

@@ -43,6 +43,12 @@ export interface ChildSpec {
   healthUrl?: string;
   /** where it listens, and what sets that port: checked free before anything starts */
   listens?: Listening;
+  /**
+   * Started again when it exits unasked, as a supervisor would (the cluster's redis-servers,
+   * docs/operations.md "Redis high availability"), after `afterMs`, with the arguments `args`
+   * gives then; absent: its exit stops the others.
+   */
+  restart?: { afterMs: number; args?: () => Promise<string[]> };
 }
 
 /** A port a child listens on, and what an operator changes to move it. */
@@ -97,8 +103,8 @@ export function superviseChildren(
   const checks = new AbortController();
 
   const width = Math.max(...children.map((c) => c.name.length));
-  for (const spec of children) {
-    const child = spawn(spec.command, spec.args, {
+  const launch = (spec: ChildSpec, args: string[]) => {
+    const child = spawn(spec.command, args, {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,6 +118,20 @@ export function superviseChildren(
     }
     child.on('exit', (code, signal) => {
       running.delete(spec.name);
+      if (!stopping && !dismissed.has(spec.name) && spec.restart) {
+        const { afterMs, args: argsNow } = spec.restart;
+        out.write(`${prefix}exited (${signal ?? `code ${code}`}); starting it again in ${afterMs} ms\n`);
+        away.add(spec.name);
+        setTimeout(() => {
+          const relaunch = (args: string[]) => {
+            away.delete(spec.name);
+            if (stopping) settle();
+            else launch(spec, args);
+          };
+          void (argsNow ? argsNow().catch(() => spec.args) : Promise.resolve(spec.args)).then(relaunch);
+        }, afterMs);
+        return;
+      }
       if (!stopping && !dismissed.has(spec.name)) {
         out.write(`${prefix}exited (${signal ?? `code ${code}`}); stopping the others\n`);
         firstFailure ??= code && code !== 0 ? code : 1;
@@ -119,10 +139,16 @@ export function superviseChildren(
         checks.abort();
         stop('SIGTERM');
       }
-      if (running.size === 0) resolveDone(firstFailure ?? 0);
+      settle();
     });
     child.on('error', (error) => out.write(`${prefix}${error.message}\n`));
-  }
+  };
+  /** Children between an unasked exit and their restart (ChildSpec.restart): `done` waits for them too. */
+  const away = new Set<string>();
+  const settle = () => {
+    if (running.size === 0 && away.size === 0) resolveDone(firstFailure ?? 0);
+  };
+  for (const spec of children) launch(spec, spec.args);
 
   function stop(signal: NodeJS.Signals = 'SIGTERM'): void {
     stopping = true;

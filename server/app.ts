@@ -30,6 +30,7 @@ import { registerPrivateAttestationRoutes } from './routes/private-attestation.t
 import { registerWalletRoutes } from './routes/wallet.ts';
 import { registerWidgetRoutes } from './routes/widget.ts';
 import { registerTelemetry } from './http/telemetry.ts';
+import { onOutbound } from './telemetry/outbound.ts';
 
 /** Never logged: secrets, signatures, tokens, grant codes, attestations. */
 export const REDACTED_PATHS = [
@@ -92,6 +93,12 @@ export async function createApp(
   app.decorateRequest('readAhead', null);
   // Metrics and traces (design.md §17), before every other hook and route: the routes get the observed store.
   deps = await registerTelemetry(app, deps);
+  const metrics = deps.telemetry?.metrics;
+  if (metrics) {
+    // design.md §17: identity providers' and status lists' calls, by outcome (telemetry/outbound.ts).
+    const stopHearing = onOutbound((target, outcome) => metrics.outbound.inc({ target, outcome }));
+    app.addHook('onClose', async () => stopHearing());
+  }
   registerBodyReading(app);
   // Before any route: each route's config says its caching, rate limit, CORS and error shape (http/route-policy.ts).
   registerRoutePolicy(app, deps);

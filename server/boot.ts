@@ -17,8 +17,10 @@ import { createLongPollGate } from './limits/long-polls.ts';
 import { claimStoreMode } from './mode.ts';
 import { createRelyingParty } from './providers/relying-party.ts';
 import { openConfiguredStore, type OpenStoreOptions } from './store/open.ts';
+import { RESTORED_AT, restoredStore } from './store/restored.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
+import type { ScrapeReadings } from './telemetry/metrics.ts';
 import { loadAccessCertificate } from './wallet/access-certificate.ts';
 import { createStatusChecker, createStatusFetcher, loadWalletTrust } from './wallet/index.ts';
 
@@ -90,6 +92,8 @@ export async function buildDeps(
     ? Buffer.from(config.nullifierKey, 'base64')
     : Buffer.from(await store.getOrCreateSecret('nullifier_key', randomBytes(32).toString('base64')), 'base64');
   const resultReader = await loadResultReaderKeys(store, { legacySecret: nullifierKey });
+  // design.md §23: after `svc store restore`, nothing single-use from before it is spendable (store/restored.ts).
+  const restoredAt = Number((await store.listSecrets())[RESTORED_AT] ?? 0) || 0;
   const blind = await createBlindCrypto(store, clock, config);
   const longPolls = createLongPollGate(
     { perAddress: config.longPollPerAddress, total: config.longPollMax },
@@ -116,5 +120,56 @@ export async function buildDeps(
     access: await loadAccessCertificate(config, store, clock.now()),
   };
   const relyingParty = createRelyingParty({ maxAgeSeconds: config.providerMaxAgeSeconds, clock });
-  return { config, store, clock, nullifierKey, resultReader, blind, longPolls, wallet, relyingParty };
+  return {
+    config,
+    store: restoredAt > 0 ? restoredStore(store, restoredAt) : store,
+    clock,
+    nullifierKey,
+    resultReader,
+    blind,
+    longPolls,
+    wallet,
+    relyingParty,
+    restoredAt,
+  };
+}
+
+/** A scrape's store read (svc_store_up) waits this long, as /readyz does. */
+const STORE_UP_WITHIN_MS = 1_000;
+const KEY_PURPOSES = ['attestation', 'session', 'private-attestation'] as const;
+
+/** True when `read` settles well within `ms`. */
+async function answersWithin(read: () => Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([read().then(() => true as const), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What the operator gauges read at each scrape (docs/operations.md "Alerts").
+ *
+ * @example createTelemetry({ metrics: { processMetrics: true, readings: scrapeReadings(deps) } })
+ */
+export function scrapeReadings(built: Pick<AppDeps, 'store' | 'config' | 'wallet'>): ScrapeReadings {
+  const { store, config, wallet } = built;
+  return {
+    storeUp: () => answersWithin(() => store.getPartner('__readyz__'), STORE_UP_WITHIN_MS),
+    redisReplicas: async () => (store.replicasOnline ? store.replicasOnline() : null),
+    redisMinReplicas: store.kind === 'redis' ? config.redisMinReplicas : null,
+    async signingKeysCreated() {
+      const created: Partial<Record<(typeof KEY_PURPOSES)[number], number>> = {};
+      for (const purpose of KEY_PURPOSES) {
+        const current = (await store.listKeys(purpose)).find((key) => key.state === 'current');
+        if (current) created[purpose] = current.createdAt;
+      }
+      return created;
+    },
+    accessCertificateExpiry: () => (wallet.access ? new Date(wallet.access.leaf.validTo).getTime() : null),
+  };
 }

@@ -48,6 +48,8 @@ export interface Config {
    */
   readonly redisMinReplicas: number;
   readonly redisWaitMs: number;
+  /** SVC_DRAIN_MS (default 10000, 100–120000): how long a SIGTERM lets in-flight calls finish (design.md §23) */
+  readonly drainMs: number;
   /** partner fixtures loaded in sandbox mode */
   readonly fixturesPath: string;
   /** SVC_PROVIDER_FIXTURES: identity providers loaded in sandbox mode (design.md §12), never in production */
@@ -139,6 +141,7 @@ const SERVICE_VARIABLES = [
   'SVC_REDIS_MASTER_NAME',
   'SVC_REDIS_MIN_REPLICAS',
   'SVC_REDIS_WAIT_MS',
+  'SVC_DRAIN_MS',
   'SVC_FIXTURES',
   'SVC_PROVIDER_FIXTURES',
   'SVC_REQUEST_TTL_MS',
@@ -472,6 +475,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisSentinels: readRedisSentinels(env),
     redisMinReplicas: count(env, 'SVC_REDIS_MIN_REPLICAS', 0, 16),
     redisWaitMs: milliseconds(env, 'SVC_REDIS_WAIT_MS', 250, 1, 1_000),
+    drainMs: milliseconds(env, 'SVC_DRAIN_MS', 10_000, 100, 120_000),
     fixturesPath: resolve(cwd, env.SVC_FIXTURES || 'fixtures/partners.json'),
     providerFixturesPath: resolve(cwd, env.SVC_PROVIDER_FIXTURES || 'fixtures/providers.json'),
     partnerPort: port(env, 'PARTNER_PORT', 8788),

@@ -25,6 +25,11 @@ export interface AppDeps {
   wallet: WalletDeps;
   /** the OpenID Connect relying party of the identity providers (design.md §12, providers/) */
   relyingParty: RelyingParty;
+  /**
+   * ms since the epoch of the last `svc store restore` (docs/operations.md#backups-and-restores);
+   * 0 or absent: never restored. Partner signatures made before it are refused.
+   */
+  restoredAt?: number;
   /** metrics and traces (design.md §17, telemetry/); absent: the app observes nothing */
   telemetry?: Telemetry;
 }

@@ -211,7 +211,7 @@ export function roomOf(path: string): string {
 const isFastify = (target: string): boolean => target === 'fastify' || target.startsWith('@fastify/');
 const STORE_INTERFACE = 'store/store.ts';
 /** What outside store/ may import from it: the interface, the opener and the wrapper over any store. */
-const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts'];
+const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts', 'store/restored.ts'];
 /** What may load sandbox/ only with a dynamic import(), in sandbox mode: the app wiring. */
 const APP_WIRING = ['app.ts', 'boot.ts'];
 const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;

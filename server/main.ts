@@ -1,6 +1,6 @@
 /** The only file with side effects: loadConfig → buildDeps → createApp → listen. */
 import { createApp } from './app.ts';
-import { buildDeps } from './boot.ts';
+import { buildDeps, scrapeReadings } from './boot.ts';
 import { loadConfig, unknownVariableWarnings, type Config } from './config.ts';
 import { ConfigError } from './errors.ts';
 import { StoreUnavailableError } from './store/store.ts';
@@ -9,9 +9,6 @@ import { createTelemetry } from './telemetry/telemetry.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
-/** design.md §10: SIGTERM → exit 0 within 5 s; connections still open at this point are cut. */
-const SHUTDOWN_FORCE_AFTER_MS = 4_000;
-
 /**
  * One line for a port the service cannot listen on, naming the variable that sets it; null for
  * any other failure.
@@ -43,6 +40,7 @@ async function main(): Promise<void> {
           metrics: config.metricsPort !== null && {
             processMetrics: true,
             longPollWaiters: () => built.longPolls.waiting,
+            readings: scrapeReadings(built),
           },
           tracing: tracing !== null,
         })
@@ -59,9 +57,9 @@ async function main(): Promise<void> {
   let metricsListener: MetricsListener | null = null;
   let stopping = false;
   /**
-   * design.md §10: stop accepting, answer every waiting long poll at once with its current status
-   * (the widget polls again and reaches another instance), finish in-flight requests, close the
-   * store, exit 0 within 5 s.
+   * design.md §23: stop accepting, answer every waiting long poll at once with its current status
+   * (the widget polls again and reaches another instance), finish in-flight requests within
+   * SVC_DRAIN_MS (then cut their connections), close the store, exit 0.
    */
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -69,9 +67,9 @@ async function main(): Promise<void> {
     app.log.info({ signal, waiting: deps.longPolls.waiting }, 'shutting down');
     clearInterval(sweeper);
     const force = setTimeout(() => {
-      app.log.warn('requests still open after 4 s: closing their connections');
+      app.log.warn({ drainMs: config.drainMs }, 'requests still open after SVC_DRAIN_MS: closing their connections');
       app.server.closeAllConnections();
-    }, SHUTDOWN_FORCE_AFTER_MS);
+    }, config.drainMs);
     force.unref();
     deps.longPolls.stop();
     try {

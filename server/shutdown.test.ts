@@ -1,9 +1,10 @@
 /**
- * SIGTERM on the real service process (design.md §10): every waiting long poll is answered at once
- * with its current status, and the process exits 0 within 5 s; on SQLite and on Redis.
+ * SIGTERM on the real service process (design.md §10, §23): every waiting long poll is answered at
+ * once with its current status, and the process exits 0 within 5 s; on SQLite and on Redis. A
+ * call still in flight is given SVC_DRAIN_MS, then cut, and the process still exits 0.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
 import { startRedisServer, type RedisServer } from './test/redis-server.ts';
@@ -96,8 +97,37 @@ describe.each(['sqlite', 'redis'] as const)('SIGTERM on %s', (kind) => {
         expect(answer.at - sentAt).toBeLessThan(1_000);
       }
       expect(await svc.exited, svc.stderr()).toBe(0);
-      // well inside the 5 s, without the 4 s cut of open connections
+      // well inside the 5 s, without the SVC_DRAIN_MS (10 s) cut of open connections
       expect(Date.now() - sentAt).toBeLessThan(3_000);
+    } finally {
+      if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
+      svc.remove();
+    }
+  });
+});
+
+describe('SIGTERM with a call in flight', () => {
+  it('gives the call SVC_DRAIN_MS to finish, then cuts it and exits 0', async () => {
+    const svc = await startService({ SVC_DRAIN_MS: '700' });
+    try {
+      const { port } = new URL(svc.base);
+      // A create whose body never finishes arriving: in flight until the drain cuts it.
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.on('error', () => {});
+      socket.write(
+        `POST /api/w/verify-request HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${PARTNER_ORIGIN}\r\n` +
+          'Content-Type: text/plain\r\nContent-Length: 100\r\n\r\n{"partner_id":',
+      );
+      await new Promise((r) => setTimeout(r, 300)); // the request is being read
+      const sentAt = Date.now();
+      svc.child.kill('SIGTERM');
+      await closed;
+      const cutAfter = Date.now() - sentAt;
+      expect(await svc.exited, svc.stderr()).toBe(0);
+      expect(cutAfter).toBeGreaterThanOrEqual(600);
+      expect(cutAfter).toBeLessThan(3_000);
     } finally {
       if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
       svc.remove();

@@ -157,6 +157,9 @@ export async function authenticatePartner(
   if (!TIMESTAMP_PATTERN.test(timestamp!)) throw new ServiceError('TIMESTAMP_SKEW', { cause: 'timestamp malformed' });
   const skewSeconds = Math.abs(Math.floor(now / 1000) - Number(timestamp));
   if (skewSeconds > LIMITS.skewSeconds) throw new ServiceError('TIMESTAMP_SKEW', { cause: `skew ${skewSeconds} s` });
+  // design.md §23: a signature made before `svc store restore` may have its nonce missing from the backup.
+  if (Number(timestamp) * 1000 < (deps.restoredAt ?? 0))
+    throw new ServiceError('TIMESTAMP_SKEW', { cause: 'signed before the store was restored' });
 
   if (!SIGNATURE_PATTERN.test(signature!))
     throw new ServiceError('INVALID_SIGNATURE', { cause: 'signature malformed' });

@@ -12,8 +12,10 @@
  * mode) is refused before anything is written.
  */
 import { quote } from '../rules/printable.ts';
-import { join } from 'node:path';
-import { openConfiguredStore } from '../store/open.ts';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { backupSqliteStore, openConfiguredStore, restoreSqliteStore } from '../store/open.ts';
+import { markRestored } from '../store/restored.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
@@ -21,6 +23,12 @@ import type { CommandContext } from './dispatch.ts';
 export const STORE_USAGE = `Usage:
   svc store copy --to-redis-url URL [--to-redis-prefix P]   copy into Redis (prefix default "svc:")
   svc store copy --to-data-dir DIR                           copy into the SQLite store in DIR
+  svc store backup FILE                                      SQLite: a consistent copy, while the service runs
+  svc store restore FILE                                     SQLite: the backup over the store (every instance stopped)
+  svc store mark-restored                                    Redis: record a restore of its persistence done by hand
+
+After a restore, every single-use value made before it (grants, nonces, requests and their login
+states, response codes and private-attestation rights) is refused; pass tokens stay valid.
 
 Copies partners, identity providers, signing keys and service secrets, sealed as they are, from the store the
 environment names (SVC_DATA_DIR, or SVC_REDIS_URL) into the destination. Run it with the old
@@ -41,6 +49,7 @@ export async function runStoreCommand(
     context.out(STORE_USAGE);
     return 0;
   }
+  if (sub === 'backup' || sub === 'restore' || sub === 'mark-restored') return backupCommand(sub, rest, context);
   if (sub !== 'copy') {
     context.err(`svc store: unknown subcommand ${quote(sub)}\n\n${STORE_USAGE}`);
     return 2;
@@ -120,6 +129,61 @@ async function copyStore(
     `copied ${partners.length} partner${partners.length === 1 ? '' : 's'}, ` +
       `${providers.length} identity provider${providers.length === 1 ? '' : 's'}, ${keys} signing key${keys === 1 ? '' : 's'} ` +
       `and ${Object.keys(secrets).length} service secret${Object.keys(secrets).length === 1 ? '' : 's'} (sealed as they were)`,
+  );
+  return 0;
+}
+
+/**
+ * `svc store backup FILE`, `svc store restore FILE`, `svc store mark-restored`
+ * (docs/operations.md#backups-and-restores, design.md §23).
+ */
+const REDIS_RESTORE = 'restore its persistence, then run svc store mark-restored';
+
+async function backupCommand(
+  sub: 'backup' | 'restore' | 'mark-restored',
+  rest: string[],
+  context: CommandContext,
+): Promise<number> {
+  const onRedis = context.config.redisUrl !== null || context.config.redisSentinels !== null;
+  const now = context.clock.now();
+  if (sub === 'mark-restored') {
+    if (rest.length > 0) {
+      context.err(`svc store mark-restored: takes no arguments\n\n${STORE_USAGE}`);
+      return 2;
+    }
+    await markRestored(context.sealing.inner, now);
+    context.out(`restored_at ${new Date(now).toISOString()}: single-use values from before it are refused`);
+    return 0;
+  }
+  if (rest.length !== 1 || rest[0]!.startsWith('-')) {
+    context.err(`svc store ${sub}: give one FILE\n\n${STORE_USAGE}`);
+    return 2;
+  }
+  if (onRedis) {
+    context.err(
+      `svc store ${sub}: on Redis, ${sub === 'backup' ? 'copy its persistence (RDB or AOF)' : REDIS_RESTORE}` +
+        ' (docs/operations.md, "Backups and restores")',
+    );
+    return 2;
+  }
+  const file = resolve(rest[0]!);
+  const live = join(context.config.dataDir, 'svc.sqlite');
+  if (file === resolve(live)) {
+    context.err(`svc store ${sub}: FILE is the store itself`);
+    return 2;
+  }
+  if (sub === 'backup') {
+    const { pages } = await backupSqliteStore(live, file);
+    context.out(`backed up ${live} to ${file} (${pages} pages)`);
+    return 0;
+  }
+  if (!existsSync(file)) {
+    context.err(`svc store restore: no such file ${quote(rest[0]!)}`);
+    return 2;
+  }
+  await restoreSqliteStore(file, live, now);
+  context.out(
+    `restored ${live} from ${file}; restored_at ${new Date(now).toISOString()}: single-use values from before it are refused`,
   );
   return 0;
 }

@@ -15,8 +15,8 @@ import type { CounterHit, Store, VerifyRequestPatch, VerifyRequestRecord } from 
 import type { VerificationEvent } from '../telemetry/metrics.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
 
-/** Not timed: a long poll's wait lasts as long as the phone takes; closing is not a call. */
-const UNTIMED = new Set(['waitForRequestChange', 'close']);
+/** Not timed: a long poll's wait lasts as long as the phone takes; closing is not a call; a scrape's replica count is not a request's. */
+const UNTIMED = new Set(['waitForRequestChange', 'close', 'replicasOnline']);
 
 /** Counter name (the key's prefix, limits/rate-limits.ts) → the most hits it allows. */
 const LIMIT_OF_COUNTER = new Map<string, number>([

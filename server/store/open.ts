@@ -50,3 +50,6 @@ export async function openConfiguredStore(config: StoreLocation, options: OpenSt
   }
   return openSqliteStore(join(config.dataDir, 'svc.sqlite'));
 }
+
+/** `svc store backup` / `restore` on SQLite (docs/operations.md#backups-and-restores). */
+export { backupSqliteStore, restoreSqliteStore } from './sqlite.ts';

@@ -41,6 +41,7 @@ import { limits } from './redis/limits.ts';
 import { noncesAndReplay } from './redis/nonces-replay.ts';
 import { partnersAndKeys } from './redis/partners-keys.ts';
 import { providersAndLogins } from './redis/providers-logins.ts';
+import { replicasOnline } from './redis/replicated.ts';
 import { requests } from './redis/requests.ts';
 
 export { TTL_MARGIN_MS } from './redis/ttl.ts';
@@ -62,6 +63,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     ...noncesAndReplay(conn),
     ...requests(conn),
     sweep: async () => 0, // every expiring key carries its TTL
+    replicasOnline: () => conn.call('replicasOnline', () => replicasOnline(conn.client)),
     close: () => conn.close(),
   };
 }

@@ -26,7 +26,7 @@ interface Sealer {
 }
 
 /** Service secrets that are not secret and must be readable before the keyring is known. */
-const PLAIN_SECRETS = new Set(['store_mode']);
+const PLAIN_SECRETS = new Set(['store_mode', 'restored_at']);
 
 const partnerContext = (id: string, field: 'secret' | 'previous') => `partner/${id}/${field}`;
 const keyContext = (kid: string) => `signing-key/${kid}`;
@@ -136,6 +136,7 @@ export function sealedStore(inner: Store, keyring: Sealer): Store {
     updateKeys: ({ put, drop }) => inner.updateKeys({ put: put?.map((k) => sealKey(keyring, k)), drop }),
     sweep: (now) => inner.sweep(now),
     close: () => inner.close(),
+    ...(inner.replicasOnline && { replicasOnline: () => inner.replicasOnline!() }),
   };
 }
 

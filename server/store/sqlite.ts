@@ -7,6 +7,9 @@
  * in the WAL file the OS already holds). Several processes may share the file; long polls see
  * their changes through one shared check per store (sqlite/change-feed.ts), not a timer per waiter.
  */
+import Database from 'better-sqlite3';
+import { chmodSync } from 'node:fs';
+import { markRestored } from './restored.ts';
 import type { Store } from './store.ts';
 import { expiryDeletes, immediate, openDatabase } from './sqlite/connection.ts';
 import { LIMITS_EXPIRING, limits } from './sqlite/limits.ts';
@@ -45,4 +48,44 @@ export function openSqliteStore(path: string): Store {
       db.close();
     },
   };
+}
+
+/**
+ * Copies the SQLite store at `path` into `file` through SQLite's online backup API: a consistent
+ * copy while the service writes (docs/operations.md#backups-and-restores). The copy is 0600.
+ *
+ * @example await backupSqliteStore('./data/svc.sqlite', '/backups/svc-2026-11-29.sqlite')
+ */
+export async function backupSqliteStore(path: string, file: string): Promise<{ pages: number }> {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const { totalPages } = await db.backup(file);
+    chmodSync(file, 0o600);
+    return { pages: totalPages };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Writes the backup `file` over the SQLite store at `path` (every instance stopped), through the
+ * backup API again (the live file's WAL is replaced with it), then `restoredAt` into its secrets:
+ * from then on store/restored.ts refuses every single-use value made before the restore. The
+ * backup file itself is left as it was.
+ *
+ * @example await restoreSqliteStore('/backups/svc-2026-11-29.sqlite', './data/svc.sqlite', Date.now())
+ */
+export async function restoreSqliteStore(file: string, path: string, restoredAt: number): Promise<void> {
+  const source = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    await source.backup(path);
+  } finally {
+    source.close();
+  }
+  const store = openSqliteStore(path);
+  try {
+    await markRestored(store, restoredAt);
+  } finally {
+    await store.close();
+  }
 }

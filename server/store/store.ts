@@ -141,6 +141,8 @@ export interface Store {
 
   /** Deletes everything expired before `now`; returns how many rows went. */
   sweep(now: number): Promise<number>;
+  /** Redis only: the replicas online and acknowledging, for the metrics (docs/operations.md "Alerts") */
+  replicasOnline?(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -26,6 +26,21 @@ export interface ServiceMetrics {
   rateLimited: Counter<'limit'>;
   walletChecksFailed: Counter<'check'>;
   providerLogins: Counter<'provider' | 'outcome'>;
+  outbound: Counter<'target' | 'outcome'>;
+}
+
+/** What the operator gauges read at each scrape (docs/operations.md "Alerts"). */
+export interface ScrapeReadings {
+  /** the store answered a read within a second */
+  storeUp(): Promise<boolean>;
+  /** Redis only: replicas online and acknowledging; null on SQLite (the gauge is then absent) */
+  redisReplicas(): Promise<number | null>;
+  /** SVC_REDIS_MIN_REPLICAS; null on SQLite */
+  redisMinReplicas: number | null;
+  /** when each purpose's current signing key was made (ms since the epoch); a purpose without one is left out */
+  signingKeysCreated(): Promise<Partial<Record<'attestation' | 'session' | 'private-attestation', number>>>;
+  /** the wallet access certificate's leaf notAfter (ms since the epoch); null without one */
+  accessCertificateExpiry(): number | null;
 }
 
 export interface MetricsOptions {
@@ -33,16 +48,32 @@ export interface MetricsOptions {
   processMetrics?: boolean;
   /** read at each scrape: the long polls this instance holds */
   longPollWaiters?: () => number;
+  /** the store, the replicas and the keys, read at each scrape; absent: those gauges are not exported */
+  readings?: ScrapeReadings;
 }
+
+/**
+ * prom-client's defaults that `promtool check metrics` refuses (a gauge named `_total`); their
+ * unsuffixed twins (`nodejs_active_handles` etc., by type) stay and carry the same counts.
+ */
+const REFUSED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 /**
  * @example const metrics = createServiceMetrics({ processMetrics: true }); await metrics.registry.metrics()
  */
 export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetrics {
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics) {
+    collectDefaultMetrics({ register: registry });
+    for (const name of REFUSED_DEFAULTS) registry.removeSingleMetric(name);
+  }
   const registers = [registry];
   const waiters = options.longPollWaiters;
+  if (options.readings) registerReadings(options.readings, registers);
   return {
     registry,
     httpDuration: new Histogram({
@@ -103,5 +134,69 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
       labelNames: ['provider', 'outcome'],
       registers,
     }),
+    outbound: new Counter({
+      name: 'svc_outbound_requests_total',
+      help:
+        'Outbound calls by target (provider: discovery, JWKS, token, userinfo; status-list) ' +
+        'and outcome (ok, failed: no answer or an HTTP error status).',
+      labelNames: ['target', 'outcome'],
+      registers,
+    }),
   };
+}
+
+/** The gauges read at scrape time: store up, Redis replicas, signing keys' age, the access certificate's expiry. */
+function registerReadings(readings: ScrapeReadings, registers: Registry[]): void {
+  new Gauge({
+    name: 'svc_store_up',
+    help: '1 when the store answered a read within a second at this scrape, 0 when it did not.',
+    registers,
+    async collect() {
+      this.set((await readings.storeUp()) ? 1 : 0);
+    },
+  });
+  if (readings.redisMinReplicas !== null) {
+    const minimum = readings.redisMinReplicas;
+    new Gauge({
+      name: 'svc_redis_min_replicas',
+      help: 'SVC_REDIS_MIN_REPLICAS: the replicas every single-use write waits for.',
+      registers,
+      collect() {
+        this.set(minimum);
+      },
+    });
+    new Gauge({
+      name: 'svc_redis_replicas_online',
+      help: 'Replicas the Redis primary reports online and acknowledging (lag at most 1 s); absent while Redis does not answer.',
+      registers,
+      async collect() {
+        this.reset();
+        const online = await readings.redisReplicas().catch(() => null);
+        if (online !== null) this.set(online);
+      },
+    });
+  }
+  new Gauge({
+    name: 'svc_signing_key_created_timestamp_seconds',
+    help:
+      "When each purpose's current signing key was made (attestation, session, private-attestation); " +
+      'a purpose with no current key has no series.',
+    labelNames: ['purpose'],
+    registers,
+    async collect() {
+      this.reset();
+      const created = await readings.signingKeysCreated().catch(() => ({}));
+      for (const [purpose, at] of Object.entries(created)) this.set({ purpose }, at / 1000);
+    },
+  });
+  new Gauge({
+    name: 'svc_access_certificate_expiry_timestamp_seconds',
+    help: "The wallet access certificate's leaf notAfter; absent without an access certificate.",
+    registers,
+    collect() {
+      this.reset();
+      const expiry = readings.accessCertificateExpiry();
+      if (expiry !== null) this.set(expiry / 1000);
+    },
+  });
 }

@@ -11,11 +11,14 @@ import { ttl } from './ttl.ts';
 type Call = <T>(what: string, work: () => Promise<T>) => Promise<T>;
 type Write = (pipeline: ChainableCommander) => void;
 
-/** Enough replicas online and acknowledging (lag ≤ 1 s: they acknowledge every second). */
-async function replicasReady(client: Redis, minReplicas: number): Promise<boolean> {
+/** Replicas online and acknowledging (lag ≤ 1 s: they acknowledge every second). */
+export async function replicasOnline(client: Redis): Promise<number> {
   const info = await client.info('replication');
-  const ready = [...info.matchAll(/^slave\d+:.*state=online.*lag=(\d+)/gm)].filter(([, lag]) => Number(lag) <= 1);
-  return ready.length >= minReplicas;
+  return [...info.matchAll(/^slave\d+:.*state=online.*lag=(\d+)/gm)].filter(([, lag]) => Number(lag) <= 1).length;
+}
+
+async function replicasReady(client: Redis, minReplicas: number): Promise<boolean> {
+  return (await replicasOnline(client)) >= minReplicas;
 }
 
 /** `write` alone in a pipeline (no replica waited for): its answer, or StoreUnavailableError. */
