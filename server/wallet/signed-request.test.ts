@@ -93,8 +93,11 @@ describe('the request object', () => {
       client_metadata: {
         jwks: { keys: [signed.publicJwk] },
         encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
-        // the PID is asked as an mdoc and as an SD-JWT VC (design.md §15)
-        vp_formats_supported: { 'dc+sd-jwt': {}, mso_mdoc: {} },
+        // the PID is asked as an mdoc and as an SD-JWT VC (design.md §15), with the algorithms of §19
+        vp_formats_supported: {
+          mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] },
+          'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+        },
       },
     });
     expect(signed.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', use: 'enc', alg: 'ECDH-ES' });

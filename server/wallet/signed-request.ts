@@ -17,7 +17,7 @@
  */
 import { calculateJwkThumbprint, CompactSign, importJWK } from 'jose';
 import type { AccessCertificate } from './access-certificate.ts';
-import type { DcqlQuery } from './credentials.ts';
+import { type DcqlQuery, vpFormatsSupportedOf } from './credentials.ts';
 import { createEcJwk } from './keys.ts';
 import { type EncryptionJwk, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
 import type { SignedRequestMaterial } from '../store/store.ts';
@@ -62,11 +62,6 @@ export function signedWalletLink(clientId: string, requestUri: string): string {
   return `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`;
 }
 
-/** `vp_formats_supported` for the formats a DCQL query asks (each with no further constraint). */
-function formatsOf(query: DcqlQuery): Record<string, Record<string, never>> {
-  const formats = (query.credentials as readonly { format: string }[]).map((credential) => credential.format);
-  return Object.fromEntries([...new Set(formats)].map((format) => [format, {}]));
-}
 
 /** The request object's payload: every parameter, the answer's key and encodings. */
 export function requestObjectPayload(
@@ -88,7 +83,7 @@ export function requestObjectPayload(
     client_metadata: {
       jwks: { keys: [{ ...publicJwk }] },
       encrypted_response_enc_values_supported: [...ANSWER_JWE_ENCS],
-      vp_formats_supported: formatsOf(params.dcqlQuery),
+      vp_formats_supported: vpFormatsSupportedOf(params.dcqlQuery),
     },
   };
 }
