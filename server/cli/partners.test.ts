@@ -370,7 +370,10 @@ describe('svc partners update', () => {
     expect(await svc(['update', id, '--wallet-formats', 'mso_mdoc'])).toBe(0);
     const before = await storedPartners();
     const cases: [string[], RegExp][] = [
-      [['update', id, '--wallet-formats', 'dc+sd-jwt'], /dc\+sd-jwt is outside the service's SVC_WALLET_FORMATS=mso_mdoc/],
+      [
+        ['update', id, '--wallet-formats', 'dc+sd-jwt'],
+        /dc\+sd-jwt is outside the service's SVC_WALLET_FORMATS=mso_mdoc/,
+      ],
       [['update', id, '--wallet-formats', 'jwt_vc_json'], /--wallet-formats must be one of all, mso_mdoc, dc\+sd-jwt/],
       [['update', id, '--wallet-formats', ''], /--wallet-formats/],
       [['update', blind.id, '--wallet-formats', 'mso_mdoc'], /only for standard partners/],
@@ -450,7 +453,10 @@ describe('svc partners update', () => {
     const before = await storedPartners();
     const cases: [string[], RegExp][] = [
       [['update'], /the partner ID is required/],
-      [['update', blind.id], /give at least one of --name, --domain, --blind-app-id, --attestation and --wallet-formats/],
+      [
+        ['update', blind.id],
+        /give at least one of --name, --domain, --blind-app-id, --attestation and --wallet-formats/,
+      ],
       [
         ['update', blind.id, '--blind-app-id', 'app_b'],
         new RegExp(`--blind-app-id app_b already belongs to ${other.id}`),

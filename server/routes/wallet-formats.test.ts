@@ -59,7 +59,10 @@ describe('a partner’s wallet_formats (design.md §19)', () => {
     expect(query.credential_sets).toBeUndefined();
     const refused = await answerWith(flow, linkAskingEverything(flow), 'pid');
     expect(refused.statusCode, refused.body).toBe(400);
-    expect(refused.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/requested credential/) });
+    expect(refused.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/requested credential/),
+    });
     expect((await pollStatus(t, flow)).status).toBe('pending');
     const accepted = await answerWith(flow, flow.created.wallet_link!, 'pid-sd-jwt');
     expect(accepted.statusCode, accepted.body).toBe(200);

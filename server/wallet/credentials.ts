@@ -294,7 +294,9 @@ export function vpFormatsSupportedOf(query: DcqlQuery): Record<string, Record<st
   const formats = new Set(query.credentials.map((credential) => credential.format));
   return {
     ...(formats.has('mso_mdoc') ? { mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] } } : {}),
-    ...(formats.has('dc+sd-jwt') ? { 'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] } } : {}),
+    ...(formats.has('dc+sd-jwt')
+      ? { 'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] } }
+      : {}),
   };
 }
 

@@ -233,7 +233,9 @@ describe('one credential format on request (design.md §19)', () => {
     });
     const link = parseWalletLink(request.walletLink);
     expect(idsOf(link.dcql_query)).toEqual(['pid:mso_mdoc', 'mdl:mso_mdoc']);
-    expect((link.dcql_query as { credential_sets: unknown }).credential_sets).toEqual([{ options: [['pid'], ['mdl']] }]);
+    expect((link.dcql_query as { credential_sets: unknown }).credential_sets).toEqual([
+      { options: [['pid'], ['mdl']] },
+    ]);
     expect(link.client_metadata).toEqual({ vp_formats_supported: { mso_mdoc: DESIGN_19_FORMATS.mso_mdoc } });
     const oid4vp = (request.dcRequests as Dc[]).find((r) => r.protocol === 'openid4vp-v1-unsigned')!;
     expect(idsOf(oid4vp.data.dcql_query)).toEqual(['pid:mso_mdoc', 'mdl:mso_mdoc']);

@@ -62,7 +62,6 @@ export function signedWalletLink(clientId: string, requestUri: string): string {
   return `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`;
 }
 
-
 /** The request object's payload: every parameter, the answer's key and encodings. */
 export function requestObjectPayload(
   clientId: string,
