@@ -347,6 +347,8 @@ export async function approveRequest(
   deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind'>,
   record: VerifyRequestRecord,
   approval: Approval,
+  /** written in the same compare-and-set: the wallet's response_code digest (design.md §19) */
+  extra: Pick<VerifyRequestPatch, 'responseCodeDigest'> = {},
 ): Promise<VerifyRequestRecord> {
   const now = deps.clock.now();
   assertActionable(record, now);
@@ -365,6 +367,7 @@ export async function approveRequest(
     method,
     sealedResult,
     expiresAt: resultExpiresAt,
+    ...extra,
   });
 }
 

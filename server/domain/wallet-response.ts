@@ -35,7 +35,9 @@ import {
 } from '../wallet/index.ts';
 import { pickFacts, unprovenScopes } from '../rules/facts.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
+import { digestToken } from './tokens.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
+import { newResponseCode, redirectUriOf } from './wallet-return.ts';
 import {
   approveRequest,
   EXPIRED_GRACE_MS,
@@ -45,15 +47,22 @@ import {
   settle,
 } from './verify-requests.ts';
 
-type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'>;
+type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'> & {
+  config?: Pick<AppDeps['config'], 'appUrl'>;
+};
 
 /**
  * What the route answers and logs: never a credential, a token or a value from the presentation;
  * `detail` is one of a closed set of our phrases (RefusalDetail and the three below).
  */
 export type WalletOutcome =
-  | { status: 'completed' | 'cancelled'; requestId: string }
-  | { status: 'failed'; requestId: string; reason: Extract<FailReason, 'failed' | 'claims_missing'> }
+  | { status: 'completed' | 'cancelled'; requestId: string; redirectUri?: string }
+  | {
+      status: 'failed';
+      requestId: string;
+      reason: Extract<FailReason, 'failed' | 'claims_missing'>;
+      redirectUri?: string;
+    }
   | {
       status: 'refused';
       check: WalletCheck | 'unknown_request' | 'origin';
@@ -86,14 +95,22 @@ function notWaiting(): WalletOutcome {
   };
 }
 
-/** Settles the request from a verdict (see the table at the top). */
+/**
+ * Settles the request from a verdict (see the table at the top). With `appUrl` (a wallet's post,
+ * design.md §19) the settled request keeps a fresh response_code's digest, written in the same
+ * compare-and-set, and the outcome carries the `redirect_uri` back to the phone page's done view.
+ */
 async function settleFromVerdict(
   deps: WalletResponseDeps,
   record: VerifyRequestRecord,
   verdict: WalletVerdict,
+  appUrl?: string,
 ): Promise<WalletOutcome> {
   if (verdict.status === 'refused') return verdict;
   const now = deps.clock.now();
+  const code = appUrl === undefined ? null : newResponseCode();
+  const back = code === null ? {} : { redirectUri: redirectUriOf(appUrl!, record.id, code) };
+  const extra = code === null ? {} : { responseCodeDigest: digestToken(code) };
   try {
     if (verdict.status === 'cancelled') {
       await settle(deps.store, record, now, {
@@ -101,8 +118,9 @@ async function settleFromVerdict(
         reason: 'cancelled',
         method: 'eudi_wallet',
         expiresAt: now + EXPIRED_GRACE_MS,
+        ...extra,
       });
-      return { status: 'cancelled', requestId: record.id };
+      return { status: 'cancelled', requestId: record.id, ...back };
     }
     const facts = pickFacts(verdict.facts, record.scopes);
     const reason =
@@ -117,11 +135,12 @@ async function settleFromVerdict(
         reason,
         method: 'eudi_wallet',
         expiresAt: now + EXPIRED_GRACE_MS,
+        ...extra,
       });
-      return { status: 'failed', requestId: record.id, reason };
+      return { status: 'failed', requestId: record.id, reason, ...back };
     }
-    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts });
-    return { status: 'completed', requestId: record.id };
+    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts }, extra);
+    return { status: 'completed', requestId: record.id, ...back };
   } catch (error) {
     // ALREADY_FINISHED / REQUEST_EXPIRED from the compare-and-set: another answer (or the clock) won.
     if (error instanceof ServiceError && (error.code === 'ALREADY_FINISHED' || error.code === 'REQUEST_EXPIRED'))
@@ -155,7 +174,7 @@ export async function answerDirectPost(
     request: viewOf(record),
     now,
   });
-  return settleFromVerdict(deps, record, verdict);
+  return settleFromVerdict(deps, record, verdict, deps.config?.appUrl);
 }
 
 /**

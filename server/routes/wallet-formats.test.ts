@@ -1,12 +1,15 @@
 /**
- * One credential format on request (design.md §19), through the HTTP surface: a partner's
- * `wallet_formats` narrows what its requests ask, and an answer in the other format is refused
- * with the request still waiting, even from a wallet that ignores the DCQL it was given.
+ * Certification-ready wallet requests (design.md §19) through the HTTP surface, one app for the
+ * file: a partner's `wallet_formats` narrows what its requests ask, and an answer in the other
+ * format is refused with the request still waiting, even from a wallet that ignores the DCQL it
+ * was given; the answer to a valid post carries the redirect_uri back to the done view, whose
+ * response_code redeems once and only for its own request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../clock.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
-import { createDirectPost, type SandboxWalletChoice } from '../sandbox/wallet/sandbox-wallet.ts';
+import type { SandboxWalletChoice } from '../../src/protocol/sandbox.ts';
+import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { makeTestApp, PARTNERS, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';
 import { pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
@@ -81,5 +84,77 @@ describe('a partner’s wallet_formats (design.md §19)', () => {
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await pollStatus(t, flow)).status).toBe('completed');
     await withFormats(null);
+  });
+});
+
+const REDIRECT = /^http:\/\/[^/]+\/m\/v\/(vr_[A-Za-z0-9_-]+)\/done#response_code=([A-Za-z0-9_-]{43})$/;
+
+function redeem(requestId: string, body: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/m/requests/${requestId}/done`,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+}
+
+async function answeredFlow(locale = 'de') {
+  const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true, locale });
+  const res = await answerWith(flow, flow.created.wallet_link!, 'pid');
+  expect(res.statusCode, res.body).toBe(200);
+  const match = REDIRECT.exec(res.json().redirect_uri)!;
+  expect(match, res.body).not.toBeNull();
+  expect(match[1]).toBe(flow.requestId);
+  return { flow, code: match[2]! };
+}
+
+describe('back from the wallet: redirect_uri and the done view (design.md §19)', () => {
+  it('answers a valid post with the done view’s redirect_uri, whose code redeems once: status and the request’s language', async () => {
+    const { flow, code } = await answeredFlow('de');
+    const first = await redeem(flow.requestId, { response_code: code });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ status: 'completed', locale: 'de' });
+    const replayed = await redeem(flow.requestId, { response_code: code });
+    expect(replayed.statusCode).toBe(404);
+    expect(replayed.json().error).toBe('NOT_FOUND');
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+  });
+
+  it('finds nothing for a missing, malformed, forged or another request’s code, and that code still redeems after', async () => {
+    const a = await answeredFlow();
+    const b = await answeredFlow();
+    const before = await t.deps.store.getRequest(b.flow.requestId, t.clock.now());
+    const forged = Buffer.alloc(32, 7).toString('base64url');
+    for (const body of [
+      {},
+      { response_code: 42 },
+      { response_code: 'short' },
+      { response_code: forged },
+      { response_code: a.code },
+    ]) {
+      const res = await redeem(b.flow.requestId, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(404);
+      expect(Object.keys(res.json()).sort()).toEqual(['error', 'message']);
+    }
+    expect((await redeem('vr_nope', { response_code: b.code })).statusCode).toBe(404);
+    expect(await t.deps.store.getRequest(b.flow.requestId, t.clock.now())).toEqual(before);
+    expect((await redeem(b.flow.requestId, { response_code: b.code })).json().status).toBe('completed');
+    expect((await redeem(a.flow.requestId, { response_code: a.code })).json().status).toBe('completed');
+  });
+
+  it('keeps only the code’s digest with the request, and answers a refused post with no redirect_uri', async () => {
+    const { flow, code } = await answeredFlow();
+    const stored = JSON.stringify(await t.deps.store.getRequest(flow.requestId, t.clock.now()));
+    expect(stored).not.toContain(code);
+    const again = await answerWith(flow, flow.created.wallet_link!, 'pid');
+    await withFormats('mso_mdoc');
+    const other = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    await withFormats(null);
+    const wrongFormat = await answerWith(other, linkAskingEverything(other), 'pid-sd-jwt');
+    for (const refused of [again, wrongFormat]) {
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(Object.keys(refused.json()).sort()).toEqual(['error', 'error_description']);
+    }
+    expect((await pollStatus(t, other)).status).toBe('pending');
   });
 });

@@ -118,7 +118,7 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     t = app;
     const flow = await frenchAdult(t);
     const { code, out } = await present(flow);
-    expect(out).toContain('→ 200 {}');
+    expect(out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
     expect(code).toBe(0);
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
     expect(logLines.join('\n')).toContain('wallet response accepted');
@@ -130,7 +130,7 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     t = app;
     const flow = await frenchAdult(t);
     const { code, out } = await present(flow, undefined, 'pid-sd-jwt');
-    expect(out).toContain('→ 200 {}');
+    expect(out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
     expect(code).toBe(0);
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
   });

@@ -12,8 +12,9 @@
  * POST /api/w/wallet-response/:requestId?pt=<poll_token> — what the Digital Credentials API gave
  *   the partner page, posted by the loader as text/plain JSON (no preflight), CORS open as /api/w/*.
  *
- * Both answer 200 `{}` when the request completed (or failed: not adult, or cancelled by the
- * wallet's `error=access_denied`), and 400 `{"error":"invalid_request","error_description":…}`
+ * Both answer 200 when the request completed (or failed: not adult, or cancelled by the
+ * wallet's `error=access_denied`): the wallet's post `{"redirect_uri"}` back to the phone page's
+ * done view (design.md §19, domain/wallet-return.ts), the loader's post `{}`; and 400 `{"error":"invalid_request","error_description":…}`
  * when the answer is refused; the request then stays waiting. The log line names the check that
  * failed, never the credential. Before anything else, more than 120 posts in 60 s from one client
  * address to these routes and the phone page's /api/m/requests/:id/wallet-response (routes/phone.ts)
@@ -67,7 +68,8 @@ function answer(
   if (outcome.status === 'refused') refuseWalletAnswer(deps, request, requestId, outcome);
   const reason = outcome.status === 'failed' ? { reason: outcome.reason } : {};
   request.log.info({ requestId, outcome: outcome.status, ...reason }, 'wallet response accepted');
-  return reply.code(200).send({});
+  // design.md §19: a wallet's post is answered with the way back to the phone page (never logged)
+  return reply.code(200).send(outcome.redirectUri ? { redirect_uri: outcome.redirectUri } : {});
 }
 
 /** `svc_wallet_checks_failed_total` (docs/operations.md, Metrics): the check's name, never a value. */
@@ -90,6 +92,14 @@ const walletAnswers = {
     description:
       'accepted: the request completed (or failed: not adult, a requested element not disclosed — claims_missing —, ' +
       'or cancelled)',
+    properties: {
+      redirect_uri: {
+        type: 'string',
+        description:
+          'a wallet’s post only (direct_post, direct_post.jwt; design.md §19): `{app_url}/m/v/<request_id>/done' +
+          '#response_code=<43 base64url characters>`, the phone page’s done view; the code is single use',
+      },
+    },
   },
   400: {
     type: 'object',
