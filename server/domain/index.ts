@@ -42,6 +42,7 @@ export {
   answerDcApiResponse,
   answerDirectPost,
   answerPhoneDcApiResponse,
+  postedRequestObject,
   signedRequestObject,
   type WalletOutcome,
 } from './wallet-response.ts';

@@ -34,6 +34,7 @@ import {
   type WalletVerdict,
 } from '../wallet/index.ts';
 import { pickFacts, unprovenScopes } from '../rules/facts.ts';
+import { resignRequestObject } from '../wallet/signed-request.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { digestToken } from './tokens.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
@@ -192,6 +193,25 @@ export async function signedRequestObject(
   const record = isRequestId(requestId) ? await deps.store.getRequest(requestId, now) : null;
   if (!record?.wallet?.signed || !isOpenStatus(record.status) || now >= record.deadlineAt) return null;
   return record.wallet.signed.requestObject;
+}
+
+/**
+ * The request object for a wallet's POST to request_uri (design.md §19, OpenID4VP 1.0 §5.10):
+ * signed now with its `wallet_nonce`; null where the GET finds nothing (or the access certificate
+ * changed since). Neither is single use.
+ *
+ * @example const jws = await postedRequestObject(deps, params.requestId, form.get('wallet_nonce'))
+ */
+export async function postedRequestObject(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'wallet'>,
+  requestId: string,
+  walletNonce: string,
+): Promise<string | null> {
+  const now = deps.clock.now();
+  const record = isRequestId(requestId) ? await deps.store.getRequest(requestId, now) : null;
+  const signed = record?.wallet?.signed;
+  if (!signed || !isOpenStatus(record.status) || now >= record.deadlineAt || !deps.wallet.access) return null;
+  return resignRequestObject(deps.wallet.access, signed, walletNonce, now);
 }
 
 /**

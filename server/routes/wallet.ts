@@ -9,6 +9,9 @@
  *   reference (docs/design.md §16), `application/oauth-authz-req+jwt`, never cached; 404 when the
  *   request is unknown, was made unsigned or no longer waits. Fetched by the wallet app: no CORS.
  *   A signed request's wallet posts `response=<JWE>` to the response route below.
+ * POST /oid4vp/request/:requestId — the same with `request_uri_method=post` (design.md §19): form
+ *   `wallet_nonce` (and `wallet_metadata`) → the object signed now, carrying that wallet_nonce;
+ *   400 invalid_request for a missing or malformed one; on the request objects' budget.
  * POST /api/w/wallet-response/:requestId?pt=<poll_token> — what the Digital Credentials API gave
  *   the partner page, posted by the loader as text/plain JSON (no preflight), CORS open as /api/w/*.
  *
@@ -27,9 +30,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { answerDcApiResponse, answerDirectPost, signedRequestObject, type WalletOutcome } from '../domain/index.ts';
+import {
+  answerDcApiResponse,
+  answerDirectPost,
+  postedRequestObject,
+  signedRequestObject,
+  type WalletOutcome,
+} from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
-import { REQUEST_OBJECT_CONTENT_TYPE } from '../wallet/signed-request.ts';
+import { REQUEST_OBJECT_CONTENT_TYPE, WALLET_NONCE } from '../wallet/signed-request.ts';
 import { PAGE_POST_CORS, requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
@@ -156,6 +165,38 @@ const requestObjectSchema = {
   },
 } as const;
 
+const requestObjectPostSchema = {
+  summary: 'The signed request object, signed now with the wallet’s wallet_nonce (request_uri_method=post)',
+  description:
+    'Posted by the wallet to the `request_uri` of a signed `wallet_link` (OpenID4VP 1.0 §5.10, design.md §19), ' +
+    'form-encoded: `wallet_nonce` (echoed in the object) and optionally `wallet_metadata` (a JSON object). The ' +
+    'same request object as the GET, signed now; neither is single use. 404 once the request no longer waits.',
+  tags: ['wallet'],
+  consumes: [FORM],
+  params: requestIdParam,
+  body: {
+    type: 'object',
+    properties: { wallet_nonce: { type: 'string' }, wallet_metadata: { type: 'string' } },
+  },
+  response: {
+    200: {
+      description: 'the request object',
+      content: { [REQUEST_OBJECT_CONTENT_TYPE]: { schema: { type: 'string' } } },
+    },
+    400: walletAnswers[400],
+    ...errorResponses(['NOT_FOUND', TOO_MANY_REQUESTS]),
+  },
+} as const;
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 const dcApiSchema = {
   summary: 'What the Digital Credentials API returned to the partner page (posted by the loader)',
   description:
@@ -195,6 +236,33 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       { schema: requestObjectSchema, config: { rateLimit: RATE_LIMITS.walletRequestObject } },
       async (request, reply) => {
         const jws = await signedRequestObject(deps, request.params.requestId);
+        if (jws === null) throw new ServiceError('NOT_FOUND', { cause: 'no signed request object for this request' });
+        return reply.header('content-type', REQUEST_OBJECT_CONTENT_TYPE).send(jws);
+      },
+    );
+
+    // design.md §19: request_uri_method=post, the wallet's nonce echoed in an object signed now
+    wallet.post<WithId>(
+      OID4VP_REQUEST_PATH,
+      {
+        schema: requestObjectPostSchema,
+        config: { rateLimit: RATE_LIMITS.walletRequestObject, errorShape: 'oauth' },
+      },
+      async (request, reply) => {
+        const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        const form = new URLSearchParams(contentType === FORM ? request.rawBody.toString('utf8') : '');
+        const nonces = form.getAll('wallet_nonce');
+        const metadata = form.getAll('wallet_metadata');
+        const problem =
+          contentType !== FORM
+            ? `the body must be ${FORM}`
+            : nonces.length !== 1 || !WALLET_NONCE.test(nonces[0]!)
+              ? 'wallet_nonce must appear once, 1 to 256 visible ASCII characters'
+              : metadata.length > 1 || (metadata.length === 1 && !isJsonObject(metadata[0]!))
+                ? 'wallet_metadata must be one JSON object'
+                : null;
+        if (problem) throw new ServiceError('INVALID_REQUEST', { message: problem, cause: 'request_uri post' });
+        const jws = await postedRequestObject(deps, request.params.requestId, nonces[0]!);
         if (jws === null) throw new ServiceError('NOT_FOUND', { cause: 'no signed request object for this request' });
         return reply.header('content-type', REQUEST_OBJECT_CONTENT_TYPE).send(jws);
       },

@@ -118,7 +118,8 @@ describe('the request object', () => {
   it('is resolved by @openid4vc/openid4vp from the link as a wallet does: x509_hash client, signature, typ', async () => {
     const link = new URL(signedWalletLink(signed.clientId, REQUEST_URI));
     expect(link.protocol).toBe('openid4vp:');
-    expect([...link.searchParams.keys()]).toEqual(['client_id', 'request_uri']);
+    expect([...link.searchParams.keys()]).toEqual(['client_id', 'request_uri', 'request_uri_method']);
+    expect(link.searchParams.get('request_uri_method')).toBe('post');
     const fetched: string[] = [];
     const resolved = await resolveOpenid4vpAuthorizationRequest({
       authorizationRequestPayload: {
