@@ -46,7 +46,7 @@ import { ServiceError } from '../errors.ts';
 import type { PhoneHandoff } from '../domain/index.ts';
 import { openFromPhone } from '../domain/index.ts';
 import { answerPhoneDcApiResponse, redeemResponseCode } from '../domain/index.ts';
-import { refuseWalletAnswer } from './wallet.ts';
+import { refuseWalletAnswer, WALLET_ANSWER_BODY_LIMIT_BYTES } from './wallet.ts';
 import { requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } from '../http/body.ts';
@@ -103,7 +103,11 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
     phone.post<{ Params: { requestId: string } }>(
       PHONE_WALLET_RESPONSE_PATH,
       // A wallet route: its refusals, a bad body's too, answer OpenID4VP's error shape (design.md §11).
-      { schema: phoneWalletResponseSchema, config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' } },
+      {
+        schema: phoneWalletResponseSchema,
+        bodyLimit: WALLET_ANSWER_BODY_LIMIT_BYTES,
+        config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' },
+      },
       async (request): Promise<PhoneWalletAnswered> => {
         const { body, handoff } = readWalletHandoff(request);
         const outcome = await answerPhoneDcApiResponse(deps, {

@@ -158,3 +158,81 @@ describe('back from the wallet: redirect_uri and the done view (design.md §19)'
     expect((await pollStatus(t, other)).status).toBe('pending');
   });
 });
+
+describe('body limits (design.md §19): wallet answers up to 96 KiB, every other route 16 KiB', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  it('takes a 70 KiB direct_post (a valid answer and a parameter it ignores) and completes the request', async () => {
+    const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    const { responseUri, body } = await createDirectPost({
+      link: flow.created.wallet_link!,
+      issuer,
+      persona: personaOf('fr-adult-f'),
+      now: t.clock.now(),
+      credential: 'pid',
+    });
+    const padded = `${body}&padding=${'x'.repeat(70 * 1024 - body.length - 9)}`;
+    expect(padded.length).toBe(70 * 1024);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: new URL(responseUri).pathname,
+      headers: form,
+      payload: padded,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await pollStatus(t, flow)).status).toBe('completed');
+  });
+
+  it('refuses more than 96 KiB on the three wallet answer routes with 413, the request still waiting', async () => {
+    const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    const big = 'x'.repeat(96 * 1024 + 1);
+    const answers = [
+      await t.app.inject({ method: 'POST', url: `/oid4vp/response/${flow.requestId}`, headers: form, payload: big }),
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/w/wallet-response/${flow.requestId}?pt=${flow.pollToken}`,
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'http://localhost:8788' },
+        payload: big,
+      }),
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/m/requests/${flow.requestId}/wallet-response`,
+        headers: { 'content-type': 'application/json' },
+        payload: big,
+      }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([413, 413, 413]);
+    expect(answers[0]!.json()).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
+    // 90 KiB still reaches the verifier (refused there as no answer, not as too large)
+    const near = await t.app.inject({
+      method: 'POST',
+      url: `/oid4vp/response/${flow.requestId}`,
+      headers: form,
+      payload: 'y'.repeat(90 * 1024),
+    });
+    expect(near.statusCode).toBe(400);
+    expect(near.json().error).toBe('invalid_request');
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+  });
+
+  it('keeps 16 KiB everywhere else: the done route, the request object POST and the loader’s create answer 413 at 17 KiB', async () => {
+    const flow = await startStandardFlow(t, { scopes: ['isAdult', 'isFrench'], client_proof_mode: true });
+    const over = 'z'.repeat(17 * 1024);
+    const answers = [
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/m/requests/${flow.requestId}/done`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ response_code: over }),
+      }),
+      await t.app.inject({ method: 'POST', url: `/oid4vp/request/${flow.requestId}`, headers: form, payload: over }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/w/verify-request',
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'http://localhost:8788' },
+        payload: JSON.stringify({ partner_id: PARTNERS.demo.id, pad: over }),
+      }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([413, 413, 413]);
+  });
+});

@@ -153,7 +153,7 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     ] as const) {
       const res = await post(body, type ?? 'application/x-www-form-urlencoded');
       expect(res.status, body).toBe(400);
-      expect((await res.json()).error).toBe('invalid_request');
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
     }
     expect((await post('wallet_nonce=x')).status).toBe(200);
     const unknown = await fetch(`${app.apiUrl}/oid4vp/request/vr_unknown`, {

@@ -50,6 +50,13 @@ export const DC_API_RESPONSE_PATH = '/api/w/wallet-response/:requestId';
 const FORM = 'application/x-www-form-urlencoded';
 
 /**
+ * The body limit of the routes that take wallet answers (design.md §19): the verifier's largest
+ * presentation (64 KiB, wallet/sd-jwt.ts) encrypted (JWE, base64url: ×4/3) and form-encoded, with
+ * room for the rest; every other route keeps 16 KiB (LIMITS.bodyLimitBytes). Beyond: 413.
+ */
+export const WALLET_ANSWER_BODY_LIMIT_BYTES = 96 * 1024;
+
+/**
  * Logs a refusal (request id and check, never a value), counts it by its check, and throws it:
  * 400 INVALID_REQUEST, which the routes' `errorShape: 'oauth'` answers as OpenID4VP's
  * `{error: "invalid_request", error_description}`. The phone page's wallet route refuses so too.
@@ -270,7 +277,11 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
 
     wallet.post<WithId>(
       OID4VP_RESPONSE_PATH,
-      { schema: directPostSchema, config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' } },
+      {
+        schema: directPostSchema,
+        bodyLimit: WALLET_ANSWER_BODY_LIMIT_BYTES,
+        config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' },
+      },
       async (request, reply) => {
         const { requestId } = request.params;
         const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
@@ -288,6 +299,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       DC_API_RESPONSE_PATH,
       {
         schema: dcApiSchema,
+        bodyLimit: WALLET_ANSWER_BODY_LIMIT_BYTES,
         config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth', cors: PAGE_POST_CORS },
       },
       async (request, reply) => {
