@@ -38,11 +38,40 @@ test('isAdult and isFrench from an SD-JWT VC PID through the openid4vp:// link: 
   expect(presented.out).toContain(
     'presenting pid_sd as pid_sd, disclosing {"birthdate":"1998-07-02","nationalities":["FR"]}',
   );
-  expect(presented.out).toContain('→ 200 {}');
+  expect(presented.out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
   await page.waitForURL('**/success');
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
   await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
   await expect(page.getByTestId('result')).not.toContainText('1998');
+});
+
+test('a wallet on the same phone follows redirect_uri to the done view, and the page that asked delivers once (design.md §19)', async ({
+  page,
+  context,
+}) => {
+  let successes = 0;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && frame.url().endsWith('/success')) successes++;
+  });
+  const { wallet_link: link, request_id: id } = await createdRequest(page);
+  await waitForWidgetState(page, 'waiting');
+  const presented = await presentSdJwt(link!);
+  const redirect = /"redirect_uri":"([^"]+)"/.exec(presented.out)![1]!;
+  expect(redirect).toMatch(new RegExp(`^${SERVICE_URL}/m/v/${id}/done#response_code=[\\w-]{43}$`));
+  // the page that asked completes by itself (long poll), whatever the phone does next
+  await page.waitForURL('**/success');
+  // the wallet app hands the visitor to the browser: the done view, in the request's language (en)
+  const phone = await context.newPage();
+  await phone.goto(redirect);
+  await expect(phone.getByTestId('phone-done')).toContainText('Proof shared');
+  expect(new URL(phone.url()).hash).toBe('');
+  await phone.screenshot({ path: test.info().outputPath('done-view.png') });
+  // opened again (the code is used): a neutral page that says nothing of the request
+  await phone.goto('about:blank');
+  await phone.goto(redirect);
+  await expect(phone.getByTestId('phone-done')).toContainText('Nothing to show here');
+  await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
+  expect(successes).toBe(1);
 });
 
 test('a revoked SD-JWT VC PID is refused ("credential revoked"): the widget keeps waiting', async ({ page }) => {

@@ -50,7 +50,7 @@ test('STANDARD: the desktop QR opens the wallet, the sandbox wallet presents, th
   await expect(widget(page).getByTestId('svc-qr')).toBeVisible();
 
   const presented = await presentWithSandboxWallet(link, 'fr-adult-f');
-  expect(presented.out).toContain('→ 200 {}');
+  expect(presented.out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
   expect(presented.code).toBe(0);
 
   await page.waitForURL('**/success');
@@ -119,7 +119,7 @@ test('isAdult and isFrench through the openid4vp:// link: the sandbox wallet pre
 
   const presented = await presentWithSandboxWallet(link, 'fr-adult-f', undefined, ['--credential', 'pid']);
   expect(presented.out).toContain('presenting pid as pid, disclosing {"age_over_18":true,"nationality":["FR"]}');
-  expect(presented.out).toContain('→ 200 {}');
+  expect(presented.out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
   await page.waitForURL('**/success');
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
   await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');
@@ -133,7 +133,7 @@ test('isAdult and isFrench from a PID without age_over_18 through the openid4vp:
   expect(decodeURIComponent(link)).toContain('"claim_sets":[["age","nat"],["bd","nat"]]');
   const presented = await presentWithSandboxWallet(link, 'fr-adult-f', undefined, ['--credential', 'pid-no-age']);
   expect(presented.out).toContain('presenting pid as pid, disclosing {"birth_date":"1998-07-02","nationality":["FR"]}');
-  expect(presented.out).toContain('→ 200 {}');
+  expect(presented.out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
   await page.waitForURL('**/success');
   await expect(page.locator('dd[data-attribute="age_over_18"]')).toHaveText('yes');
   await expect(page.locator('dd[data-attribute="is_french"]')).toHaveText('yes');

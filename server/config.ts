@@ -111,6 +111,11 @@ export interface Config {
    */
   readonly walletStatus: 'prefer' | 'require' | 'off';
   /**
+   * SVC_WALLET_FORMATS: the wallet credential formats requests ask (design.md §19): `all` (default:
+   * every format of §13/§15), `mso_mdoc` or `dc+sd-jwt` alone; a partner's `wallet_formats` narrows it.
+   */
+  readonly walletFormats: 'all' | 'mso_mdoc' | 'dc+sd-jwt';
+  /**
    * SVC_WALLET_ACCESS_CERT / SVC_WALLET_ACCESS_KEY: files holding the access certificate chain
    * (PEM, leaf first) and its PKCS#8 P-256 key, with which the verifier signs wallet requests
    * (docs/design.md §16); both or neither. Unset: the one `svc wallet access-cert import` stored, if any.
@@ -156,6 +161,7 @@ const SERVICE_VARIABLES = [
   'SVC_WALLET_TRUST',
   'SVC_WALLET_TRUST_ALLOW_TEST',
   'SVC_WALLET_STATUS',
+  'SVC_WALLET_FORMATS',
   'SVC_WALLET_ACCESS_CERT',
   'SVC_WALLET_ACCESS_KEY',
   'SVC_REQUEST_TIMEOUT_MS',
@@ -431,6 +437,15 @@ function readWalletStatus(raw: string | undefined): Config['walletStatus'] {
   return raw as Config['walletStatus'];
 }
 
+const WALLET_FORMATS = ['all', 'mso_mdoc', 'dc+sd-jwt'] as const;
+
+function readWalletFormats(raw: string | undefined): Config['walletFormats'] {
+  if (raw === undefined || raw === '') return 'all';
+  if (!(WALLET_FORMATS as readonly string[]).includes(raw))
+    throw new ConfigError(`SVC_WALLET_FORMATS must be one of ${WALLET_FORMATS.join(', ')}, got "${raw}"`);
+  return raw as Config['walletFormats'];
+}
+
 /**
  * @example const config = loadConfig(process.env)
  */
@@ -495,6 +510,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsPort: env.SVC_METRICS_PORT ? port(env, 'SVC_METRICS_PORT', 0) : null,
     metricsHost: env.SVC_METRICS_HOST || '127.0.0.1',
     walletStatus: readWalletStatus(env.SVC_WALLET_STATUS),
+    walletFormats: readWalletFormats(env.SVC_WALLET_FORMATS),
     ...readAccessPaths(env, cwd),
   });
   if (mode === 'production') checkProductionConfig(config);

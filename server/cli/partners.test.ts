@@ -11,6 +11,8 @@ import { runKeysCommand } from './keys.ts';
 import { runPartnersCommand } from './partners.ts';
 
 let dir: ReturnType<typeof makeTempDir>;
+/** variables a test adds to the operator's environment */
+let extraEnv: NodeJS.ProcessEnv = {};
 let out: string[];
 let err: string[];
 const clock = createFakeClock();
@@ -18,6 +20,7 @@ const NULLIFIER_KEY = Buffer.alloc(32, 9).toString('base64');
 
 beforeEach(() => {
   dir = makeTempDir();
+  extraEnv = {};
   out = [];
   err = [];
 });
@@ -29,6 +32,7 @@ function env(mode: 'sandbox' | 'production' = 'sandbox'): NodeJS.ProcessEnv {
     SVC_DATA_DIR: dir.path,
     SVC_MODE: mode,
     ...(mode === 'production' ? { SVC_NULLIFIER_KEY: NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY } : {}),
+    ...extraEnv,
   };
 }
 
@@ -346,6 +350,42 @@ describe('svc partners update', () => {
     return JSON.parse(out.pop()!) as { id: string; secret: string };
   }
 
+  it('sets a standard partner’s wallet formats (design.md §19), stored and listed, and all gives it back the service’s', async () => {
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'])).toBe(0);
+    const { id } = JSON.parse(out.pop()!) as { id: string };
+    expect(await svc(['update', id, '--wallet-formats', 'dc+sd-jwt'])).toBe(0);
+    expect(out.pop()).toBe(`${id} is updated: wallet formats "all" → "dc+sd-jwt".`);
+    expect((await storedPartners())[0]).toMatchObject({ id, walletFormats: 'dc+sd-jwt' });
+    expect(await svc(['list', '--json'])).toBe(0);
+    expect(JSON.parse(out.pop()!)[0]).toMatchObject({ id, wallet_formats: 'dc+sd-jwt' });
+    expect(await svc(['update', id, '--wallet-formats', 'all'])).toBe(0);
+    expect((await storedPartners())[0]).toMatchObject({ id, walletFormats: null });
+  });
+
+  it('refuses a wallet format the partner cannot use with exit code 2, changing nothing', async () => {
+    extraEnv = { SVC_WALLET_FORMATS: 'mso_mdoc' };
+    expect(await svc(['add', '--domain', 'https://shop.example', '--rail', 'standard', '--json'])).toBe(0);
+    const { id } = JSON.parse(out.pop()!) as { id: string };
+    const blind = await addBlind('https://club.example', '--blind-app-id', 'app_fmt');
+    expect(await svc(['update', id, '--wallet-formats', 'mso_mdoc'])).toBe(0);
+    const before = await storedPartners();
+    const cases: [string[], RegExp][] = [
+      [
+        ['update', id, '--wallet-formats', 'dc+sd-jwt'],
+        /dc\+sd-jwt is outside the service's SVC_WALLET_FORMATS=mso_mdoc/,
+      ],
+      [['update', id, '--wallet-formats', 'jwt_vc_json'], /--wallet-formats must be one of all, mso_mdoc, dc\+sd-jwt/],
+      [['update', id, '--wallet-formats', ''], /--wallet-formats/],
+      [['update', blind.id, '--wallet-formats', 'mso_mdoc'], /only for standard partners/],
+    ];
+    for (const [args, message] of cases) {
+      err = [];
+      expect(await svc(args)).toBe(2);
+      expect(err.join('\n')).toMatch(message);
+    }
+    expect(await storedPartners()).toEqual(before);
+  });
+
   it('changes the name, domain and blind app id it is given and keeps the ID, secret, rail and scopes', async () => {
     const partner = await addBlind('https://club.example', '--blind-app-id', 'app_old', '--scopes', 'isAdult');
     const code = await svc([
@@ -413,7 +453,10 @@ describe('svc partners update', () => {
     const before = await storedPartners();
     const cases: [string[], RegExp][] = [
       [['update'], /the partner ID is required/],
-      [['update', blind.id], /give at least one of --name, --domain, --blind-app-id and --attestation/],
+      [
+        ['update', blind.id],
+        /give at least one of --name, --domain, --blind-app-id, --attestation and --wallet-formats/,
+      ],
       [
         ['update', blind.id, '--blind-app-id', 'app_b'],
         new RegExp(`--blind-app-id app_b already belongs to ${other.id}`),

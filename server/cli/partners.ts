@@ -9,6 +9,7 @@
  *   svc partners list [--json]
  *     never prints secrets, and escapes unprintable characters of stored text
  *   svc partners update <id> [--name <name>] [--domain <origin>] [--blind-app-id <id>] [--attestation jws|private]
+ *                       [--wallet-formats all|mso_mdoc|dc+sd-jwt]
  *   svc partners remove <id> --yes
  *     without --yes, says what it would remove and removes nothing
  *   svc partners rotate-secret <id> [--overlap-hours N] [--json]
@@ -23,6 +24,7 @@ import { isOrigin, loadPartnerFixtures } from '../domain/partners.ts';
 import { escapeUnprintable, isPrintable, quote } from '../rules/printable.ts';
 import { isSecureOrLoopbackUrl } from '../rules/urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
+import { WALLET_FORMATS, type WalletFormat, type WalletFormats } from '../wallet/index.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
 
@@ -34,7 +36,7 @@ export const PARTNERS_USAGE = `Usage:
                    [--blind-app-id <id>] [--scopes <scope,scope>] [--attestation jws|private] [--json]
   svc partners list [--json]
   svc partners update <partner-id> [--name <name>] [--domain <origin>] [--blind-app-id <id>]
-                      [--attestation jws|private]
+                      [--attestation jws|private] [--wallet-formats all|mso_mdoc|dc+sd-jwt]
   svc partners remove <partner-id> --yes
   svc partners rotate-secret <partner-id> [--overlap-hours <0-720>] [--json]
   svc partners disable <partner-id>
@@ -47,6 +49,8 @@ add prints the Partner ID and the Partner Secret once; store the secret in a sec
   [A-Za-z0-9_-]{1,64}, one partner each.
 --attestation (adult_blind only): jws, the spec's Ed25519 attestation (the default), or private,
   Privacy Pass tokens the service signs blindly (docs/adult-blind.md#private-attestations).
+--wallet-formats (standard only): the wallet credential format its requests ask, within the
+  service's SVC_WALLET_FORMATS (design.md §19): mso_mdoc, dc+sd-jwt, or all (the service's setting).
 --name is 1 to 100 printable characters (no control characters); default: the domain's host.
 update changes what it is given and keeps the rest (the ID, the secret, the rail, the scopes).
 remove deletes the partner: its signed calls answer INVALID_PARTNER. Without --yes it only says
@@ -234,11 +238,17 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
     return 2;
   };
   if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
-  const parsed = parseFlags(rest, { name: true, domain: true, 'blind-app-id': true, attestation: true });
+  const parsed = parseFlags(rest, {
+    name: true,
+    domain: true,
+    'blind-app-id': true,
+    attestation: true,
+    'wallet-formats': true,
+  });
   if (!parsed.ok) return usageError(parsed.problem);
   const text = (name: string) => parsed.flags.get(name) as string | undefined;
   if (parsed.flags.size === 0)
-    return usageError('give at least one of --name, --domain, --blind-app-id and --attestation');
+    return usageError('give at least one of --name, --domain, --blind-app-id, --attestation and --wallet-formats');
 
   const partner = await context.store.getPartner(id);
   if (!partner) {
@@ -260,6 +270,12 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
   const attestation =
     attestationFlag === undefined ? (partner.attestation ?? null) : readAttestation(attestationFlag, partner.rail);
   if (typeof attestation === 'object' && attestation !== null) return usageError(attestation.problem);
+  const formatsFlag = text('wallet-formats');
+  const walletFormats =
+    formatsFlag === undefined
+      ? (partner.walletFormats ?? null)
+      : readWalletFormats(formatsFlag, partner.rail, context.config.walletFormats);
+  if (typeof walletFormats === 'object' && walletFormats !== null) return usageError(walletFormats.problem);
 
   const updated: PartnerRecord = {
     ...partner,
@@ -267,6 +283,7 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
     domain: domain ?? partner.domain,
     blindAppId: blindAppId ?? partner.blindAppId,
     attestation,
+    walletFormats,
   };
   await context.store.putPartner(updated);
   const changes = (
@@ -275,6 +292,7 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
       ['domain', partner.domain, updated.domain],
       ['blind app', partner.blindAppId ?? '-', updated.blindAppId ?? '-'],
       ['attestation', partner.attestation ?? 'jws', updated.attestation ?? 'jws'],
+      ['wallet formats', partner.walletFormats ?? 'all', updated.walletFormats ?? 'all'],
     ] as const
   ).filter(([, before, after]) => before !== after);
   context.out(
@@ -364,6 +382,30 @@ function readAttestation(value: string | undefined, rail: string): 'private' | n
   return 'private';
 }
 
+/**
+ * `--wallet-formats` (design.md §19): null for `all` (the operator's SVC_WALLET_FORMATS), the one
+ * format, or the problem: another value, a format outside the operator's setting (its requests
+ * could ask nothing), or an adult_blind partner (its requests never name it, design.md §8).
+ */
+function readWalletFormats(
+  value: string,
+  rail: string,
+  operator: WalletFormats,
+): WalletFormat | null | { problem: string } {
+  if (!(WALLET_FORMATS as readonly string[]).includes(value))
+    return { problem: `--wallet-formats must be one of ${WALLET_FORMATS.join(', ')}, got ${quote(value)}` };
+  if (rail !== 'standard')
+    return {
+      problem: '--wallet-formats is only for standard partners: an adult_blind request never names its partner',
+    };
+  if (value === 'all') return null;
+  if (operator !== 'all' && operator !== value)
+    return {
+      problem: `--wallet-formats ${value} is outside the service's SVC_WALLET_FORMATS=${operator}: its requests could ask no format`,
+    };
+  return value as WalletFormat;
+}
+
 async function blindAppIdProblem(blindAppId: string, self: string | null, context: CommandContext) {
   if (!BLIND_APP_ID_PATTERN.test(blindAppId))
     return `--blind-app-id must match [A-Za-z0-9_-]{1,64}, got ${quote(blindAppId)}`;
@@ -420,6 +462,7 @@ function describe(partner: PartnerRecord) {
     blind_app_id: partner.blindAppId,
     allowed_scopes: partner.allowedScopes,
     ...(partner.rail === 'adult_blind' ? { attestation: partner.attestation ?? 'jws' } : {}),
+    ...(partner.rail === 'standard' ? { wallet_formats: partner.walletFormats ?? 'all' } : {}),
     status: partner.disabledAt ? 'disabled' : 'active',
     previous_secret_valid_until: partner.previousSecretUntil
       ? new Date(partner.previousSecretUntil).toISOString()

@@ -43,7 +43,7 @@ describe('svc wallet present', () => {
 
     const ok = capture();
     expect(await runWalletCommand(['present', link, '--persona=fr-adult-m'], ok.io, { clock, post })).toBe(0);
-    expect(ok.out.join('\n')).toMatch(/→ 200 \{\}/);
+    expect(ok.out.join('\n')).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
     expect((await pollStatus(t, flow)).status).toBe('completed');
     await t.close();
   });
@@ -87,7 +87,7 @@ describe('svc wallet present', () => {
     expect(await runWalletCommand(['present', link, '--persona', 'fr-adult-f'], pid.io, { clock, post })).toBe(0);
     expect(pid.out).toEqual([
       'presenting pid as pid, disclosing {"age_over_18":true,"nationality":["FR"]}',
-      expect.stringMatching(/^POST http:\/\/localhost:8787\/oid4vp\/response\/vr_\S+ → 200 \{\}$/),
+      expect.stringMatching(/^POST http:\/\/localhost:8787\/oid4vp\/response\/vr_\S+ → 200 \{"redirect_uri":"\S+"\}$/),
     ]);
     expect((await pollStatus(t, flow)).status).toBe('completed');
     await t.close();

@@ -75,7 +75,8 @@ export async function createWithPartnerId(
   }
   const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;
-  const methods = await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'widget' });
+  const walletFormats = partner.walletFormats ?? null;
+  const methods = await requireProvingMethod(deps, { scopes, clientProofMode, channel: 'widget', walletFormats });
   return createVerifyRequest(
     deps,
     {
@@ -85,6 +86,7 @@ export async function createWithPartnerId(
       clientProofMode,
       locale,
       methods,
+      walletFormats,
       audienceLabel: partner.name,
     },
     { channel: 'widget', pageOrigin: partner.domain },

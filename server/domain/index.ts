@@ -9,7 +9,7 @@
  * - the loader: createWithPartnerId, createWithSessionToken (create), pollWidgetStatus (status),
  *   answerDcApiResponse (a wallet on the partner page), loaderWarnings;
  * - the phone page: openFromPhone, startProviderLogin / finishProviderLogin, answerPhoneDcApiResponse;
- * - a wallet: answerDirectPost, signedRequestObject;
+ * - a wallet: answerDirectPost, signedRequestObject; its return to the phone page: redeemResponseCode;
  * - the partner backend: createForSignedPartner, pollPartnerStatus, exchangeGrant,
  *   introspectPassToken, createBillingSession; the private attestation's widget:
  *   issuePrivateAttestation, createPrivateAttestationKeys (the key set it blinds for);
@@ -37,10 +37,12 @@ export { encodeQr } from './qr.ts';
 export { type LongPoll, pollPartnerStatus, pollWidgetStatus } from './request-status.ts';
 export { digestToken } from './tokens.ts';
 export { EXPIRED_GRACE_MS, POLL_AFTER_MS } from './verify-requests.ts';
+export { redeemResponseCode, redirectUriOf } from './wallet-return.ts';
 export {
   answerDcApiResponse,
   answerDirectPost,
   answerPhoneDcApiResponse,
+  postedRequestObject,
   signedRequestObject,
   type WalletOutcome,
 } from './wallet-response.ts';

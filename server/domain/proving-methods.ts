@@ -23,6 +23,7 @@ import { ServiceError } from '../errors.ts';
 import type { ProviderRecord, Store, VerifyRequestRecord } from '../store/store.ts';
 import { methodProblem } from './provider-registry.ts';
 import { isWalletOffered, walletOfferView } from './wallet-offer.ts';
+import type { WalletFormat } from '../wallet/index.ts';
 
 /**
  * True when the provider is enabled, its `proves` covers every scope and its method is one
@@ -54,6 +55,8 @@ export interface ProvableRequest {
   clientProofMode: boolean;
   /** who created it: the loader (`widget`) or a signed partner call (`partner`) */
   channel: 'widget' | 'partner';
+  /** the partner's `wallet_formats` (design.md §19): absent or null, the operator's SVC_WALLET_FORMATS */
+  walletFormats?: WalletFormat | null;
 }
 
 /**

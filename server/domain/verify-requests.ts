@@ -31,6 +31,7 @@ import { createResultLock, lockResult, openResult } from './result-box.ts';
 import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
 import type { ProvingMethod } from './proving-methods.ts';
 import { offerWallet, type WalletOffer } from './wallet-offer.ts';
+import type { WalletFormat } from '../wallet/index.ts';
 
 /** `vr_` + 16 random bytes in base64url (tokens.ts newRequestId). */
 export const REQUEST_ID_PATTERN = /^vr_[A-Za-z0-9_-]{22}$/;
@@ -48,6 +49,8 @@ interface RequestBasics {
   locale: Locale;
   /** the methods that can prove it, decided once before it is made (proving-methods.ts requireProvingMethod) */
   methods: readonly ProvingMethod[];
+  /** the partner's `wallet_formats` (design.md §19); absent or null: the operator's */
+  walletFormats?: WalletFormat | null;
 }
 
 /**
@@ -115,6 +118,7 @@ export async function createVerifyRequest(
     ? await offerWallet(deps, {
         id,
         scopes: request.scopes,
+        walletFormats: request.walletFormats ?? null,
         ...(reader.channel === 'widget' && reader.pageOrigin ? { pageOrigin: reader.pageOrigin } : {}),
       })
     : null;
@@ -343,6 +347,8 @@ export async function approveRequest(
   deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind'>,
   record: VerifyRequestRecord,
   approval: Approval,
+  /** written in the same compare-and-set: the wallet's response_code digest (design.md §19) */
+  extra: Pick<VerifyRequestPatch, 'responseCodeDigest'> = {},
 ): Promise<VerifyRequestRecord> {
   const now = deps.clock.now();
   assertActionable(record, now);
@@ -361,6 +367,7 @@ export async function approveRequest(
     method,
     sealedResult,
     expiresAt: resultExpiresAt,
+    ...extra,
   });
 }
 

@@ -11,7 +11,15 @@ import type { Scope } from '../../src/protocol/scopes.ts';
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import { createWalletRequest, isWalletProvable, walletRequestOf, type WalletRequestMaterial } from '../wallet/index.ts';
+import {
+  allowedWalletFormats,
+  createWalletRequest,
+  isWalletProvable,
+  walletRequestOf,
+  type WalletFormat,
+  type WalletFormats,
+  type WalletRequestMaterial,
+} from '../wallet/index.ts';
 
 /** What verify-request answers when the path is offered. */
 export interface WalletOffer {
@@ -28,18 +36,39 @@ const signedSealPurpose = (requestId: string) => `wallet-signed/${requestId}`;
  * True when the wallet path is offered: client proof mode, every requested scope one a wallet
  * can prove (isAdult, isFrench, isEU: isUnique needs an identity provider), a loader-created
  * request (the signed partner variant answers no wallet link, design.md §3), and the path enabled
- * (always in sandbox; in production with SVC_WALLET_TRUST).
+ * (always in sandbox; in production with SVC_WALLET_TRUST), and a credential format left to ask
+ * (walletFormatsOf, design.md §19).
  */
 export function isWalletOffered(
-  deps: Pick<AppDeps, 'wallet'>,
-  request: { scopes: readonly Scope[]; clientProofMode: boolean; channel: 'widget' | 'partner' },
+  deps: Pick<AppDeps, 'wallet'> & { config?: Pick<AppDeps['config'], 'walletFormats'> },
+  request: {
+    scopes: readonly Scope[];
+    clientProofMode: boolean;
+    channel: 'widget' | 'partner';
+    walletFormats?: WalletFormat | null;
+  },
 ): boolean {
   return (
     deps.wallet.trust.enabled &&
+    walletFormatsOf(deps, request.walletFormats) !== null &&
     request.clientProofMode &&
     request.channel === 'widget' &&
     isWalletProvable(request.scopes)
   );
+}
+
+/**
+ * The credential formats a request may ask (design.md §19): the operator's SVC_WALLET_FORMATS
+ * narrowed by the partner's `wallet_formats` (STANDARD only: an ADULT_BLIND request never names
+ * its partner, design.md §8); null when none is left.
+ *
+ * @example walletFormatsOf(deps, partner.walletFormats) // 'all' | 'mso_mdoc' | 'dc+sd-jwt' | null
+ */
+export function walletFormatsOf(
+  deps: { config?: Pick<AppDeps['config'], 'walletFormats'> },
+  partner: WalletFormat | null | undefined,
+): WalletFormats | null {
+  return allowedWalletFormats(deps.config?.walletFormats ?? 'all', partner);
 }
 
 /**
@@ -55,10 +84,14 @@ export async function offerWallet(
     scopes: readonly Scope[];
     /** the partner page's origin, checked by the caller: its Digital Credentials API requests are signed for it */
     pageOrigin?: string;
+    /** the partner's `wallet_formats` (design.md §19); absent or null: the operator's */
+    walletFormats?: WalletFormat | null;
   },
 ): Promise<{ offer: WalletOffer; material: WalletRequestMaterial } | null> {
-  if (!isWalletProvable(request.scopes)) return null;
+  const formats = walletFormatsOf(deps, request.walletFormats);
+  if (!isWalletProvable(request.scopes) || formats === null) return null;
   const created = await createWalletRequest({
+    formats,
     requestId: request.id,
     apiUrl: deps.config.apiUrl,
     scopes: request.scopes,

@@ -34,8 +34,11 @@ import {
   type WalletVerdict,
 } from '../wallet/index.ts';
 import { pickFacts, unprovenScopes } from '../rules/facts.ts';
+import { resignRequestObject } from '../wallet/signed-request.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
+import { digestToken } from './tokens.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
+import { newResponseCode, redirectUriOf } from './wallet-return.ts';
 import {
   approveRequest,
   EXPIRED_GRACE_MS,
@@ -45,15 +48,22 @@ import {
   settle,
 } from './verify-requests.ts';
 
-type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'>;
+type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'> & {
+  config?: Pick<AppDeps['config'], 'appUrl'>;
+};
 
 /**
  * What the route answers and logs: never a credential, a token or a value from the presentation;
  * `detail` is one of a closed set of our phrases (RefusalDetail and the three below).
  */
 export type WalletOutcome =
-  | { status: 'completed' | 'cancelled'; requestId: string }
-  | { status: 'failed'; requestId: string; reason: Extract<FailReason, 'failed' | 'claims_missing'> }
+  | { status: 'completed' | 'cancelled'; requestId: string; redirectUri?: string }
+  | {
+      status: 'failed';
+      requestId: string;
+      reason: Extract<FailReason, 'failed' | 'claims_missing'>;
+      redirectUri?: string;
+    }
   | {
       status: 'refused';
       check: WalletCheck | 'unknown_request' | 'origin';
@@ -86,14 +96,22 @@ function notWaiting(): WalletOutcome {
   };
 }
 
-/** Settles the request from a verdict (see the table at the top). */
+/**
+ * Settles the request from a verdict (see the table at the top). With `appUrl` (a wallet's post,
+ * design.md §19) the settled request keeps a fresh response_code's digest, written in the same
+ * compare-and-set, and the outcome carries the `redirect_uri` back to the phone page's done view.
+ */
 async function settleFromVerdict(
   deps: WalletResponseDeps,
   record: VerifyRequestRecord,
   verdict: WalletVerdict,
+  appUrl?: string,
 ): Promise<WalletOutcome> {
   if (verdict.status === 'refused') return verdict;
   const now = deps.clock.now();
+  const code = appUrl === undefined ? null : newResponseCode();
+  const back = code === null ? {} : { redirectUri: redirectUriOf(appUrl!, record.id, code) };
+  const extra = code === null ? {} : { responseCodeDigest: digestToken(code) };
   try {
     if (verdict.status === 'cancelled') {
       await settle(deps.store, record, now, {
@@ -101,8 +119,9 @@ async function settleFromVerdict(
         reason: 'cancelled',
         method: 'eudi_wallet',
         expiresAt: now + EXPIRED_GRACE_MS,
+        ...extra,
       });
-      return { status: 'cancelled', requestId: record.id };
+      return { status: 'cancelled', requestId: record.id, ...back };
     }
     const facts = pickFacts(verdict.facts, record.scopes);
     const reason =
@@ -117,11 +136,12 @@ async function settleFromVerdict(
         reason,
         method: 'eudi_wallet',
         expiresAt: now + EXPIRED_GRACE_MS,
+        ...extra,
       });
-      return { status: 'failed', requestId: record.id, reason };
+      return { status: 'failed', requestId: record.id, reason, ...back };
     }
-    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts });
-    return { status: 'completed', requestId: record.id };
+    await approveRequest(deps, record, { method: 'eudi_wallet', subject: null, facts }, extra);
+    return { status: 'completed', requestId: record.id, ...back };
   } catch (error) {
     // ALREADY_FINISHED / REQUEST_EXPIRED from the compare-and-set: another answer (or the clock) won.
     if (error instanceof ServiceError && (error.code === 'ALREADY_FINISHED' || error.code === 'REQUEST_EXPIRED'))
@@ -155,7 +175,7 @@ export async function answerDirectPost(
     request: viewOf(record),
     now,
   });
-  return settleFromVerdict(deps, record, verdict);
+  return settleFromVerdict(deps, record, verdict, deps.config?.appUrl);
 }
 
 /**
@@ -173,6 +193,25 @@ export async function signedRequestObject(
   const record = isRequestId(requestId) ? await deps.store.getRequest(requestId, now) : null;
   if (!record?.wallet?.signed || !isOpenStatus(record.status) || now >= record.deadlineAt) return null;
   return record.wallet.signed.requestObject;
+}
+
+/**
+ * The request object for a wallet's POST to request_uri (design.md §19, OpenID4VP 1.0 §5.10):
+ * signed now with its `wallet_nonce`; null where the GET finds nothing (or the access certificate
+ * changed since). Neither is single use.
+ *
+ * @example const jws = await postedRequestObject(deps, params.requestId, form.get('wallet_nonce'))
+ */
+export async function postedRequestObject(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'wallet'>,
+  requestId: string,
+  walletNonce: string,
+): Promise<string | null> {
+  const now = deps.clock.now();
+  const record = isRequestId(requestId) ? await deps.store.getRequest(requestId, now) : null;
+  const signed = record?.wallet?.signed;
+  if (!signed || !isOpenStatus(record.status) || now >= record.deadlineAt || !deps.wallet.access) return null;
+  return resignRequestObject(deps.wallet.access, signed, walletNonce, now);
 }
 
 /**

@@ -36,6 +36,11 @@ export const RATE_LIMITS = {
    */
   walletRequestObject: { name: 'wallet-request-object', max: 120, windowMs: MINUTE },
   /**
+   * per client address: the done view's response_code redemptions (design.md §19); a visitor
+   * redeems once per verification, and a 256-bit code cannot be guessed
+   */
+  phoneDone: { name: 'phone-done', max: 60, windowMs: MINUTE },
+  /**
    * per client address: identity provider starts (docs/providers.md, "Limits"); each writes a
    * login state, so one address cannot fill the store with them
    */

@@ -4,6 +4,7 @@
  *   GET /v4/loader.min.js         5 minutes of cache: partners pick up a new loader soon
  *   GET /v4/ui.<hash>.js          immutable for a year: the name changes with the content
  *   GET /m/v/:requestId           the phone page (both modes, design.md §12), never cached
+ *   GET /m/v/:requestId/done      the same page, its done view (design.md §19)
  *   GET /m/assets/<file>          its hashed assets
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
@@ -136,6 +137,11 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   // The phone page, in both modes: a production request is proven there too (design.md §12).
   app.get<{ Params: { requestId: string } }>('/m/v/:requestId', (request, reply) => {
+    if (!REQUEST_ID.test(request.params.requestId)) throw new ServiceError('NOT_FOUND');
+    return sendPhonePage(reply, distDir);
+  });
+  // design.md §19: the done view a wallet's redirect_uri opens (the page reads its fragment)
+  app.get<{ Params: { requestId: string } }>('/m/v/:requestId/done', (request, reply) => {
     if (!REQUEST_ID.test(request.params.requestId)) throw new ServiceError('NOT_FOUND');
     return sendPhonePage(reply, distDir);
   });

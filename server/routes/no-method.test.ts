@@ -26,8 +26,11 @@ let t: TestApp;
 afterEach(async () => t?.close());
 
 /** A production service with the fixture partners under pk_live_ ids; the wallet trusted unless told. */
-async function productionApp(options: { walletTrust?: boolean } = {}): Promise<TestApp> {
-  const env: Record<string, string> = options.walletTrust === false ? {} : { SVC_WALLET_TRUST: trust.path };
+async function productionApp(options: { walletTrust?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const env: Record<string, string> = {
+    ...(options.walletTrust === false ? {} : { SVC_WALLET_TRUST: trust.path }),
+    ...options.env,
+  };
   return makeTestApp({ deps: (await makeProductionTestDeps({ env })).deps });
 }
 
@@ -107,6 +110,23 @@ describe('production refuses what no enabled method can prove: 400 NO_METHOD', (
     const create = creators(t, live);
     expect((await create.standard(['isAdult'], true)).json().error).toBe('NO_METHOD');
     expect((await create.blind(['isAdult'], true)).json().error).toBe('NO_METHOD');
+  });
+
+  it('when no wallet format is left (design.md §19): the partner’s dc+sd-jwt under SVC_WALLET_FORMATS=mso_mdoc', async () => {
+    t = await productionApp({ env: { SVC_WALLET_FORMATS: 'mso_mdoc' } });
+    const demo = (await t.deps.store.getPartner(liveIdOf(PARTNERS.demo.id)))!;
+    // written around the CLI (which refuses it), or left behind by an operator who narrowed the service since
+    await t.deps.store.putPartner({ ...demo, walletFormats: 'dc+sd-jwt' });
+    const store = watchStore(t);
+    const create = creators(t, live);
+    for (const scopes of [['isAdult'], ['isAdult', 'isFrench']] as Scope[][]) {
+      const res = await create.standard(scopes, true);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toBe('NO_METHOD');
+    }
+    expect(store.requestsCreated()).toBe(0);
+    await t.deps.store.putPartner({ ...demo, walletFormats: 'mso_mdoc' });
+    expect((await create.standard(['isAdult', 'isFrench'], true)).statusCode).toBe(201);
   });
 
   it('only after the existing checks: INVALID_SCOPES, INVALID_PARTNER, ORIGIN_NOT_ALLOWED, SESSION_INVALID first', async () => {

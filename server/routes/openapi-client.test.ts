@@ -277,7 +277,10 @@ describe('the OpenAPI document, proven by a generated client', () => {
     expect(result.first).toMatchObject({ status: 'pending' });
     expect(result.opened).toMatchObject({ status: 'in_progress' });
     expect((result.opened as { methods: Array<{ id: string }> }).methods[0]).toMatchObject({ id: 'eudi_wallet' });
-    expect(result.answered).toEqual({});
+    // design.md §19: the way back to the phone page's done view
+    expect(result.answered).toEqual({
+      redirect_uri: expect.stringMatching(/\/m\/v\/vr_[\w-]+\/done#response_code=[\w-]{43}$/),
+    });
     expect(result.done).toMatchObject({ status: 'completed', result: { grant_code: expect.stringMatching(/^g_/) } });
     expect(result.exchanged).toMatchObject({ token_type: 'Bearer', scopes: ['isAdult'], age_over_18: true });
     expect(result.active).toMatchObject({ active: true, attributes: { verification_method: 'eudi_wallet' } });

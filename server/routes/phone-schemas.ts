@@ -21,6 +21,33 @@ const requestIdParam = {
   properties: { requestId: { type: 'string', description: 'the verification request id (`vr_…`)' } },
 } as const;
 
+/** POST /api/m/requests/{requestId}/done (design.md §19) */
+export const phoneDoneSchema = {
+  tags: ['phone'],
+  summary: 'The done view a wallet sent the visitor back to redeems its response_code',
+  description:
+    'Posted by the phone page at `/m/v/{requestId}/done#response_code=…` (the `redirect_uri` a wallet’s post was ' +
+    'answered with). Single use: the right code answers the request’s status and language once; a missing, forged, ' +
+    'used or other request’s code answers 404 and changes nothing.',
+  params: requestIdParam,
+  body: {
+    type: 'object',
+    required: ['response_code'],
+    properties: { response_code: { type: 'string', description: '43 base64url characters' } },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['status', 'locale'],
+      properties: {
+        status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'failed', 'expired'] },
+        locale: { type: 'string', enum: [...LOCALES] },
+      },
+    },
+    ...errorResponses(['INVALID_REQUEST', 'NOT_FOUND', TOO_MANY_REQUESTS]),
+  },
+} as const;
+
 /** POST /api/m/requests/{requestId}/open */
 export const phoneOpenSchema = {
   tags: ['phone'],

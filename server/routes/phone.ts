@@ -19,6 +19,10 @@
  * routes' budget of 120 posts a minute per client address. Rate limits and the error shape are
  * the routes' config (http/route-policy.ts).
  *
+ * POST /api/m/requests/:requestId/done {response_code} (both modes, design.md §19): the done view a
+ * wallet's redirect_uri opened redeems its code, once → 200 `{status, locale}`; a missing,
+ * malformed, forged, used or other request's code → 404 NOT_FOUND, and nothing changes.
+ *
  * POST /api/m/requests/:requestId/open {h} answers the first failing check, in this order:
  *  1. body not a JSON object, h missing or not a string → 400 INVALID_REQUEST
  *  2. unknown request, malformed id, wrong or malformed h → 404 NOT_FOUND
@@ -30,6 +34,7 @@ import type { LoginResult, PhoneOpened, PhoneWalletAnswered, ProviderLoginStarte
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/index.ts';
 import { sendPhonePage } from './assets.ts';
 import {
+  phoneDoneSchema,
   phoneOpenSchema,
   phoneWalletResponseSchema,
   providerCallbackSchema,
@@ -40,8 +45,8 @@ import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { PhoneHandoff } from '../domain/index.ts';
 import { openFromPhone } from '../domain/index.ts';
-import { answerPhoneDcApiResponse } from '../domain/index.ts';
-import { refuseWalletAnswer } from './wallet.ts';
+import { answerPhoneDcApiResponse, redeemResponseCode } from '../domain/index.ts';
+import { refuseWalletAnswer, WALLET_ANSWER_BODY_LIMIT_BYTES } from './wallet.ts';
 import { requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } from '../http/body.ts';
@@ -49,6 +54,7 @@ import { INVALID_REQUEST_BODY, readJsonObject, readString, type JsonObject } fro
 export const PHONE_OPEN_PATH = '/api/m/requests/:requestId/open';
 export const PROVIDER_START_PATH = '/api/m/requests/:requestId/providers/:providerId/start';
 export const PHONE_WALLET_RESPONSE_PATH = '/api/m/requests/:requestId/wallet-response';
+export const PHONE_DONE_PATH = '/api/m/requests/:requestId/done';
 
 type PhoneRequest = FastifyRequest<{ Params: { requestId: string } }>;
 
@@ -97,7 +103,11 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
     phone.post<{ Params: { requestId: string } }>(
       PHONE_WALLET_RESPONSE_PATH,
       // A wallet route: its refusals, a bad body's too, answer OpenID4VP's error shape (design.md §11).
-      { schema: phoneWalletResponseSchema, config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' } },
+      {
+        schema: phoneWalletResponseSchema,
+        bodyLimit: WALLET_ANSWER_BODY_LIMIT_BYTES,
+        config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' },
+      },
       async (request): Promise<PhoneWalletAnswered> => {
         const { body, handoff } = readWalletHandoff(request);
         const outcome = await answerPhoneDcApiResponse(deps, {
@@ -112,6 +122,17 @@ export function registerPhoneRoutes(app: FastifyInstance, deps: AppDeps): void {
         return outcome.status === 'completed'
           ? { status: 'completed' }
           : { status: 'failed', reason: outcome.status === 'failed' ? outcome.reason : 'cancelled' };
+      },
+    );
+
+    phone.post<{ Params: { requestId: string } }>(
+      PHONE_DONE_PATH,
+      { schema: phoneDoneSchema, config: { rateLimit: RATE_LIMITS.phoneDone } },
+      async (request) => {
+        const body = readJsonObject(request, INVALID_REQUEST_BODY);
+        const done = await redeemResponseCode(deps, request.params.requestId, body.response_code);
+        if (done === null) throw new ServiceError('NOT_FOUND', { cause: 'no live response_code of this request' });
+        return done;
       },
     );
 

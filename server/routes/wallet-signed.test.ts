@@ -82,7 +82,8 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     const clientId = t.deps.wallet.access!.clientId;
     expect(flow.created.wallet_link).toBe(
       `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=` +
-        encodeURIComponent(`${app.apiUrl}/oid4vp/request/${flow.requestId}`),
+        encodeURIComponent(`${app.apiUrl}/oid4vp/request/${flow.requestId}`) +
+        '&request_uri_method=post',
     );
     // The AV profile's [isAdult] link stays unsigned.
     const av = await startStandardFlow(t, { scopes: ['isAdult'], client_proof_mode: true });
@@ -113,12 +114,61 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     expect((await t.app.inject({ method: 'GET', url: '/oid4vp/request/vr_unknown' })).statusCode).toBe(404);
   });
 
+  it('answers a POST to request_uri with an object signed now echoing the wallet_nonce; GET too, neither single use', async () => {
+    const app = await listening();
+    t = app;
+    const flow = await frenchAdult(t);
+    const url = `${app.apiUrl}/oid4vp/request/${flow.requestId}`;
+    const leafKey = async (jws: string) => importX509(pemOf(decodeProtectedHeader(jws).x5c![0]!), 'ES256');
+    const payloadOf = async (jws: string) =>
+      JSON.parse(new TextDecoder().decode((await compactVerify(jws, await leafKey(jws))).payload));
+    const post = (body: string, type = 'application/x-www-form-urlencoded') =>
+      fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+    const gotten = await payloadOf(await (await fetch(url)).text());
+    expect(gotten.wallet_nonce).toBeUndefined();
+    t.clock.advance(5_000);
+    for (const nonce of ['n-1_abcdefghijklmnop', 'another~nonce.2']) {
+      const res = await post(
+        `wallet_nonce=${encodeURIComponent(nonce)}&wallet_metadata=${encodeURIComponent('{"vp_formats_supported":{}}')}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/oauth-authz-req+jwt');
+      const jws = await res.text();
+      expect(decodeProtectedHeader(jws)).toMatchObject({ alg: 'ES256', typ: 'oauth-authz-req+jwt' });
+      const payload = await payloadOf(jws);
+      expect(payload.wallet_nonce).toBe(nonce);
+      expect(payload.iat).toBe(Math.floor(t.clock.now() / 1000));
+      expect({ ...payload, wallet_nonce: undefined, iat: undefined }).toEqual({ ...gotten, iat: undefined });
+    }
+    expect((await fetch(url)).status).toBe(200);
+    // a missing, repeated or malformed wallet_nonce, bad metadata, another body type: 400, the request still waiting
+    for (const [body, type] of [
+      ['wallet_metadata=%7B%7D', undefined],
+      ['wallet_nonce=a&wallet_nonce=b', undefined],
+      ['wallet_nonce=has%20space', undefined],
+      ['wallet_nonce=ok&wallet_metadata=%5B%5D', undefined],
+      ['{"wallet_nonce":"x"}', 'application/json'],
+    ] as const) {
+      const res = await post(body, type ?? 'application/x-www-form-urlencoded');
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+    }
+    expect((await post('wallet_nonce=x')).status).toBe(200);
+    const unknown = await fetch(`${app.apiUrl}/oid4vp/request/vr_unknown`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'wallet_nonce=x',
+    });
+    expect(unknown.status).toBe(404);
+    expect((await pollStatus(t, flow)).status).toBe('pending');
+  });
+
   it('svc wallet present fetches, verifies and answers it with a JWE; the request completes, then its object is gone', async () => {
     const app = await listening();
     t = app;
     const flow = await frenchAdult(t);
     const { code, out } = await present(flow);
-    expect(out).toContain('→ 200 {}');
+    expect(out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
     expect(code).toBe(0);
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
     expect(logLines.join('\n')).toContain('wallet response accepted');
@@ -130,7 +180,7 @@ describe('with SVC_WALLET_ACCESS_CERT (the sandbox access certificate)', () => {
     t = app;
     const flow = await frenchAdult(t);
     const { code, out } = await present(flow, undefined, 'pid-sd-jwt');
-    expect(out).toContain('→ 200 {}');
+    expect(out).toMatch(/→ 200 \{"redirect_uri":"[^"]+\/done#response_code=[\w-]{43}"\}/);
     expect(code).toBe(0);
     expect(await pollStatus(t, flow)).toMatchObject({ status: 'completed' });
   });

@@ -145,7 +145,10 @@ describe('POST /oid4vp/response/:requestId', () => {
     const flow = await proofFlow(t);
     const res = await present(t, flow);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({});
+    // design.md §19: the way back to the phone page's done view
+    expect(res.json()).toEqual({
+      redirect_uri: expect.stringMatching(/\/m\/v\/vr_[\w-]+\/done#response_code=[\w-]{43}$/),
+    });
     const status = await pollStatus(t, flow);
     expect(status.status).toBe('completed');
     const { grant_code } = status.result as { grant_code: string };

@@ -9,11 +9,15 @@
  *   reference (docs/design.md §16), `application/oauth-authz-req+jwt`, never cached; 404 when the
  *   request is unknown, was made unsigned or no longer waits. Fetched by the wallet app: no CORS.
  *   A signed request's wallet posts `response=<JWE>` to the response route below.
+ * POST /oid4vp/request/:requestId — the same with `request_uri_method=post` (design.md §19): form
+ *   `wallet_nonce` (and `wallet_metadata`) → the object signed now, carrying that wallet_nonce;
+ *   400 invalid_request for a missing or malformed one; on the request objects' budget.
  * POST /api/w/wallet-response/:requestId?pt=<poll_token> — what the Digital Credentials API gave
  *   the partner page, posted by the loader as text/plain JSON (no preflight), CORS open as /api/w/*.
  *
- * Both answer 200 `{}` when the request completed (or failed: not adult, or cancelled by the
- * wallet's `error=access_denied`), and 400 `{"error":"invalid_request","error_description":…}`
+ * Both answer 200 when the request completed (or failed: not adult, or cancelled by the
+ * wallet's `error=access_denied`): the wallet's post `{"redirect_uri"}` back to the phone page's
+ * done view (design.md §19, domain/wallet-return.ts), the loader's post `{}`; and 400 `{"error":"invalid_request","error_description":…}`
  * when the answer is refused; the request then stays waiting. The log line names the check that
  * failed, never the credential. Before anything else, more than 120 posts in 60 s from one client
  * address to these routes and the phone page's /api/m/requests/:id/wallet-response (routes/phone.ts)
@@ -26,9 +30,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { answerDcApiResponse, answerDirectPost, signedRequestObject, type WalletOutcome } from '../domain/index.ts';
+import {
+  answerDcApiResponse,
+  answerDirectPost,
+  postedRequestObject,
+  signedRequestObject,
+  type WalletOutcome,
+} from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
-import { REQUEST_OBJECT_CONTENT_TYPE } from '../wallet/signed-request.ts';
+import { REQUEST_OBJECT_CONTENT_TYPE, WALLET_NONCE } from '../wallet/signed-request.ts';
 import { PAGE_POST_CORS, requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
@@ -38,6 +48,13 @@ export const OID4VP_REQUEST_PATH = '/oid4vp/request/:requestId';
 export const DC_API_RESPONSE_PATH = '/api/w/wallet-response/:requestId';
 
 const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The body limit of the routes that take wallet answers (design.md §19): the verifier's largest
+ * presentation (64 KiB, wallet/sd-jwt.ts) encrypted (JWE, base64url: ×4/3) and form-encoded, with
+ * room for the rest; every other route keeps 16 KiB (LIMITS.bodyLimitBytes). Beyond: 413.
+ */
+export const WALLET_ANSWER_BODY_LIMIT_BYTES = 96 * 1024;
 
 /**
  * Logs a refusal (request id and check, never a value), counts it by its check, and throws it:
@@ -67,7 +84,8 @@ function answer(
   if (outcome.status === 'refused') refuseWalletAnswer(deps, request, requestId, outcome);
   const reason = outcome.status === 'failed' ? { reason: outcome.reason } : {};
   request.log.info({ requestId, outcome: outcome.status, ...reason }, 'wallet response accepted');
-  return reply.code(200).send({});
+  // design.md §19: a wallet's post is answered with the way back to the phone page (never logged)
+  return reply.code(200).send(outcome.redirectUri ? { redirect_uri: outcome.redirectUri } : {});
 }
 
 /** `svc_wallet_checks_failed_total` (docs/operations.md, Metrics): the check's name, never a value. */
@@ -90,6 +108,14 @@ const walletAnswers = {
     description:
       'accepted: the request completed (or failed: not adult, a requested element not disclosed — claims_missing —, ' +
       'or cancelled)',
+    properties: {
+      redirect_uri: {
+        type: 'string',
+        description:
+          'a wallet’s post only (direct_post, direct_post.jwt; design.md §19): `{app_url}/m/v/<request_id>/done' +
+          '#response_code=<43 base64url characters>`, the phone page’s done view; the code is single use',
+      },
+    },
   },
   400: {
     type: 'object',
@@ -146,6 +172,38 @@ const requestObjectSchema = {
   },
 } as const;
 
+const requestObjectPostSchema = {
+  summary: 'The signed request object, signed now with the wallet’s wallet_nonce (request_uri_method=post)',
+  description:
+    'Posted by the wallet to the `request_uri` of a signed `wallet_link` (OpenID4VP 1.0 §5.10, design.md §19), ' +
+    'form-encoded: `wallet_nonce` (echoed in the object) and optionally `wallet_metadata` (a JSON object). The ' +
+    'same request object as the GET, signed now; neither is single use. 404 once the request no longer waits.',
+  tags: ['wallet'],
+  consumes: [FORM],
+  params: requestIdParam,
+  body: {
+    type: 'object',
+    properties: { wallet_nonce: { type: 'string' }, wallet_metadata: { type: 'string' } },
+  },
+  response: {
+    200: {
+      description: 'the request object',
+      content: { [REQUEST_OBJECT_CONTENT_TYPE]: { schema: { type: 'string' } } },
+    },
+    400: walletAnswers[400],
+    ...errorResponses(['NOT_FOUND', TOO_MANY_REQUESTS]),
+  },
+} as const;
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 const dcApiSchema = {
   summary: 'What the Digital Credentials API returned to the partner page (posted by the loader)',
   description:
@@ -190,9 +248,40 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     );
 
+    // design.md §19: request_uri_method=post, the wallet's nonce echoed in an object signed now
+    wallet.post<WithId>(
+      OID4VP_REQUEST_PATH,
+      {
+        schema: requestObjectPostSchema,
+        config: { rateLimit: RATE_LIMITS.walletRequestObject, errorShape: 'oauth' },
+      },
+      async (request, reply) => {
+        const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        const form = new URLSearchParams(contentType === FORM ? request.rawBody.toString('utf8') : '');
+        const nonces = form.getAll('wallet_nonce');
+        const metadata = form.getAll('wallet_metadata');
+        const problem =
+          contentType !== FORM
+            ? `the body must be ${FORM}`
+            : nonces.length !== 1 || !WALLET_NONCE.test(nonces[0]!)
+              ? 'wallet_nonce must appear once, 1 to 256 visible ASCII characters'
+              : metadata.length > 1 || (metadata.length === 1 && !isJsonObject(metadata[0]!))
+                ? 'wallet_metadata must be one JSON object'
+                : null;
+        if (problem) throw new ServiceError('INVALID_REQUEST', { message: problem, cause: 'request_uri post' });
+        const jws = await postedRequestObject(deps, request.params.requestId, nonces[0]!);
+        if (jws === null) throw new ServiceError('NOT_FOUND', { cause: 'no signed request object for this request' });
+        return reply.header('content-type', REQUEST_OBJECT_CONTENT_TYPE).send(jws);
+      },
+    );
+
     wallet.post<WithId>(
       OID4VP_RESPONSE_PATH,
-      { schema: directPostSchema, config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' } },
+      {
+        schema: directPostSchema,
+        bodyLimit: WALLET_ANSWER_BODY_LIMIT_BYTES,
+        config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth' },
+      },
       async (request, reply) => {
         const { requestId } = request.params;
         const contentType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
@@ -210,6 +299,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: AppDeps): void 
       DC_API_RESPONSE_PATH,
       {
         schema: dcApiSchema,
+        bodyLimit: WALLET_ANSWER_BODY_LIMIT_BYTES,
         config: { rateLimit: RATE_LIMITS.walletResponse, errorShape: 'oauth', cors: PAGE_POST_CORS },
       },
       async (request, reply) => {

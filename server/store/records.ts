@@ -41,6 +41,11 @@ export interface PartnerRecord {
    * Absent or null: the JWS attestation (docs/adult-blind.md#what-an-attestation-is).
    */
   attestation?: 'private' | null;
+  /**
+   * The wallet credential format its requests ask (design.md §19), within the operator's
+   * `SVC_WALLET_FORMATS` (`svc partners update --wallet-formats`). Absent or null: the operator's.
+   */
+  walletFormats?: 'mso_mdoc' | 'dc+sd-jwt' | null;
 }
 
 export interface VerifyRequestRecord {
@@ -96,6 +101,11 @@ export interface VerifyRequestRecord {
   privateAttestation?: boolean;
   /** when the service signed the request's one blinded token request; absent or null: not yet */
   privateIssuedAt?: number | null;
+  /**
+   * The digest (crypto/tokens' digest) of the `response_code` the answer to a valid wallet post
+   * carried in its `redirect_uri` (design.md §19); null once the done view used it. Absent: none.
+   */
+  responseCodeDigest?: string | null;
 }
 
 /**
@@ -126,6 +136,8 @@ export interface WalletRequestMaterial {
    * phone page's), when the service holds an access certificate (docs/design.md §16)
    */
   signedDc?: SignedDcRequests[];
+  /** the one credential format asked (design.md §19); absent: every format */
+  formats?: 'mso_mdoc' | 'dc+sd-jwt';
 }
 
 /** The verifier's public encryption key as client_metadata.jwks carries it; `kid` its RFC 7638 thumbprint. */
@@ -172,7 +184,14 @@ export interface SignedDcRequests {
 export type VerifyRequestPatch = Partial<
   Pick<
     VerifyRequestRecord,
-    'status' | 'reason' | 'method' | 'sealedResult' | 'expiresAt' | 'openedAt' | 'privateIssuedAt'
+    | 'status'
+    | 'reason'
+    | 'method'
+    | 'sealedResult'
+    | 'expiresAt'
+    | 'openedAt'
+    | 'privateIssuedAt'
+    | 'responseCodeDigest'
   >
 >;
 

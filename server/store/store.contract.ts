@@ -64,6 +64,7 @@ function partner(overrides: Partial<PartnerRecord> = {}): PartnerRecord {
     previousSecretUntil: null,
     disabledAt: null,
     attestation: null,
+    walletFormats: null,
     ...overrides,
   };
 }
@@ -226,9 +227,15 @@ export function runStoreContract(
           allowedScopes: ['isAdult', 'isUnique'],
         });
         const privateBlind = partner({ rail: 'adult_blind', blindAppId: 'app_private', attestation: 'private' });
+        const sdJwtOnly = partner({ walletFormats: 'dc+sd-jwt' });
+        const mdocOnly = partner({ walletFormats: 'mso_mdoc' });
         await store.putPartner(standard);
         await store.putPartner(blind);
         await store.putPartner(privateBlind);
+        await store.putPartner(sdJwtOnly);
+        await store.putPartner(mdocOnly);
+        expect(await store.getPartner(sdJwtOnly.id)).toEqual(sdJwtOnly);
+        expect(await store.getPartner(mdocOnly.id)).toEqual(mdocOnly);
         expect(await store.getPartner(standard.id)).toEqual(standard);
         expect(await store.getPartner(blind.id)).toEqual(blind);
         expect(await store.getPartner(privateBlind.id)).toEqual(privateBlind);

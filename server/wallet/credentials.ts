@@ -43,6 +43,42 @@ export const PID_SD_QUERY_ID = 'pid_sd' as const satisfies WalletCredential;
 export const PID_SD_VCT_VALUES: readonly string[] = ['urn:eudi:pid:1'];
 export type PresentedCredential = CredentialKind | typeof PID_SD_QUERY_ID;
 
+/**
+ * The credential formats a request may ask (design.md §19): `all` (every credential of the table
+ * and the SD-JWT VC PID), or one alone: `mso_mdoc` (the mdocs) or `dc+sd-jwt` (the SD-JWT VC PID).
+ */
+export const WALLET_FORMATS = ['all', 'mso_mdoc', 'dc+sd-jwt'] as const;
+export type WalletFormats = (typeof WALLET_FORMATS)[number];
+export type WalletFormat = Exclude<WalletFormats, 'all'>;
+
+/**
+ * What a request may ask: the operator's SVC_WALLET_FORMATS narrowed by the partner's
+ * `wallet_formats` (null: the operator's); null when nothing is left (the wallet is not offered).
+ *
+ * @example allowedWalletFormats('all', 'dc+sd-jwt') // 'dc+sd-jwt'; ('mso_mdoc', 'dc+sd-jwt') → null
+ */
+export function allowedWalletFormats(
+  operator: WalletFormats,
+  partner: WalletFormat | null | undefined,
+): WalletFormats | null {
+  if (!partner) return operator;
+  return operator === 'all' || operator === partner ? partner : null;
+}
+
+/**
+ * The DCQL credential query ids `kinds` stand for under `formats`: the mdocs unless `dc+sd-jwt`
+ * alone, then the SD-JWT VC PID wherever the mdoc PID is unless `mso_mdoc` alone.
+ *
+ * @example askedCredentials(['pid', 'mdl'], 'dc+sd-jwt') // ['pid_sd']
+ */
+export function askedCredentials(
+  kinds: readonly CredentialKind[],
+  formats: WalletFormats = 'all',
+): PresentedCredential[] {
+  const mdocs: PresentedCredential[] = formats === 'dc+sd-jwt' ? [] : [...kinds];
+  return formats !== 'mso_mdoc' && kinds.includes('pid') ? [...mdocs, PID_SD_QUERY_ID] : mdocs;
+}
+
 /** The scopes a wallet can prove. */
 export const WALLET_PROVABLE_SCOPES = ['isAdult', 'isFrench', 'isEU'] as const;
 export type WalletScope = (typeof WALLET_PROVABLE_SCOPES)[number];
@@ -199,15 +235,21 @@ export function credentialQueryFor(kind: CredentialKind, scopes: readonly Wallet
 
 /**
  * The DCQL query asking each of `kinds` for exactly the elements `scopes` need (credentialQueryFor),
- * and, with more than one, a credential set saying that any one of them will do (design.md §13).
+ * and, with more than one, a credential set saying that any one of them will do (design.md §13);
+ * of the `formats` allowed only (design.md §19).
  *
  * @example JSON.stringify(dcqlQueryFor(['pid', 'mdl'], ['isFrench']))
  * // {"credentials":[{"id":"pid",…,"claims":[{"path":["eu.europa.ec.eudi.pid.1","nationality"]}]},{"id":"mdl",…}],
  * //  "credential_sets":[{"options":[["pid"],["mdl"]]}]}
  */
-export function dcqlQueryFor(kinds: readonly CredentialKind[], scopes: readonly WalletScope[]): DcqlQuery {
-  const credentials = kinds.map((kind) => credentialQueryFor(kind, scopes));
-  if (kinds.includes('pid')) credentials.push(pidSdJwtQueryFor(scopes));
+export function dcqlQueryFor(
+  kinds: readonly CredentialKind[],
+  scopes: readonly WalletScope[],
+  formats: WalletFormats = 'all',
+): DcqlQuery {
+  const credentials = askedCredentials(kinds, formats).map((id) =>
+    id === PID_SD_QUERY_ID ? pidSdJwtQueryFor(scopes) : credentialQueryFor(id, scopes),
+  );
   if (credentials.length < 2) return { credentials };
   return { credentials, credential_sets: [{ options: credentials.map((credential) => [credential.id]) }] };
 }
@@ -238,6 +280,23 @@ export function pidSdJwtQueryFor(scopes: readonly WalletScope[]): DcqlCredential
       ['age', ...others],
       ['bd', ...others],
     ],
+  };
+}
+
+/**
+ * `vp_formats_supported` (OpenID4VP 1.0 §11.1, Appendix B) for the formats a DCQL query asks, with
+ * the only algorithms this verifier checks (design.md §19): ES256, COSE -7 for mdocs.
+ *
+ * @example vpFormatsSupportedOf(dcqlQueryFor(['pid'], ['isFrench'], 'mso_mdoc'))
+ * // { mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] } }
+ */
+export function vpFormatsSupportedOf(query: DcqlQuery): Record<string, Record<string, (string | number)[]>> {
+  const formats = new Set(query.credentials.map((credential) => credential.format));
+  return {
+    ...(formats.has('mso_mdoc') ? { mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] } } : {}),
+    ...(formats.has('dc+sd-jwt')
+      ? { 'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] } }
+      : {}),
   };
 }
 

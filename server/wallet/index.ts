@@ -21,7 +21,15 @@ export {
   type WalletRequest,
   type WalletRequestMaterial,
 } from './request.ts';
-export { isWalletProvable, type CredentialKind, type WalletScope } from './credentials.ts';
+export {
+  allowedWalletFormats,
+  isWalletProvable,
+  WALLET_FORMATS,
+  type CredentialKind,
+  type WalletFormat,
+  type WalletFormats,
+  type WalletScope,
+} from './credentials.ts';
 export { type DcRequest } from './dc-api.ts';
 export { type Oid4vpDcRequest } from './oid4vp-dc-api.ts';
 export {

@@ -49,6 +49,12 @@ const DESIGN_15_DCQL =
   '{"id":"nat","path":["nationalities"]}],"claim_sets":[["age","nat"],["bd","nat"]]' +
   '}],"credential_sets":[{"options":[["pid"],["mdl"],["pid_sd"]]}]}';
 
+/** design.md §19's vp_formats_supported for both formats. */
+const DESIGN_19_FORMATS = {
+  mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] },
+  'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+};
+
 describe('wallet request', () => {
   it('writes the av:// link in the order and form design.md §11 gives, every value percent-encoded', async () => {
     const request = await createWalletRequest({ requestId: 'vr_abc', apiUrl: 'https://svc.example/' });
@@ -151,7 +157,9 @@ describe('wallet request', () => {
     expect(request.walletLink).toBe(
       'openid4vp://?response_type=vp_token&response_mode=direct_post' +
         `&client_id=${e(`redirect_uri:${responseUri}`)}&response_uri=${e(responseUri)}` +
-        `&dcql_query=${e(DESIGN_15_DCQL)}&nonce=${request.nonce}&state=${request.state}`,
+        `&dcql_query=${e(DESIGN_15_DCQL)}` +
+        `&client_metadata=${e(JSON.stringify({ vp_formats_supported: DESIGN_19_FORMATS }))}` +
+        `&nonce=${request.nonce}&state=${request.state}`,
     );
   });
 
@@ -208,6 +216,76 @@ describe('wallet request', () => {
     expect(() => responseUriOf(API_URL, '')).toThrow();
     expect(() => responseUriOf('ftp://x.example', 'vr_1')).toThrow();
     expect(responseUriOf('http://localhost:8787///', 'vr_1')).toBe('http://localhost:8787/oid4vp/response/vr_1');
+  });
+});
+
+describe('one credential format on request (design.md §19)', () => {
+  type Dc = { protocol: string; data: { dcql_query?: { credentials: { id: string; format: string }[] } } };
+  const idsOf = (query: unknown) =>
+    (query as { credentials: { id: string; format: string }[] }).credentials.map((c) => `${c.id}:${c.format}`);
+
+  it('asks only mdocs under mso_mdoc: the link, its credential_sets and the DC API requests', async () => {
+    const request = await createWalletRequest({
+      requestId: 'vr_mdoc',
+      apiUrl: API_URL,
+      scopes: ['isAdult', 'isFrench'],
+      formats: 'mso_mdoc',
+    });
+    const link = parseWalletLink(request.walletLink);
+    expect(idsOf(link.dcql_query)).toEqual(['pid:mso_mdoc', 'mdl:mso_mdoc']);
+    expect((link.dcql_query as { credential_sets: unknown }).credential_sets).toEqual([
+      { options: [['pid'], ['mdl']] },
+    ]);
+    expect(link.client_metadata).toEqual({ vp_formats_supported: { mso_mdoc: DESIGN_19_FORMATS.mso_mdoc } });
+    const oid4vp = (request.dcRequests as Dc[]).find((r) => r.protocol === 'openid4vp-v1-unsigned')!;
+    expect(idsOf(oid4vp.data.dcql_query)).toEqual(['pid:mso_mdoc', 'mdl:mso_mdoc']);
+    expect(request.material.formats).toBe('mso_mdoc');
+  });
+
+  it('asks exactly one credential, the SD-JWT VC PID, under dc+sd-jwt, over an openid4vp:// link even for [isAdult]', async () => {
+    const request = await createWalletRequest({
+      requestId: 'vr_sd',
+      apiUrl: API_URL,
+      scopes: ['isAdult'],
+      formats: 'dc+sd-jwt',
+    });
+    expect(request.walletLink).toMatch(/^openid4vp:\/\/\?/);
+    const link = parseWalletLink(request.walletLink);
+    expect(link.dcql_query).toEqual({
+      credentials: [
+        {
+          id: 'pid_sd',
+          format: 'dc+sd-jwt',
+          meta: { vct_values: ['urn:eudi:pid:1'] },
+          claims: [
+            { id: 'age', path: ['age_equal_or_over', '18'] },
+            { id: 'bd', path: ['birthdate'] },
+          ],
+          claim_sets: [['age'], ['bd']],
+        },
+      ],
+    });
+    expect(link.client_metadata).toEqual({ vp_formats_supported: { 'dc+sd-jwt': DESIGN_19_FORMATS['dc+sd-jwt'] } });
+    // no org-iso-mdoc request: the DC API asks the SD-JWT VC PID alone too
+    expect((request.dcRequests as Dc[]).map((r) => r.protocol)).toEqual(['openid4vp-v1-unsigned']);
+    expect(idsOf((request.dcRequests as Dc[])[0]!.data.dcql_query)).toEqual(['pid_sd:dc+sd-jwt']);
+  });
+
+  it('keeps the av:// link of [isAdult] byte for byte under all and mso_mdoc, with no client_metadata', async () => {
+    for (const formats of ['all', 'mso_mdoc'] as const) {
+      const request = await createWalletRequest({ requestId: 'vr_av', apiUrl: API_URL, formats });
+      expect(request.walletLink).toMatch(/^av:\/\/\?/);
+      expect(request.walletLink).not.toContain('client_metadata');
+      expect(JSON.stringify(parseWalletLink(request.walletLink).dcql_query)).toBe(DESIGN_DCQL);
+    }
+  });
+
+  it('offers nothing that reads as an encryption offer on an unsigned link: no jwks, no enc values, no response_mode jwt', async () => {
+    const request = await createWalletRequest({ requestId: 'vr_meta', apiUrl: API_URL, scopes: ['isEU'] });
+    const link = parseWalletLink(request.walletLink);
+    expect(Object.keys(link.client_metadata!)).toEqual(['vp_formats_supported']);
+    expect(link.client_metadata!.vp_formats_supported).toEqual(DESIGN_19_FORMATS);
+    expect(link.response_mode).toBe('direct_post');
   });
 });
 

@@ -9,11 +9,15 @@ import { type Openid4vpAuthorizationRequest, validateOpenid4vpAuthorizationReque
 import { SessionTranscript } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
 import {
+  askedCredentials,
   type CredentialKind,
   credentialsFor,
   dcqlQueryFor,
   type DcqlQuery,
   isAgeVerificationRequest,
+  type PresentedCredential,
+  vpFormatsSupportedOf,
+  type WalletFormats,
   type WalletScope,
 } from './credentials.ts';
 import type { DcApiRequest } from '../../src/protocol/api.ts';
@@ -64,6 +68,8 @@ export interface WalletLinkParams {
   client_id: string;
   response_uri: string;
   dcql_query: unknown;
+  /** unsigned `openid4vp://` links only (design.md §19): the formats asked, nothing else */
+  client_metadata?: { vp_formats_supported: Record<string, unknown> };
   nonce: string;
   state: string;
 }
@@ -92,32 +98,59 @@ export function scopesOf(material: Pick<WalletRequestMaterial, 'scopes'>): reado
   return material.scopes ?? ['isAdult'];
 }
 
+/** The credential formats a material asks (design.md §19): `all` for a material made before them. */
+export function formatsOf(material: Pick<WalletRequestMaterial, 'formats'>): WalletFormats {
+  return material.formats ?? 'all';
+}
+
+/**
+ * True when the material's link is the EU age-verification profile's `av://` (exactly [isAdult],
+ * mdocs allowed); an SD-JWT-only [isAdult] request gets an `openid4vp://` link (design.md §19).
+ */
+export function isAvLink(material: Pick<WalletRequestMaterial, 'scopes' | 'formats'>): boolean {
+  return isAgeVerificationRequest(scopesOf(material)) && formatsOf(material) !== 'dc+sd-jwt';
+}
+
 /**
  * The credentials the wallet link asks for: the proof of age alone for exactly [isAdult] (the
- * age-verification profile), otherwise each credential that proves every scope (PID, then mDL).
+ * age-verification profile), otherwise each credential that proves every scope (PID, then mDL);
+ * `formats` then keeps the query ids of its formats (credentials.ts askedCredentials).
  *
  * @example linkCredentials(['isAdult']) // ['av']; ['isAdult', 'isFrench'] → ['pid', 'mdl']
  */
-export function linkCredentials(scopes: readonly WalletScope[]): CredentialKind[] {
-  return isAgeVerificationRequest(scopes) ? ['av'] : credentialsFor(scopes);
+export function linkCredentials(scopes: readonly WalletScope[], formats: WalletFormats = 'all'): CredentialKind[] {
+  return isAgeVerificationRequest(scopes) && formats !== 'dc+sd-jwt' ? ['av'] : credentialsFor(scopes);
+}
+
+/** The query ids a material's wallet link asks: what its `vp_token` may be keyed by. */
+export function linkAskedOf(material: Pick<WalletRequestMaterial, 'scopes' | 'formats'>): PresentedCredential[] {
+  const formats = formatsOf(material);
+  return askedCredentials(linkCredentials(scopesOf(material), formats), formats);
 }
 
 /** The DCQL query of a material's wallet link. */
-export function linkQueryOf(material: Pick<WalletRequestMaterial, 'scopes'>): DcqlQuery {
+export function linkQueryOf(material: Pick<WalletRequestMaterial, 'scopes' | 'formats'>): DcqlQuery {
   const scopes = scopesOf(material);
-  return dcqlQueryFor(linkCredentials(scopes), scopes);
+  const formats = formatsOf(material);
+  return dcqlQueryFor(linkCredentials(scopes, formats), scopes, formats);
 }
 
-/** The OpenID4VP authorization request a material stands for, as @openid4vc/openid4vp types it. */
+/**
+ * The OpenID4VP authorization request a material stands for, as @openid4vc/openid4vp types it;
+ * an `openid4vp://` link's carries `client_metadata` with `vp_formats_supported` (design.md §19),
+ * the `av://` link's is the profile's, unchanged.
+ */
 export function authorizationRequestOf(
-  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes'>,
+  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes' | 'formats'>,
 ): WalletLinkParams {
+  const dcqlQuery = linkQueryOf(material);
   return {
     response_type: 'vp_token',
     response_mode: 'direct_post',
     client_id: clientIdOf(material.responseUri),
     response_uri: material.responseUri,
-    dcql_query: linkQueryOf(material),
+    dcql_query: dcqlQuery,
+    ...(isAvLink(material) ? {} : { client_metadata: { vp_formats_supported: vpFormatsSupportedOf(dcqlQuery) } }),
     nonce: material.nonce,
     state: material.state,
   };
@@ -144,10 +177,10 @@ export function formatWalletLink(params: WalletLinkParams, scheme: 'av' | 'openi
  * @example const link = walletLinkOf(record.wallet)
  */
 export function walletLinkOf(
-  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes' | 'signed'>,
+  material: Pick<WalletRequestMaterial, 'responseUri' | 'nonce' | 'state' | 'scopes' | 'signed' | 'formats'>,
 ) {
   if (material.signed) return signedWalletLink(material.signed.clientId, requestUriOf(material.responseUri));
-  const scheme = isAgeVerificationRequest(scopesOf(material)) ? 'av' : 'openid4vp';
+  const scheme = isAvLink(material) ? 'av' : 'openid4vp';
   return formatWalletLink(authorizationRequestOf(material), scheme);
 }
 
@@ -180,23 +213,44 @@ export function parseWalletLink(link: string): WalletLinkParams {
     if (error instanceof WalletLinkError) throw error;
     throw new WalletLinkError('dcql_query is not JSON');
   }
+  let clientMetadata: WalletLinkParams['client_metadata'];
+  if (search.has('client_metadata')) {
+    try {
+      clientMetadata = JSON.parse(one('client_metadata')) as WalletLinkParams['client_metadata'];
+    } catch (error) {
+      if (error instanceof WalletLinkError) throw error;
+      throw new WalletLinkError('client_metadata is not JSON');
+    }
+  }
   return {
     response_type: 'vp_token',
     response_mode: 'direct_post',
     client_id: clientId,
     response_uri: responseUri,
     dcql_query: dcqlQuery,
+    ...(clientMetadata === undefined ? {} : { client_metadata: clientMetadata }),
     nonce: one('nonce'),
     state: one('state'),
   };
 }
 
 /**
- * The credentials the Digital Credentials API requests ask for: each one that proves every scope
- * (for [isAdult] the proof of age, the PID and the mDL alike).
+ * The mdocs the Digital Credentials API requests ask for: each one that proves every scope (for
+ * [isAdult] the proof of age, the PID and the mDL alike); none when the request asks `dc+sd-jwt`
+ * alone (design.md §19: then no org-iso-mdoc request is offered).
  */
-export function dcApiCredentials(material: Pick<WalletRequestMaterial, 'scopes'>): CredentialKind[] {
-  return credentialsFor(scopesOf(material));
+export function dcApiCredentials(material: Pick<WalletRequestMaterial, 'scopes' | 'formats'>): CredentialKind[] {
+  return formatsOf(material) === 'dc+sd-jwt' ? [] : credentialsFor(scopesOf(material));
+}
+
+/** The query ids the OpenID4VP Digital Credentials API requests ask. */
+export function dcApiAskedOf(material: Pick<WalletRequestMaterial, 'scopes' | 'formats'>): PresentedCredential[] {
+  return askedCredentials(credentialsFor(scopesOf(material)), formatsOf(material));
+}
+
+/** The DCQL query of the OpenID4VP Digital Credentials API requests. */
+export function dcApiQueryOf(material: Pick<WalletRequestMaterial, 'scopes' | 'formats'>): DcqlQuery {
+  return dcqlQueryFor(credentialsFor(scopesOf(material)), scopesOf(material), formatsOf(material));
 }
 
 /**
@@ -220,11 +274,10 @@ export function walletRequestOf(
       encryptionInfo: material.dc.encryptionInfo,
     },
   };
-  const dcRequests: DcApiRequest[] = signed ? [signedDcRequestOf(signed), dcRequest] : [dcRequest];
-  if (material.oid4vpDc) {
-    const query = dcqlQueryFor(dcApiCredentials(material), scopesOf(material));
-    dcRequests.push(oid4vpDcRequestOf(material.oid4vpDc, query));
-  }
+  // design.md §19: no org-iso-mdoc request when the request asks the SD-JWT VC PID alone
+  const annexC = formatsOf(material) === 'dc+sd-jwt' ? [] : [dcRequest];
+  const dcRequests: DcApiRequest[] = signed ? [signedDcRequestOf(signed), ...annexC] : annexC;
+  if (material.oid4vpDc) dcRequests.push(oid4vpDcRequestOf(material.oid4vpDc, dcApiQueryOf(material)));
   return { walletLink: walletLinkOf(material), dcRequest, dcRequests };
 }
 
@@ -239,6 +292,8 @@ export async function createWalletRequest(input: {
   apiUrl: string;
   /** default [isAdult] */
   scopes?: readonly WalletScope[];
+  /** the formats asked (design.md §19); default `all` */
+  formats?: WalletFormats;
   /** signs the `openid4vp://` request (not the AV profile's `av://`); null or absent: unsigned */
   access?: AccessCertificate | null;
   /** ms since the epoch: the request object's `iat` */
@@ -255,7 +310,9 @@ export async function createWalletRequest(input: {
   const responseUri = responseUriOf(input.apiUrl, input.requestId);
   const nonce = randomBytes(NONCE_BYTES).toString('base64url');
   const state = randomBytes(STATE_BYTES).toString('base64url');
-  const params = authorizationRequestOf({ responseUri, nonce, state, scopes });
+  const formats = input.formats ?? 'all';
+  const narrowed = formats === 'all' ? {} : { formats };
+  const params = authorizationRequestOf({ responseUri, nonce, state, scopes, ...narrowed });
   // The library's own request checks (response_mode vs response_uri, one query language, …).
   validateOpenid4vpAuthorizationRequestPayload({ params: params as Openid4vpAuthorizationRequest });
   const dcKinds = credentialsFor(scopes);
@@ -268,17 +325,18 @@ export async function createWalletRequest(input: {
     scopes,
     dc,
     oid4vpDc: await createOid4vpDcMaterial(),
+    ...narrowed,
   };
   const now = input.now ?? Date.now();
   const { access } = input;
-  if (access && !isAgeVerificationRequest(scopes)) {
+  if (access && !isAvLink(material)) {
     const dcqlQuery = linkQueryOf(material);
     material.signed = await createSignedRequest(access, { responseUri, nonce, state, dcqlQuery }, now);
   }
   const origins = [...new Set(input.origins ?? [])];
   if (access && origins.length > 0) {
     const oid4vpDc = material.oid4vpDc!;
-    const dcqlQuery = dcqlQueryFor(dcApiCredentials(material), scopes);
+    const dcqlQuery = dcApiQueryOf(material);
     material.signedDc = await Promise.all(
       origins.map((origin) =>
         createSignedDcRequests(access, {

@@ -93,8 +93,11 @@ describe('the request object', () => {
       client_metadata: {
         jwks: { keys: [signed.publicJwk] },
         encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
-        // the PID is asked as an mdoc and as an SD-JWT VC (design.md §15)
-        vp_formats_supported: { 'dc+sd-jwt': {}, mso_mdoc: {} },
+        // the PID is asked as an mdoc and as an SD-JWT VC (design.md §15), with the algorithms of §19
+        vp_formats_supported: {
+          mso_mdoc: { issuerauth_alg_values: [-7], deviceauth_alg_values: [-7] },
+          'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+        },
       },
     });
     expect(signed.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', use: 'enc', alg: 'ECDH-ES' });
@@ -115,7 +118,8 @@ describe('the request object', () => {
   it('is resolved by @openid4vc/openid4vp from the link as a wallet does: x509_hash client, signature, typ', async () => {
     const link = new URL(signedWalletLink(signed.clientId, REQUEST_URI));
     expect(link.protocol).toBe('openid4vp:');
-    expect([...link.searchParams.keys()]).toEqual(['client_id', 'request_uri']);
+    expect([...link.searchParams.keys()]).toEqual(['client_id', 'request_uri', 'request_uri_method']);
+    expect(link.searchParams.get('request_uri_method')).toBe('post');
     const fetched: string[] = [];
     const resolved = await resolveOpenid4vpAuthorizationRequest({
       authorizationRequestPayload: {

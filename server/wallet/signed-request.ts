@@ -2,7 +2,8 @@
  * Signed wallet requests and encrypted answers (docs/design.md §16; OpenID4VP 1.0 §5.10, §8.3 and
  * HAIP 1.0): what the verifier sends when it holds an access certificate (access-certificate.ts).
  *
- * Link:     `openid4vp://?client_id=x509_hash:<…>&request_uri=<api_url>/oid4vp/request/<request_id>`
+ * Link:     `openid4vp://?client_id=x509_hash:<…>&request_uri=<api_url>/oid4vp/request/<request_id>
+ *           &request_uri_method=post` (GET or POST with wallet_nonce, design.md §19)
  * Request:  at request_uri, a JWS (RFC 9101 JAR) with header `{ alg: "ES256", typ:
  *           "oauth-authz-req+jwt", x5c: <the chain> }` over every parameter of the unsigned link
  *           (response_type, client_id, response_uri, dcql_query, nonce, state) with
@@ -17,7 +18,7 @@
  */
 import { calculateJwkThumbprint, CompactSign, importJWK } from 'jose';
 import type { AccessCertificate } from './access-certificate.ts';
-import type { DcqlQuery } from './credentials.ts';
+import { type DcqlQuery, vpFormatsSupportedOf } from './credentials.ts';
 import { createEcJwk } from './keys.ts';
 import { type EncryptionJwk, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
 import type { SignedRequestMaterial } from '../store/store.ts';
@@ -59,13 +60,38 @@ export function requestUriOf(responseUri: string): string {
  * @example signedWalletLink(material.clientId, requestUriOf(responseUri))
  */
 export function signedWalletLink(clientId: string, requestUri: string): string {
-  return `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}`;
+  return (
+    `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(requestUri)}` +
+    // design.md §19: the wallet may POST its wallet_nonce (and metadata) to request_uri (OpenID4VP 1.0 §5.10)
+    '&request_uri_method=post'
+  );
 }
 
-/** `vp_formats_supported` for the formats a DCQL query asks (each with no further constraint). */
-function formatsOf(query: DcqlQuery): Record<string, Record<string, never>> {
-  const formats = (query.credentials as readonly { format: string }[]).map((credential) => credential.format);
-  return Object.fromEntries([...new Set(formats)].map((format) => [format, {}]));
+/** A `wallet_nonce` this verifier echoes: 1 to 256 visible ASCII characters. */
+export const WALLET_NONCE = /^[\x21-\x7e]{1,256}$/;
+
+/**
+ * The stored request object signed again now (OpenID4VP 1.0 §5.10's `request_uri_method=post`,
+ * design.md §19): the same parameters and answer key, `iat` now and the wallet's `wallet_nonce`.
+ * Null when the access certificate is no longer the one that named the request (its client id).
+ *
+ * @example const jws = await resignRequestObject(access, stored.requestObject, walletNonce, now)
+ */
+export async function resignRequestObject(
+  access: AccessCertificate,
+  stored: Pick<SignedRequestMaterial, 'requestObject' | 'clientId'>,
+  walletNonce: string,
+  now: number,
+): Promise<string | null> {
+  if (access.clientId !== stored.clientId) return null;
+  const payload = JSON.parse(Buffer.from(stored.requestObject.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+  const fresh = { ...payload, iat: Math.floor(now / 1000), wallet_nonce: walletNonce };
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(fresh)))
+    .setProtectedHeader({ alg: 'ES256', typ: REQUEST_OBJECT_TYP, x5c: [...access.x5c] })
+    .sign(await importJWK(access.privateJwk, 'ES256'));
 }
 
 /** The request object's payload: every parameter, the answer's key and encodings. */
@@ -88,7 +114,7 @@ export function requestObjectPayload(
     client_metadata: {
       jwks: { keys: [{ ...publicJwk }] },
       encrypted_response_enc_values_supported: [...ANSWER_JWE_ENCS],
-      vp_formats_supported: formatsOf(params.dcqlQuery),
+      vp_formats_supported: vpFormatsSupportedOf(params.dcqlQuery),
     },
   };
 }

@@ -69,8 +69,9 @@ import {
   authorizationRequestOf,
   clientIdOf,
   createOid4VpSessionTranscript,
+  dcApiAskedOf,
   dcApiCredentials,
-  linkCredentials,
+  linkAskedOf,
   scopesOf,
   type WalletRequestMaterial,
 } from './request.ts';
@@ -265,14 +266,15 @@ interface KeyedPresentation {
  */
 function onePresentation(
   presentations: Readonly<Record<string, readonly unknown[]>>,
-  asked: readonly CredentialKind[],
+  asked: readonly PresentedCredential[],
 ): KeyedPresentation | null {
   const entries = Object.entries(presentations);
   if (entries.length !== 1) return null;
   const [queryId, values] = entries[0]!;
   const credential: PresentedCredential | null =
-    queryId === PID_SD_QUERY_ID ? (asked.includes('pid') ? PID_SD_QUERY_ID : null) : credentialOfQueryId(queryId);
-  if (credential === null || (credential !== PID_SD_QUERY_ID && !asked.includes(credential))) return null;
+    queryId === PID_SD_QUERY_ID ? PID_SD_QUERY_ID : credentialOfQueryId(queryId);
+  // design.md §19: a query id of a format the request did not ask is no answer to it
+  if (credential === null || !asked.includes(credential)) return null;
   return values.length === 1 && typeof values[0] === 'string' ? { credential, presentation: values[0] } : null;
 }
 
@@ -289,7 +291,7 @@ async function readPresentation(
       callbacks: NO_JWT_CALLBACKS as never,
     });
     if (parsed.type !== 'dcql') return null;
-    return onePresentation(parsed.dcql.presentations, linkCredentials(scopesOf(material)));
+    return onePresentation(parsed.dcql.presentations, linkAskedOf(material));
   } catch {
     return null;
   }
@@ -605,6 +607,8 @@ export async function verifyDcApiResponse(
     return refuse('dc_response', 'no signed request was made for this page’s origin');
 
   if (read.protocol === DC_API_PROTOCOL) {
+    if (dcApiCredentials(material).length === 0)
+      return refuse('dc_response', 'not a Digital Credentials API response of a protocol this request offered');
     const bytes = await openDcResponse(material.dc, origin, read.response);
     if (!bytes) return refuse('dc_response', 'the HPKE envelope does not open for this request and origin');
     const transcript = createDcapiSessionTranscript(material.dc.encryptionInfo, origin);
@@ -631,7 +635,7 @@ export async function verifyDcApiResponse(
   let keyed: KeyedPresentation | null;
   try {
     const own = Object.hasOwn(payload, 'vp_token') ? payload.vp_token : undefined;
-    keyed = onePresentation(parseDcqlVpToken(own), dcApiCredentials(material));
+    keyed = onePresentation(parseDcqlVpToken(own), dcApiAskedOf(material));
   } catch {
     keyed = null;
   }

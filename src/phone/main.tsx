@@ -3,6 +3,7 @@ import { effect } from '@preact/signals';
 import type { DcApiRequest } from '../protocol/api.ts';
 import { pickLocale } from '../shared/locale.ts';
 import { createPhoneApi } from './api.ts';
+import { doneRequestOf, showDoneView, takeResponseCode } from './DoneView.tsx';
 import { PHONE_COPY } from './copy/index.ts';
 import { isCallbackPage, takeHandoff } from './handoff.ts';
 import { createPhoneModel, type PhoneEnvironment } from './model.ts';
@@ -34,22 +35,37 @@ const locale = pickLocale([...(navigator.languages ?? [navigator.language]), 'en
 const copy = PHONE_COPY[locale];
 document.documentElement.lang = locale;
 
-const entry = isCallbackPage(window.location.pathname)
-  ? 'unknown_sign_in'
-  : takeHandoff(window.location, window.history, sessionStorageOrNull());
-const model = createPhoneModel(createPhoneApi(), entry, {
-  navigate: (url) => window.location.assign(url),
-  requestCredential: credentialRequester(),
-  // design.md §4: the persona picker is a script of its own, fetched only when open offers it
-  loadSandbox: async (port) => (await import('./sandbox/wing.tsx')).openSandboxWing(port, locale),
-});
-effect(() => {
-  document.title = model.sandbox.value ? copy.title : copy.pageTitle;
-});
-mountPhonePage(document.getElementById('app')!, model, copy);
-void model.load();
-// Back from the provider with the browser's Back button, a page restored from the back/forward
-// cache would still say "Opening…": read the request again.
-window.addEventListener('pageshow', (event) => {
-  if (event.persisted) void model.load();
-});
+// design.md §19: a wallet's redirect_uri opens the done view, which stands alone
+const doneRequest = doneRequestOf(window.location.pathname);
+if (doneRequest !== null)
+  void showDoneView(
+    document.getElementById('app')!,
+    createPhoneApi(),
+    doneRequest,
+    takeResponseCode(window.location, window.history),
+    PHONE_COPY,
+    locale,
+  );
+else startPhonePage();
+
+function startPhonePage(): void {
+  const entry = isCallbackPage(window.location.pathname)
+    ? 'unknown_sign_in'
+    : takeHandoff(window.location, window.history, sessionStorageOrNull());
+  const model = createPhoneModel(createPhoneApi(), entry, {
+    navigate: (url) => window.location.assign(url),
+    requestCredential: credentialRequester(),
+    // design.md §4: the persona picker is a script of its own, fetched only when open offers it
+    loadSandbox: async (port) => (await import('./sandbox/wing.tsx')).openSandboxWing(port, locale),
+  });
+  effect(() => {
+    document.title = model.sandbox.value ? copy.title : copy.pageTitle;
+  });
+  mountPhonePage(document.getElementById('app')!, model, copy);
+  void model.load();
+  // Back from the provider with the browser's Back button, a page restored from the back/forward
+  // cache would still say "Opening…": read the request again.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) void model.load();
+  });
+}

@@ -49,7 +49,8 @@ describe('a signed request', () => {
     const request = await signedRequest();
     expect(request.walletLink).toBe(
       `openid4vp://?client_id=${encodeURIComponent(access.clientId)}&request_uri=` +
-        encodeURIComponent(`${API_URL}/oid4vp/request/vr_signed`),
+        encodeURIComponent(`${API_URL}/oid4vp/request/vr_signed`) +
+        '&request_uri_method=post',
     );
     expect(request.clientId).toBe(access.clientId);
     expect(isSignedLink(request.walletLink)).toBe(true);

@@ -121,8 +121,17 @@ export async function readSignedRequest(link: string, fetchObject: RequestObject
   const search = new URLSearchParams(/\?([^#]*)$/.exec(link.trim())?.[1] ?? '');
   const clientId = search.get('client_id');
   const requestUri = search.get('request_uri');
-  if (!clientId?.startsWith(X509_HASH_PREFIX) || !requestUri || [...search.keys()].length !== 2)
-    throw new WalletLinkError('a signed link holds client_id=x509_hash:… and request_uri only');
+  // design.md §19: request_uri_method=post may be offered; this wallet fetches by GET, as it allows
+  const method = search.getAll('request_uri_method');
+  const others = [...search.keys()].filter((key) => key !== 'request_uri_method');
+  if (
+    !clientId?.startsWith(X509_HASH_PREFIX) ||
+    !requestUri ||
+    others.length !== 2 ||
+    method.length > 1 ||
+    (method.length === 1 && method[0] !== 'post' && method[0] !== 'get')
+  )
+    throw new WalletLinkError('a signed link holds client_id=x509_hash:…, request_uri and request_uri_method only');
   const jws = await fetchObject(requestUri);
   const { payload, clientId: signer } = await verifyRequestObject(jws);
   if (signer !== clientId) throw new WalletLinkError('client_id is not the x509_hash of the x5c leaf');

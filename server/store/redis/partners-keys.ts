@@ -25,7 +25,8 @@ export const byCreation =
 /** The lifecycle fields are null when absent, as SQLite's columns are. */
 function withLifecycle(p: PartnerRecord): PartnerRecord {
   const { previousSecret = null, previousSecretUntil = null, disabledAt = null, attestation = null } = p;
-  return { ...p, previousSecret, previousSecretUntil, disabledAt, attestation };
+  const { walletFormats = null } = p;
+  return { ...p, previousSecret, previousSecretUntil, disabledAt, attestation, walletFormats };
 }
 
 const toPartner = (json: string) => withLifecycle(JSON.parse(json) as PartnerRecord);

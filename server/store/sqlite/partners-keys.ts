@@ -19,6 +19,7 @@ const PARTNER_COLUMNS_ADDED = {
   previous_secret_until: 'INTEGER',
   disabled_at: 'INTEGER',
   attestation: 'TEXT',
+  wallet_formats: 'TEXT',
 } as const;
 
 interface PartnerRow {
@@ -34,6 +35,7 @@ interface PartnerRow {
   previous_secret_until: number | null;
   disabled_at: number | null;
   attestation: string | null;
+  wallet_formats: string | null;
 }
 
 function toPartner(row: PartnerRow): PartnerRecord {
@@ -50,6 +52,7 @@ function toPartner(row: PartnerRow): PartnerRecord {
     previousSecretUntil: row.previous_secret_until,
     disabledAt: row.disabled_at,
     attestation: row.attestation === 'private' ? 'private' : null,
+    walletFormats: row.wallet_formats === 'mso_mdoc' || row.wallet_formats === 'dc+sd-jwt' ? row.wallet_formats : null,
   };
 }
 
@@ -67,6 +70,7 @@ function toPartnerRow(p: PartnerRecord): PartnerRow {
     previous_secret_until: p.previousSecretUntil ?? null,
     disabled_at: p.disabledAt ?? null,
     attestation: p.attestation ?? null,
+    wallet_formats: p.walletFormats ?? null,
   };
 }
 
@@ -83,13 +87,14 @@ type PartnerMethods = Pick<Store, 'putPartner' | 'getPartner' | 'listPartners' |
 function partnerMethods(db: Db): PartnerMethods {
   const put = db.prepare(
     `INSERT INTO partners (id, secret, name, domain, rail, blind_app_id, allowed_scopes, created_at,
-       previous_secret, previous_secret_until, disabled_at, attestation)
+       previous_secret, previous_secret_until, disabled_at, attestation, wallet_formats)
      VALUES (@id, @secret, @name, @domain, @rail, @blind_app_id, @allowed_scopes, @created_at,
-       @previous_secret, @previous_secret_until, @disabled_at, @attestation)
+       @previous_secret, @previous_secret_until, @disabled_at, @attestation, @wallet_formats)
      ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, name = excluded.name, domain = excluded.domain,
        rail = excluded.rail, blind_app_id = excluded.blind_app_id, allowed_scopes = excluded.allowed_scopes,
        previous_secret = excluded.previous_secret, previous_secret_until = excluded.previous_secret_until,
-       disabled_at = excluded.disabled_at, attestation = excluded.attestation`,
+       disabled_at = excluded.disabled_at, attestation = excluded.attestation,
+       wallet_formats = excluded.wallet_formats`,
   );
   const get = db.prepare('SELECT * FROM partners WHERE id = ?');
   const list = db.prepare('SELECT * FROM partners ORDER BY created_at, id');

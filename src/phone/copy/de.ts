@@ -2,6 +2,22 @@ import type { PhoneCopy } from './index.ts';
 
 /** German: formal "Sie", German quotation marks. */
 export const de: PhoneCopy = {
+  doneView: {
+    title: 'Zurück aus Ihrer Wallet',
+    checking: 'Wird geprüft…',
+    shared: {
+      title: 'Nachweis übermittelt',
+      help: 'Kehren Sie zur anfragenden Seite zurück: Sie macht von selbst weiter.',
+    },
+    ended: {
+      title: 'Diese Prüfung ist beendet',
+      help: 'Kehren Sie zur anfragenden Seite zurück, um das Ergebnis zu sehen.',
+    },
+    neutral: {
+      title: 'Hier gibt es nichts anzuzeigen',
+      help: 'Dieser Link ist ungültig oder wurde schon verwendet. Kehren Sie zur vorherigen Seite zurück.',
+    },
+  },
   title: 'Test-Smartphone',
   pageTitle: 'Identitätsprüfung',
   sandboxMark: 'Testmodus',

@@ -2,6 +2,16 @@ import type { PhoneCopy } from './index.ts';
 
 /** English: the page's first language, a tool for testers. */
 export const en: PhoneCopy = {
+  doneView: {
+    title: 'Back from your wallet',
+    checking: 'Checking…',
+    shared: { title: 'Proof shared', help: 'Go back to the page that asked: it continues by itself.' },
+    ended: { title: 'This verification is over', help: 'Go back to the page that asked to see how it ended.' },
+    neutral: {
+      title: 'Nothing to show here',
+      help: 'This link is not valid or was already used. Go back to the page you came from.',
+    },
+  },
   title: 'Sandbox phone',
   pageTitle: 'Identity check',
   sandboxMark: 'Test mode',

@@ -2,6 +2,16 @@ import type { PhoneCopy } from './index.ts';
 
 /** Spanish, as written in Spain: formal "usted". */
 export const es: PhoneCopy = {
+  doneView: {
+    title: 'De vuelta de su cartera',
+    checking: 'Comprobando…',
+    shared: { title: 'Prueba enviada', help: 'Vuelva a la página que la pidió: continúa por sí sola.' },
+    ended: { title: 'Esta verificación ha terminado', help: 'Vuelva a la página que la pidió para ver cómo terminó.' },
+    neutral: {
+      title: 'Nada que mostrar aquí',
+      help: 'Este enlace no es válido o ya se usó. Vuelva a la página de la que viene.',
+    },
+  },
   title: 'Móvil de pruebas',
   pageTitle: 'Verificación de identidad',
   sandboxMark: 'Modo de prueba',

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** French: vouvoiement and French typography (a non-breaking space before « : », inside « »). */
 export const fr: PhoneCopy = {
+  doneView: {
+    title: 'Retour de votre portefeuille',
+    checking: 'Vérification…',
+    shared: { title: 'Preuve transmise', help: 'Revenez à la page qui l’a demandée : elle continue d’elle-même.' },
+    ended: {
+      title: 'Cette vérification est terminée',
+      help: 'Revenez à la page qui l’a demandée pour voir son issue.',
+    },
+    neutral: {
+      title: 'Rien à afficher ici',
+      help: 'Ce lien n’est pas valide ou a déjà servi. Revenez à la page d’où vous venez.',
+    },
+  },
   title: 'Téléphone de test',
   pageTitle: 'Vérification d’identité',
   sandboxMark: 'Mode test',

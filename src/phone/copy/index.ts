@@ -34,7 +34,22 @@ export interface Panel {
   help: string;
 }
 
+/**
+ * The done view a wallet on this phone sends the visitor back to (design.md §19): its title,
+ * while the code is checked, the proof shared, the request ended otherwise, and a neutral page for
+ * a link that is not (or no longer) valid, which says nothing of the request.
+ */
+export interface DoneViewCopy {
+  title: string;
+  checking: string;
+  shared: Panel;
+  ended: Panel;
+  neutral: Panel;
+}
+
 export interface PhoneCopy {
+  /** the done view's strings, together (design.md §19) */
+  doneView: DoneViewCopy;
   /** the sandbox page's title (it stands in for the mobile app) */
   title: string;
   /** the page's title in production */

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Italian: formal "Lei" in sentences; button labels in the imperative interfaces use. */
 export const it: PhoneCopy = {
+  doneView: {
+    title: 'Di ritorno dal tuo wallet',
+    checking: 'Verifica in corso…',
+    shared: { title: 'Prova condivisa', help: 'Torna alla pagina che l’ha chiesta: prosegue da sola.' },
+    ended: {
+      title: 'Questa verifica è terminata',
+      help: 'Torna alla pagina che l’ha chiesta per vedere com’è finita.',
+    },
+    neutral: {
+      title: 'Niente da mostrare qui',
+      help: 'Questo link non è valido o è già stato usato. Torna alla pagina da cui vieni.',
+    },
+  },
   title: 'Telefono di prova',
   pageTitle: 'Verifica dell’identità',
   sandboxMark: 'Modalità test',

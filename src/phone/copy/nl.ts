@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Dutch: formal "u". */
 export const nl: PhoneCopy = {
+  doneView: {
+    title: 'Terug uit je wallet',
+    checking: 'Controleren…',
+    shared: { title: 'Bewijs gedeeld', help: 'Ga terug naar de pagina die erom vroeg: die gaat vanzelf verder.' },
+    ended: {
+      title: 'Deze verificatie is afgelopen',
+      help: 'Ga terug naar de pagina die erom vroeg om de uitkomst te zien.',
+    },
+    neutral: {
+      title: 'Hier valt niets te tonen',
+      help: 'Deze link is niet geldig of al gebruikt. Ga terug naar de pagina waar je vandaan kwam.',
+    },
+  },
   title: 'Testtelefoon',
   pageTitle: 'Identiteitscontrole',
   sandboxMark: 'Testmodus',

@@ -2,6 +2,16 @@ import type { PhoneCopy } from './index.ts';
 
 /** Portuguese, as written in Portugal: the formal third person. */
 export const pt: PhoneCopy = {
+  doneView: {
+    title: 'De volta da sua carteira',
+    checking: 'A verificar…',
+    shared: { title: 'Prova partilhada', help: 'Volte à página que a pediu: continua sozinha.' },
+    ended: { title: 'Esta verificação terminou', help: 'Volte à página que a pediu para ver como terminou.' },
+    neutral: {
+      title: 'Nada a mostrar aqui',
+      help: 'Esta ligação não é válida ou já foi usada. Volte à página de onde veio.',
+    },
+  },
   title: 'Telemóvel de teste',
   pageTitle: 'Verificação de identidade',
   sandboxMark: 'Modo de teste',
