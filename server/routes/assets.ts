@@ -5,6 +5,8 @@
  *   GET /v4/ui.<hash>.js          immutable for a year: the name changes with the content
  *   GET /m/v/:requestId           the phone page (both modes, design.md §12), never cached
  *   GET /m/assets/<file>          its hashed assets
+ *   GET /m/sandbox/<file>         its sandbox wing, the persona picker (sandbox mode only: production
+ *                                 answers 404 to it asked by name, as to any unknown route)
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
  *   GET /demo/config.json         what the demo page cannot know by itself: the example partner's URL
@@ -127,10 +129,10 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     );
   }
 
-  const assets = (prefix: string, dir: string): void => {
-    app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, cacheable, (request, reply) => {
+  const assets = (prefix: string, dir: string, folder = 'assets'): void => {
+    app.get<{ Params: { file: string } }>(`${prefix}/${folder}/:file`, cacheable, (request, reply) => {
       if (!ASSET_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
-      return send(reply, `${dir}/assets/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
+      return send(reply, `${dir}/${folder}/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
     });
   };
 
@@ -141,8 +143,11 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
   assets('/m', 'phone');
 
-  // The designers' page: production answers 404 like any unknown route (design.md §1).
+  // The phone page's sandbox wing and the designers' page: production answers 404 like any
+  // unknown route (design.md §1, §4).
   if (deps.config.mode !== 'sandbox') return;
+
+  assets('/m', 'phone', 'sandbox');
 
   const demo = (_request: FastifyRequest, reply: FastifyReply): FastifyReply =>
     send(reply, 'demo/index.html', { ...page, 'Cache-Control': 'no-cache' });
