@@ -167,8 +167,12 @@ describe('svc partners add', () => {
     [['https://a.example'], /unexpected argument/],
   ])('refuses %j with exit code 2 and a clear message, storing nothing', async (args, message) => {
     expect(await svc(['add', ...args])).toBe(2);
+    // one line saying what is wrong, one saying where the usage is: not the whole usage
+    expect(err.join('\n').split('\n')).toEqual([
+      expect.stringMatching(/^svc partners add: /),
+      '(the usage: npm run svc -- partners help)',
+    ]);
     expect(err.join('\n')).toMatch(message);
-    expect(err.join('\n')).toContain('Usage:');
     expect(out).toEqual([]);
     expect(await storedPartners()).toEqual([]);
   });

@@ -17,6 +17,7 @@ import { openConfiguredStore } from '../store/open.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 export const STORE_USAGE = `Usage:
   svc store copy --to-redis-url URL [--to-redis-prefix P]   copy into Redis (prefix default "svc:")
@@ -42,12 +43,12 @@ export async function runStoreCommand(
     return 0;
   }
   if (sub !== 'copy') {
-    context.err(`svc store: unknown subcommand ${quote(sub)}\n\n${STORE_USAGE}`);
+    context.err(`svc store: unknown subcommand ${quote(sub)}\n${usageHint('store')}`);
     return 2;
   }
   const parsed = parseFlags(rest, { 'to-redis-url': true, 'to-redis-prefix': true, 'to-data-dir': true });
   if (!parsed.ok) {
-    context.err(`svc store copy: ${parsed.problem}\n\n${STORE_USAGE}`);
+    context.err(`svc store copy: ${parsed.problem}\n${usageHint('store')}`);
     return 2;
   }
   const flag = (name: string) => parsed.flags.get(name) as string | undefined;
@@ -55,7 +56,7 @@ export async function runStoreCommand(
   const dataDir = flag('to-data-dir') ?? null;
   if ((redisUrl === null) === (dataDir === null) || (flag('to-redis-prefix') !== undefined && redisUrl === null)) {
     context.err(
-      `svc store copy: give either --to-redis-url (with --to-redis-prefix if needed) or --to-data-dir\n\n${STORE_USAGE}`,
+      `svc store copy: give either --to-redis-url (with --to-redis-prefix if needed) or --to-data-dir\n${usageHint('store')}`,
     );
     return 2;
   }
