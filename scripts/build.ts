@@ -190,6 +190,22 @@ function common(): InlineConfig {
 }
 
 /**
+ * `require('crypto')` in @cloudflare/blindrsa-ts's copy of sjcl resolved to an empty module, as Vite
+ * would for a browser build, but said here instead of warned about on every build: sjcl asks for
+ * Node's module only to seed its generator with `randomBytes`, finds none, and seeds from
+ * `window.crypto.getRandomValues`, its browser branch (the private chunk runs in a browser).
+ */
+function noNodeCrypto(): Plugin {
+  const id = '\0svc-no-node-crypto';
+  return {
+    name: 'svc-no-node-crypto',
+    enforce: 'pre',
+    resolveId: (source) => (source === 'crypto' ? id : null),
+    load: (loaded) => (loaded === id ? 'export default {};' : null),
+  };
+}
+
+/**
  * One IIFE script, minified, named `fileName` under tmpDir; returns the name it got.
  * `inlineConst`: every imported constant is written where it is used (rolldown's
  * optimization.inlineConst in its `all` mode), not only in conditions (its default).
@@ -413,7 +429,10 @@ async function main(): Promise<void> {
     }
     // The blinding chunk (docs/adult-blind.md#private-attestations), added beside the bundle
     // like a locale script, for partners that opted in to private attestations only.
-    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js', { mangleProps: false });
+    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js', {
+      mangleProps: false,
+      plugins: [noNodeCrypto()],
+    });
     const privateCode = readFileSync(join(tmpDir, builtPrivate), 'utf8');
     rmSync(join(tmpDir, builtPrivate));
     // One name for the bundle, its locale scripts and the chunk, from all of their bytes: a changed
