@@ -25,6 +25,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LOADER_PATH } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
+import { PUBLIC_READ_CORS } from '../http/cors.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 const TYPES: Record<string, string> = {
@@ -108,16 +109,18 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
   }
 
-  const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+  const script = { 'Cross-Origin-Resource-Policy': 'cross-origin' };
   const page = PAGE_HEADERS;
   // These files may be cached: each route sets its own Cache-Control (http/route-policy.ts).
   const cacheable = { config: { noStore: false } };
+  // The widget's scripts, loaded by any partner page: open to every origin (route policy).
+  const openScript = { config: { noStore: false, cors: PUBLIC_READ_CORS } };
 
-  app.get(LOADER_PATH, cacheable, (_request, reply) =>
+  app.get(LOADER_PATH, openScript, (_request, reply) =>
     send(reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
   );
 
-  app.get<{ Params: { file: string } }>('/v4/:file', cacheable, (request, reply) => {
+  app.get<{ Params: { file: string } }>('/v4/:file', openScript, (request, reply) => {
     if (!UI_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
     return send(reply, `v4/${request.params.file}`, { ...script, 'Cache-Control': IMMUTABLE });
   });
