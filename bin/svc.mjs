@@ -7,7 +7,15 @@ const compiled = new URL('../dist/node/server/cli.js', import.meta.url);
 if (existsSync(compiled)) {
   await import(compiled.href);
 } else {
-  const { register } = await import('tsx/esm/api');
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    console.error(
+      'svc: the dependencies are not installed: run `npm ci` first (or `npm run build` for the compiled CLI)',
+    );
+    process.exit(1);
+  }
   register();
   await import('../server/cli.ts');
 }

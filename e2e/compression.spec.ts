@@ -55,6 +55,9 @@ function servedFiles(): Array<[string, string]> {
     ...list('phone/assets')
       .filter((name) => /\.(js|css)$/.test(name))
       .map((name): [string, string] => [`/m/assets/${name}`, `phone/assets/${name}`]),
+    ...list('phone/sandbox')
+      .filter((name) => name.endsWith('.js'))
+      .map((name): [string, string] => [`/m/sandbox/${name}`, `phone/sandbox/${name}`]),
     ['/demo', 'demo/index.html'],
     ...list('demo/assets')
       .filter((name) => /\.(js|css)$/.test(name))

@@ -86,7 +86,9 @@ test('a configuration error tells the visitor the site is not set up, and the co
   page,
 }) => {
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
   // pk_test_other is registered on http://127.0.0.1:8788, not on this page's origin
   const url = await pageWithLoader(page, '/e2e/origin-not-allowed', {
     'partner-id': 'pk_test_other',
@@ -100,7 +102,11 @@ test('a configuration error tells the visitor the site is not set up, and the co
   await expect(card).not.toContainText('not responding');
   await expect(widget(page).getByTestId('svc-retry')).toHaveCount(0);
   const origin = new URL(url).origin;
-  expect(errors.join('\n')).toContain(`ORIGIN_NOT_ALLOWED ${origin}: svc partners add --domain ${origin}`);
+  expect(errors.join('\n')).toContain(`ORIGIN_NOT_ALLOWED ${origin}`);
+  // the partner exists: the fix is to move its domain, with a command that runs as printed
+  expect(warnings).toContain(
+    `[svc] ${origin} is not pk_test_other's domain: npm run svc -- partners update pk_test_other --domain ${origin}`,
+  );
 });
 
 test('data-locale="en-GB" is English, and de-AT German, never INIT_FAILED', async ({ page }) => {

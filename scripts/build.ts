@@ -6,8 +6,9 @@
  *                             when a widget speaks it; <hash> covers the bundle and every locale
  *   dist/v4/loader.min.js     the loader (IIFE), built after the UI because it carries the UI's name
  *   dist/phone/               the phone page (src/phone/index.html), assets under /m/assets/; its
- *                             sandbox wing (the persona picker) a script of its own, loaded by
- *                             import() in sandbox only: no persona in the scripts it runs up front
+ *                             sandbox wing (the persona picker) a script of its own in phone/sandbox/
+ *                             (/m/sandbox/, served in sandbox only), loaded by import() in sandbox
+ *                             only: no persona in the scripts it runs up front
  *   dist/demo/                the designers' page (src/demo/index.html), assets under /demo/assets/
  *   dist/node/                the service compiled to plain JavaScript (server/tsconfig.build.json):
  *                             production runs `node dist/node/server/main.js`, with no TypeScript loader
@@ -189,6 +190,22 @@ function common(): InlineConfig {
 }
 
 /**
+ * `require('crypto')` in @cloudflare/blindrsa-ts's copy of sjcl resolved to an empty module, as Vite
+ * would for a browser build, but said here instead of warned about on every build: sjcl asks for
+ * Node's module only to seed its generator with `randomBytes`, finds none, and seeds from
+ * `window.crypto.getRandomValues`, its browser branch (the private chunk runs in a browser).
+ */
+function noNodeCrypto(): Plugin {
+  const id = '\0svc-no-node-crypto';
+  return {
+    name: 'svc-no-node-crypto',
+    enforce: 'pre',
+    resolveId: (source) => (source === 'crypto' ? id : null),
+    load: (loaded) => (loaded === id ? 'export default {};' : null),
+  };
+}
+
+/**
  * One IIFE script, minified, named `fileName` under tmpDir; returns the name it got.
  * `inlineConst`: every imported constant is written where it is used (rolldown's
  * optimization.inlineConst in its `all` mode), not only in conditions (its default).
@@ -252,9 +269,28 @@ async function buildPage(name: string, base: string): Promise<boolean> {
       target: 'es2020',
       assetsDir: 'assets',
       reportCompressedSize: false,
+      rolldownOptions: {
+        // The phone page's sandbox wing (src/phone/sandbox/) goes to sandbox/, a folder production
+        // has no route for (server/routes/assets.ts): asked for by name, production answers 404.
+        output: {
+          chunkFileNames: (chunk) =>
+            isSandboxModule(chunk.facadeModuleId ?? '') ||
+            (chunk.moduleIds.length > 0 && chunk.moduleIds.every(isSandboxModule))
+              ? `${SANDBOX_ASSETS}/[name]-[hash].js`
+              : 'assets/[name]-[hash].js',
+        },
+      },
     },
   });
   return true;
+}
+
+/** Where a page's sandbox-only chunks go, beside assets/ (phone/sandbox/ is served at /m/sandbox/ in sandbox only). */
+export const SANDBOX_ASSETS = 'sandbox';
+
+/** A module of a page's sandbox wing: under src/<page>/sandbox/. */
+function isSandboxModule(id: string): boolean {
+  return /[\\/]src[\\/]\w+[\\/]sandbox[\\/]/.test(id);
 }
 
 /**
@@ -345,9 +381,13 @@ export function precompress(root: string, dirs: readonly string[] = SERVED_DIRS)
 /** The phone page's scripts, up front (every visitor) and the rest (the sandbox wing), in B and B gzip. */
 function formatPhoneScripts(phoneDir: string): string {
   const upFront = new Set(upFrontScripts(phoneDir, '/m/'));
-  const all = readdirSync(join(phoneDir, 'assets'))
-    .filter((f) => f.endsWith('.js'))
-    .map((f) => `assets/${f}`);
+  const all = ['assets', SANDBOX_ASSETS]
+    .filter((dir) => existsSync(join(phoneDir, dir)))
+    .flatMap((dir) =>
+      readdirSync(join(phoneDir, dir))
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => `${dir}/${f}`),
+    );
   const weigh = (files: string[]): string => {
     const codes = files.map((f) => readFileSync(join(phoneDir, f)));
     const raw = codes.reduce((sum, c) => sum + c.length, 0);
@@ -389,7 +429,10 @@ async function main(): Promise<void> {
     }
     // The blinding chunk (docs/adult-blind.md#private-attestations), added beside the bundle
     // like a locale script, for partners that opted in to private attestations only.
-    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js', { mangleProps: false });
+    const builtPrivate = await buildScript('src/private/main.ts', 'v4/private.js', {
+      mangleProps: false,
+      plugins: [noNodeCrypto()],
+    });
     const privateCode = readFileSync(join(tmpDir, builtPrivate), 'utf8');
     rmSync(join(tmpDir, builtPrivate));
     // One name for the bundle, its locale scripts and the chunk, from all of their bytes: a changed

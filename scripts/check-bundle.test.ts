@@ -154,19 +154,21 @@ describe('bundleSize', () => {
 
 describe('checkPhonePage', () => {
   /** A built page as Vite writes it: index.html, its entry, a chunk the entry imports, the wing it loads with import(). */
-  function page(files: { entry: string; shared: string; wing: string }): string {
+  function page(files: { entry: string; shared: string; wing: string; wingDir?: string }): string {
     const dir = mkdtempSync(join(tmpdir(), 'svc-phone-page-'));
     mkdirSync(join(dir, 'assets'));
+    mkdirSync(join(dir, 'sandbox'));
     writeFileSync(
       join(dir, 'index.html'),
       '<script type="module" crossorigin src="/m/assets/index-A1.js"></script><link rel="stylesheet" href="/m/assets/index-A1.css">',
     );
     writeFileSync(join(dir, 'assets/index-A1.js'), `import{a as t}from"./shared-B2.js";${files.entry}`);
     writeFileSync(join(dir, 'assets/shared-B2.js'), files.shared);
-    writeFileSync(join(dir, 'assets/wing-C3.js'), `import{t as e}from"./index-A1.js";${files.wing}`);
+    const wingDir = files.wingDir ?? 'sandbox';
+    writeFileSync(join(dir, `${wingDir}/wing-C3.js`), `import{t as e}from"../assets/index-A1.js";${files.wing}`);
     return dir;
   }
-  const lazy = 'let w=async()=>(await import(`./wing-C3.js`)).openSandboxWing(e,"fr");';
+  const lazy = 'let w=async()=>(await import(`../sandbox/wing-C3.js`)).openSandboxWing(e,"fr");';
 
   it('follows the entry and its static imports, never what it loads with import()', () => {
     const dir = page({ entry: lazy, shared: 'export const a=1;', wing: '' });
@@ -204,6 +206,17 @@ describe('checkPhonePage', () => {
           'phone: assets/shared-B2.js carries the persona "1998-07-02"',
         ]),
       );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails a script in assets/ that the page does not run up front: production would serve the wing by name', () => {
+    const dir = page({ entry: lazy.replace('../sandbox/', './'), shared: '', wing: '', wingDir: 'assets' });
+    try {
+      expect(checkPhonePage(dir, '/m/')).toEqual([
+        'phone: assets/wing-C3.js is loaded only in sandbox, yet production serves assets/ (move it to sandbox/)',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

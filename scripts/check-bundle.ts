@@ -5,7 +5,7 @@
  * beyond running the system's `gzip` to measure and reading the built page.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import personas from '../fixtures/personas.json' with { type: 'json' };
@@ -210,8 +210,17 @@ export function upFrontScripts(pageDir: string, base: string): string[] {
 export function checkPhonePage(pageDir: string, base: string, marks: readonly string[] = personaMarks()): string[] {
   const scripts = upFrontScripts(pageDir, base);
   if (scripts.length === 0) return [`phone: no script found in ${join(pageDir, 'index.html')}`];
-  return scripts.flatMap((file) => {
+  const personas = scripts.flatMap((file) => {
     const code = readFileSync(join(pageDir, file), 'utf8');
     return marks.filter((mark) => code.includes(mark)).map((mark) => `phone: ${file} carries the persona "${mark}"`);
   });
+  // Production serves assets/ only: a script there that the page does not run up front is the
+  // sandbox's, and would answer anyone who asks for it by name (it belongs in sandbox/).
+  const upFront = new Set(scripts);
+  const stray = readdirSync(join(pageDir, 'assets'))
+    .filter((name) => name.endsWith('.js') && !upFront.has(`assets/${name}`))
+    .map(
+      (name) => `phone: assets/${name} is loaded only in sandbox, yet production serves assets/ (move it to sandbox/)`,
+    );
+  return [...personas, ...stray];
 }

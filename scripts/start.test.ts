@@ -148,7 +148,8 @@ describe('npm start log lines', () => {
     };
     expect(manifest.devDependencies['pino-pretty']).toBeDefined();
     expect(manifest.dependencies['pino-pretty']).toBeUndefined();
-    expect(manifest.scripts['start:production']).toBe('node dist/node/server/main.js');
+    // preflight.mjs first: plain Node, no dependency (one line when dist/ is not built)
+    expect(manifest.scripts['start:production']).toBe('node --import ./scripts/preflight.mjs dist/node/server/main.js');
     // What the service build compiles (server/tsconfig.build.json): no mention of it anywhere.
     const sources = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -68,6 +68,16 @@ export async function openServiceStore(
   }
 }
 
+/**
+ * The status lists a sandbox serves itself (`/sandbox/status/1` beside each of its base URLs, which
+ * its credentials and `svc wallet present` point to); none in production.
+ */
+async function ownStatusLists(config: Config): Promise<string[]> {
+  if (config.mode !== 'sandbox') return [];
+  const { SANDBOX_STATUS_LIST_PATH } = await import('./sandbox/wallet/sandbox-status-list.ts');
+  return [...new Set([config.publicUrl, config.apiUrl, config.appUrl])].map((base) => base + SANDBOX_STATUS_LIST_PATH);
+}
+
 /** @example const deps = await buildDeps(loadConfig()) */
 export async function buildDeps(
   requested: Config,
@@ -108,12 +118,13 @@ export async function buildDeps(
   const wallet = {
     trust,
     sealingSecret: await store.getOrCreateSecret('wallet_material_key', randomBytes(32).toString('base64')),
-    // design.md §15: production fetches https from public addresses only (createStatusFetcher).
+    // design.md §15: https from public addresses only; a sandbox also reaches its own list, on
+    // loopback if it runs there, and no other loopback URI (createStatusFetcher).
     status: createStatusChecker({
       policy: config.walletStatus,
       anchors: trust.anchors.map((anchor) => anchor.certificate),
       refusedKeys: trust.refusedKeys,
-      fetch: createStatusFetcher({ mode: config.mode }),
+      fetch: createStatusFetcher({ ownLists: await ownStatusLists(config) }),
       clock: () => clock.now(),
       log: notice,
     }),

@@ -27,6 +27,7 @@ import {
 import { createEcJwk, toPublicEcJwk } from '../wallet/keys.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo, CommandContext } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 export const ACCESS_CERT_USAGE = `Usage:
   svc wallet access-cert csr --dns <host> [--org <name>] [--out <dir>]
@@ -49,7 +50,7 @@ const DNS_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,6
 export async function runAccessCertCsr(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   const parsed = parseFlags(args, { dns: true, org: true, out: true });
   if (!parsed.ok) {
-    io.err(`svc wallet access-cert csr: ${parsed.problem}\n\n${ACCESS_CERT_USAGE}`);
+    io.err(`svc wallet access-cert csr: ${parsed.problem}\n${usageHint('wallet access-cert')}`);
     return 2;
   }
   const dns = parsed.flags.get('dns');
@@ -142,16 +143,15 @@ export async function runAccessCertCommand(args: string[], context: CommandConte
     }
   }
   if (sub !== 'import') {
-    context.err(`svc wallet access-cert: unknown subcommand ${quote(sub ?? '')}\n\n${ACCESS_CERT_USAGE}`);
+    context.err(`svc wallet access-cert: unknown subcommand ${quote(sub ?? '')}\n${usageHint('wallet access-cert')}`);
     return 2;
   }
   const parsed = parseFlags(rest, { cert: true, key: true });
   const cert = parsed.ok ? parsed.flags.get('cert') : undefined;
   const key = parsed.ok ? parsed.flags.get('key') : undefined;
   if (!parsed.ok || typeof cert !== 'string' || typeof key !== 'string') {
-    context.err(
-      `svc wallet access-cert import: ${parsed.ok ? '--cert and --key are both needed' : parsed.problem}\n\n${ACCESS_CERT_USAGE}`,
-    );
+    const problem = parsed.ok ? '--cert and --key are both needed' : parsed.problem;
+    context.err(`svc wallet access-cert import: ${problem}\n${usageHint('wallet access-cert')}`);
     return 2;
   }
   let access: AccessCertificate;

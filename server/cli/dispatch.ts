@@ -72,7 +72,7 @@ export async function runCli(
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    io.err(`svc: unknown command ${quote(name)}\n\n${usage(commands)}`);
+    io.err(`svc: unknown command ${quote(name)}\n(the commands: npm run svc -- help)`);
     return 2;
   }
   if ('start' in command) {

@@ -19,6 +19,7 @@ import {
   RETIRED_PRIVATE_KEY_LIFETIME_MS,
 } from '../crypto/keys.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';
+import { usageHint } from './usage-hint.ts';
 
 export const KEYS_USAGE = `Usage:
   svc keys list
@@ -76,7 +77,9 @@ export async function runKeysCommand(args: string[], context: KeysCommandContext
     );
     const purpose = readPurpose(rest);
     if (unknown.length > 0 || purpose === null) {
-      err(`svc keys rotate: unexpected ${unknown.length > 0 ? `argument ${unknown[0]}` : 'purpose'}\n${KEYS_USAGE}`);
+      err(
+        `svc keys rotate: unexpected ${unknown.length > 0 ? `argument ${unknown[0]}` : 'purpose'}\n${usageHint('keys')}`,
+      );
       return 2;
     }
     const force = rest.includes('--force');
@@ -111,6 +114,10 @@ export async function runKeysCommand(args: string[], context: KeysCommandContext
     }
   }
 
-  err(KEYS_USAGE);
-  return sub === undefined || sub === 'help' || sub === '--help' ? 0 : 2;
+  if (sub === undefined || sub === 'help' || sub === '--help') {
+    err(KEYS_USAGE);
+    return 0;
+  }
+  err(`svc keys: unknown subcommand ${JSON.stringify(sub)}\n${usageHint('keys')}`);
+  return 2;
 }

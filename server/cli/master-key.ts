@@ -13,6 +13,7 @@ import { quote } from '../rules/printable.ts';
 import { pruneKeyFile, rotateKeyFile } from '../crypto/master-key.ts';
 import { resealStore, sealedKeyIds } from '../store/sealed.ts';
 import type { CommandContext } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 export const MASTER_KEY_USAGE = `Usage:
   svc master-key status    the current key id and how many stored values each key id sealed
@@ -28,7 +29,7 @@ Sandbox without SVC_MASTER_KEY: rotate makes a new key in the data folder's mast
 export async function runMasterKeyCommand(args: string[], context: CommandContext): Promise<number> {
   const [sub, ...rest] = args;
   if (rest.length > 0) {
-    context.err(`svc master-key ${sub}: unexpected argument ${JSON.stringify(rest[0])}\n\n${MASTER_KEY_USAGE}`);
+    context.err(`svc master-key ${sub}: unexpected argument ${JSON.stringify(rest[0])}\n${usageHint('master-key')}`);
     return 2;
   }
   if (sub === 'status') return status(context);
@@ -37,7 +38,7 @@ export async function runMasterKeyCommand(args: string[], context: CommandContex
     context.out(MASTER_KEY_USAGE);
     return 0;
   }
-  context.err(`svc master-key: unknown subcommand ${quote(sub)}\n\n${MASTER_KEY_USAGE}`);
+  context.err(`svc master-key: unknown subcommand ${quote(sub)}\n${usageHint('master-key')}`);
   return 2;
 }
 

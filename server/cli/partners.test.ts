@@ -171,8 +171,12 @@ describe('svc partners add', () => {
     [['https://a.example'], /unexpected argument/],
   ])('refuses %j with exit code 2 and a clear message, storing nothing', async (args, message) => {
     expect(await svc(['add', ...args])).toBe(2);
+    // one line saying what is wrong, one saying where the usage is: not the whole usage
+    expect(err.join('\n').split('\n')).toEqual([
+      expect.stringMatching(/^svc partners add: /),
+      '(the usage: npm run svc -- partners help)',
+    ]);
     expect(err.join('\n')).toMatch(message);
-    expect(err.join('\n')).toContain('Usage:');
     expect(out).toEqual([]);
     expect(await storedPartners()).toEqual([]);
   });
@@ -221,6 +225,59 @@ describe('svc partners list', () => {
   it('says how to add one when there are none', async () => {
     expect(await svc(['list'])).toBe(0);
     expect(out.join('\n')).toMatch(/no partners yet/);
+  });
+});
+
+describe('the console’s fix for a page on an unregistered origin', () => {
+  /** The loader's first request from `origin` to a production service on the test's folder; its warnings. */
+  async function createFrom(origin: string, partnerId: string) {
+    const deps = await buildDeps(loadConfig(env('production'), REPO_ROOT), { clock });
+    const app = await createApp(deps);
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/w/verify-request',
+        headers: { 'content-type': 'text/plain;charset=UTF-8', origin },
+        payload: JSON.stringify({ partner_id: partnerId, scopes: ['isAdult'], attributes: ['partnerId'] }),
+      });
+      return { status: res.statusCode, warnings: (res.json() as { warnings?: string[] }).warnings ?? [] };
+    } finally {
+      await app.close();
+      await deps.store.close();
+    }
+  }
+
+  /** The arguments after `npm run svc --` in a console line, as a shell would split them. */
+  const commandOf = (line: string): string[] => line.split('npm run svc -- ')[1]!.split(' ');
+
+  it('runs as printed: `partners update <id> --domain <origin>` for an existing partner, then the page is served', async () => {
+    expect(await svc(['rotate'], 'production', 'keys')).toBe(0);
+    expect(await svc(['rotate', '--purpose', 'session'], 'production', 'keys')).toBe(0);
+    expect(await svc(['add', '--domain', 'https://old.example', '--rail', 'standard', '--json'], 'production')).toBe(0);
+    const { id } = JSON.parse(out.pop()!) as { id: string };
+    const refused = await createFrom('https://new.example', id);
+    expect(refused.status).toBe(403);
+    expect(refused.warnings).toEqual([
+      `https://new.example is not ${id}'s domain: npm run svc -- partners update ${id} --domain https://new.example`,
+    ]);
+    const [command, ...args] = commandOf(refused.warnings[0]!);
+    expect(await svc(args, 'production', command)).toBe(0);
+    expect((await createFrom('https://new.example', id)).status).not.toBe(403);
+  });
+
+  it('runs as printed: `partners add` with the required flags for an unknown partner id', async () => {
+    expect(await svc(['rotate'], 'production', 'keys')).toBe(0);
+    expect(await svc(['rotate', '--purpose', 'session'], 'production', 'keys')).toBe(0);
+    expect(await svc(['add', '--domain', 'https://first.example', '--rail', 'standard'], 'production')).toBe(0);
+    const refused = await createFrom('https://shop.example', 'pk_live_nobody');
+    expect(refused.warnings).toEqual([
+      'no partner has this id: npm run svc -- partners add --domain https://shop.example --rail standard',
+    ]);
+    const [command, ...args] = commandOf(refused.warnings[0]!);
+    out = [];
+    expect(await svc([...args, '--json'], 'production', command), err.join('\n')).toBe(0);
+    const { id } = JSON.parse(out.pop()!) as { id: string };
+    expect((await createFrom('https://shop.example', id)).status).not.toBe(403);
   });
 });
 

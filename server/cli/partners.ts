@@ -27,6 +27,7 @@ import type { PartnerRecord } from '../store/store.ts';
 import { WALLET_FORMATS, type WalletFormat, type WalletFormats } from '../wallet/index.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 const DEFAULT_OVERLAP_HOURS = 24;
 const HOUR_MS = 3_600_000;
@@ -80,13 +81,13 @@ export async function runPartnersCommand(args: string[], context: CommandContext
     context.out(PARTNERS_USAGE);
     return 0;
   }
-  context.err(`svc partners: unknown subcommand ${quote(sub)}\n\n${PARTNERS_USAGE}`);
+  context.err(`svc partners: unknown subcommand ${quote(sub)}\n${usageHint('partners')}`);
   return 2;
 }
 
 async function addPartner(args: string[], context: CommandContext): Promise<number> {
   const usageError = (problem: string) => {
-    context.err(`svc partners add: ${problem}\n\n${PARTNERS_USAGE}`);
+    context.err(`svc partners add: ${problem}\n${usageHint('partners')}`);
     return 2;
   };
   const parsed = parseFlags(args, {
@@ -163,7 +164,7 @@ async function addPartner(args: string[], context: CommandContext): Promise<numb
 async function rotateSecret(args: string[], context: CommandContext): Promise<number> {
   const [id, ...rest] = args;
   const usageError = (problem: string) => {
-    context.err(`svc partners rotate-secret: ${problem}\n\n${PARTNERS_USAGE}`);
+    context.err(`svc partners rotate-secret: ${problem}\n${usageHint('partners')}`);
     return 2;
   };
   if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
@@ -211,7 +212,7 @@ async function rotateSecret(args: string[], context: CommandContext): Promise<nu
 async function setDisabled(sub: 'disable' | 'enable', args: string[], context: CommandContext): Promise<number> {
   const [id, ...rest] = args;
   if (id === undefined || rest.length > 0) {
-    context.err(`svc partners ${sub}: give exactly one partner ID\n\n${PARTNERS_USAGE}`);
+    context.err(`svc partners ${sub}: give exactly one partner ID\n${usageHint('partners')}`);
     return 2;
   }
   const partner = await context.store.getPartner(id);
@@ -234,7 +235,7 @@ async function setDisabled(sub: 'disable' | 'enable', args: string[], context: C
 async function updatePartner(args: string[], context: CommandContext): Promise<number> {
   const [id, ...rest] = args;
   const usageError = (problem: string) => {
-    context.err(`svc partners update: ${problem}\n\n${PARTNERS_USAGE}`);
+    context.err(`svc partners update: ${problem}\n${usageHint('partners')}`);
     return 2;
   };
   if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
@@ -316,7 +317,7 @@ async function updatePartner(args: string[], context: CommandContext): Promise<n
 async function removePartner(args: string[], context: CommandContext): Promise<number> {
   const [id, ...rest] = args;
   const usageError = (problem: string) => {
-    context.err(`svc partners remove: ${problem}\n\n${PARTNERS_USAGE}`);
+    context.err(`svc partners remove: ${problem}\n${usageHint('partners')}`);
     return 2;
   };
   if (id === undefined || id.startsWith('--')) return usageError('the partner ID is required');
@@ -416,7 +417,7 @@ async function blindAppIdProblem(blindAppId: string, self: string | null, contex
 async function listPartners(args: string[], context: CommandContext): Promise<number> {
   const parsed = parseFlags(args, { json: false });
   if (!parsed.ok) {
-    context.err(`svc partners list: ${parsed.problem}\n\n${PARTNERS_USAGE}`);
+    context.err(`svc partners list: ${parsed.problem}\n${usageHint('partners')}`);
     return 2;
   }
   const partners = (await context.store.listPartners()).map(describe);

@@ -33,6 +33,7 @@ import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import { discoveryProblem, type DiscoveryCheckOptions } from './discovery.ts';
 import type { CommandContext } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 export const PROVIDERS_USAGE = `Usage:
   svc providers add --issuer <URL> --client-id <id>
@@ -81,7 +82,7 @@ export async function runProvidersCommand(
     context.out(PROVIDERS_USAGE);
     return 0;
   }
-  context.err(`svc providers: unknown subcommand ${quote(sub)}\n\n${PROVIDERS_USAGE}`);
+  context.err(`svc providers: unknown subcommand ${quote(sub)}\n${usageHint('providers')}`);
   return 2;
 }
 
@@ -91,7 +92,7 @@ async function addProvider(
   discovery: DiscoveryCheckOptions = {},
 ): Promise<number> {
   const usageError = (problem: string) => {
-    context.err(`svc providers add: ${problem}\n\n${PROVIDERS_USAGE}`);
+    context.err(`svc providers add: ${problem}\n${usageHint('providers')}`);
     return 2;
   };
   const failed = (problem: string) => {
@@ -197,7 +198,7 @@ async function changeProvider(
 ): Promise<number> {
   const [id, ...rest] = args;
   if (id === undefined || id.startsWith('--') || rest.length > 0) {
-    context.err(`svc providers ${sub}: give exactly one provider id\n\n${PROVIDERS_USAGE}`);
+    context.err(`svc providers ${sub}: give exactly one provider id\n${usageHint('providers')}`);
     return 2;
   }
   const provider = await context.store.getProvider(id);
@@ -235,7 +236,7 @@ function isSandboxFixture(id: string, context: CommandContext): boolean {
 async function listProviders(args: string[], context: CommandContext): Promise<number> {
   const parsed = parseFlags(args, { json: false });
   if (!parsed.ok) {
-    context.err(`svc providers list: ${parsed.problem}\n\n${PROVIDERS_USAGE}`);
+    context.err(`svc providers list: ${parsed.problem}\n${usageHint('providers')}`);
     return 2;
   }
   const providers = (await context.store.listProviders()).map(describe);

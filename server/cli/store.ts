@@ -19,6 +19,7 @@ import { markRestored } from '../store/restored.ts';
 import type { KeyPurpose, Store } from '../store/store.ts';
 import { parseFlags } from './args.ts';
 import type { CommandContext } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 export const STORE_USAGE = `Usage:
   svc store copy --to-redis-url URL [--to-redis-prefix P]   copy into Redis (prefix default "svc:")
@@ -51,12 +52,12 @@ export async function runStoreCommand(
   }
   if (sub === 'backup' || sub === 'restore' || sub === 'mark-restored') return backupCommand(sub, rest, context);
   if (sub !== 'copy') {
-    context.err(`svc store: unknown subcommand ${quote(sub)}\n\n${STORE_USAGE}`);
+    context.err(`svc store: unknown subcommand ${quote(sub)}\n${usageHint('store')}`);
     return 2;
   }
   const parsed = parseFlags(rest, { 'to-redis-url': true, 'to-redis-prefix': true, 'to-data-dir': true });
   if (!parsed.ok) {
-    context.err(`svc store copy: ${parsed.problem}\n\n${STORE_USAGE}`);
+    context.err(`svc store copy: ${parsed.problem}\n${usageHint('store')}`);
     return 2;
   }
   const flag = (name: string) => parsed.flags.get(name) as string | undefined;
@@ -64,7 +65,7 @@ export async function runStoreCommand(
   const dataDir = flag('to-data-dir') ?? null;
   if ((redisUrl === null) === (dataDir === null) || (flag('to-redis-prefix') !== undefined && redisUrl === null)) {
     context.err(
-      `svc store copy: give either --to-redis-url (with --to-redis-prefix if needed) or --to-data-dir\n\n${STORE_USAGE}`,
+      `svc store copy: give either --to-redis-url (with --to-redis-prefix if needed) or --to-data-dir\n${usageHint('store')}`,
     );
     return 2;
   }

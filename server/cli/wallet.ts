@@ -42,6 +42,7 @@ import {
 import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
+import { usageHint } from './usage-hint.ts';
 
 /** What each --credential proves, for the usage text (design.md §13, §15). */
 const CREDENTIAL_HELP: Readonly<Record<keyof typeof SANDBOX_CREDENTIALS, string>> = {
@@ -91,7 +92,7 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
   }
   const parsed = parseFlags(rest, { persona: true, tamper: true, encoding: true, credential: true, revoked: false });
   if (!parsed.ok) {
-    io.err(`svc wallet: ${parsed.problem}\n\n${USAGE}`);
+    io.err(`svc wallet: ${parsed.problem}\n${usageHint('wallet')}`);
     return 2;
   }
   const persona = findPersona(loadPersonas(), parsed.flags.get('persona'));
@@ -105,7 +106,7 @@ export async function runWalletCommand(args: string[], io: CliIo, options: Walle
   }
   const tamper = parsed.flags.get('tamper');
   if (tamper !== undefined && (!isWalletTamper(tamper) || tamper === 'origin')) {
-    io.err(`svc wallet: unknown --tamper ${JSON.stringify(tamper)}\n\n${USAGE}`);
+    io.err(`svc wallet: unknown --tamper ${JSON.stringify(tamper)}\n${usageHint('wallet')}`);
     return 2;
   }
   const encoding = parsed.flags.get('encoding') ?? 'json';

@@ -30,6 +30,31 @@ export const MISSING_REDEMPTION_CONTEXT =
   'data-redemption-context is missing: this partner takes private attestations, ' +
   'each page needs a fresh context (docs/adult-blind.md#private-attestations)';
 
+/**
+ * The commands that register a page's origin, as printed in its console (docs/embedding.md#warnings):
+ * run from a checkout as written (`npm run svc --`; `svc` itself is on PATH only once installed).
+ *
+ * @example updateDomainCommand('pk_test_demo', 'https://shop.example')
+ * // 'npm run svc -- partners update pk_test_demo --domain https://shop.example'
+ */
+export const updateDomainCommand = (partnerId: string, origin: string): string =>
+  `npm run svc -- partners update ${partnerId} --domain ${origin}`;
+
+/** @example addPartnerCommand('https://shop.example') // 'npm run svc -- partners add --domain https://shop.example --rail standard' */
+export const addPartnerCommand = (origin: string): string =>
+  `npm run svc -- partners add --domain ${origin} --rail standard`;
+
+/** The Origin header when it is an http(s) origin worth echoing into a command, else null. */
+function pageOrigin(origin: string | null): string | null {
+  if (!origin) return null;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A partner on the STANDARD rail, the only one that may name itself by partner ID. */
 export type StandardPartner = PartnerRecord & { rail: 'standard' };
 
@@ -65,13 +90,22 @@ export async function createWithPartnerId(
 ): Promise<CreatedRequest> {
   const requested = readRequestScopes(input.scopes, input.clientProofMode, null);
   const found = PARTNER_ID_PATTERN.test(input.partnerId) ? await deps.store.getPartner(input.partnerId) : null;
-  if (!found) throw new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
+  if (!found) {
+    const error = new ServiceError('INVALID_PARTNER', { cause: 'unknown partner id' });
+    const origin = pageOrigin(input.origin);
+    if (origin) error.warnings = [`no partner has this id: ${addPartnerCommand(origin)}`];
+    throw error;
+  }
   const partner = standardPartnerOf(found);
   if (input.origin !== partner.domain) {
-    throw new ServiceError('ORIGIN_NOT_ALLOWED', {
+    const error = new ServiceError('ORIGIN_NOT_ALLOWED', {
       cause: 'origin is not the registered domain',
       origin: input.origin,
     });
+    const origin = pageOrigin(input.origin);
+    if (origin)
+      error.warnings = [`${origin} is not ${partner.id}'s domain: ${updateDomainCommand(partner.id, origin)}`];
+    throw error;
   }
   const scopes = readRequestScopes(requested, input.clientProofMode, partner.allowedScopes);
   const { clientProofMode, locale } = input;

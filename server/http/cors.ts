@@ -28,13 +28,18 @@ export const LOADER_CORS: CorsPolicy = {
 /** What else the partner page's script posts: the Digital Credentials API's answer, a private attestation's request. */
 export const PAGE_POST_CORS: CorsPolicy = { methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] };
 
+/** Public files and keys any page may read (the loader, the UI bundle, the attestation key set). */
+export const PUBLIC_READ_CORS: CorsPolicy = { methods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: [] };
+
 /**
  * The headers every answer of an open route carries, errors included.
  *
  * @example reply.headers(corsHeaders({ methods: ['POST', 'OPTIONS'], exposeHeaders: ['X-SVC-CID'] }))
  */
 export function corsHeaders(policy: CorsPolicy): Record<string, string> {
-  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': policy.exposeHeaders.join(', ') };
+  return policy.exposeHeaders.length > 0
+    ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': policy.exposeHeaders.join(', ') }
+    : { 'Access-Control-Allow-Origin': '*' };
 }
 
 /**

@@ -26,7 +26,7 @@ afterAll(() => t.close());
 const named = (list: RoutePolicy[]) => list.map((route) => `${route.method} ${route.url}`).sort();
 
 /** Public by nature: built files, pages, the API docs, and the two public key sets. */
-const CACHEABLE = /^\/(docs|v4|demo|favicon|m\/assets)\b|^\/api\/billing\/(private-)?attestation-keys$/;
+const CACHEABLE = /^\/(docs|v4|demo|favicon|m\/assets|m\/sandbox)\b|^\/api\/billing\/(private-)?attestation-keys$/;
 
 describe('every route of the service, walked', () => {
   it('is no-store whenever its answers may carry a token, a grant, an attestation or a status', () => {
@@ -58,9 +58,44 @@ describe('every route of the service, walked', () => {
     });
   });
 
-  it("opens the partner page's routes (/api/w/*) to other origins, and only those", () => {
+  it("opens the partner page's routes (/api/w/*), its scripts and the public key sets to other origins, and only those", () => {
     const open = routes.filter((route) => route.cors);
-    expect(named(open)).toEqual(named(routes.filter((route) => route.url.startsWith('/api/w/'))));
+    const expected = routes.filter(
+      (route) =>
+        route.url.startsWith('/api/w/') ||
+        route.url.startsWith('/v4/') ||
+        /^\/api\/billing\/(private-)?attestation-keys$/.test(route.url),
+    );
+    expect(named(open)).toEqual(named(expected));
+  });
+
+  it('writes no CORS header by hand: every open answer comes from a route’s policy', () => {
+    const sources = ['routes', 'sandbox', 'http', 'auth', 'domain'].flatMap((dir) =>
+      readdirSync(new URL(`../${dir}/`, import.meta.url), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.startsWith('cors.ts'))
+        .map((name) => [`${dir}/${name}`, readFileSync(new URL(`../${dir}/${name}`, import.meta.url), 'utf8')]),
+    );
+    expect(sources.filter(([, text]) => /Access-Control-Allow-Origin/i.test(text!)).map(([name]) => name)).toEqual([]);
+  });
+
+  it('says which routes a partner signs for, and refuses each of them unsigned', async () => {
+    const signed = routes.filter((route) => route.auth === 'partner-signature');
+    expect(named(signed)).toEqual([
+      'GET /api/partner/verify-status/:requestId',
+      'POST /api/billing/session',
+      'POST /api/partner/verify-request',
+      'POST /v1/exchange',
+      'POST /v1/introspect',
+    ]);
+    for (const route of signed) {
+      const res = await t.app.inject({
+        method: route.method as 'GET' | 'POST',
+        url: route.url.replace(':requestId', 'vr_x'),
+        headers: { 'content-type': 'application/json' },
+        payload: route.method === 'POST' ? '{}' : undefined,
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
   });
 
   it("answers OpenID4VP's error shape on the three wallet answers only", () => {

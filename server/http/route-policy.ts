@@ -16,6 +16,8 @@
  *   Retry-After. Limits keyed by something only the route knows (a partner, a request) stay there.
  * - `cors`: the route is open to any origin without credentials (http/cors.ts), errors included,
  *   and OPTIONS on its path answers the preflight.
+ * - `auth`: how the route knows its caller, checked by its own hooks (the partner signature by
+ *   auth/partner-auth.ts); the edge lists it with the rest in docs/routes.md.
  * - `errorShape: 'oauth'`: the wallet routes' refusals (400 INVALID_REQUEST) answer OpenID4VP's
  *   `{error: "invalid_request", error_description}` instead of the catalogue body; the one error
  *   handler (http/error-handler.ts) shapes it.
@@ -42,8 +44,17 @@ declare module 'fastify' {
     cors?: CorsPolicy;
     /** 'oauth': a 400 INVALID_REQUEST answers `{error: "invalid_request", error_description}` (OpenID4VP) */
     errorShape?: 'oauth';
+    /**
+     * 'partner-signature': only a partner's backend calls it, signed (design.md §6), which its
+     * own preValidation hook checks (auth/partner-auth.ts); listed in docs/routes.md. Unset: the
+     * route reads whatever credential it takes (a handoff or poll token) itself.
+     */
+    auth?: RouteAuth;
   }
 }
+
+/** How a route knows its caller at the edge (FastifyContextConfig.auth). */
+export type RouteAuth = 'partner-signature';
 
 /** The headers every answer gets unless its route opts out. */
 export const NO_STORE_HEADERS = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
@@ -55,7 +66,10 @@ export interface RoutePolicy {
   readonly noStore: boolean;
   readonly rateLimit: string | null;
   readonly cors: boolean;
+  /** the methods its path's preflight allows, when open to other origins */
+  readonly corsMethods: readonly string[];
   readonly errorShape: 'catalogue' | 'oauth';
+  readonly auth: RouteAuth | null;
 }
 
 /** Every route's options as registered; read when asked, after every onRoute hook (allowCachingInScope) ran. */
@@ -105,7 +119,7 @@ export function registerRoutePolicy(app: FastifyInstance, deps: Pick<AppDeps, 's
 
 /**
  * Every route registered so far with its policy, one row per method (HEAD and the preflights
- * included), for the test that walks them.
+ * included), for the test that walks them and for docs/routes.md (scripts/routes-doc.ts).
  *
  * @example routePolicies(app).filter((route) => !route.noStore)
  */
@@ -117,7 +131,9 @@ export function routePolicies(app: FastifyInstance): RoutePolicy[] {
       noStore: route.config?.noStore !== false,
       rateLimit: route.config?.rateLimit?.name ?? null,
       cors: route.config?.cors !== undefined,
+      corsMethods: route.config?.cors?.methods ?? [],
       errorShape: route.config?.errorShape ?? 'catalogue',
+      auth: route.config?.auth ?? null,
     })),
   );
 }

@@ -55,6 +55,23 @@ describe('per-address limits', () => {
     expect((await create({ 'x-forwarded-for': '203.0.113.10:4000' })).statusCode).toBe(201);
   });
 
+  it('counts a forwarded IPv4-mapped address, however spelled, as its IPv4 address: one budget', async () => {
+    t = await makeTestApp({ env: { SVC_TRUST_PROXY: 'loopback' } });
+    const spellings = [
+      '198.51.100.9',
+      '::ffff:198.51.100.9',
+      '::ffff:c633:6409',
+      '::FFFF:C633:6409',
+      '0:0:0:0:0:ffff:c633:6409',
+      '0000:0000:0000:0000:0000:ffff:c633:6409',
+    ];
+    for (let i = 0; i < 120; i++)
+      expect((await create({ 'x-forwarded-for': spellings[i % spellings.length]! })).statusCode).toBe(201);
+    for (const spelling of spellings)
+      expect((await create({ 'x-forwarded-for': spelling })).statusCode, spelling).toBe(429);
+    expect((await create({ 'x-forwarded-for': '198.51.100.10' })).statusCode).toBe(201);
+  });
+
   it('counts a forwarded [IPv6]:port client by its /64, whatever the port', async () => {
     t = await makeTestApp({ env: { SVC_TRUST_PROXY: 'loopback' } });
     for (let i = 0; i < 120; i++)

@@ -8,40 +8,51 @@
  *   that log lines cannot link a browser to a phone.
  * - A forwarded `203.0.113.9:4711` or `[2001:db8::1]:4711` (some proxies add the client's port to
  *   X-Forwarded-For) counts as its address: the port is the client's to choose, so it must not
- *   buy a budget of its own (docs/operations.md, "Client addresses").
+ *   buy a budget of its own (docs/operations.md, "Client addresses"). For the same reason every
+ *   spelling of an IPv4-mapped address (`::ffff:c633:6409`, upper case, zeros written out) counts
+ *   as the IPv4 address it carries.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
-/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted IPv4 folded in), or null. */
+/**
+ * The eight 16-bit groups of an IPv6 address in any spelling (upper or lower case, `::` or the
+ * zeros written out, a dotted IPv4 tail, a zone), or null. The WHATWG URL host parser reads it and
+ * writes it back in its one spelling (lower-case hex, the longest run of zeros as `::`, no dotted
+ * tail), which is then split.
+ *
+ * @example ipv6Groups('::FFFF:198.51.100.9') // [0, 0, 0, 0, 0, 0xffff, 0xc633, 0x6409]
+ */
 export function ipv6Groups(address: string): number[] | null {
   if (!isIPv6(address)) return null;
-  let text = address.split('%')[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -dotted[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
-  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
-  const left = parse(head);
-  const right = parse(tail ?? undefined);
-  const groups =
-    tail === null ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-  return groups.length === 8 ? groups : null;
+  const host = new URL(`http://[${address.split('%')[0]}]/`).hostname.slice(1, -1);
+  const [head = '', tail] = host.split('::');
+  const read = (part: string): number[] => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const left = read(head);
+  if (tail === undefined) return left;
+  const right = read(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:0:0/96`, RFC 4291 §2.5.5.2) carries, or null. */
+function mappedIPv4(groups: readonly number[]): string | null {
+  if (groups.slice(0, 5).some((group) => group !== 0) || groups[5] !== 0xffff) return null;
+  const [high, low] = [groups[6]!, groups[7]!];
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
 /**
- * The address alone: `192.0.2.1:4711` → `192.0.2.1`, `[2001:db8::1]:4711` and `[2001:db8::1]` →
- * `2001:db8::1`, and `::ffff:192.0.2.1` (how a dual-stack socket reports an IPv4 client) →
- * `192.0.2.1`; anything else unchanged.
+ * The address alone, one spelling per client: `192.0.2.1:4711` → `192.0.2.1`, `[2001:db8::1]:4711`
+ * and `[2001:db8::1]` → `2001:db8::1`, and an IPv4-mapped address however written
+ * (`::ffff:192.0.2.1`, how a dual-stack socket reports an IPv4 client, or `::ffff:c000:201`,
+ * `::FFFF:C000:0201`, `0:0:0:0:0:ffff:c000:201`) → `192.0.2.1`; anything else unchanged.
  */
 function plainAddress(address: string): string {
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
   const withPort = /^(\d+\.\d+\.\d+\.\d+):\d{1,5}$/.exec(address);
   const bare =
     bracketed && isIPv6(bracketed[1]!) ? bracketed[1]! : withPort && isIPv4(withPort[1]!) ? withPort[1]! : address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  return mapped ? mapped[1]! : bare;
+  const groups = ipv6Groups(bare);
+  return (groups && mappedIPv4(groups)) ?? bare;
 }
 
 function ipv6Prefix(groups: number[], bits: 48 | 64): string {

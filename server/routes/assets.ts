@@ -6,6 +6,8 @@
  *   GET /m/v/:requestId           the phone page (both modes, design.md §12), never cached
  *   GET /m/v/:requestId/done      the same page, its done view (design.md §19)
  *   GET /m/assets/<file>          its hashed assets
+ *   GET /m/sandbox/<file>         its sandbox wing, the persona picker (sandbox mode only: production
+ *                                 answers 404 to it asked by name, as to any unknown route)
  *   GET /demo                     the designers' page (sandbox mode only)
  *   GET /demo/assets/<file>       its hashed assets
  *   GET /demo/config.json         what the demo page cannot know by itself: the example partner's URL
@@ -24,6 +26,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LOADER_PATH } from '../../src/protocol/api.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
+import { PUBLIC_READ_CORS } from '../http/cors.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 const TYPES: Record<string, string> = {
@@ -107,16 +110,18 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
   }
 
-  const script = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+  const script = { 'Cross-Origin-Resource-Policy': 'cross-origin' };
   const page = PAGE_HEADERS;
   // These files may be cached: each route sets its own Cache-Control (http/route-policy.ts).
   const cacheable = { config: { noStore: false } };
+  // The widget's scripts, loaded by any partner page: open to every origin (route policy).
+  const openScript = { config: { noStore: false, cors: PUBLIC_READ_CORS } };
 
-  app.get(LOADER_PATH, cacheable, (_request, reply) =>
+  app.get(LOADER_PATH, openScript, (_request, reply) =>
     send(reply, 'v4/loader.min.js', { ...script, 'Cache-Control': 'public, max-age=300' }),
   );
 
-  app.get<{ Params: { file: string } }>('/v4/:file', cacheable, (request, reply) => {
+  app.get<{ Params: { file: string } }>('/v4/:file', openScript, (request, reply) => {
     if (!UI_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
     return send(reply, `v4/${request.params.file}`, { ...script, 'Cache-Control': IMMUTABLE });
   });
@@ -128,10 +133,10 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
     );
   }
 
-  const assets = (prefix: string, dir: string): void => {
-    app.get<{ Params: { file: string } }>(`${prefix}/assets/:file`, cacheable, (request, reply) => {
+  const assets = (prefix: string, dir: string, folder = 'assets'): void => {
+    app.get<{ Params: { file: string } }>(`${prefix}/${folder}/:file`, cacheable, (request, reply) => {
       if (!ASSET_NAME.test(request.params.file)) throw new ServiceError('NOT_FOUND');
-      return send(reply, `${dir}/assets/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
+      return send(reply, `${dir}/${folder}/${request.params.file}`, { 'Cache-Control': IMMUTABLE });
     });
   };
 
@@ -147,8 +152,11 @@ export function registerAssetRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
   assets('/m', 'phone');
 
-  // The designers' page: production answers 404 like any unknown route (design.md §1).
+  // The phone page's sandbox wing and the designers' page: production answers 404 like any
+  // unknown route (design.md §1, §4).
   if (deps.config.mode !== 'sandbox') return;
+
+  assets('/m', 'phone', 'sandbox');
 
   const demo = (_request: FastifyRequest, reply: FastifyReply): FastifyReply =>
     send(reply, 'demo/index.html', { ...page, 'Cache-Control': 'no-cache' });

@@ -30,6 +30,7 @@ import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { billingAppOf, createBillingSession } from '../domain/index.ts';
 import { readJsonObject, requireJsonContentType, type BodyRules } from '../http/body.ts';
+import { PUBLIC_READ_CORS } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
 
@@ -89,7 +90,7 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
     BILLING_SESSION_PATH,
     {
       // per client address before any header is read; per partner once authenticated
-      config: { rateLimit: RATE_LIMITS.billingPreAuth },
+      config: { rateLimit: RATE_LIMITS.billingPreAuth, auth: 'partner-signature' },
       preValidation: partnerAuthHook(deps, { requireContentType: true, postAuthLimit: RATE_LIMITS.billingPostAuth }),
       schema: {
         summary: 'Issue a session token for the widget (ADULT_BLIND rail, HMAC-signed)',
@@ -136,15 +137,12 @@ export function registerBillingRoutes(app: FastifyInstance, deps: AppDeps): void
         tags: ['billing'],
         response: { 200: jwksSchema },
       },
-      // public keys, cached by verifiers for jwksMaxAgeSeconds
-      config: { noStore: false },
+      // public keys, cached by verifiers for jwksMaxAgeSeconds, readable from any origin
+      config: { noStore: false, cors: PUBLIC_READ_CORS },
     },
     async (_request, reply) => {
       const jwks = await deps.blind.jwks();
-      return reply
-        .header('Cache-Control', `public, max-age=${LIMITS.jwksMaxAgeSeconds}`)
-        .header('Access-Control-Allow-Origin', '*')
-        .send(jwks);
+      return reply.header('Cache-Control', `public, max-age=${LIMITS.jwksMaxAgeSeconds}`).send(jwks);
     },
   );
 }

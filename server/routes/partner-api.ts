@@ -170,18 +170,23 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
     readAhead: (request, now) => readPassTokenAhead(deps, request.body, now),
   });
 
-  app.post('/v1/exchange', { schema: exchangeSchema, preValidation: auth }, async (request) => {
+  const signed = { auth: 'partner-signature' } as const;
+  app.post('/v1/exchange', { schema: exchangeSchema, config: signed, preValidation: auth }, async (request) => {
     requireJsonContentType(request);
     const idempotencyKey = readIdempotencyKey(request);
     const grantCode = readSoleStringField(request, 'grant_code');
     return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
   });
 
-  app.post('/v1/introspect', { schema: introspectSchema, preValidation: introspectAuth }, async (request) => {
-    requireJsonContentType(request);
-    const passToken = readSoleStringField(request, 'pass_token');
-    return introspectPassToken(deps, request.partner!, passToken, request.readAhead as PassTokenRead | null);
-  });
+  app.post(
+    '/v1/introspect',
+    { schema: introspectSchema, config: signed, preValidation: introspectAuth },
+    async (request) => {
+      requireJsonContentType(request);
+      const passToken = readSoleStringField(request, 'pass_token');
+      return introspectPassToken(deps, request.partner!, passToken, request.readAhead as PassTokenRead | null);
+    },
+  );
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | null {

@@ -46,7 +46,7 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
       {
         schema: partnerCreateSchema,
         // per client address, before any header is read
-        config: { rateLimit: RATE_LIMITS.partnerVerifyRequest },
+        config: { rateLimit: RATE_LIMITS.partnerVerifyRequest, auth: 'partner-signature' },
         preValidation: partnerAuthHook(deps, { requireContentType: true }),
       },
       async (request, reply) => {
@@ -70,7 +70,7 @@ export function registerPartnerRequestRoutes(app: FastifyInstance, deps: AppDeps
       PARTNER_STATUS_PATH,
       {
         schema: partnerStatusSchema,
-        config: { rateLimit: RATE_LIMITS.partnerVerifyStatus },
+        config: { rateLimit: RATE_LIMITS.partnerVerifyStatus, auth: 'partner-signature' },
         preValidation: partnerAuthHook(deps, { requireContentType: false }),
       },
       async (request): Promise<VerifyStatus> => {

@@ -16,6 +16,7 @@ import { INVALID_REQUEST_BODY, readJsonObject } from '../http/body.ts';
 import { PAGE_POST_CORS } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
+import { PUBLIC_READ_CORS } from '../http/cors.ts';
 
 export const PRIVATE_ATTESTATION_KEYS_PATH = '/api/billing/private-attestation-keys';
 export const PRIVATE_ATTESTATION_PATH = '/api/w/private-attestation/:requestId';
@@ -60,13 +61,11 @@ export function registerPrivateAttestationRoutes(app: FastifyInstance, deps: App
         tags: ['billing'],
         response: { 200: keySetSchema },
       },
-      config: { noStore: false },
+      // public keys, readable from any origin
+      config: { noStore: false, cors: PUBLIC_READ_CORS },
     },
     async (_request, reply) =>
-      reply
-        .header('Cache-Control', `public, max-age=${LIMITS.jwksMaxAgeSeconds}`)
-        .header('Access-Control-Allow-Origin', '*')
-        .send(await keys.keySet()),
+      reply.header('Cache-Control', `public, max-age=${LIMITS.jwksMaxAgeSeconds}`).send(await keys.keySet()),
   );
 
   app.register(async (widget) => {

@@ -47,20 +47,36 @@ afterEach(async () => {
 });
 afterAll(() => temp.remove());
 
-/** A sandbox app listening on loopback, so that its status list can be fetched; `statusList` its URI. */
-async function walletApp(options: { env?: Record<string, string>; store?: Store } = {}) {
+/** A port free a moment ago, for an app that must know its URL before it listens. */
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
+}
+
+/**
+ * A sandbox app listening on loopback at its SVC_APP_URL, so that it fetches its own status list
+ * (the one loopback list a sandbox reaches: createStatusFetcher's `ownLists`); `statusList` its
+ * URI. `appUrl` puts the service's URL elsewhere (a list beside it then stands in for its own).
+ */
+async function walletApp(options: { env?: Record<string, string>; store?: Store; appUrl?: string } = {}) {
+  const port = await freePort();
+  const appUrl = options.appUrl ?? `http://127.0.0.1:${port}`;
   t = await makeTestApp({
     clock: createFakeClock(Date.now()),
     ...(options.store ? { store: options.store } : {}),
-    ...(options.env ? { env: options.env } : {}),
+    env: { SVC_APP_URL: appUrl, ...options.env },
     log: { lines: logLines, level: 'debug' },
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  return { statusList: `http://127.0.0.1:${port}${SANDBOX_STATUS_LIST_PATH}` };
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { statusList: `${appUrl}${SANDBOX_STATUS_LIST_PATH}` };
 }
 
-/** A status list server beside the app, answering `token(uri)`; counts its fetches. */
+/** A status list server beside the app at the sandbox list's path, answering `token(uri)`; counts its fetches. */
 async function startSideList(token: (uri: string) => Promise<string>): Promise<{ uri: string; hits: () => number }> {
   let hits = 0;
   side = createServer((request, response) => {
@@ -72,7 +88,7 @@ async function startSideList(token: (uri: string) => Promise<string>): Promise<{
   });
   await new Promise<void>((resolve) => side!.listen(0, '127.0.0.1', resolve));
   const { port } = side.address() as AddressInfo;
-  return { uri: `http://127.0.0.1:${port}/status/1`, hits: () => hits };
+  return { uri: `http://127.0.0.1:${port}${SANDBOX_STATUS_LIST_PATH}`, hits: () => hits };
 }
 
 function persona(id = 'fr-adult-f') {
@@ -276,7 +292,6 @@ describe('status lists (SVC_WALLET_STATUS, design.md §15)', () => {
   });
 
   it('refuses a credential whose status list token is signed by an untrusted key, under prefer too', async () => {
-    await walletApp();
     const stranger = await createIssuerCertificates({
       name: 'Stranger',
       country: 'XX',
@@ -284,6 +299,7 @@ describe('status lists (SVC_WALLET_STATUS, design.md §15)', () => {
       notAfter: new Date(Date.now() + 86_400_000),
     });
     const list = await startSideList((uri) => createStatusListToken({ issuer: stranger, uri, now: Date.now() }));
+    await walletApp({ appUrl: new URL(list.uri).origin });
     const flow = await frenchFlow();
     await expectRefused(
       flow,
@@ -295,15 +311,16 @@ describe('status lists (SVC_WALLET_STATUS, design.md §15)', () => {
   });
 
   it('require: an unreachable list refuses with "status unavailable"; prefer accepts with one log line', async () => {
-    await walletApp({ env: { SVC_WALLET_STATUS: 'require' } });
-    const closed = 'http://127.0.0.1:9/sandbox/status/1';
+    // The service's own list, on a port where nothing listens.
+    const closed = `http://127.0.0.1:9${SANDBOX_STATUS_LIST_PATH}`;
+    await walletApp({ env: { SVC_WALLET_STATUS: 'require' }, appUrl: 'http://127.0.0.1:9' });
     const flow = await frenchFlow();
     await expectRefused(flow, await presentByLink(flow, { statusList: closed }), 'status', 'status unavailable');
     await t!.close();
     t = undefined;
 
     const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    await walletApp();
+    await walletApp({ appUrl: 'http://127.0.0.1:9' });
     const preferred = await frenchFlow();
     expect((await presentByLink(preferred, { statusList: closed })).statusCode).toBe(200);
     expect(warnings.mock.calls.map(([line]) => String(line))).toEqual([
@@ -316,6 +333,21 @@ describe('status lists (SVC_WALLET_STATUS, design.md §15)', () => {
     const list = await startSideList((uri) => createStatusListToken({ issuer, uri, now: Date.now() }));
     const flow = await frenchFlow();
     expect((await presentByLink(flow, { statusList: list.uri, revoked: true })).statusCode).toBe(200);
+    expect(list.hits()).toBe(0);
+  });
+
+  it('never fetches a status URI on its own host but its own list: a forged one is unreachable, not probed', async () => {
+    // A list beside the service on loopback (another of its host's ports) that would say revoked.
+    const list = await startSideList((uri) => createStatusListToken({ issuer, uri, now: Date.now() }));
+    await walletApp({ env: { SVC_WALLET_STATUS: 'require' } });
+    const flow = await frenchFlow();
+    const forged = await presentByLink(flow, { statusList: list.uri, revoked: true });
+    await expectRefused(flow, forged, 'status', 'status unavailable');
+    expect(refusal()).toMatchObject({ detail: 'the status list URI is not a public https address' });
+    expect(list.hits()).toBe(0);
+    expect(
+      (await presentByLink(flow, { statusList: `http://127.0.0.1:6379${SANDBOX_STATUS_LIST_PATH}` })).statusCode,
+    ).toBe(400);
     expect(list.hits()).toBe(0);
   });
 

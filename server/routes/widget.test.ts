@@ -165,6 +165,14 @@ describe('POST /api/w/verify-request (STANDARD)', () => {
         error: 'ORIGIN_NOT_ALLOWED',
         message: 'Origin is not registered for this partner.',
         ...(origin === undefined ? {} : { origin }),
+        // the fix, for an Origin that is an http(s) origin (cli/partners.test.ts runs it)
+        ...(origin?.startsWith('http')
+          ? {
+              warnings: [
+                `${origin} is not ${PARTNERS.demo.id}'s domain: npm run svc -- partners update ${PARTNERS.demo.id} --domain ${origin}`,
+              ],
+            }
+          : {}),
       });
     }
     // pk_test_other is registered on 127.0.0.1
@@ -244,7 +252,10 @@ describe('POST /api/w/verify-request: warnings about the loader attributes', () 
     t = await makeTestApp();
     const body = { attributes: ['partnerId', 'sucessPath'] };
     const unknown = await postVerifyRequest(t, { ...body, partner_id: 'pk_test_nobody' });
-    expect(unknown.json()).toMatchObject({ error: 'INVALID_PARTNER', warnings: [expect.stringContaining('sucess')] });
+    expect(unknown.json()).toMatchObject({
+      error: 'INVALID_PARTNER',
+      warnings: [expect.stringContaining('sucess'), expect.stringContaining('partners add')],
+    });
     const elsewhere = await postVerifyRequest(
       t,
       { ...body, partner_id: PARTNERS.demo.id },
@@ -253,7 +264,7 @@ describe('POST /api/w/verify-request: warnings about the loader attributes', () 
     expect(elsewhere.json()).toMatchObject({
       error: 'ORIGIN_NOT_ALLOWED',
       origin: 'http://evil.example',
-      warnings: [expect.stringContaining('sucess')],
+      warnings: [expect.stringContaining('sucess'), expect.stringContaining('partners update')],
     });
   });
 

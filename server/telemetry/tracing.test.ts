@@ -95,7 +95,8 @@ describe('traces', () => {
       await providerFetch(`http://127.0.0.1:${port}/token?code=the-code`, { method: 'POST' } as Parameters<
         typeof providerFetch
       >[1]);
-      await createStatusFetcher({ mode: 'sandbox' })(`http://127.0.0.1:${port}/lists/7`);
+      const list = `http://127.0.0.1:${port}/lists/7`;
+      await createStatusFetcher({ ownLists: [list] })(list);
 
       const spans = exporter.getFinishedSpans();
       expect(spans.map((span) => [span.name, span.attributes])).toEqual([

@@ -139,14 +139,14 @@ function checker(policy: StatusPolicy, options: { fetch?: StatusFetcher; clock?:
   const status = createStatusChecker({
     policy,
     anchors,
-    fetch: options.fetch ?? createStatusFetcher({ mode: 'sandbox' }),
+    fetch: options.fetch ?? createStatusFetcher({ ownLists: [`${base}${URI_PATH}`] }),
     clock: options.clock ?? (() => NOW),
     log: (line) => lines.push(line),
   });
   return { status, lines };
 }
 
-describe('createStatusChecker against a real HTTP server (sandbox mode)', () => {
+describe('createStatusChecker against a real HTTP server (a sandbox’s own list)', () => {
   let uri: string;
   beforeAll(async () => {
     uri = `${base}${URI_PATH}`;
@@ -292,14 +292,14 @@ describe('createStatusFetcher: the hardened fetch', () => {
   it('gives up on a status list that does not answer within 3 s', async () => {
     answer = () => {}; // never answers
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const pending = reasonOf(createStatusFetcher({ mode: 'sandbox' })(`${base}${URI_PATH}`));
+    const pending = reasonOf(createStatusFetcher({ ownLists: [`${base}${URI_PATH}`] })(`${base}${URI_PATH}`));
     await vi.advanceTimersByTimeAsync(2999);
     await vi.advanceTimersByTimeAsync(1);
     expect(await pending).toBe('the status list did not answer within 3 s');
   });
 
   it('refuses an answer over 1 MB, with or without a Content-Length', async () => {
-    const fetchList = createStatusFetcher({ mode: 'sandbox' });
+    const fetchList = createStatusFetcher({ ownLists: [`${base}${URI_PATH}`] });
     answer = (response) => {
       response.writeHead(200, { 'content-length': String(STATUS_MAX_BYTES + 1) });
       response.end(Buffer.alloc(STATUS_MAX_BYTES + 1, 0x61));
@@ -315,7 +315,7 @@ describe('createStatusFetcher: the hardened fetch', () => {
 
   it('refuses in production a URI on a loopback, private or plain-http address, without connecting', async () => {
     answer = serve('never read');
-    const production = createStatusFetcher({ mode: 'production' });
+    const production = createStatusFetcher();
     for (const uri of [
       `${base}${URI_PATH}`,
       'https://127.0.0.1/status/1',
@@ -335,7 +335,7 @@ describe('createStatusFetcher: the hardened fetch', () => {
       () =>
         Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
     for (const addresses of [['10.1.2.3'], ['93.184.215.14', '169.254.169.254'], ['fe80::1'], ['::ffff:127.0.0.1']]) {
-      const production = createStatusFetcher({ mode: 'production', resolve: resolving(...addresses) });
+      const production = createStatusFetcher({ resolve: resolving(...addresses) });
       expect(await reasonOf(production('https://status.issuer.example/1')), addresses.join()).toBe(
         'the status list URI is not a public https address',
       );
@@ -345,15 +345,15 @@ describe('createStatusFetcher: the hardened fetch', () => {
   it('connects to the address it checked, not to a second resolution (no DNS rebinding)', async () => {
     answer = serve('the token');
     let resolutions = 0;
-    // Sandbox allows loopback: the name resolves once to 127.0.0.1, and the socket goes there.
+    // A sandbox's own list may be on loopback: the name resolves once to 127.0.0.1, and the socket goes there.
+    const port = new URL(base).port;
     const fetchList = createStatusFetcher({
-      mode: 'sandbox',
+      ownLists: [`http://status.rebinding.invalid:${port}${URI_PATH}`],
       resolve: () => {
         resolutions++;
         return Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
       },
     });
-    const port = new URL(base).port;
     expect(await fetchList(`http://status.rebinding.invalid:${port}${URI_PATH}`)).toBe('the token');
     expect(resolutions).toBe(1);
   });
@@ -390,7 +390,8 @@ describe('createStatusFetcher: the hardened fetch', () => {
     const port = (tlsServer.address() as AddressInfo).port;
     try {
       const resolve = () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
-      const fetchList = createStatusFetcher({ mode: 'sandbox', resolve, ca: pem });
+      const ownLists = [`https://status.test:${port}/1`, `https://other.test:${port}/1`];
+      const fetchList = createStatusFetcher({ ownLists, resolve, ca: pem });
       expect(await fetchList(`https://status.test:${port}/1`)).toBe('the token over TLS');
       // The same server under another name: the certificate does not match, the fetch fails.
       expect(await reasonOf(fetchList(`https://other.test:${port}/1`))).toBe('the status list could not be reached');
@@ -401,7 +402,13 @@ describe('createStatusFetcher: the hardened fetch', () => {
   });
 
   it('judges addresses as public or not', () => {
-    for (const address of ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '::ffff:93.184.215.14'])
+    for (const address of [
+      '93.184.215.14',
+      '2606:2800:21f:cb07:6820:80da:af6b:8b2c',
+      '::ffff:93.184.215.14',
+      '::ffff:5db8:d70e',
+      '3fff:1000::1',
+    ])
       expect(isPublicAddress(address), address).toBe(true);
     for (const address of [
       '127.0.0.1',
@@ -417,9 +424,73 @@ describe('createStatusFetcher: the hardened fetch', () => {
       'fe80::1',
       '::ffff:10.0.0.1',
       '64:ff9b::a00:1',
+      // IPv4-compatible (::/96), in each spelling, and IPv4-mapped ones in hex
+      '::127.0.0.1',
+      '::7f00:1',
+      '0:0:0:0:0:0:7f00:1',
+      '::a00:1',
+      '::5db8:d70e',
+      '::ffff:7f00:1',
+      '0:0:0:0:0:FFFF:7F00:1',
+      // documentation (RFC 9637) and SRv6 SIDs (RFC 9602)
+      '3fff::1',
+      '3fff:fff:ffff::1',
+      '5f00::1',
       'not an address',
     ])
       expect(isPublicAddress(address), address).toBe(false);
+  });
+
+  it('refuses IPv4-compatible (::/96) and 3fff::/20 addresses, named or resolved, without connecting', async () => {
+    answer = serve('never read');
+    const port = new URL(base).port;
+    // The test server listens on 127.0.0.1: each URI below is an attempt to reach it or a neighbour.
+    for (const uri of [
+      `https://[::127.0.0.1]:${port}${URI_PATH}`,
+      `https://[::7f00:1]:${port}${URI_PATH}`,
+      `https://[0:0:0:0:0:0:127.0.0.1]:${port}${URI_PATH}`,
+      `https://[::ffff:7f00:1]:${port}${URI_PATH}`,
+      'https://[::10.0.0.8]/status/1',
+      'https://[3fff::1]/status/1',
+      'https://[3fff:abc::5]/status/1',
+    ])
+      expect(await reasonOf(createStatusFetcher()(uri)), uri).toBe('the status list URI is not a public https address');
+    for (const address of ['::127.0.0.1', '::7f00:1', '3fff::443']) {
+      const resolve = () => Promise.resolve([{ address, family: 6 }]);
+      expect(await reasonOf(createStatusFetcher({ resolve })('https://status.issuer.example/1')), address).toBe(
+        'the status list URI is not a public https address',
+      );
+    }
+    expect(hits).toBe(0);
+  });
+
+  it('reaches in sandbox its own list on loopback, and no other loopback URI (a credential cannot make it probe its host)', async () => {
+    answer = serve('the own list');
+    const own = `${base}${URI_PATH}`;
+    const fetchList = createStatusFetcher({ ownLists: [own] });
+    expect(await fetchList(`${own}?idx=3`)).toBe('the own list');
+    expect(hits).toBe(1);
+    const port = new URL(base).port;
+    for (const uri of [
+      `${base}/sandbox/status/2`,
+      `${base}/`,
+      `https://127.0.0.1:${port}${URI_PATH}`,
+      `http://127.0.0.2:${port}${URI_PATH}`,
+      `http://[::1]:${port}${URI_PATH}`,
+      `http://[::ffff:127.0.0.1]:${port}${URI_PATH}`,
+      `http://127.0.0.1:6379${URI_PATH}`,
+      `http://localhost:${port}${URI_PATH}`,
+    ])
+      expect(await reasonOf(fetchList(uri)), uri).toBe('the status list URI is not a public https address');
+    // A name that resolves to loopback is no way round it.
+    const resolving = createStatusFetcher({
+      ownLists: [own],
+      resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+    });
+    expect(await reasonOf(resolving(`http://status.issuer.example:${port}${URI_PATH}`))).toBe(
+      'the status list URI is not a public https address',
+    );
+    expect(hits).toBe(1);
   });
 });
 

@@ -6,9 +6,9 @@
  *
  * - Cache per `uri` until `exp` or `iat + ttl`, at most one hour; one fetch per `uri` at a time
  *   whatever the number of concurrent checks (single flight).
- * - The fetch (createStatusFetcher): 3 s, 1 MB; production fetches https only, from a public
- *   address it resolved itself and connects to (no DNS rebinding between check and connect);
- *   sandbox also allows http on loopback.
+ * - The fetch (createStatusFetcher): 3 s, 1 MB; https only, from a public address it resolved
+ *   itself and connects to (no DNS rebinding between check and connect); a sandbox service also
+ *   fetches its own status list over http on loopback, and no other loopback URI.
  * - Policy (design.md §15; `SVC_WALLET_STATUS` picks it, boot.ts builds one checker per process):
  *   `prefer` (unreachable → accepted, one log line naming the list's origin, never the index),
  *   `require` (unreachable → refused, "status unavailable"), `off`. A list that answers but does
@@ -19,7 +19,6 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { inflateSync } from 'node:zlib';
-import type { Mode } from '../config.ts';
 import { traceOutbound } from '../telemetry/outbound.ts';
 import type { X509Certificate } from './certificates.ts';
 import { resolveX5cKey, SD_JWT_SKEW_SECONDS, type SdJwtProblem, type StatusReference, verifyEs256 } from './sd-jwt.ts';
@@ -83,7 +82,10 @@ export type StatusDecision =
 /** GETs a status list; throws StatusUnreachableError. The service's is createStatusFetcher's. */
 export type StatusFetcher = (uri: string) => Promise<string>;
 
-// Addresses a production fetch never connects to (RFC 6890 special-purpose, RFC 4193 ULA, …).
+// Addresses a fetch never connects to (RFC 6890 special-purpose, RFC 4193 ULA, …). node:net's
+// BlockList judges an IPv4-mapped address (`::ffff:7f00:1` as well as `::ffff:127.0.0.1`) by the
+// IPv4 rules; the IPv4-compatible `::/96` (`[::127.0.0.1]`, deprecated by RFC 4291 §2.5.5.1) is
+// refused whole, `::` and `::1` with it.
 const NON_PUBLIC = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
@@ -104,14 +106,16 @@ for (const [net, prefix] of [
 ] as const)
   NON_PUBLIC.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001::', 23],
   ['2001:db8::', 32],
   ['2002::', 16],
+  // documentation (RFC 9637) and SRv6 SIDs (RFC 9602): never a public server
+  ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -119,49 +123,60 @@ for (const [net, prefix] of [
 ] as const)
   NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
 
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+const family = (address: string): 'ipv4' | 'ipv6' | null =>
+  (({ 4: 'ipv4', 6: 'ipv6' }) as const)[isIP(address) as 4 | 6] ?? null;
+
 /**
  * Whether an IP address is public: not private, loopback, link-local, ULA, documentation,
- * multicast or reserved; an IPv4-mapped IPv6 address is judged by its IPv4 address.
+ * multicast, IPv4-compatible or reserved; an IPv4-mapped IPv6 address, however spelled, is judged
+ * by its IPv4 address.
  *
  * @example isPublicAddress('10.1.2.3') // false
+ * @example isPublicAddress('::127.0.0.1') // false
  */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !NON_PUBLIC.check(address, 'ipv4');
-  if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  if (/^::ffff:/i.test(address)) return false;
-  return !NON_PUBLIC.check(address, 'ipv6');
+  const type = family(address);
+  return type !== null && !NON_PUBLIC.check(address, type);
 }
 
-const isLoopback = (address: string): boolean =>
-  isIP(address) === 4 ? address.startsWith('127.') : address === '::1' || /^::ffff:127\./i.test(address);
+const isLoopback = (address: string): boolean => {
+  const type = family(address);
+  return type !== null && LOOPBACK.check(address, type);
+};
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
- * The status list fetch for a mode: 3 s, 1 MB, `Accept: application/statuslist+jwt`. Production:
- * https only, and every address the name resolves to must be public; the socket connects to the
- * address that was checked. Sandbox: the same, plus http and https to loopback addresses. Each
- * fetch is one span when tracing is on (telemetry/outbound.ts).
+ * The status list fetch: 3 s, 1 MB, `Accept: application/statuslist+jwt`, https only, and every
+ * address the name resolves to must be public; the socket connects to the address that was
+ * checked. `ownLists` (a sandbox service's own status list, boot.ts) may also be fetched over
+ * http and on loopback, compared by origin and path; no other URI reaches a loopback address, so
+ * a credential's status URI cannot make the service probe its own host. Each fetch is one span
+ * when tracing is on (telemetry/outbound.ts).
  *
- * @example const fetchStatusList = createStatusFetcher({ mode: config.mode })
+ * @example const fetchStatusList = createStatusFetcher({ ownLists: [`${config.appUrl}/sandbox/status/1`] })
  */
-export function createStatusFetcher(input: {
-  mode: Mode;
-  resolve?: Resolver;
-  timeoutMs?: number;
-  maxBytes?: number;
-  /** extra trusted TLS roots, PEM (tests); default the platform's */
-  ca?: string;
-}): StatusFetcher {
+export function createStatusFetcher(
+  input: {
+    /** URIs fetched over http or https on loopback as well (the sandbox's own list); default none */
+    ownLists?: readonly string[];
+    resolve?: Resolver;
+    timeoutMs?: number;
+    maxBytes?: number;
+    /** extra trusted TLS roots, PEM (tests); default the platform's */
+    ca?: string;
+  } = {},
+): StatusFetcher {
   const resolve = input.resolve ?? systemResolver;
   const timeoutMs = input.timeoutMs ?? STATUS_TIMEOUT_MS;
   const maxBytes = input.maxBytes ?? STATUS_MAX_BYTES;
-  const sandbox = input.mode === 'sandbox';
+  const own = new Set((input.ownLists ?? []).map(listKey));
   const fetchOnce: StatusFetcher = async (uri) => {
     let url: URL;
     try {
@@ -170,11 +185,13 @@ export function createStatusFetcher(input: {
       throw new StatusUnreachableError('the status list URI is not a URL');
     }
     const refused = new StatusUnreachableError('the status list URI is not a public https address');
-    if (url.protocol !== 'https:' && !(sandbox && url.protocol === 'http:')) throw refused;
+    const isOwn = own.has(listKey(url));
+    if (url.protocol !== 'https:' && !(isOwn && url.protocol === 'http:')) throw refused;
     if (url.username || url.password) throw refused;
+    // The URL parser writes an IPv6 host in one spelling, bracketed: `[::7f00:1]` for `[::127.0.0.1]`.
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     const allowed = (address: string): boolean =>
-      isPublicAddress(address) ? url.protocol === 'https:' : sandbox && isLoopback(address);
+      isPublicAddress(address) ? url.protocol === 'https:' : isOwn && isLoopback(address);
     let address: { address: string; family: number };
     if (isIP(hostname)) {
       address = { address: hostname, family: isIP(hostname) };
@@ -194,6 +211,16 @@ export function createStatusFetcher(input: {
     return get(url, address, timeoutMs, maxBytes, input.ca);
   };
   return (uri) => traceOutbound('status-list', () => fetchOnce(uri));
+}
+
+/** A status list's origin and path: what `ownLists` compares (a query or fragment changes nothing). */
+function listKey(uri: string | URL): string {
+  try {
+    const url = new URL(uri);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return '';
+  }
 }
 
 function get(

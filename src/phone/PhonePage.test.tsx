@@ -38,12 +38,12 @@ afterEach(() => {
 async function mount(
   h = 'h_good',
   locale: Locale = 'en',
-  options: { login?: LoginResult; entry?: PhoneEntry; env?: PhoneEnvironment } = {},
+  options: { login?: LoginResult; entry?: PhoneEntry; env?: PhoneEnvironment; back?: () => void } = {},
 ) {
   const entry = options.entry === undefined ? { requestId: 'vr_1', h, login: options.login ?? null } : options.entry;
   const model = createPhoneModel(createPhoneApi(undefined, BASE), entry, sandboxEnvironment(locale, options.env));
   await act(async () => {
-    unmount = mountPhonePage(host, model, PHONE_COPY[locale]);
+    unmount = mountPhonePage(host, model, PHONE_COPY[locale], options.back ?? null);
     await model.load();
   });
   return model;
@@ -243,6 +243,26 @@ describe('phone page: the ways to prove it (design.md §12)', () => {
     expect(host.querySelector('[data-testid="finished"] h2')?.textContent).toBe(
       'Done — you can go back to your computer',
     );
+  });
+
+  it('offers the way back to the site on an approved finish opened on the same device, and takes it', async () => {
+    request.current = fakeRequest({ status: 'completed', methods: [PROVIDER_METHOD] });
+    const back = vi.fn();
+    await mount('h_good', 'fr', { login: 'approved', back });
+    const button = host.querySelector<HTMLButtonElement>('[data-testid="finished"] button')!;
+    expect(button.textContent).toBe('Revenir au site');
+    await act(async () => button.click());
+    expect(back).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers no way back where the page cannot know the site (scanned on another device), nor on a failure', async () => {
+    request.current = fakeRequest({ status: 'completed', methods: [PROVIDER_METHOD] });
+    await mount('h_good', 'en', { login: 'approved' });
+    expect(host.querySelector('[data-testid="finished"] button')).toBeNull();
+    unmount();
+    request.current = fakeRequest({ status: 'failed', methods: [PROVIDER_METHOD] });
+    await mount('h_good', 'en', { login: 'failed', back: vi.fn() });
+    expect(host.querySelector('[data-testid="finished"] button')).toBeNull();
   });
 
   it('keeps the test mark once the request is finished, in sandbox', async () => {

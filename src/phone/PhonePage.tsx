@@ -18,8 +18,13 @@ const ENDING_TONE: Readonly<Record<EndingKey, 'good' | 'bad' | 'neutral'>> = {
   link_expired: 'bad',
 };
 
-export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy }) {
+/**
+ * `back`: the way back to the page that asked, where the page knows it (way-back.ts), offered on an
+ * approved view.
+ */
+export function PhonePage({ model, copy, back }: { model: PhoneModel; copy: PhoneCopy; back?: (() => void) | null }) {
   const view = model.view.value;
+  const backAction = back ? { action: { label: copy.backToSite, run: back } } : {};
   return (
     <div class="phone" data-view={view.kind}>
       <PageHeader copy={copy} sandbox={model.sandbox.value} intro={view.kind === 'loading' || view.kind === 'asking'} />
@@ -44,6 +49,7 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
             testId="outcome"
             title={copy.outcomes[view.outcome].title}
             help={copy.outcomes[view.outcome].help}
+            {...(view.outcome === 'approved' ? backAction : {})}
           />
         )}
         {view.kind === 'finished' && (
@@ -52,6 +58,7 @@ export function PhonePage({ model, copy }: { model: PhoneModel; copy: PhoneCopy 
             testId="finished"
             title={copy.endings[view.ending].title}
             help={copy.endings[view.ending].help}
+            {...(view.ending === 'approved' ? backAction : {})}
           />
         )}
         {view.kind === 'asking' && <Asking model={model} copy={copy} view={view} />}

@@ -8,6 +8,7 @@ import { PHONE_COPY } from './copy/index.ts';
 import { isCallbackPage, takeHandoff } from './handoff.ts';
 import { createPhoneModel, type PhoneEnvironment } from './model.ts';
 import { mountPhonePage } from './mount.tsx';
+import { rememberArrival, wayBack } from './way-back.ts';
 import './phone.css';
 
 declare global {
@@ -49,9 +50,15 @@ if (doneRequest !== null)
 else startPhonePage();
 
 function startPhonePage(): void {
+  // The deep link's own arrival (its fragment carries h), not a return from an identity provider
+  const arrivedByLink = new URLSearchParams(window.location.hash.slice(1)).has('h');
   const entry = isCallbackPage(window.location.pathname)
     ? 'unknown_sign_in'
     : takeHandoff(window.location, window.history, sessionStorageOrNull());
+  // Opened on the same device from the site's page: the way back to it (way-back.ts).
+  const requestId = typeof entry === 'object' && entry ? entry.requestId : null;
+  if (requestId && arrivedByLink)
+    rememberArrival(sessionStorageOrNull(), requestId, document.referrer, location.origin, window.history.length);
   const model = createPhoneModel(createPhoneApi(), entry, {
     navigate: (url) => window.location.assign(url),
     requestCredential: credentialRequester(),
@@ -61,7 +68,12 @@ function startPhonePage(): void {
   effect(() => {
     document.title = model.sandbox.value ? copy.title : copy.pageTitle;
   });
-  mountPhonePage(document.getElementById('app')!, model, copy);
+  mountPhonePage(
+    document.getElementById('app')!,
+    model,
+    copy,
+    requestId ? wayBack(sessionStorageOrNull(), requestId, window.history) : null,
+  );
   void model.load();
   // Back from the provider with the browser's Back button, a page restored from the back/forward
   // cache would still say "Opening…": read the request again.

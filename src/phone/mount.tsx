@@ -11,8 +11,13 @@ import { PhonePage } from './PhonePage.tsx';
  *
  * @example const unmount = mountPhonePage(document.getElementById('app')!, model, PHONE_COPY.en);
  */
-export function mountPhonePage(root: HTMLElement, model: PhoneModel, copy: PhoneCopy): () => void {
-  const dispose = effect(() => render(<PhonePage model={model} copy={copy} />, root));
+export function mountPhonePage(
+  root: HTMLElement,
+  model: PhoneModel,
+  copy: PhoneCopy,
+  back: (() => void) | null = null,
+): () => void {
+  const dispose = effect(() => render(<PhonePage model={model} copy={copy} back={back} />, root));
   return () => {
     dispose();
     render(null, root);

@@ -188,6 +188,9 @@ describe('example identity provider: setup for npm start', () => {
     });
     const custom = readExampleSetup({ SVC_PROVIDER_FIXTURES: path, PORT: '9999', SVC_APP_URL: 'https://app.example/' });
     expect(custom).toMatchObject({ port: 9999, client: { redirect_uris: ['https://app.example/m/callback'] } });
+    // Beside a production service (docs/providers.md): its SVC_PUBLIC_URL is the app URL
+    const production = readExampleSetup({ SVC_PROVIDER_FIXTURES: path, SVC_PUBLIC_URL: 'https://verify.example.com' });
+    expect(production.client.redirect_uris).toEqual(['https://verify.example.com/m/callback']);
   });
 
   it('fails at start with one clear line when the fixture is missing', () => {

@@ -13,7 +13,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import Provider, { type InteractionDetails } from 'oidc-provider';
+import type { InteractionDetails } from 'oidc-provider';
 import type { Persona } from '../../../src/protocol/sandbox.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import { createEcJwk } from '../../wallet/keys.ts';
@@ -112,6 +112,7 @@ function send(res: ServerResponse, status: number, html: string, csp: string): v
  * // idp.issuer → http://127.0.0.1:40123; await idp.close()
  */
 export async function startExampleProvider(options: ExampleProviderOptions): Promise<ExampleProvider> {
+  const Provider = await loadOidcProvider();
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
   const claimsOf = options.claimsOf ?? personaClaims;
@@ -240,4 +241,35 @@ export async function startExampleProvider(options: ExampleProviderOptions): Pro
         server.closeAllConnections();
       }),
   };
+}
+
+/** oidc-provider's warning at import on any Node older than its newest LTS line (its lib/index.js). */
+export const UNSUPPORTED_RUNTIME_WARNING =
+  'oidc-provider WARNING: Unsupported runtime. Use Node.js v22.x LTS, or a later LTS release.';
+
+/**
+ * oidc-provider, imported without its "Unsupported runtime" line on a Node this project supports
+ * (package.json `engines`, >= 20.19; docs/development.md#node--2019-and-two-overrides): the library
+ * prints it at import on every Node before 22 LTS, though the example provider runs on 20.19 (the
+ * sandbox's and CI's Node). Only that exact line is dropped, only while the module loads, and only
+ * on Node >= 20.19; on an older Node it still prints.
+ *
+ * @example const Provider = await loadOidcProvider()
+ */
+export async function loadOidcProvider(
+  version: string = process.versions.node,
+): Promise<typeof import('oidc-provider').default> {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const supported = major > 20 || (major === 20 && minor >= 19);
+  const warn = console.warn;
+  if (supported)
+    console.warn = (...args: unknown[]) => {
+      // attention.js colours the line on a terminal: the text is inside the escape codes
+      if (args.length !== 1 || !String(args[0]).includes(UNSUPPORTED_RUNTIME_WARNING)) warn(...args);
+    };
+  try {
+    return (await import('oidc-provider')).default;
+  } finally {
+    console.warn = warn;
+  }
 }

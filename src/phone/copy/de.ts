@@ -63,6 +63,7 @@ export const de: PhoneCopy = {
     },
   },
   retry: 'Erneut versuchen',
+  backToSite: 'Zurück zur Website',
   scopes: {
     isAdult: 'Sie sind 18 Jahre oder älter',
     isFrench: 'Sie haben die französische Staatsangehörigkeit',

@@ -50,6 +50,7 @@ export const en: PhoneCopy = {
     OTHER: { title: 'Something went wrong', help: 'Try again. If it keeps happening, start again from the site.' },
   },
   retry: 'Try again',
+  backToSite: 'Back to the site',
   scopes: {
     isAdult: 'You are 18 or older',
     isFrench: 'You have French nationality',

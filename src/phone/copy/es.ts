@@ -56,6 +56,7 @@ export const es: PhoneCopy = {
     },
   },
   retry: 'Volver a intentarlo',
+  backToSite: 'Volver al sitio',
   scopes: {
     isAdult: 'Tiene 18 años o más',
     isFrench: 'Tiene la nacionalidad francesa',

@@ -61,6 +61,7 @@ export const fr: PhoneCopy = {
     },
   },
   retry: 'Réessayer',
+  backToSite: 'Revenir au site',
   scopes: {
     isAdult: 'Vous avez 18 ans ou plus',
     isFrench: 'Vous avez la nationalité française',

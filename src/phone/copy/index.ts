@@ -67,6 +67,8 @@ export interface PhoneCopy {
   outcomes: Readonly<Record<Outcome, Panel>>;
   problems: Readonly<Record<ProblemKey, Panel>>;
   retry: string;
+  /** the finished view's way back to the page that asked, opened on the same device (way-back.ts) */
+  backToSite: string;
   /** what each scope asks the person to prove, as a plain fact */
   scopes: Readonly<Record<Scope, string>>;
   /** above the ways to prove it, when there is more than the persona picker */

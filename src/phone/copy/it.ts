@@ -50,6 +50,7 @@ export const it: PhoneCopy = {
     OTHER: { title: 'Qualcosa è andato storto', help: 'Riprovi. Se succede ancora, ricominci dal sito.' },
   },
   retry: 'Riprova',
+  backToSite: 'Torna al sito',
   scopes: {
     isAdult: 'Ha almeno 18 anni',
     isFrench: 'Ha la cittadinanza francese',

@@ -56,6 +56,7 @@ export const nl: PhoneCopy = {
     },
   },
   retry: 'Opnieuw proberen',
+  backToSite: 'Terug naar de site',
   scopes: {
     isAdult: 'U bent 18 jaar of ouder',
     isFrench: 'U hebt de Franse nationaliteit',

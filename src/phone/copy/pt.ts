@@ -47,6 +47,7 @@ export const pt: PhoneCopy = {
     OTHER: { title: 'Algo correu mal', help: 'Tente novamente. Se continuar a acontecer, recomece a partir do site.' },
   },
   retry: 'Tentar novamente',
+  backToSite: 'Voltar ao site',
   scopes: {
     isAdult: 'Tem 18 anos ou mais',
     isFrench: 'Tem nacionalidade francesa',

@@ -25,10 +25,10 @@ describe('readCreateAnswer', () => {
     await expect(readCreateAnswer(Promise.resolve(answer))).rejects.toMatchObject({ message: code, retryable });
   });
 
-  it('names the Origin the service saw, and the command that registers it, for ORIGIN_NOT_ALLOWED', async () => {
+  it('names the Origin the service saw for ORIGIN_NOT_ALLOWED (the command is the service’s warning)', async () => {
     const answer: CreateAnswer = [403, { error: 'ORIGIN_NOT_ALLOWED', message: '…', origin: 'https://shop.example' }];
     await expect(readCreateAnswer(Promise.resolve(answer))).rejects.toMatchObject({
-      message: 'ORIGIN_NOT_ALLOWED https://shop.example: svc partners add --domain https://shop.example',
+      message: 'ORIGIN_NOT_ALLOWED https://shop.example',
       retryable: false,
     });
   });

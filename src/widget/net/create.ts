@@ -5,8 +5,8 @@ import { withTimeout } from '../../shared/timeout.ts';
 
 /**
  * The verification request of a create answer (the loader's `sendCreateRequest`), or a
- * {@link CreateError}: the catalogue code when the service sent one (with the Origin it saw and
- * the command that registers it for ORIGIN_NOT_ALLOWED), else `HTTP_<status>`, and `NETWORK`
+ * {@link CreateError}: the catalogue code when the service sent one (with the Origin it saw for
+ * ORIGIN_NOT_ALLOWED), else `HTTP_<status>`, and `NETWORK`
  * when no answer came within {@link CREATE_TIMEOUT_MS}; retryable for network errors, 429 and 5xx.
  *
  * @example const created = await readCreateAnswer(options.sent); // { request_id, deep_link, qr, … }
@@ -30,8 +30,9 @@ export async function readCreateAnswer(
   // the catalogue code when the body has one; a body that is not JSON still has a status worth reporting
   const { error: code = 'HTTP_' + status, origin } = (body ?? {}) as Partial<ErrorBody>;
   throw createError(
-    // ORIGIN_NOT_ALLOWED names the Origin the service saw (docs/partner-api.md#every-error-code)
-    origin ? `${code} ${origin}: svc partners add --domain ${origin}` : code,
+    // ORIGIN_NOT_ALLOWED names the Origin the service saw (docs/partner-api.md#every-error-code);
+    // the command that registers it is the service's warning, printed by the loader
+    origin ? `${code} ${origin}` : code,
     status === 429 || status >= 500 || status < 300,
   );
 }
