@@ -27,7 +27,13 @@ export const SURFACES: readonly { path: RegExp; caller: string; credential?: str
   { path: /^\/api\/billing\/(private-)?attestation-keys$/, caller: 'anyone verifying attestations' },
   { path: /^\/api\/w\/verify-request$/, caller: 'the loader, on the partner page' },
   { path: /^\/api\/w\//, caller: 'the widget, on the partner page', credential: 'poll token `pt`' },
+  {
+    path: /^\/api\/m\/requests\/[^/]+\/done$/,
+    caller: 'the phone page’s done view',
+    credential: 'the wallet’s `response_code`',
+  },
   { path: /^\/api\/m\/requests\//, caller: 'the phone page', credential: 'handoff token `h`' },
+  { path: /^\/m\/v\/[^/]+\/done$/, caller: 'a wallet’s `redirect_uri`, in the phone’s browser' },
   { path: /^\/api\/m\/personas$/, caller: 'the phone page (persona picker)' },
   { path: /^\/m\/callback$/, caller: 'an identity provider’s redirect', credential: 'login state and cookie' },
   { path: /^\/m\//, caller: 'the phone’s browser' },
