@@ -19,18 +19,32 @@ export interface GalleryRow {
 /** One column per theme. */
 export const THEMES: readonly Theme[] = ['dark', 'light'];
 
-/**
- * Each locale by its own name, as a picker lists it; fr and en are the first two, the others
- * additions (docs/embedding.md#languages).
- */
+/** Each locale by its own name, as a picker lists it, in the order of LOCALES (fr first, the bundle's own). */
 export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   fr: 'français',
-  en: 'English',
+  bg: 'български',
+  cs: 'čeština',
+  da: 'dansk',
   de: 'Deutsch',
+  el: 'ελληνικά',
+  en: 'English',
   es: 'español',
+  et: 'eesti',
+  fi: 'suomi',
+  ga: 'Gaeilge',
+  hr: 'hrvatski',
+  hu: 'magyar',
   it: 'italiano',
+  lt: 'lietuvių',
+  lv: 'latviešu',
+  mt: 'Malti',
   nl: 'Nederlands',
+  pl: 'polski',
   pt: 'português',
+  ro: 'română',
+  sk: 'slovenčina',
+  sl: 'slovenščina',
+  sv: 'svenska',
 };
 
 /**

@@ -3,6 +3,7 @@ import type { DcApiRequest, FailReason, LoginResult, PhoneMethod } from '../prot
 import { createPhoneApi } from './api.ts';
 import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
 import { credentialsOfLink } from './sandbox/model.ts';
+import { SANDBOX_COPY } from './sandbox/copy/all.ts';
 import { openSandboxWing } from './sandbox/wing.tsx';
 import {
   AUTHORIZATION_URL,
@@ -209,7 +210,7 @@ describe('phone model: the persona picker (sandbox)', () => {
     const loadSandbox = vi
       .fn<NonNullable<PhoneEnvironment['loadSandbox']>>()
       .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
-      .mockImplementation(async (port) => openSandboxWing(port, 'en'));
+      .mockImplementation(async (port) => openSandboxWing(port, SANDBOX_COPY.en));
     const model = createPhoneModel(api, entryOf(), sandboxEnvironment('en', { loadSandbox }));
     await model.load();
     expect(model.view.value).toEqual({ kind: 'problem', problem: 'NETWORK_ERROR', retryable: true });
