@@ -119,6 +119,14 @@ const COMPACT_ROWS: ReadonlyArray<[string, string, string, GalleryRow['options']
   ],
   ['scanned', 'scanned', 'Every other state: the icon beside its words.', { state: 'scanned' }],
   ['failed', 'failed', 'With its retry button under the words.', { state: 'failed' }],
+  ['completed', 'completed', 'The phone approved.', { state: 'completed' }],
+  ['expired', 'expired', 'The QR code expired.', { state: 'expired' }],
+  [
+    'error-config',
+    'error · configuration',
+    'The site’s configuration: no retry.',
+    { state: 'error', retryable: false },
+  ],
   [
     'waiting-wallet',
     'waiting · EUDI wallet',
@@ -133,7 +141,7 @@ const COMPACT_ROWS: ReadonlyArray<[string, string, string, GalleryRow['options']
   ],
 ];
 
-/** @example GALLERY_ROWS.length // 23: nine states, two variants, mobile waiting, five EUDI wallet states, six compact */
+/** @example GALLERY_ROWS.length // 27: nine states, three variants, mobile waiting, five EUDI wallet states, nine compact */
 export const GALLERY_ROWS: readonly GalleryRow[] = [
   ...STATES.map((state) => ({ id: state, title: state, note: STATE_NOTES[state], options: { state, sandbox: true } })),
   {
@@ -141,6 +149,12 @@ export const GALLERY_ROWS: readonly GalleryRow[] = [
     title: 'failed · cancelled',
     note: 'The visitor cancelled on the phone.',
     options: { state: 'failed', reason: 'cancelled', sandbox: true },
+  },
+  {
+    id: 'error-config',
+    title: 'error · configuration',
+    note: 'An error retrying cannot mend (a bad attribute, an unknown partner, a wrong origin): the site’s to fix.',
+    options: { state: 'error', retryable: false, sandbox: true },
   },
   {
     id: 'error-server-verify-timeout',

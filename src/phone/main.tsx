@@ -1,9 +1,9 @@
 /** The phone page: the only file here with side effects. */
 import { effect } from '@preact/signals';
-import type { DcApiRequest } from '../protocol/api.ts';
+import type { DcApiRequest, Locale } from '../protocol/api.ts';
 import { pickLocale } from '../shared/locale.ts';
 import { createPhoneApi } from './api.ts';
-import { loadPhoneCopy } from './copy/index.ts';
+import { loadPhoneCopy, type PhoneCopy } from './copy/index.ts';
 import { isCallbackPage, takeHandoff } from './handoff.ts';
 import { createPhoneModel, type PhoneEnvironment } from './model.ts';
 import { mountPhonePage } from './mount.tsx';
@@ -31,17 +31,18 @@ function credentialRequester(): PhoneEnvironment['requestCredential'] {
 }
 
 /**
- * design.md §20: the page speaks the request's language (the widget's, which open tells), else
- * its browser's first language spoken here, else English; it downloads that language only.
+ * design.md §20: the page speaks the request's language (the widget's, which open tells), else its
+ * browser's first language spoken here, else English; it downloads that one language only, so it
+ * shows once it knows which (as the widget's card appears once it can speak).
  */
-async function start(): Promise<void> {
-  let locale = pickLocale(navigator.languages ?? [navigator.language], 'en');
-  let copy = await loadPhoneCopy(locale);
+function start(): void {
   const root = document.getElementById('app')!;
+  let locale = pickLocale(navigator.languages ?? [navigator.language], 'en');
+  let copy: PhoneCopy | null = null;
+  let unmount = (): void => {};
   const entry = isCallbackPage(window.location.pathname)
     ? 'unknown_sign_in'
     : takeHandoff(window.location, window.history, sessionStorageOrNull());
-  let unmount = (): void => {};
   const model = createPhoneModel(createPhoneApi(), entry, {
     navigate: (url) => window.location.assign(url),
     requestCredential: credentialRequester(),
@@ -50,29 +51,34 @@ async function start(): Promise<void> {
       const [wing, words] = await Promise.all([import('./sandbox/wing.tsx'), loadSandboxCopy(locale)]);
       return wing.openSandboxWing(port, words);
     },
-    async adoptLocale(wanted) {
-      if (wanted === locale) return;
-      copy = await loadPhoneCopy(wanted);
-      locale = wanted;
-      show();
+    adoptLocale: async (wanted) => {
+      if (copy && wanted === locale) return;
+      show(wanted, await loadPhoneCopy(wanted));
     },
   });
-  function show(): void {
-    document.documentElement.lang = locale;
-    document.title = model.sandbox.peek() ? copy.title : copy.pageTitle;
+  function show(lang: Locale, words: PhoneCopy): void {
+    locale = lang;
+    copy = words;
+    document.documentElement.lang = lang;
+    document.title = model.sandbox.peek() ? words.title : words.pageTitle;
     unmount();
-    unmount = mountPhonePage(root, model, copy);
+    unmount = mountPhonePage(root, model, words);
   }
   effect(() => {
-    document.title = model.sandbox.value ? copy.title : copy.pageTitle;
+    const sandbox = model.sandbox.value;
+    if (copy) document.title = sandbox ? copy.title : copy.pageTitle;
   });
-  show();
-  void model.load();
+  const load = async (): Promise<void> => {
+    await model.load();
+    // no request to speak for (a broken link, an error): the browser's language
+    if (!copy) show(locale, await loadPhoneCopy(locale));
+  };
+  void load();
   // Back from the provider with the browser's Back button, a page restored from the back/forward
   // cache would still say "Opening…": read the request again.
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) void model.load();
+    if (event.persisted) void load();
   });
 }
 
-void start();
+start();

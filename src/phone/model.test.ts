@@ -56,6 +56,29 @@ function environment(answer: () => Promise<unknown> = async () => new FakeDigita
   return { navigate, requestCredential };
 }
 
+describe('phone model: the request’s language (design.md §20)', () => {
+  it('switches to the request’s language once open tells it, before anything of the request shows', async () => {
+    request.current = fakeRequest({ locale: 'pl' });
+    const seen: string[] = [];
+    let model: ReturnType<typeof createPhoneModel> | null = null;
+    const adoptLocale = vi.fn(async (locale: string) => {
+      seen.push(`${locale} while ${model!.view.peek().kind}`);
+    });
+    model = createPhoneModel(api, entryOf(), sandboxEnvironment('en', { adoptLocale }));
+    await model.load();
+    expect(seen).toEqual(['pl while loading']);
+    expect(model.view.value.kind).toBe('asking');
+  });
+
+  it('keeps its own language when the request’s copy cannot be fetched', async () => {
+    request.current = fakeRequest({ locale: 'fi' });
+    const adoptLocale = vi.fn(() => Promise.reject(new Error('offline')));
+    const model = await open('h_good', null, { adoptLocale });
+    expect(adoptLocale).toHaveBeenCalledWith('fi');
+    expect(model.view.value.kind).toBe('asking');
+  });
+});
+
 describe('phone model: the persona picker (sandbox)', () => {
   it('opens the request and offers the personas, the first one picked', async () => {
     const model = await open();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOCALES } from '../protocol/api.ts';
-import { localeScriptUrl, pickLocale, resolveLocale } from './locale.ts';
+import { localeScriptUrl, pickLocale, resolveLocale, SPOKEN } from './locale.ts';
 
 afterEach(() => {
   document.documentElement.lang = '';
@@ -8,6 +8,12 @@ afterEach(() => {
 });
 
 describe('pickLocale', () => {
+  it('knows the languages LOCALES names, no more', () => {
+    expect(SPOKEN).toBe(LOCALES.join(''));
+    expect(pickLocale(['ro-MD'])).toBe('ro');
+    expect(pickLocale(['fil', 'o', 'rb'], 'en')).toBe('en');
+  });
+
   it('takes the first tag whose language the widget speaks, region and case aside', () => {
     expect(pickLocale(['ja', 'pt-BR', 'en'])).toBe('pt');
     expect(pickLocale(['NL-be'])).toBe('nl');
