@@ -22,7 +22,7 @@ export const cs: PhoneCopy = {
   problems: {
     MISSING_LINK: {
       title: 'Tento odkaz je neúplný',
-      help: 'Naskenujte QR kód znovu, nebo použijte na webu odkaz „Otevřít v tomto zařízení“.',
+      help: 'Naskenujte QR kód znovu, nebo použijte na webu odkaz „Otevřít na tomto zařízení“.',
     },
     NOT_FOUND: {
       title: 'Tento ověřovací odkaz není platný',
@@ -46,7 +46,7 @@ export const cs: PhoneCopy = {
     isEU: 'Máte státní občanství některé země EU',
     isMale: 'Vaše pohlaví je mužské',
     isFemale: 'Vaše pohlaví je ženské',
-    isUnique: 'Pro tento web jste jedna jediná osoba (web dostane identifikátor, který platí jen u něj)',
+    isUnique: 'Pro tento web jste jedna a tatáž osoba (web dostane identifikátor, který platí jen u něj)',
     revealNationality: 'Vaše státní občanství (web ho obdrží)',
     revealBirthYear: 'Váš rok narození (web ho obdrží)',
   },

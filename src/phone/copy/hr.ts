@@ -50,7 +50,7 @@ export const hr: PhoneCopy = {
     isEU: 'Imate državljanstvo jedne od zemalja EU-a',
     isMale: 'Vaš je spol muški',
     isFemale: 'Vaš je spol ženski',
-    isUnique: 'Za ovu ste stranicu jedna jedina osoba (ona dobiva identifikator koji vrijedi samo ondje)',
+    isUnique: 'Za ovu ste stranicu uvijek ista osoba (ona dobiva identifikator koji vrijedi samo ondje)',
     revealNationality: 'Vaše državljanstvo (stranica ga dobiva)',
     revealBirthYear: 'Vaša godina rođenja (stranica je dobiva)',
   },

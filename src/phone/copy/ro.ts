@@ -47,7 +47,7 @@ export const ro: PhoneCopy = {
     isEU: 'Aveți cetățenia unei țări din UE',
     isMale: 'Sexul dumneavoastră este masculin',
     isFemale: 'Sexul dumneavoastră este feminin',
-    isUnique: 'Sunteți o singură persoană pentru acest site (primește un identificator valabil doar acolo)',
+    isUnique: 'Sunteți una și aceeași persoană pentru acest site (primește un identificator valabil doar acolo)',
     revealNationality: 'Cetățenia dumneavoastră (site-ul o primește)',
     revealBirthYear: 'Anul nașterii dumneavoastră (site-ul îl primește)',
   },

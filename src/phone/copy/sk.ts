@@ -46,7 +46,7 @@ export const sk: PhoneCopy = {
     isEU: 'Máte štátne občianstvo niektorej krajiny EÚ',
     isMale: 'Vaše pohlavie je mužské',
     isFemale: 'Vaše pohlavie je ženské',
-    isUnique: 'Pre túto stránku ste jedna jediná osoba (dostane identifikátor, ktorý platí len u nej)',
+    isUnique: 'Pre túto stránku ste jedna a tá istá osoba (dostane identifikátor, ktorý platí len u nej)',
     revealNationality: 'Vaše štátne občianstvo (stránka ho dostane)',
     revealBirthYear: 'Váš rok narodenia (stránka ho dostane)',
   },

@@ -50,7 +50,7 @@ export const sl: PhoneCopy = {
     isEU: 'Imate državljanstvo ene od držav EU',
     isMale: 'Vaš spol je moški',
     isFemale: 'Vaš spol je ženski',
-    isUnique: 'Za to spletno mesto ste ena sama oseba (prejme identifikator, ki velja samo tam)',
+    isUnique: 'Za to spletno mesto ste ena in ista oseba (prejme identifikator, ki velja samo tam)',
     revealNationality: 'Vaše državljanstvo (spletno mesto ga prejme)',
     revealBirthYear: 'Vaše leto rojstva (spletno mesto ga prejme)',
   },

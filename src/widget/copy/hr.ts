@@ -17,7 +17,7 @@ export const hr: Copy = {
   scannedTitle: 'Provjera u tijeku',
   scannedHelp: 'Nastavite na telefonu.',
   completedTitle: 'Dob potvrđena',
-  completedHelp: 'Hvala, sve je spremno.',
+  completedHelp: 'Hvala, sve je gotovo.',
   confirmingTitle: 'Potvrđujemo',
   confirmingHelp: 'Još nekoliko sekundi…',
   redirectingTitle: 'Dob potvrđena',

@@ -11,7 +11,7 @@ export const sk: Copy = {
   qrLabel: 'QR kód na overenie veku pomocou telefónu',
   openHere: 'Otvoriť v tomto zariadení',
   mobileTitle: 'Overte svoj vek',
-  mobileHelp: 'Aplikácia vás prevedie za pár sekúnd.',
+  mobileHelp: 'V aplikácii to trvá len pár sekúnd.',
   openApp: 'Otvoriť aplikáciu',
   showQr: 'Radšej zobraziť QR kód',
   scannedTitle: 'Prebieha overenie',
@@ -40,5 +40,5 @@ export const sk: Copy = {
   walletFailedTitle: 'Peňaženka neposkytla žiadny doklad',
   walletFailedHelp: 'Skúste to znova alebo naskenujte QR kód.',
   backToQr: 'Späť na QR kód',
-  walletTitle: 'Naskenujte aplikáciou peňaženky EÚ',
+  walletTitle: 'Naskenujte v aplikácii peňaženky EÚ',
 };
