@@ -7,7 +7,7 @@ export const cs: Copy = {
   creatingTitle: 'Připravuje se',
   creatingHelp: 'Zabere to jen pár sekund.',
   waitingTitle: 'Naskenujte tento QR kód telefonem',
-  expiresIn: 'Platnost kódu vyprší za {t}',
+  expiresIn: 'Kód vyprší za {t}',
   qrLabel: 'QR kód k naskenování telefonem pro ověření věku',
   openHere: 'Otevřít na tomto zařízení',
   mobileTitle: 'Ověřte svůj věk',
