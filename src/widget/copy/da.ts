@@ -2,7 +2,8 @@ import type { Copy } from './fr.ts';
 
 /**
  * Danish copy: "du", as Danish shops and public self-service write it; the EU's terms
- * ("aldersverifikation", "EU's digitale identitetstegnebog"); Danish quotation marks »…«.
+ * ("aldersverifikation", "EU's digitale identitetstegnebog"); Danish quotation marks »…«. A soft
+ * hyphen lets the long compound break in the compact card's narrow column.
  */
 export const da: Copy = {
   brand: 'Aldersverifikation',
@@ -43,5 +44,5 @@ export const da: Copy = {
   walletFailedTitle: 'Tegnebogen delte ikke et bevis',
   walletFailedHelp: 'Prøv igen, eller scan QR-koden.',
   backToQr: 'Tilbage til QR-koden',
-  walletTitle: 'Scan med din EU-identitetstegnebog',
+  walletTitle: 'Scan med din EU-identitets\u00adtegnebog',
 };

@@ -4,7 +4,8 @@ import type { Copy } from './fr.ts';
  * Maltese copy: the courteous singular Maltese public services use ("Skennja", "tiegħek"), no
  * slang; the Commission's terms ("verifika tal-età", "Kartiera tal-Identità Diġitali tal-UE");
  * the Maltese apostrophe ’ and quotation marks “…”.
- * The countdown reads "jiskadi fi żmien 4:59" ("within"): the time needs no article.
+ * The countdown reads "Jiskadi fi żmien 4:59" ("within", the code being the subject): the time
+ * needs no article, and the line stays as short as the English one (it never wraps in the compact card).
  */
 export const mt: Copy = {
   brand: 'Verifika tal-età',
@@ -12,7 +13,7 @@ export const mt: Copy = {
   creatingTitle: 'Qed nippreparaw',
   creatingHelp: 'Dan jieħu ftit sekondi biss.',
   waitingTitle: 'Skennja dan il-kodiċi QR bil-mowbajl tiegħek',
-  expiresIn: 'Dan il-kodiċi jiskadi fi żmien {t}',
+  expiresIn: 'Jiskadi fi żmien {t}',
   qrLabel: 'Kodiċi QR biex tiskennjah bil-mowbajl u tivverifika l-età tiegħek',
   openHere: 'Iftaħ fuq dan l-apparat',
   mobileTitle: 'Ivverifika l-età tiegħek',

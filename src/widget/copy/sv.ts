@@ -2,7 +2,8 @@ import type { Copy } from './fr.ts';
 
 /**
  * Swedish copy: "du", as every Swedish shop and public e-service writes it; the EU's terms
- * ("åldersverifiering", "EU:s digitala identitetsplånbok"); Swedish quotation marks ”…”.
+ * ("åldersverifiering", "EU:s digitala identitetsplånbok"); Swedish quotation marks ”…”. A soft
+ * hyphen lets the long compound break in the compact card's narrow column.
  */
 export const sv: Copy = {
   brand: 'Åldersverifiering',
@@ -43,5 +44,5 @@ export const sv: Copy = {
   walletFailedTitle: 'Plånboken delade inget bevis',
   walletFailedHelp: 'Försök igen eller skanna QR-koden.',
   backToQr: 'Tillbaka till QR-koden',
-  walletTitle: 'Skanna med din EU-identitetsplånbok',
+  walletTitle: 'Skanna med din EU-identitets\u00adplånbok',
 };
