@@ -10,7 +10,8 @@ export const lt: PhoneCopy = {
   pageTitle: 'Tapatybės patikrinimas',
   sandboxMark: 'Bandomasis režimas',
   sandboxNote:
-    'Šis puslapis atstoja mobiliąją programėlę. Tikra tapatybė netikrinama: pasirinkite bandomąjį asmenį ir nuspręskite, koks bus rezultatas.',
+    'Šis puslapis atstoja mobiliąją programėlę. Tikra tapatybė netikrinama: ' +
+    'pasirinkite bandomąjį asmenį ir nuspręskite, koks bus rezultatas.',
   loading: 'Atidaroma patikrinimo užklausa…',
   askedBy: (audience) => `${audience} prašo Jūsų įrodyti:`,
   askedByBlind: 'Anoniminė svetainė prašo Jūsų įrodyti:',
