@@ -65,7 +65,7 @@ export const da: PhoneCopy = {
       help: 'Intet blev delt med webstedet. Prøv igen, eller vælg en anden måde.',
     },
     wallet_declined: {
-      title: 'Din tegnebog delte ikke et bevis',
+      title: 'Din tegnebog delte ikke noget bevis',
       help: 'Intet blev delt med webstedet. Prøv igen, eller vælg en anden måde.',
     },
     wallet_refused: {

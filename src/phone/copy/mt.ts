@@ -24,12 +24,12 @@ export const mt: PhoneCopy = {
   },
   problems: {
     MISSING_LINK: {
-      title: 'Din il-link mhix kompluta',
+      title: 'Dan il-link mhux komplut',
       help: 'Erġa’ skennja l-kodiċi QR, jew uża l-link “Iftaħ fuq dan l-apparat” fuq is-sit.',
     },
     NOT_FOUND: {
-      title: 'Din il-link tal-verifika mhix valida',
-      help: 'Forsi nkitbet ħażin jew ma għadhiex teżisti. Erġa’ ibda mis-sit.',
+      title: 'Dan il-link tal-verifika mhux validu',
+      help: 'Forsi nkiteb ħażin jew ma għadux jeżisti. Erġa’ ibda mis-sit.',
     },
     ALREADY_FINISHED: {
       title: 'Din il-verifika diġà ntemmet',
@@ -96,7 +96,7 @@ export const mt: PhoneCopy = {
       help: 'Intemmet jew skadiet waqt li kont qed tidħol. Mur lura għas-sit.',
     },
     link_expired: {
-      title: 'Din il-link tal-login skadiet jew diġà ntużat',
+      title: 'Dan il-link tal-login skada jew diġà ntuża',
       help: 'Mur lura għas-sit u erġa’ ibda l-verifika.',
     },
   },

@@ -15,7 +15,7 @@ export const sv: Copy = {
   qrLabel: 'QR-kod att skanna med mobilen för att verifiera din ålder',
   openHere: 'Öppna på den här enheten',
   mobileTitle: 'Verifiera din ålder',
-  mobileHelp: 'Appen guidar dig på några sekunder.',
+  mobileHelp: 'I appen tar det bara några sekunder.',
   openApp: 'Öppna appen',
   showQr: 'Visa en QR-kod i stället',
   scannedTitle: 'Verifiering pågår',
