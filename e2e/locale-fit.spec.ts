@@ -15,9 +15,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LOCALES, type Locale } from '../src/protocol/api.ts';
 import { seriousViolations } from './support/axe.ts';
-import { deepLinkOf, waitForWidgetState } from './support/qa.ts';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
-import { SERVICE_URL } from './support/urls.ts';
+import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 const WIDTHS = [320, 390] as const;
 /** The height the loader reserves for each size (src/loader/api.ts). */
@@ -41,7 +40,7 @@ async function misfits(page: Page, width: number): Promise<{ renders: number; pr
     ({ width, reserved }) => {
       const problems: string[] = [];
       let renders = 0;
-      for (const row of document.querySelectorAll<HTMLElement>('[data-testid^="gallery-row-"]')) {
+      for (const row of Array.from(document.querySelectorAll<HTMLElement>('[data-testid^="gallery-row-"]'))) {
         const id = row.dataset.testid!.slice('gallery-row-'.length);
         const card = row.querySelector('.cell-light [data-testid="svc-widget"]')?.shadowRoot?.querySelector('.card');
         if (!card) {
@@ -58,7 +57,7 @@ async function misfits(page: Page, width: number): Promise<{ renders: number; pr
         if (box.height > limit + 0.5 && !languageFree)
           problems.push(`${id}: the card is ${box.height} px tall, over ${limit}`);
         if (box.width > width + 0.5) problems.push(`${id}: the card is ${box.width} px wide in ${width}`);
-        for (const element of [card, ...card.querySelectorAll('*')]) {
+        for (const element of [card, ...Array.from(card.querySelectorAll('*'))]) {
           // the live region is visually hidden by design; an SVG's box is its drawing
           if (element.closest('.sr, svg')) continue;
           const over = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
@@ -79,7 +78,7 @@ async function misfits(page: Page, width: number): Promise<{ renders: number; pr
 /** Every preview's slot `px` wide (CSSOM: the demo's CSP allows no inline style sheet). */
 async function setWidth(page: Page, px: number): Promise<void> {
   await page.evaluate((px) => {
-    for (const slot of document.querySelectorAll<HTMLElement>('.cell-slot')) {
+    for (const slot of Array.from(document.querySelectorAll<HTMLElement>('.cell-slot'))) {
       slot.style.setProperty('width', `${px}px`);
       slot.style.setProperty('max-width', 'none');
     }
@@ -90,7 +89,7 @@ async function showLocale(page: Page, locale: Locale): Promise<void> {
   await page.locator(`input[name="gallery-locale"][value="${locale}"]`).check();
   await page.waitForFunction(
     (locale) =>
-      [...document.querySelectorAll('.cell-slot')].every(
+      Array.from(document.querySelectorAll('.cell-slot')).every(
         (slot) =>
           slot.querySelector('[data-testid="svc-widget"]')?.shadowRoot?.querySelector('.card')?.getAttribute('lang') ===
           locale,
@@ -131,13 +130,13 @@ test('every state of both sizes fits at 320 px and 390 px in all 24 languages, w
   // the contract's ten rows, light theme, five to a line (the page's CSP allows no style sheet: CSSOM)
   await page.evaluate((rows) => {
     const hide = (element: Element): void => (element as HTMLElement).style.setProperty('display', 'none');
-    for (const row of document.querySelectorAll<HTMLElement>('.gallery-row'))
+    for (const row of Array.from(document.querySelectorAll<HTMLElement>('.gallery-row')))
       if (!rows.includes(row.dataset.testid!.slice('gallery-row-'.length))) hide(row);
-    document.querySelectorAll('.cell-dark, .row-note').forEach(hide);
+    Array.from(document.querySelectorAll('.cell-dark, .row-note')).forEach(hide);
     const grid = document.querySelector<HTMLElement>('.gallery-rows')!.style;
     grid.setProperty('grid-template-columns', 'repeat(5, max-content)');
     grid.setProperty('column-gap', '16px');
-    for (const cells of document.querySelectorAll<HTMLElement>('.cells'))
+    for (const cells of Array.from(document.querySelectorAll<HTMLElement>('.cells')))
       cells.style.setProperty('grid-template-columns', 'max-content');
   }, CONTRACT_ROWS);
   for (const locale of SCREENSHOT_LOCALES) {
@@ -166,7 +165,7 @@ test('axe finds nothing serious in the widget in any of the 24 languages, both s
     }, locales);
     const spoken = () =>
       page.evaluate(() =>
-        [...document.querySelectorAll('[data-testid="svc-widget"]')].map(
+        Array.from(document.querySelectorAll('[data-testid="svc-widget"]')).map(
           (host) =>
             `${host.getAttribute('data-state')} ${host.shadowRoot?.querySelector('.card')?.getAttribute('lang')}`,
         ),
@@ -177,19 +176,21 @@ test('axe finds nothing serious in the widget in any of the 24 languages, both s
   expect(problems).toEqual([]);
 });
 
-/** A request made by a widget in `locale`: its deep link, which the phone page opens in that language. */
+/** A request made as a widget in `locale` makes it (the widget's create call): its deep link. */
 async function requestIn(page: Page, locale: Locale): Promise<string> {
-  const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', locale });
-  await page.goto(await servePartnerPage(page, `/e2e/locale-fit-${locale}`, `<div id="svc-widget"></div>${tag}`));
-  await waitForWidgetState(page, 'waiting');
-  return deepLinkOf(page);
+  const answer = await page.request.post(`${SERVICE_URL}/api/w/verify-request`, {
+    data: { partner_id: 'pk_test_demo', locale },
+    headers: { origin: PARTNER_URL },
+  });
+  expect(answer.status()).toBe(201);
+  return ((await answer.json()) as { deep_link: string }).deep_link;
 }
 
 test('the phone page speaks the request’s language in all 24, loading that one only, and axe finds nothing serious', async ({
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const phone = await context.newPage();
   await phone.setViewportSize({ width: 360, height: 740 });
   const copies: string[] = [];

@@ -73,7 +73,7 @@ describe('phone model: the request’s language (design.md §20)', () => {
   it('keeps its own language when the request’s copy cannot be fetched', async () => {
     request.current = fakeRequest({ locale: 'fi' });
     const adoptLocale = vi.fn(() => Promise.reject(new Error('offline')));
-    const model = await open('h_good', null, { adoptLocale });
+    const model = await open('h_good', null, { navigate: () => {}, requestCredential: null, adoptLocale });
     expect(adoptLocale).toHaveBeenCalledWith('fi');
     expect(model.view.value.kind).toBe('asking');
   });

@@ -8,10 +8,10 @@ import type { Copy } from './fr.ts';
  */
 export const lt: Copy = {
   brand: 'Amžiaus patikrinimas',
-  testMode: 'Bandomasis režimas',
+  testMode: 'Testinis režimas',
   creatingTitle: 'Ruošiama',
   creatingHelp: 'Tai užtruks vos kelias sekundes.',
-  waitingTitle: 'Nuskaitykite šį QR kodą telefonu',
+  waitingTitle: 'Nuskaitykite QR kodą telefonu',
   expiresIn: 'Kodas galioja dar {t}',
   qrLabel: 'QR kodas, kurį nuskaitę telefonu patvirtinsite savo amžių',
   openHere: 'Atidaryti šiame įrenginyje',
