@@ -17,11 +17,10 @@ export const SPOKEN = 'frbgcsdadeelenesetfigahrhuitltlvmtnlplptroskslsv';
  * @example pickLocale(['nb', 'ja'], 'en') // 'en'
  */
 export function pickLocale(tags: ReadonlyArray<string | undefined>, fallback: Locale = 'fr'): Locale {
-  for (const tag of tags) {
-    const primary = tag?.toLowerCase().split('-')[0] as Locale;
-    if (SPOKEN.match(/../g)!.includes(primary!)) return primary;
-  }
-  return fallback;
+  return (
+    (tags.map((tag) => tag?.toLowerCase().split('-')[0]).find((primary) => SPOKEN.match(/../g)!.includes(primary!)) as
+      Locale | undefined) ?? fallback
+  );
 }
 
 /**
