@@ -1,7 +1,8 @@
 /**
  * The five locales added beside fr and en (docs/embedding.md#languages). The UI bundle carries French; every
  * other locale, English included, is a small script beside it, started by the loader in parallel
- * with the bundle; `auto` chooses among all seven; the phone page follows the phone's languages.
+ * with the bundle; `auto` follows the browser's languages; the phone page follows the request's
+ * (e2e/locale-fit.spec.ts covers all 24).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
@@ -58,11 +59,15 @@ test('French, the default, comes with the bundle: no second script', async ({ pa
   expect(fetched).toHaveLength(1);
 });
 
-test('data-locale="auto" chooses among all seven locales from <html lang>', async ({ page }) => {
-  const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', locale: 'auto' });
-  await page.goto(await servePartnerPage(page, '/e2e/auto-nl', `<div id="svc-widget"></div>${tag}`, { lang: 'nl-BE' }));
-  await waitForWidgetState(page, 'waiting');
-  await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.nl);
+test.describe('in a browser set to Dutch (Belgium)', () => {
+  test.use({ locale: 'nl-BE' });
+
+  test('data-locale="auto" speaks the browser’s language, not the page’s <html lang>', async ({ page }) => {
+    const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', locale: 'auto' });
+    await page.goto(await servePartnerPage(page, '/e2e/auto-nl', `<div id="svc-widget"></div>${tag}`, { lang: 'de' }));
+    await waitForWidgetState(page, 'waiting');
+    await expect(widget(page).getByRole('heading', { level: 2 })).toHaveText(WAITING_TITLES.nl);
+  });
 });
 
 test('SVC.render and update() switch to a new locale live, on the same request', async ({ page }) => {

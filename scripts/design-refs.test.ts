@@ -31,6 +31,7 @@ const SECTIONS = [
   "The EU's 24 official languages",
   'Partner SDKs beyond TypeScript',
   'Evidence: non-retention, no third party, compliance map',
+  'Day two: rules, rolling restarts, restores',
 ];
 
 // Built, not written out, so that this file holds no citation of its own for the check to find.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LOADER_ATTRIBUTES } from '../../src/protocol/api.ts';
+import { LOADER_ATTRIBUTES, LOCALES } from '../../src/protocol/api.ts';
 import { loaderWarnings } from './loader-warnings.ts';
 import { editDistance, nearestName } from '../rules/nearest-name.ts';
 
@@ -27,14 +27,14 @@ describe('loaderWarnings', () => {
     ]);
   });
 
-  it('warns once about a data-locale the widget does not speak, naming the seven it does', () => {
+  it('warns once about a data-locale the widget does not speak, naming the 24 it does', () => {
     expect(loaderWarnings(loader({ locale_tag: 'xx' }))).toEqual([
-      'data-locale xx is not a language the widget speaks (fr, en, de, es, it, nl, pt): it shows fr',
+      'data-locale xx is not a language the widget speaks (fr, bg, cs, da, de, el, en, es, et, fi, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv): it shows fr',
     ]);
   });
 
   it('reads data-locale as a BCP 47 tag, as the loader does: en-GB, DE-at and auto are fine', () => {
-    for (const tag of ['en-GB', 'DE-at', 'auto', 'pt', ''])
+    for (const tag of ['en-GB', 'DE-at', 'auto', 'pt', 'pt-BR', 'EL', 'sv-FI', 'ga', ''])
       expect(loaderWarnings(loader({ locale_tag: tag })), tag).toEqual([]);
   });
 
@@ -66,7 +66,7 @@ describe('loaderWarnings', () => {
   it('quotes and cuts a name or tag that is not plain, and skips what is not a string', () => {
     expect(loaderWarnings(loader({ attributes: [42, 'a b'], locale_tag: 'x'.repeat(50) + '\n' }))).toEqual([
       'unknown attribute data-"a b": did you mean data-debug?',
-      `data-locale "${'x'.repeat(40)}" is not a language the widget speaks (fr, en, de, es, it, nl, pt): it shows fr`,
+      `data-locale "${'x'.repeat(40)}" is not a language the widget speaks (${LOCALES.join(', ')}): it shows fr`,
     ]);
   });
 });

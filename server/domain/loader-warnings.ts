@@ -37,7 +37,7 @@ export function loaderWarnings(body: Readonly<Record<string, unknown>>): string[
       warnings.add(`unknown attribute ${attributeName(echo(name))}: did you mean ${attributeName(nearest)}?`);
     }
   }
-  // as src/shared/locale.ts reads it: `auto`, or the tag's language among the seven
+  // as src/shared/locale.ts reads it: `auto`, or the tag's language among the 24
   if (
     typeof tag === 'string' &&
     tag &&

@@ -30,6 +30,7 @@ export async function openFromPhone(
     rail: record.rail,
     client_proof_mode: record.clientProofMode,
     audience_label: record.audienceLabel,
+    locale: record.locale,
     expires_at: status === 'completed' || status === 'failed' ? record.expiresAt : record.deadlineAt,
     status,
     ...(status === 'failed' && record.reason !== null ? { reason: record.reason } : {}),

@@ -205,7 +205,7 @@ export function readOneOf<T extends string>(
 
 /**
  * What a verification request's body chooses besides who asks: `client_proof_mode` (a boolean,
- * default false) and `locale` (one of the seven LOCALES, default fr); otherwise 400 INVALID_REQUEST.
+ * default false) and `locale` (one of the 24 LOCALES, default fr); otherwise 400 INVALID_REQUEST.
  *
  * @example readRequestChoices({ locale: 'en' }) // { clientProofMode: false, locale: 'en' }
  */

@@ -61,12 +61,17 @@ export const phoneOpenSchema = {
   response: {
     200: {
       type: 'object',
-      required: ['scopes', 'rail', 'client_proof_mode', 'audience_label', 'expires_at', 'status', 'methods'],
+      required: ['scopes', 'rail', 'client_proof_mode', 'audience_label', 'locale', 'expires_at', 'status', 'methods'],
       properties: {
         scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
         rail: { type: 'string', enum: ['standard', 'adult_blind'] },
         client_proof_mode: { type: 'boolean' },
         audience_label: { type: 'string', description: 'who asks: the partner’s name, or the blind app' },
+        locale: {
+          type: 'string',
+          enum: [...LOCALES],
+          description: 'the language the request was made in (the widget’s): the page speaks it',
+        },
         expires_at: { type: 'number', description: 'ms since the Unix epoch' },
         status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'failed', 'expired'] },
         reason: {

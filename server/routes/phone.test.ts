@@ -16,6 +16,7 @@ describe('phone API', () => {
         rail: 'standard',
         client_proof_mode: false,
         audience_label: 'Demo Shop',
+        locale: 'fr',
         expires_at: flow.created.expires_at,
         status: 'in_progress',
         methods: [{ id: 'idp_example', name: 'Example ID', method: 'face_check' }, { id: 'sandbox' }],
@@ -27,6 +28,12 @@ describe('phone API', () => {
       const stored = (await t.store.getRequest(flow.requestId, t.clock.now()))!;
       expect((await openOnPhone(t, flow)).json()).toEqual(expected);
       expect((await t.store.getRequest(flow.requestId, t.clock.now()))!.version).toBe(stored.version);
+    });
+
+    it('tells the phone the language the widget asked in, so the page speaks it (design.md §20)', async () => {
+      t = await makeTestApp();
+      const flow = await startStandardFlow(t, { locale: 'pl' });
+      expect((await openOnPhone(t, flow)).json()).toMatchObject({ locale: 'pl' });
     });
 
     it('names only the blind app on an ADULT_BLIND request, never the partner', async () => {

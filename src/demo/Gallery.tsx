@@ -34,7 +34,7 @@ function Pickers({ model }: { model: GalleryModel }) {
             {LOCALE_NAMES[locale]} <code>{locale}</code>
           </label>
         ))}
-        <p class="hint">The spec names fr and en; de, es, it, nl and pt are additions.</p>
+        <p class="hint">The spec names fr and en; the other 22 of the EU’s official languages are additions.</p>
       </fieldset>
       <fieldset class="control">
         <legend>Accent (data-accent)</legend>

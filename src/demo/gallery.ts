@@ -19,18 +19,32 @@ export interface GalleryRow {
 /** One column per theme. */
 export const THEMES: readonly Theme[] = ['dark', 'light'];
 
-/**
- * Each locale by its own name, as a picker lists it; fr and en are the first two, the others
- * additions (docs/embedding.md#languages).
- */
+/** Each locale by its own name, as a picker lists it, in the order of LOCALES (fr first, the bundle's own). */
 export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   fr: 'français',
-  en: 'English',
+  bg: 'български',
+  cs: 'čeština',
+  da: 'dansk',
   de: 'Deutsch',
+  el: 'ελληνικά',
+  en: 'English',
   es: 'español',
+  et: 'eesti',
+  fi: 'suomi',
+  ga: 'Gaeilge',
+  hr: 'hrvatski',
+  hu: 'magyar',
   it: 'italiano',
+  lt: 'lietuvių',
+  lv: 'latviešu',
+  mt: 'Malti',
   nl: 'Nederlands',
+  pl: 'polski',
   pt: 'português',
+  ro: 'română',
+  sk: 'slovenčina',
+  sl: 'slovenščina',
+  sv: 'svenska',
 };
 
 /**
@@ -105,6 +119,14 @@ const COMPACT_ROWS: ReadonlyArray<[string, string, string, GalleryRow['options']
   ],
   ['scanned', 'scanned', 'Every other state: the icon beside its words.', { state: 'scanned' }],
   ['failed', 'failed', 'With its retry button under the words.', { state: 'failed' }],
+  ['completed', 'completed', 'The phone approved.', { state: 'completed' }],
+  ['expired', 'expired', 'The QR code expired.', { state: 'expired' }],
+  [
+    'error-config',
+    'error · configuration',
+    'The site’s configuration: no retry.',
+    { state: 'error', retryable: false },
+  ],
   [
     'waiting-wallet',
     'waiting · EUDI wallet',
@@ -119,7 +141,7 @@ const COMPACT_ROWS: ReadonlyArray<[string, string, string, GalleryRow['options']
   ],
 ];
 
-/** @example GALLERY_ROWS.length // 23: nine states, two variants, mobile waiting, five EUDI wallet states, six compact */
+/** @example GALLERY_ROWS.length // 27: nine states, three variants, mobile waiting, five EUDI wallet states, nine compact */
 export const GALLERY_ROWS: readonly GalleryRow[] = [
   ...STATES.map((state) => ({ id: state, title: state, note: STATE_NOTES[state], options: { state, sandbox: true } })),
   {
@@ -127,6 +149,12 @@ export const GALLERY_ROWS: readonly GalleryRow[] = [
     title: 'failed · cancelled',
     note: 'The visitor cancelled on the phone.',
     options: { state: 'failed', reason: 'cancelled', sandbox: true },
+  },
+  {
+    id: 'error-config',
+    title: 'error · configuration',
+    note: 'An error retrying cannot mend (a bad attribute, an unknown partner, a wrong origin): the site’s to fix.',
+    options: { state: 'error', retryable: false, sandbox: true },
   },
   {
     id: 'error-server-verify-timeout',

@@ -6,7 +6,7 @@
  * request's code gets a neutral page that says nothing of the request.
  */
 import { render } from 'preact';
-import type { Locale, RequestStatus } from '../protocol/api.ts';
+import { LOCALES, type Locale, type RequestStatus } from '../protocol/api.ts';
 import type { PhoneApi } from './api.ts';
 import type { PhoneCopy } from './copy/index.ts';
 import { OutcomePanel } from './OutcomePanel.tsx';
@@ -37,43 +37,50 @@ function DonePanel({ copy, status }: { copy: PhoneCopy; status: RequestStatus | 
 }
 
 /**
- * Redeems the code and renders the view into `root`, first in `locale`, then in the request's.
+ * Redeems the code and renders the view into `root`, first in `locale`, then in the request's;
+ * each language's copy is loaded as the page needs it (design.md §20: the page loads one).
  *
- * @example await showDoneView(root, api, 'vr_…', code, PHONE_COPY, 'en')
+ * @example await showDoneView(root, api, 'vr_…', code, loadPhoneCopy, 'en')
  */
 export async function showDoneView(
   root: HTMLElement,
   api: Pick<PhoneApi, 'send'>,
   requestId: string,
   code: string | null,
-  copies: Readonly<Record<Locale, PhoneCopy>>,
+  loadCopy: (locale: Locale) => Promise<PhoneCopy>,
   locale: Locale,
 ): Promise<void> {
-  const paint = (status: RequestStatus | null | undefined, lang: Locale) => {
+  const paint = async (status: RequestStatus | null | undefined, lang: Locale) => {
+    const copy = await loadCopy(lang);
     document.documentElement.lang = lang;
-    document.title = copies[lang].doneView.title;
+    document.title = copy.doneView.title;
     render(
       <div class="phone" data-view="done">
         <main>
           {status === undefined ? (
             <p class="phone-card phone-loading" role="status">
-              {copies[lang].doneView.checking}
+              {copy.doneView.checking}
             </p>
           ) : (
-            <DonePanel copy={copies[lang]} status={status} />
+            <DonePanel copy={copy} status={status} />
           )}
         </main>
       </div>,
       root,
     );
   };
-  paint(undefined, locale);
+  const checking = paint(undefined, locale);
   const answer = code
     ? await api.send<{ status: RequestStatus; locale: Locale }>(
         `/api/m/requests/${encodeURIComponent(requestId)}/done`,
         { response_code: code },
       )
     : null;
-  if (answer?.ok) paint(answer.data.status, answer.data.locale in copies ? answer.data.locale : locale);
-  else paint(null, locale);
+  await checking;
+  if (answer?.ok)
+    await paint(
+      answer.data.status,
+      (LOCALES as readonly string[]).includes(answer.data.locale) ? answer.data.locale : locale,
+    );
+  else await paint(null, locale);
 }

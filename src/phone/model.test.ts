@@ -3,6 +3,7 @@ import type { DcApiRequest, FailReason, LoginResult, PhoneMethod } from '../prot
 import { createPhoneApi } from './api.ts';
 import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
 import { credentialsOfLink } from './sandbox/model.ts';
+import { SANDBOX_COPY } from './sandbox/copy/all.ts';
 import { openSandboxWing } from './sandbox/wing.tsx';
 import {
   AUTHORIZATION_URL,
@@ -54,6 +55,29 @@ function environment(answer: () => Promise<unknown> = async () => new FakeDigita
   const requestCredential = vi.fn<(requests: DcApiRequest[]) => Promise<unknown>>(answer);
   return { navigate, requestCredential };
 }
+
+describe('phone model: the request’s language (design.md §20)', () => {
+  it('switches to the request’s language once open tells it, before anything of the request shows', async () => {
+    request.current = fakeRequest({ locale: 'pl' });
+    const seen: string[] = [];
+    let model: ReturnType<typeof createPhoneModel> | null = null;
+    const adoptLocale = vi.fn(async (locale: string) => {
+      seen.push(`${locale} while ${model!.view.peek().kind}`);
+    });
+    model = createPhoneModel(api, entryOf(), sandboxEnvironment('en', { adoptLocale }));
+    await model.load();
+    expect(seen).toEqual(['pl while loading']);
+    expect(model.view.value.kind).toBe('asking');
+  });
+
+  it('keeps its own language when the request’s copy cannot be fetched', async () => {
+    request.current = fakeRequest({ locale: 'fi' });
+    const adoptLocale = vi.fn(() => Promise.reject(new Error('offline')));
+    const model = await open('h_good', null, { navigate: () => {}, requestCredential: null, adoptLocale });
+    expect(adoptLocale).toHaveBeenCalledWith('fi');
+    expect(model.view.value.kind).toBe('asking');
+  });
+});
 
 describe('phone model: the persona picker (sandbox)', () => {
   it('opens the request and offers the personas, the first one picked', async () => {
@@ -209,7 +233,7 @@ describe('phone model: the persona picker (sandbox)', () => {
     const loadSandbox = vi
       .fn<NonNullable<PhoneEnvironment['loadSandbox']>>()
       .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
-      .mockImplementation(async (port) => openSandboxWing(port, 'en'));
+      .mockImplementation(async (port) => openSandboxWing(port, SANDBOX_COPY.en));
     const model = createPhoneModel(api, entryOf(), sandboxEnvironment('en', { loadSandbox }));
     await model.load();
     expect(model.view.value).toEqual({ kind: 'problem', problem: 'NETWORK_ERROR', retryable: true });

@@ -6,7 +6,7 @@
  */
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
-import type { DcApiRequest, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/api.ts';
+import type { DcApiRequest, Locale, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/api.ts';
 import type { ApiFailureCode, PhoneApi } from './api.ts';
 import type { EndingKey, NoticeKey, ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
@@ -47,6 +47,11 @@ export interface PhoneEnvironment {
    * offers the persona picker; absent, a request that offers it shows a problem.
    */
   loadSandbox?: (port: SandboxPort) => Promise<SandboxWing>;
+  /**
+   * Switches the page to the request's language once open told it (design.md §20; main.tsx
+   * loads its copy), before anything of the request shows; absent, the page keeps its own.
+   */
+  adoptLocale?: (locale: Locale) => Promise<void>;
 }
 
 /** What the sandbox wing is given: the API, the page's view, and the model's own rules for an answer. */
@@ -162,6 +167,8 @@ export function createPhoneModel(
       return;
     }
     const request = opened.data;
+    // a language whose copy cannot be fetched leaves the page in the one it speaks
+    if (request.locale) await environment.adoptLocale?.(request.locale).catch(() => {});
     const hint = login;
     login = null;
     sandbox.value = request.sandbox ?? request.methods.some((m) => m.id === 'sandbox');

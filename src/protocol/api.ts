@@ -31,11 +31,37 @@ export const PREFIX = {
 
 export type Rail = 'standard' | 'adult_blind';
 /**
- * The widget's languages: `fr`, `en`, and the additions `de`, `es`, `it`, `nl` and `pt`
- * (docs/embedding.md#languages). `fr` is the default and stays first: the UI bundle carries it, the
- * others are scripts of their own (src/shared/locale.ts localeScriptUrl).
+ * The widget's and the phone page's languages: the EU's 24 official languages (design.md §20,
+ * docs/embedding.md#languages). `fr` is the default and stays first: the UI bundle carries it, the
+ * others are scripts of their own (src/shared/locale.ts localeScriptUrl); the rest in the order of
+ * their codes.
  */
-export const LOCALES = ['fr', 'en', 'de', 'es', 'it', 'nl', 'pt'] as const;
+export const LOCALES = [
+  'fr',
+  'bg',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'es',
+  'et',
+  'fi',
+  'ga',
+  'hr',
+  'hu',
+  'it',
+  'lt',
+  'lv',
+  'mt',
+  'nl',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'sl',
+  'sv',
+] as const;
 export type Locale = (typeof LOCALES)[number];
 /** The sandbox phone's methods (design.md §4). */
 export type Method = 'face_check' | 'eudi_wallet';
@@ -265,6 +291,8 @@ export interface PhoneOpened {
   client_proof_mode: boolean;
   /** STANDARD: the partner's name; ADULT_BLIND: the blind app only, never the partner. */
   audience_label: string;
+  /** the language the request was made in (the widget's): the page speaks it (design.md §20) */
+  locale: Locale;
   expires_at: number;
   status: RequestStatus;
   /** with status `failed`: why (the page explains a provider's decline or missing claims) */

@@ -127,7 +127,7 @@ export interface MountOptions {
    * its nonce); rejects when it cannot be loaded. See src/loader/inject.ts.
    */
   loadCopy(locale: Locale): Promise<unknown>;
-  /** a BCP 47 tag or `auto` → one of the seven (src/shared/locale.ts): the loader's own, so the bundle carries none */
+  /** a BCP 47 tag or `auto` → one of the 24 (src/shared/locale.ts): the loader's own, so the bundle carries none */
   resolveLocale(option?: string): Locale;
   /** mount straight into the error state (configuration error) */
   error?: SvcError;

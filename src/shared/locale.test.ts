@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { localeScriptUrl, pickLocale, resolveLocale } from './locale.ts';
+import { LOCALES } from '../protocol/api.ts';
+import { localeScriptUrl, pickLocale, resolveLocale, SPOKEN } from './locale.ts';
 
 afterEach(() => {
   document.documentElement.lang = '';
@@ -7,54 +8,79 @@ afterEach(() => {
 });
 
 describe('pickLocale', () => {
+  it('knows the languages LOCALES names, no more', () => {
+    expect(SPOKEN).toBe(LOCALES.join(''));
+    expect(pickLocale(['ro-MD'])).toBe('ro');
+    expect(pickLocale(['fil', 'o', 'rb'], 'en')).toBe('en');
+  });
+
   it('takes the first tag whose language the widget speaks, region and case aside', () => {
     expect(pickLocale(['ja', 'pt-BR', 'en'])).toBe('pt');
     expect(pickLocale(['NL-be'])).toBe('nl');
     expect(pickLocale([undefined, '', 'es-419'])).toBe('es');
   });
 
-  it('falls back to French, or to what the caller appends', () => {
+  it('falls back to French, or to the fallback the caller gives', () => {
     expect(pickLocale(['ja', 'zh-Hant'])).toBe('fr');
-    expect(pickLocale(['ja', 'en'])).toBe('en');
+    expect(pickLocale(['ja', 'zh-Hant'], 'en')).toBe('en');
   });
 });
 
 describe('resolveLocale', () => {
-  it('keeps an explicit locale', () => {
-    expect(resolveLocale('it')).toBe('it');
+  it.each(LOCALES)('keeps %s, any of the 24, with a region or without, in any case', (locale) => {
+    expect(resolveLocale(locale)).toBe(locale);
+    expect(resolveLocale(`${locale}-XX`)).toBe(locale);
+    expect(resolveLocale(locale.toUpperCase())).toBe(locale);
   });
 
-  it('reads data-locale as a BCP 47 tag: en-GB is English, de-AT German, whatever the case', () => {
-    expect(resolveLocale('en-GB')).toBe('en');
-    expect(resolveLocale('de-AT')).toBe('de');
-    expect(resolveLocale('PT-br')).toBe('pt');
+  // design.md §20: data-locale as written → the language shown
+  it.each([
+    ['pt-BR', 'pt'],
+    ['pt-PT', 'pt'],
+    ['de-AT', 'de'],
+    ['sv-FI', 'sv'],
+    ['el-CY', 'el'],
+    ['EL', 'el'],
+    ['ga-IE', 'ga'],
+    ['mt-MT', 'mt'],
+    ['en-GB', 'en'],
+    ['xx', 'fr'],
+    ['ja', 'fr'],
+    ['nb', 'fr'],
+    ['', 'fr'],
+    [undefined, 'fr'],
+  ])('reads data-locale="%s" as %s', (tag, locale) => {
+    expect(resolveLocale(tag)).toBe(locale);
   });
 
-  it('gives French for a language the widget lacks, or for no locale at all', () => {
-    expect(resolveLocale('ja')).toBe('fr');
-    expect(resolveLocale('')).toBe('fr');
-    expect(resolveLocale(undefined)).toBe('fr');
+  // design.md §20: navigator.languages → what auto shows
+  it.each([
+    [['pl-PL', 'en'], 'pl'],
+    [['nb-NO', 'sv'], 'sv'],
+    [['nb', 'ja'], 'en'],
+    [['ja', 'EL'], 'el'],
+    [['fi'], 'fi'],
+    [[], 'en'],
+  ])('reads auto in a browser set to %j as %s', (languages, locale) => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
+    expect(resolveLocale('auto')).toBe(locale);
   });
 
-  it('reads <html lang> first for auto, then the browser languages, among all seven locales', () => {
-    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['es-ES', 'en']);
+  it('does not read <html lang> for auto: the visitor’s browser speaks for the visitor', () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['hu-HU']);
     document.documentElement.lang = 'de-AT';
-    expect(resolveLocale('auto')).toBe('de');
-    document.documentElement.lang = 'ja';
-    expect(resolveLocale('auto')).toBe('es');
-  });
-
-  it('ends in French when nothing matches', () => {
-    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['ja']);
-    expect(resolveLocale('auto')).toBe('fr');
+    expect(resolveLocale('auto')).toBe('hu');
   });
 });
 
 describe('localeScriptUrl', () => {
-  it('names the script beside the bundle for the six locales the bundle does not carry', () => {
+  it('names the script beside the bundle for the 23 locales the bundle does not carry', () => {
     const ui = 'https://svc.example/v4/ui.Ab-12_x.js';
-    const six = ['en', 'de', 'es', 'it', 'nl', 'pt'] as const;
-    expect(six.map((l) => localeScriptUrl(ui, l))).toEqual(six.map((l) => `https://svc.example/v4/ui.Ab-12_x-${l}.js`));
+    const others = LOCALES.filter((l) => l !== 'fr');
+    expect(others).toHaveLength(23);
+    expect(others.map((l) => localeScriptUrl(ui, l))).toEqual(
+      others.map((l) => `https://svc.example/v4/ui.Ab-12_x-${l}.js`),
+    );
   });
 
   it('names the blinding chunk beside the bundle too', () => {

@@ -1,32 +1,38 @@
-import { LOCALES, type Locale } from '../protocol/api.ts';
+import type { Locale } from '../protocol/api.ts';
 import type { LocaleOption } from './contract.ts';
 
 /**
- * The first of `tags` (BCP 47 language tags: `pt-BR`, `de`) whose language the widget speaks,
- * else French.
+ * LOCALES as the loader carries them: two letters each, one string, 10 B less gzip than the
+ * array (the 17 languages design.md §20 added cost the loader 40 B; docs/development.md).
+ * locale.test.ts checks it spells LOCALES.
+ */
+export const SPOKEN = 'frbgcsdadeelenesetfigahrhuitltlvmtnlplptroskslsv';
+
+/**
+ * The first of `tags` (BCP 47 language tags, any case: `pt-BR`, `EL`) whose language is spoken
+ * here, by its primary subtag; else `fallback` (design.md §20).
  *
  * @example pickLocale(['en-GB', 'fr']) // 'en'
  * @example pickLocale(['ja', 'nl-BE']) // 'nl'
- * @example pickLocale([...navigator.languages, 'en']) // English rather than French as the last resort
+ * @example pickLocale(['nb', 'ja'], 'en') // 'en'
  */
-export function pickLocale(tags: ReadonlyArray<string | undefined>): Locale {
-  for (const tag of tags) {
-    const primary = tag?.toLowerCase().split('-')[0] as Locale;
-    if (LOCALES.includes(primary)) return primary;
-  }
-  return 'fr';
+export function pickLocale(tags: ReadonlyArray<string | undefined>, fallback: Locale = 'fr'): Locale {
+  return (
+    (tags.map((tag) => tag?.toLowerCase().split('-')[0]).find((primary) => SPOKEN.match(/../g)!.includes(primary!)) as
+      Locale | undefined) ?? fallback
+  );
 }
 
 /**
- * `data-locale` as a BCP 47 tag (design.md §14): `en-GB` → `en`, `de-AT` → `de`; `auto` →
- * `<html lang>`, then the browser's languages (design.md §7); a language the widget lacks, or
- * none, → French (the UI warns once: src/widget/mount.tsx).
+ * `data-locale` as a BCP 47 tag (design.md §20): `en-GB` → `en`, `de-AT` → `de`; `auto` → the
+ * first of the browser's languages spoken here, else English; a language the widget lacks, or
+ * none, → French (the service warns about the former: server/domain/loader-warnings.ts).
  *
  * @example resolveLocale('en-GB') // 'en'
- * @example resolveLocale('auto') // 'en' on <html lang="en-GB">, 'de' on <html lang="de-AT">
+ * @example resolveLocale('auto') // 'pl' in a browser set to pl-PL, 'en' in one set to nb-NO
  */
 export function resolveLocale(option?: LocaleOption | string): Locale {
-  return pickLocale(option == 'auto' ? [document.documentElement.lang, ...navigator.languages] : [option]);
+  return option == 'auto' ? pickLocale(navigator.languages, 'en') : pickLocale([option]);
 }
 
 /**

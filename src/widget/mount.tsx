@@ -5,7 +5,7 @@
  */
 import { effect, signal } from './model/signals.ts';
 import { Fragment, h, render } from 'preact';
-import { LOCALES, type Locale } from '../protocol/api.ts';
+import type { Locale } from '../protocol/api.ts';
 import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';
 import { accentCss } from './accent.ts';
 import { copyOf, loadCopy, type Copy } from './copy/index.ts';
@@ -117,11 +117,12 @@ export const mountWidget: MountWidget = (container, options) => {
       render(null, root);
       host.remove();
     },
-    // called by partners' code through SVC: unknown values are ignored, not thrown on
+    // called by partners' code through SVC: unknown values are ignored, not thrown on; a locale
+    // is a BCP 47 tag as data-locale (design.md §20), taken when its language is spoken here
     update(next) {
       const { theme: t, locale: l, layout: y, accent: a } = next ?? {};
       if (['dark', 'light', 'auto'].includes(t!)) theme.value = t!;
-      if ([...LOCALES, 'auto'].includes(l!)) locale.value = l!;
+      if (l == 'auto' || options.resolveLocale(l) == l?.toLowerCase().split('-')[0]) locale.value = l!;
       if (['desktop', 'mobile'].includes(y!)) layout.value = y!;
       if (ACCENT_PATTERN.test(a!)) accent.value = a;
     },

@@ -28,6 +28,11 @@ export interface PreviewOptions {
   /** for `failed`: `cancelled` shows the cancellation copy */
   reason?: FailReason;
   errorCode?: LoaderErrorCode;
+  /**
+   * for `error`: false is an error retrying cannot mend, the site's configuration (design.md §14:
+   * no retry button, "this site's age check is not set up correctly"); default true, the service unavailable
+   */
+  retryable?: boolean;
   /** `#rgb` or `#rrggbb`, as `data-accent` (not validated here) */
   accent?: string;
   /**
@@ -176,7 +181,8 @@ export function renderPreview(host: HTMLElement, options: PreviewOptions): () =>
         onBackToQr: () => undefined,
         secondsLeft: PREVIEW_SECONDS_LEFT,
         reason: options.reason ?? 'failed',
-        error: options.state === 'error' ? { code: errorCode, message: '', retryable: true } : null,
+        error:
+          options.state === 'error' ? { code: errorCode, message: '', retryable: options.retryable ?? true } : null,
         qrShown: false,
         onRetry: () => undefined,
         onShowQr: () => undefined,

@@ -44,7 +44,8 @@ export const CSS =
   // The words of a state (.text) and its buttons (.row) lay out as the state's own children;
   // the compact card (data-size="compact") puts them beside the QR code or the icon, buttons in a row.
   `.text,.row{display:contents}.compact{min-height:276px}.compact .state{flex-flow:wrap;gap:16px;text-align:start}` +
-  `.compact [role=timer]{font-size:12px;white-space:nowrap}` +
+  // the countdown wraps like any words: in Irish or Portuguese it is wider than the compact column (design.md §20)
+  `.compact [role=timer]{font-size:12px}` +
   `.compact .text{flex-basis:120px;min-width:0;align-items:start}.compact .row{display:flex;flex-flow:wrap;align-items:center;gap:8px}` +
   `.compact .m>.icon,.compact .m .help{display:none}` +
   `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +

@@ -4,7 +4,8 @@ import { LOCALES } from '../../protocol/api.ts';
 import { SCOPES } from '../../protocol/scopes.ts';
 import { DEMO_AUDIENCE_LABEL } from '../words.ts';
 import { en } from './en.ts';
-import { PHONE_COPY, type PhoneCopy } from './index.ts';
+import { PHONE_COPY } from './all.ts';
+import { loadPhoneCopy, type PhoneCopy } from './index.ts';
 
 /** Every string of a copy, functions called with a marker so their text is checked too. */
 function strings(copy: PhoneCopy): Array<[string, string]> {
@@ -23,6 +24,20 @@ const KEYS = strings(en).map(([path]) => path);
 describe('phone page copy', () => {
   it('covers every locale the protocol names', () => {
     expect(Object.keys(PHONE_COPY).sort()).toEqual([...LOCALES].sort());
+  });
+
+  it.each(LOCALES)('loads %s alone, as its own chunk, the same copy', async (locale) => {
+    expect(await loadPhoneCopy(locale)).toBe(PHONE_COPY[locale]);
+  });
+
+  it.each(LOCALES)('writes %s in its own script (Greek in el, Cyrillic in bg), no other', (locale) => {
+    const own = locale === 'el' ? 'Greek' : locale === 'bg' ? 'Cyrillic' : 'Latin';
+    for (const [path, value] of strings(PHONE_COPY[locale])) {
+      const letters = value.replace(/⟨X⟩|\b(QR|EUDI|EU|UE|PID)\b/g, '');
+      if (/\p{L}/u.test(letters)) expect(letters, `${locale}.${path}`).toMatch(new RegExp(`\\p{Script=${own}}`, 'u'));
+      for (const other of ['Greek', 'Cyrillic'].filter((s) => s !== own))
+        expect(value, `${locale}.${path}`).not.toMatch(new RegExp(`\\p{Script=${other}}`, 'u'));
+    }
   });
 
   it('states every scope as a fact', () => {

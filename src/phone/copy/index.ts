@@ -1,18 +1,12 @@
 /**
- * Every string the phone page shows up front, in the widget's seven locales (fr and en first;
- * de, es, it, nl and pt are additions: docs/embedding.md#languages). The page stands in for the mobile app, so it
- * speaks the phone's language (its browser languages), not the partner page's. The persona
- * picker's strings are the sandbox wing's (src/phone/sandbox/copy/), loaded only in sandbox.
+ * Every string the phone page shows up front, in the EU's 24 official languages (design.md §20).
+ * The page speaks the request's language (the widget's), else its own browser's (main.tsx); it
+ * downloads that one language only: each is a chunk of its own ({@link loadPhoneCopy}). The
+ * persona picker's strings are the sandbox wing's (src/phone/sandbox/copy/), loaded only in
+ * sandbox. Every language at once, for tests and the build: all.ts.
  */
 import type { FailReason, Locale, Outcome } from '../../protocol/api.ts';
 import type { Scope } from '../../protocol/scopes.ts';
-import { de } from './de.ts';
-import { en } from './en.ts';
-import { es } from './es.ts';
-import { fr } from './fr.ts';
-import { it } from './it.ts';
-import { nl } from './nl.ts';
-import { pt } from './pt.ts';
 
 /** What can stop the page before or while answering (model.ts picks one). */
 export type ProblemKey =
@@ -86,4 +80,40 @@ export interface PhoneCopy {
   demoAudience: string;
 }
 
-export const PHONE_COPY: Readonly<Record<Locale, PhoneCopy>> = { fr, en, de, es, it, nl, pt };
+/** Each language's chunk (Vite splits every import() into one). */
+const CHUNKS: Readonly<Record<Locale, () => Promise<PhoneCopy>>> = {
+  fr: () => import('./fr.ts').then((m) => m.fr),
+  bg: () => import('./bg.ts').then((m) => m.bg),
+  cs: () => import('./cs.ts').then((m) => m.cs),
+  da: () => import('./da.ts').then((m) => m.da),
+  de: () => import('./de.ts').then((m) => m.de),
+  el: () => import('./el.ts').then((m) => m.el),
+  en: () => import('./en.ts').then((m) => m.en),
+  es: () => import('./es.ts').then((m) => m.es),
+  et: () => import('./et.ts').then((m) => m.et),
+  fi: () => import('./fi.ts').then((m) => m.fi),
+  ga: () => import('./ga.ts').then((m) => m.ga),
+  hr: () => import('./hr.ts').then((m) => m.hr),
+  hu: () => import('./hu.ts').then((m) => m.hu),
+  it: () => import('./it.ts').then((m) => m.it),
+  lt: () => import('./lt.ts').then((m) => m.lt),
+  lv: () => import('./lv.ts').then((m) => m.lv),
+  mt: () => import('./mt.ts').then((m) => m.mt),
+  nl: () => import('./nl.ts').then((m) => m.nl),
+  pl: () => import('./pl.ts').then((m) => m.pl),
+  pt: () => import('./pt.ts').then((m) => m.pt),
+  ro: () => import('./ro.ts').then((m) => m.ro),
+  sk: () => import('./sk.ts').then((m) => m.sk),
+  sl: () => import('./sl.ts').then((m) => m.sl),
+  sv: () => import('./sv.ts').then((m) => m.sv),
+};
+
+/**
+ * The copy of `locale`, fetched on first use (the page's one language, or the request's once
+ * known). Rejects when its chunk cannot be fetched.
+ *
+ * @example const copy = await loadPhoneCopy('pl') // copy.retry === 'Spróbuj ponownie'
+ */
+export function loadPhoneCopy(locale: Locale): Promise<PhoneCopy> {
+  return CHUNKS[locale]();
+}

@@ -3,9 +3,8 @@
  * the persona picker, so production's page never downloads the picker, its copy or the personas'
  * labels (docs/design.md §4; scripts/check-bundle.ts checks the built page).
  */
-import type { Locale } from '../../protocol/api.ts';
 import type { SandboxFormProps, SandboxPort, SandboxWing } from '../model.ts';
-import { SANDBOX_COPY } from './copy/index.ts';
+import type { SandboxCopy } from './copy/index.ts';
 import { createSandboxModel, type SandboxModel } from './model.ts';
 import { SandboxForm } from './SandboxForm.tsx';
 
@@ -14,11 +13,11 @@ export type OpenedSandboxWing = SandboxWing & { model: SandboxModel };
 
 /**
  * @example
- * const loadSandbox = async (port: SandboxPort) => (await import('./sandbox/wing.tsx')).openSandboxWing(port, 'fr');
+ * const loadSandbox = async (port: SandboxPort) =>
+ *   (await import('./sandbox/wing.tsx')).openSandboxWing(port, await loadSandboxCopy('fr'));
  */
-export function openSandboxWing(port: SandboxPort, locale: Locale): OpenedSandboxWing {
+export function openSandboxWing(port: SandboxPort, copy: SandboxCopy): OpenedSandboxWing {
   const model = createSandboxModel(port);
-  const copy = SANDBOX_COPY[locale];
   return {
     model,
     prepare: model.prepare,

@@ -66,6 +66,7 @@ export function fakeRequest(overrides: Partial<PhoneOpened> = {}): FakeRequest {
       rail: 'standard',
       client_proof_mode: false,
       audience_label: 'Demo Shop',
+      locale: 'en',
       expires_at: Date.now() + 300_000,
       status: 'pending',
       methods: [{ id: 'sandbox' }],

@@ -5,6 +5,7 @@
 import type { Locale } from '../../protocol/api.ts';
 import type { PhoneEnvironment, PhoneModel } from '../model.ts';
 import type { SandboxModel } from '../sandbox/model.ts';
+import { SANDBOX_COPY } from '../sandbox/copy/all.ts';
 import { openSandboxWing, type OpenedSandboxWing } from '../sandbox/wing.tsx';
 
 /** The environment of a page without the browser's wallet, its sandbox wing speaking `locale`. */
@@ -12,7 +13,7 @@ export function sandboxEnvironment(locale: Locale = 'en', base: Partial<PhoneEnv
   return {
     navigate: () => {},
     requestCredential: null,
-    loadSandbox: async (port) => openSandboxWing(port, locale),
+    loadSandbox: async (port) => openSandboxWing(port, SANDBOX_COPY[locale]),
     ...base,
   };
 }

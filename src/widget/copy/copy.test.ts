@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '../../protocol/api.ts';
+import { LOCALES, type Locale } from '../../protocol/api.ts';
 import { ALL_COPY } from './all.ts';
 import { copyOf } from './index.ts';
 import { fr } from './fr.ts';
@@ -8,17 +8,48 @@ import { registerCopy } from './register.ts';
 
 const KEYS = Object.keys(fr).sort();
 
-/** The informal "you" of each language: the widget speaks formally everywhere (docs/embedding.md#languages). */
-const INFORMAL: Record<(typeof LOCALES)[number], RegExp | null> = {
-  fr: /\b(tu|toi|ton|ta|tes)\b/i,
+/** `words` as whole words, in any script (`\b` knows ASCII letters only). */
+const words = (...list: string[]): RegExp => new RegExp(`(^|[^\\p{L}])(${list.join('|')})(?![\\p{L}])`, 'iu');
+
+/**
+ * The informal "you" of each language that addresses strangers formally: the widget speaks
+ * formally there (docs/embedding.md#languages). Null where software says "you" one way only
+ * (English, Irish) or where the plain form is what services write (Danish, Finnish, Swedish,
+ * Maltese).
+ */
+const INFORMAL: Record<Locale, RegExp | null> = {
+  fr: words('tu', 'toi', 'ton', 'ta', 'tes'),
+  bg: words('ти', 'теб', 'твой', 'твоя', 'твоето', 'твоите'),
+  cs: words('ty', 'tebe', 'tobě', 'tvůj', 'tvoje', 'tvá', 'tvé', 'tvého'),
+  da: null,
+  de: words('du', 'dich', 'dir', 'dein\\p{L}*'),
+  el: words('εσύ', 'σου', 'εσένα'),
   en: null,
-  de: /\b(du|dich|dir|dein\w*)\b/i,
-  es: /(^|[^\p{L}])(tú|tu|tus|te|ti|contigo)(?![\p{L}])/iu,
+  es: words('tú', 'tu', 'tus', 'te', 'ti', 'contigo'),
+  et: words('sina', 'sinu', 'sulle', 'sind'),
+  fi: null,
+  ga: null,
+  hr: words('ti', 'tebe', 'tebi', 'tvoj', 'tvoja', 'tvoje', 'tvog'),
+  hu: words('te', 'téged', 'neked', 'tiéd'),
   // Italian buttons use the imperative as labels ("Riprova"); sentences use "Lei"
-  it: /\b(tu|te|ti|tuo|tua|tuoi|tue)\b/i,
-  nl: /\b(je|jij|jou|jouw)\b/i,
-  pt: /\b(tu|te|ti|teu|tua|teus|tuas|contigo)\b/i,
+  it: words('tu', 'te', 'ti', 'tuo', 'tua', 'tuoi', 'tue'),
+  lt: words('tu', 'tavo', 'tau', 'tave'),
+  lv: words('tu', 'tavs', 'tava', 'tavu', 'tev', 'tevi'),
+  mt: null,
+  nl: words('je', 'jij', 'jou', 'jouw'),
+  // Polish buttons use the imperative as labels ("Otwórz"); sentences are impersonal or "Państwo"
+  pl: words('ty', 'ciebie', 'cię', 'tobie', 'twój', 'twoja', 'twoje', 'twojego', 'twoim'),
+  pt: words('tu', 'te', 'ti', 'teu', 'tua', 'teus', 'tuas', 'contigo'),
+  ro: words('tu', 'tine', 'ție', 'tău', 'ta', 'tale'),
+  sk: words('ty', 'teba', 'tebe', 'tvoj', 'tvoja', 'tvoje', 'tvojho'),
+  sl: words('ti', 'tebe', 'tebi', 'tvoj', 'tvoja', 'tvoje'),
+  sv: null,
 };
+
+/** The script each language is written in, and the scripts no string of it may use. */
+const SCRIPT: Record<Locale, 'Greek' | 'Cyrillic' | 'Latin'> = Object.fromEntries(
+  LOCALES.map((l) => [l, l === 'el' ? 'Greek' : l === 'bg' ? 'Cyrillic' : 'Latin']),
+) as Record<Locale, 'Greek' | 'Cyrillic' | 'Latin'>;
 
 describe('copy', () => {
   it('covers every locale the protocol names', () => {
@@ -47,6 +78,17 @@ describe('copy', () => {
       ([key, value]) => value === ALL_COPY.en[key as keyof typeof fr],
     );
     expect(same, 'strings left in English').toEqual([]);
+  });
+
+  it.each(LOCALES)('writes %s in its own script: every word, no other script', (locale) => {
+    const own = new RegExp(`\\p{Script=${SCRIPT[locale]}}`, 'u');
+    for (const [key, value] of Object.entries(ALL_COPY[locale])) {
+      // proper names and codes (QR, EU, EUDI) may stay Latin inside a Greek or Cyrillic sentence
+      const letters = value.replace(/\b(QR|EUDI|EU|UE|PID|SD-JWT|VC)\b/g, '');
+      if (/\p{L}/u.test(letters)) expect(letters, `${locale}.${key}`).toMatch(own);
+      for (const other of ['Greek', 'Cyrillic'].filter((s) => s !== SCRIPT[locale]))
+        expect(value, `${locale}.${key}`).not.toMatch(new RegExp(`\\p{Script=${other}}`, 'u'));
+    }
   });
 
   it.each(LOCALES.filter((l) => INFORMAL[l]))('speaks to the visitor formally in %s', (locale) => {

@@ -3,7 +3,8 @@ import personas from '../../../../fixtures/personas.json' with { type: 'json' };
 import { LOCALES } from '../../../protocol/api.ts';
 import { SANDBOX_WALLET_CHOICES } from '../../../protocol/sandbox.ts';
 import { en } from './en.ts';
-import { SANDBOX_COPY, type SandboxCopy } from './index.ts';
+import { SANDBOX_COPY } from './all.ts';
+import { loadSandboxCopy, type SandboxCopy } from './index.ts';
 
 /** Every string of a copy, with its path. */
 function strings(copy: SandboxCopy): Array<[string, string]> {
@@ -23,6 +24,10 @@ describe('the persona picker’s copy', () => {
     expect(Object.keys(SANDBOX_COPY).sort()).toEqual([...LOCALES].sort());
     expect(Object.keys(en.methods).sort()).toEqual(['eudi_wallet', 'face_check']);
     expect(Object.keys(en.credentials).sort()).toEqual(Object.keys(SANDBOX_WALLET_CHOICES).sort());
+  });
+
+  it.each(LOCALES)('loads %s alone, as its own chunk, the same copy', async (locale) => {
+    expect(await loadSandboxCopy(locale)).toBe(SANDBOX_COPY[locale]);
   });
 
   it.each(LOCALES)('has exactly the strings of the English picker in %s, none empty or untrimmed', (locale) => {

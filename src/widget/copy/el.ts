@@ -1,0 +1,47 @@
+import type { Copy } from './fr.ts';
+
+/**
+ * Greek copy (docs/embedding.md#languages): the polite plural ("Σαρώστε", "σας"), Greek
+ * punctuation; the Commission's "ευρωπαϊκό πορτοφόλι ψηφιακής ταυτότητας".
+ */
+export const el: Copy = {
+  brand: 'Επαλήθευση ηλικίας',
+  testMode: 'Λειτουργία δοκιμής',
+  creatingTitle: 'Προετοιμασία',
+  creatingHelp: 'Θα διαρκέσει μόνο λίγα δευτερόλεπτα.',
+  waitingTitle: 'Σαρώστε αυτόν τον κωδικό QR με το κινητό σας',
+  expiresIn: 'Ο κωδικός λήγει σε {t}',
+  qrLabel: 'Κωδικός QR για την επαλήθευση της ηλικίας σας',
+  openHere: 'Άνοιγμα σε αυτή τη συσκευή',
+  mobileTitle: 'Επαληθεύστε την ηλικία σας',
+  mobileHelp: 'Η εφαρμογή σας καθοδηγεί σε λίγα δευτερόλεπτα.',
+  openApp: 'Άνοιγμα της εφαρμογής',
+  showQr: 'Εμφάνιση κωδικού QR',
+  scannedTitle: 'Επαλήθευση σε εξέλιξη',
+  scannedHelp: 'Συνεχίστε στο κινητό σας.',
+  completedTitle: 'Η ηλικία επαληθεύτηκε',
+  completedHelp: 'Ευχαριστούμε, όλα είναι έτοιμα.',
+  confirmingTitle: 'Επιβεβαίωση',
+  confirmingHelp: 'Μόνο λίγα δευτερόλεπτα ακόμη…',
+  redirectingTitle: 'Η ηλικία επαληθεύτηκε',
+  redirectingHelp: 'Επιστρέφετε στον ιστότοπο…',
+  failedTitle: 'Η επαλήθευση δεν ολοκληρώθηκε',
+  failedHelp: 'Μπορείτε να δοκιμάσετε ξανά αμέσως.',
+  cancelledTitle: 'Η επαλήθευση ακυρώθηκε',
+  cancelledHelp: 'Μπορείτε να ξαναρχίσετε όποτε θέλετε.',
+  expiredTitle: 'Ο κωδικός QR έληξε',
+  expiredHelp: 'Νέος κωδικός θα εμφανιστεί αυτόματα.',
+  errorTitle: 'Επαλήθευση μη διαθέσιμη',
+  errorHelp: 'Η υπηρεσία δεν αποκρίνεται αυτή τη στιγμή.',
+  configHelp: 'Η επαλήθευση ηλικίας του ιστότοπου δεν έχει ρυθμιστεί σωστά.',
+  timeoutTitle: 'Η επιβεβαίωση απέτυχε',
+  timeoutHelp: 'Ο ιστότοπος δεν επιβεβαίωσε την επαλήθευσή σας.',
+  retry: 'Δοκιμάστε ξανά',
+  openWalletApp: 'Ανοίξτε την εφαρμογή επαλήθευσης ηλικίας',
+  openWallet: 'Ανοίξτε το ψηφιακό σας πορτοφόλι',
+  useWalletHere: 'Χρήση πορτοφολιού σε αυτή τη συσκευή',
+  walletFailedTitle: 'Το πορτοφόλι δεν έδωσε αποδεικτικό',
+  walletFailedHelp: 'Δοκιμάστε ξανά ή σαρώστε τον κωδικό QR.',
+  backToQr: 'Επιστροφή στον κωδικό QR',
+  walletTitle: 'Σαρώστε με το ευρωπαϊκό πορτοφόλι ψηφιακής ταυτότητας',
+};

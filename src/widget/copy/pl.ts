@@ -1,0 +1,48 @@
+import type { Copy } from './fr.ts';
+
+/**
+ * Polish copy (docs/embedding.md#languages): sentences impersonal or formal ("Proszę…", "Można…",
+ * never "ty"), buttons in the imperative Polish interfaces use for labels ("Otwórz"); the
+ * Commission's "europejski portfel tożsamości cyfrowej".
+ */
+export const pl: Copy = {
+  brand: 'Weryfikacja wieku',
+  testMode: 'Tryb testowy',
+  creatingTitle: 'Przygotowywanie',
+  creatingHelp: 'To potrwa tylko kilka sekund.',
+  waitingTitle: 'Proszę zeskanować ten kod QR telefonem',
+  expiresIn: 'Kod wygaśnie za {t}',
+  qrLabel: 'Kod QR do zeskanowania telefonem w celu weryfikacji wieku',
+  openHere: 'Otwórz na tym urządzeniu',
+  mobileTitle: 'Proszę potwierdzić swój wiek',
+  mobileHelp: 'Aplikacja przeprowadzi weryfikację w kilka sekund.',
+  openApp: 'Otwórz aplikację',
+  showQr: 'Pokaż zamiast tego kod QR',
+  scannedTitle: 'Trwa weryfikacja',
+  scannedHelp: 'Proszę kontynuować na telefonie.',
+  completedTitle: 'Wiek potwierdzony',
+  completedHelp: 'Dziękujemy, wszystko gotowe.',
+  confirmingTitle: 'Potwierdzanie',
+  confirmingHelp: 'Jeszcze tylko kilka sekund…',
+  redirectingTitle: 'Wiek potwierdzony',
+  redirectingHelp: 'Trwa przekierowanie…',
+  failedTitle: 'Weryfikacja nie powiodła się',
+  failedHelp: 'Można od razu spróbować ponownie.',
+  cancelledTitle: 'Weryfikacja anulowana',
+  cancelledHelp: 'Można zacząć od nowa w dowolnej chwili.',
+  expiredTitle: 'Kod QR wygasł',
+  expiredHelp: 'Nowy kod pojawi się automatycznie.',
+  errorTitle: 'Weryfikacja niedostępna',
+  errorHelp: 'Usługa w tej chwili nie odpowiada.',
+  configHelp: 'Weryfikacja wieku na tej stronie jest źle skonfigurowana.',
+  timeoutTitle: 'Nie udało się potwierdzić',
+  timeoutHelp: 'Strona nie mogła potwierdzić weryfikacji.',
+  retry: 'Spróbuj ponownie',
+  openWalletApp: 'Otwórz aplikację do weryfikacji wieku',
+  openWallet: 'Otwórz portfel tożsamości cyfrowej',
+  useWalletHere: 'Użyj portfela na tym urządzeniu',
+  walletFailedTitle: 'Portfel nie udostępnił potwierdzenia',
+  walletFailedHelp: 'Można spróbować ponownie lub zeskanować kod QR.',
+  backToQr: 'Wróć do kodu QR',
+  walletTitle: 'Proszę zeskanować europejskim portfelem tożsamości cyfrowej',
+};
