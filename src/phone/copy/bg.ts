@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Bulgarian: the polite plural, Bulgarian quotation marks, buttons as verbal nouns. */
 export const bg: PhoneCopy = {
+  doneView: {
+    title: 'Върнахте се от портфейла',
+    checking: 'Проверява се…',
+    shared: { title: 'Доказателството е споделено', help: 'Върнете се в сайта, който го поиска: той продължава сам.' },
+    ended: {
+      title: 'Тази проверка е приключила',
+      help: 'Върнете се в сайта, който я поиска, за да видите как е завършила.',
+    },
+    neutral: {
+      title: 'Тук няма нищо за показване',
+      help: 'Тази връзка не е валидна или вече е използвана. Върнете се на страницата, от която дойдохте.',
+    },
+  },
   title: 'Тестов телефон',
   pageTitle: 'Проверка на самоличността',
   sandboxMark: 'Тестов режим',
@@ -44,6 +57,7 @@ export const bg: PhoneCopy = {
     },
   },
   retry: 'Опитайте отново',
+  backToSite: 'Връщане към сайта',
   scopes: {
     isAdult: 'Навършили сте 18 години',
     isFrench: 'Имате френско гражданство',

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Czech: vykání, Czech quotation marks. */
 export const cs: PhoneCopy = {
+  doneView: {
+    title: 'Zpět z peněženky',
+    checking: 'Ověřuje se…',
+    shared: { title: 'Doklad byl předán', help: 'Vraťte se na web, který o něj požádal: pokračuje sám.' },
+    ended: {
+      title: 'Toto ověření skončilo',
+      help: 'Vraťte se na web, který o ověření požádal, a uvidíte, jak dopadlo.',
+    },
+    neutral: {
+      title: 'Není tu nic k zobrazení',
+      help: 'Tento odkaz není platný, nebo už byl použit. Vraťte se na stránku, ze které jste přišli.',
+    },
+  },
   title: 'Testovací telefon',
   pageTitle: 'Ověření totožnosti',
   sandboxMark: 'Testovací režim',
@@ -40,6 +53,7 @@ export const cs: PhoneCopy = {
     OTHER: { title: 'Něco se pokazilo', help: 'Zkuste to znovu. Pokud se to bude opakovat, začněte znovu na webu.' },
   },
   retry: 'Zkusit znovu',
+  backToSite: 'Zpět na web',
   scopes: {
     isAdult: 'Je vám 18 let nebo více',
     isFrench: 'Máte francouzské státní občanství',

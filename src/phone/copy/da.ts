@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Danish: "du", Danish quotation marks »…«, the widget's words (src/widget/copy/da.ts). */
 export const da: PhoneCopy = {
+  doneView: {
+    title: 'Tilbage fra din tegnebog',
+    checking: 'Kontrollerer…',
+    shared: { title: 'Beviset er delt', help: 'Gå tilbage til webstedet, der bad om det: Det fortsætter af sig selv.' },
+    ended: {
+      title: 'Verifikationen er afsluttet',
+      help: 'Gå tilbage til webstedet, der bad om den, for at se, hvordan den endte.',
+    },
+    neutral: {
+      title: 'Her er intet at vise',
+      help: 'Linket er ugyldigt eller allerede brugt. Gå tilbage til den side, du kom fra.',
+    },
+  },
   title: 'Testtelefon',
   pageTitle: 'Identitetskontrol',
   sandboxMark: 'Testtilstand',
@@ -43,6 +56,7 @@ export const da: PhoneCopy = {
     OTHER: { title: 'Noget gik galt', help: 'Prøv igen. Hvis det bliver ved, så start forfra på webstedet.' },
   },
   retry: 'Prøv igen',
+  backToSite: 'Tilbage til webstedet',
   scopes: {
     isAdult: 'Du er 18 år eller ældre',
     isFrench: 'Du er fransk statsborger',

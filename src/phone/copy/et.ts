@@ -6,6 +6,19 @@ import type { PhoneCopy } from './index.ts';
  * takes the case ("teenusega ${p}"), so no placeholder needs a case ending.
  */
 export const et: PhoneCopy = {
+  doneView: {
+    title: 'Tagasi rahakotist',
+    checking: 'Kontrollime…',
+    shared: { title: 'Tõend on jagatud', help: 'Naaske veebisaidile, mis tõendit palus: see jätkab ise.' },
+    ended: {
+      title: 'See kontrollimine on lõppenud',
+      help: 'Naaske veebisaidile, mis kontrollimist palus, et näha, kuidas see lõppes.',
+    },
+    neutral: {
+      title: 'Siin pole midagi näidata',
+      help: 'See link ei kehti või on juba kasutatud. Naaske lehele, kust tulite.',
+    },
+  },
   title: 'Testtelefon',
   pageTitle: 'Isikutuvastus',
   sandboxMark: 'Testrežiim',
@@ -44,6 +57,7 @@ export const et: PhoneCopy = {
     OTHER: { title: 'Midagi läks valesti', help: 'Proovige uuesti. Kui see kordub, alustage veebisaidil uuesti.' },
   },
   retry: 'Proovi uuesti',
+  backToSite: 'Tagasi veebisaidile',
   scopes: {
     isAdult: 'Olete vähemalt 18-aastane',
     isFrench: 'Olete Prantsusmaa kodanik',

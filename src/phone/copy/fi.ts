@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Finnish: the plain imperative Finnish services use, Finnish quotation marks ”…”. */
 export const fi: PhoneCopy = {
+  doneView: {
+    title: 'Takaisin lompakosta',
+    checking: 'Tarkistetaan…',
+    shared: { title: 'Todiste jaettu', help: 'Palaa sivustolle, joka sitä pyysi: se jatkaa itsestään.' },
+    ended: {
+      title: 'Tämä todentaminen on päättynyt',
+      help: 'Palaa sivustolle, joka sitä pyysi, niin näet, miten se päättyi.',
+    },
+    neutral: {
+      title: 'Täällä ei ole mitään näytettävää',
+      help: 'Linkki ei kelpaa tai se on jo käytetty. Palaa sivulle, jolta tulit.',
+    },
+  },
   title: 'Testipuhelin',
   pageTitle: 'Henkilöllisyyden tarkistus',
   sandboxMark: 'Testitila',
@@ -43,6 +56,7 @@ export const fi: PhoneCopy = {
     },
   },
   retry: 'Yritä uudelleen',
+  backToSite: 'Takaisin sivustolle',
   scopes: {
     isAdult: 'Olet vähintään 18-vuotias',
     isFrench: 'Olet Ranskan kansalainen',

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Irish: the singular imperative Irish interfaces use, An Caighdeán Oifigiúil spelling. */
 export const ga: PhoneCopy = {
+  doneView: {
+    title: 'Ar ais ó do thiachóg',
+    checking: 'Á sheiceáil…',
+    shared: { title: 'Cruthúnas roinnte', help: 'Fill ar an suíomh a d’iarr é: leanfaidh sé ar aghaidh leis féin.' },
+    ended: {
+      title: 'Tá an fíorú seo thart',
+      help: 'Fill ar an suíomh a d’iarr é chun a fheiceáil conas a chríochnaigh sé.',
+    },
+    neutral: {
+      title: 'Níl aon rud le taispeáint anseo',
+      help: 'Níl an nasc seo bailí, nó úsáideadh cheana é. Fill ar an leathanach ónar tháinig tú.',
+    },
+  },
   title: 'Guthán tástála',
   pageTitle: 'Seiceáil aitheantais',
   sandboxMark: 'Mód tástála',
@@ -46,6 +59,7 @@ export const ga: PhoneCopy = {
     },
   },
   retry: 'Bain triail eile as',
+  backToSite: 'Ar ais chuig an suíomh',
   scopes: {
     isAdult: 'Tá tú 18 mbliana d’aois nó níos sine',
     isFrench: 'Tá náisiúntacht na Fraince agat',

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Croatian: the polite plural, Croatian quotation marks. */
 export const hr: PhoneCopy = {
+  doneView: {
+    title: 'Povratak iz lisnice',
+    checking: 'Provjera u tijeku…',
+    shared: { title: 'Dokaz je podijeljen', help: 'Vratite se na stranicu koja ga je zatražila: ona nastavlja sama.' },
+    ended: {
+      title: 'Ova je provjera završena',
+      help: 'Vratite se na stranicu koja ju je zatražila da vidite kako je završila.',
+    },
+    neutral: {
+      title: 'Ovdje nema ništa za prikaz',
+      help: 'Ova poveznica nije valjana ili je već upotrijebljena. Vratite se na stranicu s koje ste došli.',
+    },
+  },
   title: 'Testni telefon',
   pageTitle: 'Provjera identiteta',
   sandboxMark: 'Testni način',
@@ -44,6 +57,7 @@ export const hr: PhoneCopy = {
     },
   },
   retry: 'Pokušajte ponovno',
+  backToSite: 'Natrag na stranicu',
   scopes: {
     isAdult: 'Imate 18 ili više godina',
     isFrench: 'Imate francusko državljanstvo',

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Hungarian: the formal "Ön" form, Hungarian quotation marks „…”. */
 export const hu: PhoneCopy = {
+  doneView: {
+    title: 'Vissza a tárcából',
+    checking: 'Ellenőrzés…',
+    shared: { title: 'Igazolás megosztva', help: 'Térjen vissza a webhelyre, amely kérte: magától folytatódik.' },
+    ended: {
+      title: 'Ez az ellenőrzés véget ért',
+      help: 'Térjen vissza a webhelyre, amely kérte, és nézze meg, hogyan végződött.',
+    },
+    neutral: {
+      title: 'Itt nincs mit megjeleníteni',
+      help: 'Ez a hivatkozás érvénytelen, vagy már felhasználták. Térjen vissza arra az oldalra, ahonnan érkezett.',
+    },
+  },
   title: 'Teszttelefon',
   pageTitle: 'Személyazonosság ellenőrzése',
   sandboxMark: 'Tesztüzemmód',
@@ -46,6 +59,7 @@ export const hu: PhoneCopy = {
     },
   },
   retry: 'Újrapróbálkozás',
+  backToSite: 'Vissza a webhelyre',
   scopes: {
     isAdult: 'Ön betöltötte a 18. életévét',
     isFrench: 'Ön francia állampolgár',

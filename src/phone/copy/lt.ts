@@ -6,6 +6,19 @@ import type { PhoneCopy } from './index.ts';
  * ("Tęsti naudojant ${p}"), so no name needs a case ending.
  */
 export const lt: PhoneCopy = {
+  doneView: {
+    title: 'Grįžote iš piniginės',
+    checking: 'Tikrinama…',
+    shared: { title: 'Įrodymas pateiktas', help: 'Grįžkite į svetainę, kuri jo prašė: ji tęs savaime.' },
+    ended: {
+      title: 'Šis patikrinimas baigėsi',
+      help: 'Grįžkite į svetainę, kuri jo prašė, ir pamatysite, kuo jis baigėsi.',
+    },
+    neutral: {
+      title: 'Čia nėra ką rodyti',
+      help: 'Ši nuoroda negalioja arba jau panaudota. Grįžkite į puslapį, iš kurio atėjote.',
+    },
+  },
   title: 'Bandomasis telefonas',
   pageTitle: 'Tapatybės patikrinimas',
   sandboxMark: 'Bandomasis režimas',
@@ -45,6 +58,7 @@ export const lt: PhoneCopy = {
     OTHER: { title: 'Kažkas nepavyko', help: 'Bandykite dar kartą. Jei tai kartojasi, pradėkite iš naujo svetainėje.' },
   },
   retry: 'Bandyti dar kartą',
+  backToSite: 'Grįžti į svetainę',
   scopes: {
     isAdult: 'Jums yra 18 metų ar daugiau',
     isFrench: 'Turite Prancūzijos pilietybę',

@@ -5,6 +5,19 @@ import type { PhoneCopy } from './index.ts';
  * Placeholders stand where a name keeps its own form ("Turpināt, izmantojot ${p}").
  */
 export const lv: PhoneCopy = {
+  doneView: {
+    title: 'Atgriešanās no maka',
+    checking: 'Notiek pārbaude…',
+    shared: { title: 'Pierādījums kopīgots', help: 'Atgriezieties vietnē, kas to pieprasīja: tā turpinās pati.' },
+    ended: {
+      title: 'Šī pārbaude ir beigusies',
+      help: 'Atgriezieties vietnē, kas to pieprasīja, lai redzētu, kā tā beidzās.',
+    },
+    neutral: {
+      title: 'Šeit nav ko rādīt',
+      help: 'Šī saite nav derīga vai jau ir izmantota. Atgriezieties lapā, no kuras atnācāt.',
+    },
+  },
   title: 'Testa tālrunis',
   pageTitle: 'Identitātes pārbaude',
   sandboxMark: 'Testa režīms',
@@ -43,6 +56,7 @@ export const lv: PhoneCopy = {
     OTHER: { title: 'Radās kļūda', help: 'Mēģiniet vēlreiz. Ja tas atkārtojas, sāciet no jauna vietnē.' },
   },
   retry: 'Mēģināt vēlreiz',
+  backToSite: 'Atgriezties vietnē',
   scopes: {
     isAdult: 'Jums ir 18 gadi vai vairāk',
     isFrench: 'Jums ir Francijas pilsonība',

@@ -6,6 +6,16 @@ import type { PhoneCopy } from './index.ts';
  * avoid a verb that would have to agree with its gender ("Talba minn ${audience}…").
  */
 export const mt: PhoneCopy = {
+  doneView: {
+    title: 'Lura mill-kartiera tiegħek',
+    checking: 'Qed niċċekkjaw…',
+    shared: { title: 'Il-prova ntbagħtet', help: 'Mur lura għas-sit li talabha: ikompli waħdu.' },
+    ended: { title: 'Din il-verifika ntemmet', help: 'Mur lura għas-sit li talabha biex tara kif spiċċat.' },
+    neutral: {
+      title: 'M’hemm xejn x’jintwera hawn',
+      help: 'Dan il-link mhux validu jew diġà ntuża. Mur lura għall-paġna li ġejt minnha.',
+    },
+  },
   title: 'Mowbajl tat-test',
   pageTitle: 'Verifika tal-identità',
   sandboxMark: 'Modalità tat-test',
@@ -43,6 +53,7 @@ export const mt: PhoneCopy = {
     OTHER: { title: 'Inqala’ xi żball', help: 'Erġa’ pprova. Jekk jibqa’ jiġri, erġa’ ibda mis-sit.' },
   },
   retry: 'Erġa’ pprova',
+  backToSite: 'Lura għas-sit',
   scopes: {
     isAdult: 'Għandek 18-il sena jew aktar',
     isFrench: 'Għandek iċ-ċittadinanza Franċiża',

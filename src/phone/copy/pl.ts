@@ -2,6 +2,22 @@ import type { PhoneCopy } from './index.ts';
 
 /** Polish: sentences impersonal or formal ("Proszę…", "Państwo"), Polish quotation marks „…”. */
 export const pl: PhoneCopy = {
+  doneView: {
+    title: 'Powrót z portfela',
+    checking: 'Sprawdzanie…',
+    shared: {
+      title: 'Potwierdzenie przekazane',
+      help: 'Proszę wrócić na stronę, która o nie prosiła: przejdzie dalej sama.',
+    },
+    ended: {
+      title: 'Ta weryfikacja się zakończyła',
+      help: 'Proszę wrócić na stronę, która o nią prosiła, aby zobaczyć jej wynik.',
+    },
+    neutral: {
+      title: 'Nie ma tu nic do wyświetlenia',
+      help: 'Ten link jest nieprawidłowy lub został już użyty. Proszę wrócić na poprzednią stronę.',
+    },
+  },
   title: 'Telefon testowy',
   pageTitle: 'Weryfikacja tożsamości',
   sandboxMark: 'Tryb testowy',
@@ -43,6 +59,7 @@ export const pl: PhoneCopy = {
     },
   },
   retry: 'Spróbuj ponownie',
+  backToSite: 'Wróć na stronę',
   scopes: {
     isAdult: 'Ukończone 18 lat',
     isFrench: 'Obywatelstwo francuskie',

@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Romanian: the polite plural, Romanian quotation marks, ș and ț with the comma below. */
 export const ro: PhoneCopy = {
+  doneView: {
+    title: 'Înapoi din portofel',
+    checking: 'Se verifică…',
+    shared: { title: 'Dovada a fost transmisă', help: 'Reveniți pe site-ul care a cerut-o: acesta continuă singur.' },
+    ended: {
+      title: 'Această verificare s-a încheiat',
+      help: 'Reveniți pe site-ul care a cerut-o pentru a vedea cum s-a încheiat.',
+    },
+    neutral: {
+      title: 'Nimic de afișat aici',
+      help: 'Acest link nu este valid sau a fost deja folosit. Reveniți la pagina de pe care ați venit.',
+    },
+  },
   title: 'Telefon de test',
   pageTitle: 'Verificarea identității',
   sandboxMark: 'Mod de testare',
@@ -41,6 +54,7 @@ export const ro: PhoneCopy = {
     OTHER: { title: 'A apărut o problemă', help: 'Încercați din nou. Dacă problema persistă, reîncepeți de pe site.' },
   },
   retry: 'Încercați din nou',
+  backToSite: 'Înapoi la site',
   scopes: {
     isAdult: 'Aveți cel puțin 18 ani',
     isFrench: 'Aveți cetățenie franceză',

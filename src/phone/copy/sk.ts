@@ -2,6 +2,19 @@ import type { PhoneCopy } from './index.ts';
 
 /** Slovak: vykanie, Slovak quotation marks. */
 export const sk: PhoneCopy = {
+  doneView: {
+    title: 'Späť z peňaženky',
+    checking: 'Overuje sa…',
+    shared: { title: 'Doklad bol odovzdaný', help: 'Vráťte sa na stránku, ktorá oň požiadala: pokračuje sama.' },
+    ended: {
+      title: 'Toto overenie sa skončilo',
+      help: 'Vráťte sa na stránku, ktorá oň požiadala, a uvidíte, ako dopadlo.',
+    },
+    neutral: {
+      title: 'Nie je tu nič na zobrazenie',
+      help: 'Tento odkaz nie je platný alebo už bol použitý. Vráťte sa na stránku, z ktorej ste prišli.',
+    },
+  },
   title: 'Testovací telefón',
   pageTitle: 'Overenie totožnosti',
   sandboxMark: 'Testovací režim',
@@ -40,6 +53,7 @@ export const sk: PhoneCopy = {
     OTHER: { title: 'Niečo sa pokazilo', help: 'Skúste to znova. Ak sa to bude opakovať, začnite znova na stránke.' },
   },
   retry: 'Skúsiť znova',
+  backToSite: 'Späť na stránku',
   scopes: {
     isAdult: 'Máte 18 rokov alebo viac',
     isFrench: 'Máte francúzske štátne občianstvo',

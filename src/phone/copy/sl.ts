@@ -2,6 +2,22 @@ import type { PhoneCopy } from './index.ts';
 
 /** Slovenian: vikanje, Slovenian quotation marks. */
 export const sl: PhoneCopy = {
+  doneView: {
+    title: 'Nazaj iz denarnice',
+    checking: 'Preverjanje…',
+    shared: {
+      title: 'Dokazilo je posredovano',
+      help: 'Vrnite se na spletno mesto, ki ga je zahtevalo: nadaljevalo bo samo.',
+    },
+    ended: {
+      title: 'To preverjanje je končano',
+      help: 'Vrnite se na spletno mesto, ki ga je zahtevalo, in si oglejte, kako se je končalo.',
+    },
+    neutral: {
+      title: 'Tu ni ničesar za prikaz',
+      help: 'Ta povezava ni veljavna ali je bila že uporabljena. Vrnite se na stran, s katere ste prišli.',
+    },
+  },
   title: 'Preizkusni telefon',
   pageTitle: 'Preverjanje identitete',
   sandboxMark: 'Preizkusni način',
@@ -44,6 +60,7 @@ export const sl: PhoneCopy = {
     },
   },
   retry: 'Poskusite znova',
+  backToSite: 'Nazaj na spletno mesto',
   scopes: {
     isAdult: 'Stari ste 18 let ali več',
     isFrench: 'Imate francosko državljanstvo',

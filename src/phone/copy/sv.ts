@@ -2,6 +2,22 @@ import type { PhoneCopy } from './index.ts';
 
 /** Swedish: "du", Swedish quotation marks ”…”, the widget's words (src/widget/copy/sv.ts). */
 export const sv: PhoneCopy = {
+  doneView: {
+    title: 'Tillbaka från din plånbok',
+    checking: 'Kontrollerar…',
+    shared: {
+      title: 'Beviset har delats',
+      help: 'Gå tillbaka till webbplatsen som bad om det: den fortsätter av sig själv.',
+    },
+    ended: {
+      title: 'Verifieringen är avslutad',
+      help: 'Gå tillbaka till webbplatsen som bad om den för att se hur den slutade.',
+    },
+    neutral: {
+      title: 'Här finns inget att visa',
+      help: 'Länken är ogiltig eller har redan använts. Gå tillbaka till sidan du kom från.',
+    },
+  },
   title: 'Testmobil',
   pageTitle: 'Identitetskontroll',
   sandboxMark: 'Testläge',
@@ -43,6 +59,7 @@ export const sv: PhoneCopy = {
     OTHER: { title: 'Något gick fel', help: 'Försök igen. Om det fortsätter, börja om från webbplatsen.' },
   },
   retry: 'Försök igen',
+  backToSite: 'Tillbaka till webbplatsen',
   scopes: {
     isAdult: 'Du är 18 år eller äldre',
     isFrench: 'Du är fransk medborgare',
