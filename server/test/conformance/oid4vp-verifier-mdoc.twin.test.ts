@@ -7,12 +7,12 @@
  * fixtures' document signer and presents it as ISO/IEC 18013-5 §8.3 and OpenID4VP 1.0 Appendix B.2.6
  * have it, built here from CBOR (@owf/mdoc's encoder only), node:crypto's ECDSA and @hpke/core: no
  * code of the verifier (server/wallet/) nor of the sandbox wallet (server/sandbox/). Its session
- * transcripts reproduce the specification's known-answer vector (first test). One service per plan
+ * transcripts reproduce the specification's known-answer vectors (first test). One service per plan
  * for the file (SVC_WALLET_FORMATS=mso_mdoc, as a plan run for `iso_mdl` needs).
  */
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { cborDecode, cborEncode, DataItem } from '@owf/mdoc';
-import { createPrivateKey, randomBytes, sign, X509Certificate } from 'node:crypto';
+import { createPrivateKey, randomBytes, sign, verify, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
@@ -162,21 +162,23 @@ const checkMdoc: FormatCheck = (query, formats) => {
   });
 };
 
-it('builds the OpenID4VP 1.0 SessionTranscript of the specification’s example byte for byte (Appendix B.2.6.1)', async () => {
-  const vector = JSON.parse(readFileSync(join(FIXTURES, 'oid4vp-handover.json'), 'utf8')) as {
-    clientId: string;
-    nonce: string;
-    responseUri: string;
-    jwk: JWK;
-    sessionTranscriptHex: string;
-  };
-  const transcript = oid4vpTranscript(
-    vector.clientId,
-    vector.nonce,
-    await thumbprintOf(vector.jwk),
-    vector.responseUri,
-  );
-  expect(Buffer.from(cborEncode(transcript)).toString('hex')).toBe(vector.sessionTranscriptHex);
+interface HandoverVector {
+  clientId: string;
+  origin: string;
+  nonce: string;
+  responseUri: string;
+  jwk: JWK;
+  sessionTranscriptHex: string;
+}
+const vectorOf = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as HandoverVector;
+
+it('builds the OpenID4VP 1.0 SessionTranscripts of the specification’s examples byte for byte (Appendix B.2.6.1, B.2.6.2)', async () => {
+  const link = vectorOf('oid4vp-handover.json');
+  const linkTranscript = oid4vpTranscript(link.clientId, link.nonce, await thumbprintOf(link.jwk), link.responseUri);
+  expect(Buffer.from(cborEncode(linkTranscript)).toString('hex')).toBe(link.sessionTranscriptHex);
+  const dc = vectorOf('oid4vp-dc-api-handover.json');
+  const dcTranscript = oid4vpDcApiTranscript(dc.origin, dc.nonce, await thumbprintOf(dc.jwk));
+  expect(Buffer.from(cborEncode(dcTranscript)).toString('hex')).toBe(dc.sessionTranscriptHex);
 });
 
 // ---- part 1: the plans' modules for iso_mdl ----
@@ -241,11 +243,15 @@ interface DcVariant {
   protocol: 'openid4vp-v1-unsigned' | 'openid4vp-v1-signed' | 'org-iso-mdoc';
   app: () => TestApp;
 }
-/** The plain service's requests are unsigned; the signed service's first one is signed for the partner's page. */
+/**
+ * The plain service's requests are unsigned; the signed service's OpenID4VP request is signed for
+ * the partner's page and its Annex C DocRequests carry `readerAuth` (what Apple Wallet reads).
+ */
 const DC_VARIANTS: DcVariant[] = [
   { label: 'DC API iso_mdl openid4vp-v1-unsigned dc_api.jwt', protocol: 'openid4vp-v1-unsigned', app: () => plain },
   { label: 'DC API iso_mdl openid4vp-v1-signed dc_api.jwt', protocol: 'openid4vp-v1-signed', app: () => signed },
   { label: 'DC API iso_mdl org-iso-mdoc', protocol: 'org-iso-mdoc', app: () => plain },
+  { label: 'DC API iso_mdl org-iso-mdoc readerAuth', protocol: 'org-iso-mdoc', app: () => signed },
 ];
 
 interface DcSession {
@@ -270,7 +276,10 @@ async function startDc(variant: DcVariant): Promise<DcSession> {
     .dc_requests;
   const request = offered.find((r) => r.protocol === variant.protocol);
   expect(request, `${variant.protocol} among ${offered.map((r) => r.protocol).join(', ')}`).toBeDefined();
-  if (variant.protocol === 'org-iso-mdoc') return { t, flow, protocol: variant.protocol, params: request!.data };
+  if (variant.protocol === 'org-iso-mdoc') {
+    if (variant.app() === signed) checkReaderAuth(request!.data);
+    return { t, flow, protocol: variant.protocol, params: request!.data };
+  }
   const params =
     variant.protocol === 'openid4vp-v1-signed'
       ? await verifyRequestObject(request!.data.request as string, t)
@@ -281,6 +290,40 @@ async function startDc(variant: DcVariant): Promise<DcSession> {
   expect(params.response_mode).toBe('dc_api.jwt');
   checkRequestParameters(params, checkDcMdoc);
   return { t, flow, protocol: variant.protocol, params };
+}
+
+/**
+ * ISO/IEC 18013-5 §9.1.4: each DocRequest's `readerAuth` is a detached COSE_Sign1 (ES256) over
+ * ReaderAuthentication(the page's Annex C transcript, ItemsRequestBytes) by the leaf of its
+ * `x5chain`, which the access CA the wallet trusts issued.
+ */
+function checkReaderAuth(data: Record<string, unknown>) {
+  const deviceRequest = cborDecode(Buffer.from(data.deviceRequest as string, 'base64url')) as Map<string, unknown>;
+  const docRequests = deviceRequest.get('docRequests') as Map<string, unknown>[];
+  expect(docRequests.length).toBeGreaterThan(0);
+  const transcript = annexCTranscript(data.encryptionInfo as string, PARTNER_ORIGIN);
+  const anchor = new X509Certificate(readFileSync(join(FIXTURES, 'sandbox-access-ca.pem')));
+  for (const docRequest of docRequests) {
+    const [protectedHeader, unprotectedHeader, payload, signature] = docRequest.get('readerAuth') as [
+      Uint8Array,
+      Map<number, unknown>,
+      null,
+      Uint8Array,
+    ];
+    expect(payload, 'readerAuth payload detached').toBeNull();
+    expect(cborDecode(protectedHeader)).toEqual(new Map([[1, -7]]));
+    const x5chain = unprotectedHeader.get(33);
+    const leaf = new X509Certificate(Buffer.from((Array.isArray(x5chain) ? x5chain[0] : x5chain) as Uint8Array));
+    expect(leaf.verify(anchor.publicKey), 'readerAuth x5chain under the access CA').toBe(true);
+    const readerAuthentication = cborEncode(
+      DataItem.fromData(['ReaderAuthentication', transcript, docRequest.get('itemsRequest')]),
+    );
+    const toBeSigned = cborEncode(['Signature1', protectedHeader, new Uint8Array(0), readerAuthentication]);
+    expect(
+      verify('sha256', toBeSigned, { key: leaf.publicKey, dsaEncoding: 'ieee-p1363' }, signature),
+      'readerAuth signature',
+    ).toBe(true);
+  }
 }
 
 /** Posts what `navigator.credentials.get` resolved to, as the loader does (text/plain JSON from the page's origin). */
