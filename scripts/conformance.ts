@@ -1,7 +1,8 @@
 /**
  * `npm run conformance`: runs the conformance twin (server/test/conformance/, design.md §19) and
  * prints the module × variant table of the OpenID Foundation's verifier plans it mirrors, pass or
- * fail per cell (`—`: the suite has no such combination). Exits 1 when any cell failed.
+ * fail per cell (`—`: the suite has no such combination), the `sd_jwt_vc` columns first, then
+ * `iso_mdl`, then the Digital Credentials API variants the suite lacks. Exits 1 when any cell failed.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -32,13 +33,37 @@ for (const { title, status } of report.testResults.flatMap((file) => file.assert
   if (!cells.has(module)) cells.set(module, new Map());
   cells.get(module)!.set(variant, status === 'passed' ? 'pass' : 'FAIL');
 }
+// columns: sd_jwt_vc, iso_mdl, then the DC API; rows in the plans' order (file order may vary)
+const rank = (variant: string) => (variant.startsWith('DC API') ? 2 : 0) + (variant.includes('iso_mdl') ? 1 : 0);
+variants.sort((a, b) => rank(a) - rank(b));
+const MODULE_ORDER = [
+  'happy-flow',
+  'minimal-cnf-jwk',
+  'invalid-session-transcript',
+  'invalid-kb-jwt-signature',
+  'invalid-credential-signature',
+  'invalid-sd-hash',
+  'invalid-kb-jwt-nonce',
+  'invalid-kb-jwt-aud',
+  'kb-jwt-iat-in-past',
+  'kb-jwt-iat-in-future',
+  'request-uri-method-post',
+  'request-uri-fetched-twice',
+];
+const modules = [...cells.keys()].sort(
+  (a, b) => (MODULE_ORDER.indexOf(a) + 1 || 99) - (MODULE_ORDER.indexOf(b) + 1 || 99),
+);
 const width = Math.max(...[...cells.keys()].map((m) => m.length)) + 2;
 console.log('Suite mirrored: openid/conformance-suite release-v5.2.3 (snapshot 12f2a4d), oid4vp-1final-verifier-*');
-variants.forEach((variant, i) => console.log(`  [${i + 1}] ${variant}`));
-console.log(`\n${'module'.padEnd(width)}${variants.map((_, i) => `[${i + 1}]`.padEnd(6)).join('')}`);
-for (const [module, row] of cells)
-  console.log(`${module.padEnd(width)}${variants.map((v) => (row.get(v) ?? '—').padEnd(6)).join('')}`);
-if (others.length > 0) console.log('\nchecks on every request:');
+variants.forEach((variant, i) =>
+  console.log(`  [${i + 1}] ${variant}${variant.startsWith('DC API') ? ' (not in the suite)' : ''}`),
+);
+console.log(`\n${'module'.padEnd(width)}${variants.map((_, i) => `[${i + 1}]`.padEnd(6)).join('')}`.trimEnd());
+for (const module of modules) {
+  const row = cells.get(module)!;
+  console.log(`${module.padEnd(width)}${variants.map((v) => (row.get(v) ?? '—').padEnd(6)).join('')}`.trimEnd());
+}
+if (others.length > 0) console.log('\nother checks:');
 for (const [title, status] of others) console.log(`  ${status === 'passed' ? 'pass' : 'FAIL'}  ${title}`);
 const failed =
   [...cells.values()].some((row) => [...row.values()].includes('FAIL')) || others.some(([, s]) => s !== 'passed');
