@@ -37,6 +37,8 @@ const ROUTES = [
   { method: 'POST', path: '/api/w/wallet-response/:requestId', signed: false },
   { method: 'POST', path: '/oid4vp/response/:requestId', signed: false },
   { method: 'POST', path: '/api/m/requests/:requestId/wallet-response', signed: false },
+  // design.md §19: the done view redeems a wallet's response_code
+  { method: 'POST', path: '/api/m/requests/:requestId/done', signed: false },
 ] as const;
 
 const WALLET_PATHS = new Set<string>([

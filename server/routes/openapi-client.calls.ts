@@ -285,6 +285,20 @@ export async function signedWalletJourney(clients: Clients, outside: Outside, t:
       }),
     ),
   );
+  // request_uri_method=post (design.md §19): the same object signed now, with the wallet's nonce
+  ok(
+    'request object by POST',
+    await t.record(
+      'POST /oid4vp/request/{requestId}',
+      clients.open.POST('/oid4vp/request/{requestId}', {
+        params: { path: { requestId: created.request_id } },
+        body: { wallet_nonce: 'wn-openapi-client-1' },
+        bodySerializer: (body) => new URLSearchParams(body as Record<string, string>).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        parseAs: 'text',
+      }),
+    ),
+  );
   const form = await outside.presentSigned(created.wallet_link!, requestObject);
   const answered = ok(
     'direct_post.jwt',
