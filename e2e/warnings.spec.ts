@@ -16,7 +16,8 @@ function consoleLines(page: Page, type: 'warning' | 'error'): string[] {
 }
 
 const LOCALE_WARNING =
-  '[svc] data-locale xx is not a language the widget speaks (fr, bg, cs, da, de, el, en, es, et, fi, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv): it shows fr';
+  '[svc] data-locale xx is not a language the widget speaks ' +
+  '(fr, bg, cs, da, de, el, en, es, et, fi, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv): it shows fr';
 
 test('a misspelt data-success-path and data-locale="xx": INIT_FAILED, warnings naming the right attribute and the languages', async ({
   page,

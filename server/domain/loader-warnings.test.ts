@@ -29,7 +29,8 @@ describe('loaderWarnings', () => {
 
   it('warns once about a data-locale the widget does not speak, naming the 24 it does', () => {
     expect(loaderWarnings(loader({ locale_tag: 'xx' }))).toEqual([
-      'data-locale xx is not a language the widget speaks (fr, bg, cs, da, de, el, en, es, et, fi, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv): it shows fr',
+      'data-locale xx is not a language the widget speaks ' +
+        '(fr, bg, cs, da, de, el, en, es, et, fi, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv): it shows fr',
     ]);
   });
 

@@ -19,7 +19,8 @@ export const ga: PhoneCopy = {
   pageTitle: 'Seiceáil aitheantais',
   sandboxMark: 'Mód tástála',
   sandboxNote:
-    'Seasann an leathanach seo in ionad na haipe móibílí. Ní sheiceáiltear aitheantas fíor ar bith: roghnaigh pearsa tástála agus socraigh an toradh.',
+    'Seasann an leathanach seo in ionad na haipe móibílí. Ní sheiceáiltear aitheantas fíor ar bith: ' +
+    'roghnaigh pearsa tástála agus socraigh an toradh.',
   loading: 'An t-iarratas fíoraithe á oscailt…',
   askedBy: (audience) => `Iarrann ${audience} ort a chruthú:`,
   askedByBlind: 'Iarrann suíomh gan ainm ort a chruthú:',

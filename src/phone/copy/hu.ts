@@ -19,7 +19,8 @@ export const hu: PhoneCopy = {
   pageTitle: 'Személyazonosság ellenőrzése',
   sandboxMark: 'Tesztüzemmód',
   sandboxNote:
-    'Ez az oldal a mobilalkalmazást helyettesíti. Valódi személyazonosságot nem ellenőrzünk: válasszon egy tesztszemélyt, és döntse el az eredményt.',
+    'Ez az oldal a mobilalkalmazást helyettesíti. Valódi személyazonosságot nem ellenőrzünk: ' +
+    'válasszon egy tesztszemélyt, és döntse el az eredményt.',
   loading: 'Az ellenőrzési kérés megnyitása…',
   askedBy: (audience) => `${audience} a következők igazolását kéri Öntől:`,
   askedByBlind: 'Egy névtelen webhely a következők igazolását kéri Öntől:',

@@ -22,7 +22,8 @@ export const pl: PhoneCopy = {
   pageTitle: 'Weryfikacja tożsamości',
   sandboxMark: 'Tryb testowy',
   sandboxNote:
-    'Ta strona zastępuje aplikację mobilną. Żadna prawdziwa tożsamość nie jest sprawdzana: proszę wybrać osobę testową i zdecydować o wyniku.',
+    'Ta strona zastępuje aplikację mobilną. Żadna prawdziwa tożsamość nie jest sprawdzana: ' +
+    'proszę wybrać osobę testową i zdecydować o wyniku.',
   loading: 'Otwieranie żądania weryfikacji…',
   askedBy: (audience) => `${audience} prosi o potwierdzenie:`,
   askedByBlind: 'Anonimowa strona prosi o potwierdzenie:',
