@@ -42,6 +42,7 @@ import {
   checkPhonePage,
   gzipSize,
   systemGzipSize,
+  loadableScripts,
   upFrontScripts,
   type BundleName,
 } from './check-bundle.ts';
@@ -377,9 +378,10 @@ export function precompress(root: string, dirs: readonly string[] = SERVED_DIRS)
   return results;
 }
 
-/** The phone page's scripts, up front (every visitor) and the rest (the sandbox wing), in B and B gzip. */
+/** The phone page's scripts in B and B gzip: up front (every visitor), its languages (one a visitor), the sandbox wing. */
 function formatPhoneScripts(phoneDir: string): string {
   const upFront = new Set(upFrontScripts(phoneDir, '/m/'));
+  const loadable = new Set(loadableScripts(phoneDir, '/m/'));
   const all = ['assets', SANDBOX_ASSETS]
     .filter((dir) => existsSync(join(phoneDir, dir)))
     .flatMap((dir) =>
@@ -392,7 +394,11 @@ function formatPhoneScripts(phoneDir: string): string {
     const raw = codes.reduce((sum, c) => sum + c.length, 0);
     return `${raw} B, ${codes.reduce((sum, c) => sum + gzipSize(c), 0)} B zlib -9`;
   };
-  return `phone page scripts: up front ${weigh([...upFront])}; loaded in sandbox only ${weigh(all.filter((f) => !upFront.has(f)))}`;
+  const languages = all.filter((f) => loadable.has(f) && !upFront.has(f));
+  return (
+    `phone page scripts: up front ${weigh([...upFront])}; ${languages.length} language scripts ${weigh(languages)}; ` +
+    `loaded in sandbox only ${weigh(all.filter((f) => !loadable.has(f)))}`
+  );
 }
 
 /** The build's table of what each served file weighs on the wire, by encoding, with totals. */

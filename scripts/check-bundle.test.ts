@@ -14,6 +14,7 @@ import {
   gzipSize,
   personaMarks,
   systemGzipSize,
+  loadableScripts,
   upFrontScripts,
 } from './check-bundle.ts';
 
@@ -215,6 +216,30 @@ describe('checkPhonePage', () => {
     try {
       expect(checkPhonePage(dir, '/m/')).toEqual([
         'phone: assets/wing-C3.js is loaded only in sandbox, yet production serves assets/ (move it to sandbox/)',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('passes the languages the page loads with import() in assets/, and fails a chunk only the wing imports there', () => {
+    const dir = page({
+      entry: `${lazy}let c=l=>({pl:()=>import("./pl-D4.js"),fi:()=>import(\`./fi-E5.js\`)})[l]();`,
+      shared: '',
+      wing: 'import"../assets/picker-F6.js";',
+    });
+    try {
+      writeFileSync(join(dir, 'assets/pl-D4.js'), 'export const pl={};');
+      writeFileSync(join(dir, 'assets/fi-E5.js'), 'export const fi={};');
+      writeFileSync(join(dir, 'assets/picker-F6.js'), 'export const p=1;');
+      expect(checkPhonePage(dir, '/m/')).toEqual([
+        'phone: assets/picker-F6.js is loaded only in sandbox, yet production serves assets/ (move it to sandbox/)',
+      ]);
+      expect(loadableScripts(dir, '/m/').sort()).toEqual([
+        'assets/fi-E5.js',
+        'assets/index-A1.js',
+        'assets/pl-D4.js',
+        'assets/shared-B2.js',
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import personas from '../fixtures/personas.json' with { type: 'json' };
+import { LOCALES } from '../src/protocol/api.ts';
 import { SANDBOX_COPY } from '../src/phone/sandbox/copy/all.ts';
 
 /**
@@ -171,27 +172,60 @@ export function personaMarks(): string[] {
 
 /** A module's static imports and re-exports (`import{a}from"./x.js"`, `import"./x.js"`), not its import() calls. */
 const STATIC_IMPORT = /\b(?:import|export)\s*(?:[^"'`();]*?\bfrom\s*)?["']([^"']+\.js)["']/g;
+/** Where a page's sandbox-only scripts are built (build.ts SANDBOX_ASSETS); production serves none of it. */
+const SANDBOX_DIR = 'sandbox';
+/** A module's import() calls of a sibling (`import("./fr-Ab12.js")`, or in backquotes). */
+const DYNAMIC_IMPORT = /\bimport\(\s*["'`]([^"'`]+\.js)["'`]\s*\)/g;
+
+function entryScripts(pageDir: string, base: string): string[] {
+  const html = readFileSync(join(pageDir, 'index.html'), 'utf8');
+  return [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map(
+    ([, url]) => posix.normalize(url!.startsWith(base) ? url!.slice(base.length) : url!.replace(/^\//, '')),
+  );
+}
+
+/** A language's chunk of a page (design.md §20: `pl-Cd34.js`), the one thing a page loads by import() in production. */
+const LANGUAGE_CHUNK = new RegExp(`^(?:${LOCALES.join('|')})-[\\w-]+\\.js$`);
+
+/**
+ * What `queue` loads, transitively: static imports always, import() of a language's chunk when
+ * `languages`; nothing in sandbox/ (production never serves it).
+ */
+function closure(pageDir: string, queue: string[], languages: boolean): string[] {
+  const found = new Set<string>();
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (found.has(file) || file.startsWith(`${SANDBOX_DIR}/`) || !existsSync(join(pageDir, file))) continue;
+    found.add(file);
+    const code = readFileSync(join(pageDir, file), 'utf8');
+    for (const [, specifier] of code.matchAll(STATIC_IMPORT))
+      if (specifier!.startsWith('.')) queue.push(posix.join(dirname(file), specifier!));
+    if (languages)
+      for (const [, specifier] of code.matchAll(DYNAMIC_IMPORT))
+        if (specifier!.startsWith('./') && LANGUAGE_CHUNK.test(basename(specifier!)))
+          queue.push(posix.join(dirname(file), specifier!));
+  }
+  return [...found];
+}
 
 /**
  * The scripts a built page runs up front, as paths under `pageDir`: its module scripts and
  * modulepreload links in index.html, and every module those import statically, transitively.
- * What they load with import() (the phone's sandbox wing) is not among them.
+ * What they load with import() (the phone's language, its sandbox wing) is not among them.
  *
  * @example upFrontScripts('dist/phone', '/m/') // ['assets/index-Ab12.js']
  */
 export function upFrontScripts(pageDir: string, base: string): string[] {
-  const html = readFileSync(join(pageDir, 'index.html'), 'utf8');
-  const queue = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map(
-    ([, url]) => posix.normalize(url!.startsWith(base) ? url!.slice(base.length) : url!.replace(/^\//, '')),
-  );
-  const found = new Set<string>();
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    if (found.has(file) || !existsSync(join(pageDir, file))) continue;
-    found.add(file);
-    for (const [, specifier] of readFileSync(join(pageDir, file), 'utf8').matchAll(STATIC_IMPORT))
-      if (specifier!.startsWith('.')) queue.push(posix.join(dirname(file), specifier!));
-  }
-  return [...found];
+  return closure(pageDir, entryScripts(pageDir, base), false);
+}
+
+/**
+ * Every script a built page may run in production: the up-front ones and the languages it loads by
+ * import() (design.md §20: one a visitor); not the sandbox wing, nor what only the wing imports.
+ *
+ * @example loadableScripts('dist/phone', '/m/') // ['assets/index-Ab12.js', 'assets/pl-Cd34.js', …]
+ */
+export function loadableScripts(pageDir: string, base: string): string[] {
+  return closure(pageDir, entryScripts(pageDir, base), true);
 }
 
 /**
@@ -208,11 +242,11 @@ export function checkPhonePage(pageDir: string, base: string, marks: readonly st
     const code = readFileSync(join(pageDir, file), 'utf8');
     return marks.filter((mark) => code.includes(mark)).map((mark) => `phone: ${file} carries the persona "${mark}"`);
   });
-  // Production serves assets/ only: a script there that the page does not run up front is the
-  // sandbox's, and would answer anyone who asks for it by name (it belongs in sandbox/).
-  const upFront = new Set(scripts);
+  // Production serves assets/ only: a script there that the page neither runs up front nor loads as
+  // its language is the sandbox's, and would answer anyone who asks for it by name.
+  const loadable = new Set(loadableScripts(pageDir, base));
   const stray = readdirSync(join(pageDir, 'assets'))
-    .filter((name) => name.endsWith('.js') && !upFront.has(`assets/${name}`))
+    .filter((name) => name.endsWith('.js') && !loadable.has(`assets/${name}`))
     .map(
       (name) => `phone: assets/${name} is loaded only in sandbox, yet production serves assets/ (move it to sandbox/)`,
     );
