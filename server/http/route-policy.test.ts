@@ -55,6 +55,8 @@ describe('every route of the service, walked', () => {
       'POST /api/w/wallet-response/:requestId': RATE_LIMITS.walletResponse.name,
       'POST /oid4vp/response/:requestId': RATE_LIMITS.walletResponse.name,
       'GET /oid4vp/request/:requestId': RATE_LIMITS.walletRequestObject.name,
+      'POST /oid4vp/request/:requestId': RATE_LIMITS.walletRequestObject.name,
+      'POST /api/m/requests/:requestId/done': RATE_LIMITS.phoneDone.name,
     });
   });
 
@@ -98,10 +100,11 @@ describe('every route of the service, walked', () => {
     }
   });
 
-  it("answers OpenID4VP's error shape on the three wallet answers only", () => {
+  it("answers OpenID4VP's error shape on the three wallet answers and the wallet's request object POST only", () => {
     expect(named(routes.filter((route) => route.errorShape === 'oauth'))).toEqual([
       'POST /api/m/requests/:requestId/wallet-response',
       'POST /api/w/wallet-response/:requestId',
+      'POST /oid4vp/request/:requestId',
       'POST /oid4vp/response/:requestId',
     ]);
   });

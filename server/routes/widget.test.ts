@@ -220,7 +220,8 @@ describe('POST /api/w/verify-request: warnings about the loader attributes', () 
     expect(res.json().warnings).toEqual([
       'unknown attribute data-sucess-path: did you mean data-success-path?',
       'unknown attribute data-scope: did you mean data-scopes?',
-      'data-locale xx is not a language the widget speaks (fr, en, de, es, it, nl, pt): it shows fr',
+      'data-locale xx is not a language the widget speaks ' +
+        '(fr, bg, cs, da, de, el, en, es, et, fi, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv): it shows fr',
     ]);
   });
 

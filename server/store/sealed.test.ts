@@ -83,7 +83,7 @@ describe('the sealing store', () => {
     expect(await store.getOrCreateSecret('nullifier_key', 'bnVsbA==')).toBe('bnVsbA==');
     expect(await store.getOrCreateSecret('store_mode', 'sandbox')).toBe('sandbox');
 
-    expect(await store.getPartner('pk_a')).toEqual(rotated);
+    expect(await store.getPartner('pk_a')).toEqual({ ...rotated, walletFormats: null });
     expect((await store.listKeys('attestation'))[0]!.privateJwk).toBe('{"d":"x"}');
     const stored = await raw.getPartner('pk_a');
     expect([stored!.secret, stored!.previousSecret].every((v) => isSealed(v!))).toBe(true);
