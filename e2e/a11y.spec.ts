@@ -52,7 +52,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 async function walletRequest(page: Page): Promise<VerifyRequestCreated> {
   const res = await page.request.post(`${SERVICE_URL}/api/w/verify-request`, {
     headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_URL },
-    data: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isAdult'], client_proof_mode: true }),
+    data: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isAdult'], client_proof_mode: true, locale: 'en' }),
   });
   return (await res.json()) as VerifyRequestCreated;
 }

@@ -118,7 +118,12 @@ test.describe('the wallet on this phone (Digital Credentials API)', () => {
     const created = (await (
       await page.request.post(`${SERVICE_URL}/api/w/verify-request`, {
         headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_URL },
-        data: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isAdult'], client_proof_mode: true }),
+        data: JSON.stringify({
+          partner_id: 'pk_test_demo',
+          scopes: ['isAdult'],
+          client_proof_mode: true,
+          locale: 'en',
+        }),
       })
     ).json()) as VerifyRequestCreated;
     const phone = await context.newPage();
@@ -153,7 +158,12 @@ test.describe('the wallet on this phone (Digital Credentials API)', () => {
     const created = (await (
       await page.request.post(`${SERVICE_URL}/api/w/verify-request`, {
         headers: { 'content-type': 'text/plain;charset=UTF-8', origin: PARTNER_URL },
-        data: JSON.stringify({ partner_id: 'pk_test_demo', scopes: ['isFrench'], client_proof_mode: true }),
+        data: JSON.stringify({
+          partner_id: 'pk_test_demo',
+          scopes: ['isFrench'],
+          client_proof_mode: true,
+          locale: 'en',
+        }),
       })
     ).json()) as VerifyRequestCreated;
     const phone = await context.newPage();

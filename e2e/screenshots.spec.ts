@@ -163,7 +163,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       // link), the example identity provider, the personas.
       const res = await phone.request.post(`${SERVICE_URL}/api/w/verify-request`, {
         headers: { 'content-type': 'text/plain;charset=UTF-8', origin: SERVICE_URL },
-        data: JSON.stringify({ partner_id: 'pk_test_designer', scopes: ['isAdult'], client_proof_mode: true }),
+        data: JSON.stringify({
+          partner_id: 'pk_test_designer',
+          scopes: ['isAdult'],
+          client_proof_mode: true,
+          locale: 'en',
+        }),
       });
       const created = (await res.json()) as VerifyRequestCreated;
       const shot = (name: string) =>
