@@ -82,7 +82,15 @@ function originOfPage(request: Request): string {
   try {
     const frame = request.frame();
     const main = request.isNavigationRequest() && frame === frame.page().mainFrame();
-    return new URL(main ? request.url() : frame.page().url()).origin;
+    const origin = new URL(main ? request.url() : frame.page().url()).origin;
+    if (origin !== 'null') return origin;
+  } catch {
+    // no frame (a worker's request): the Referer below says whose it is
+  }
+  // Firefox can still report a page at about:blank while its first subresources start: its
+  // Referer names the document that asked.
+  try {
+    return new URL(request.headers()['referer'] ?? '').origin;
   } catch {
     return '';
   }
