@@ -45,14 +45,12 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       redisUrl: null,
-      redisSentinels: {
-        masterName: 'svc',
-        hosts: [
-          { host: 'sentinel-1', port: 26379 },
-          { host: '10.0.0.2', port: 26380 },
-          { host: '::1', port: 26381 },
-        ],
-      },
+      redisSentinels: [
+        { host: 'sentinel-1', port: 26379 },
+        { host: '10.0.0.2', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      redisMasterName: 'svc',
       redisMinReplicas: 1,
       redisWaitMs: 100,
     });
