@@ -99,7 +99,7 @@ export const SETTINGS = {
     parse: httpUrl(),
     default: (loaded) => String(loaded.publicUrl),
     defaultDoc: '`SVC_PUBLIC_URL`',
-    doc: '`{api_url}`, base of `/v1/…`, when the spec’s three bases are split across hosts; `https://` in production, as above',
+    doc: "`{api_url}`, base of `/v1/…`, when the spec's three bases are split across hosts; `https://` in production, as above",
   },
   appUrl: {
     env: 'SVC_APP_URL',
@@ -233,7 +233,7 @@ export const SETTINGS = {
     parse: oneOf(LOG_LEVELS),
     default: (_, env) => (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     defaultDoc: '`info` (`silent` under `NODE_ENV=test`)',
-    doc: 'pino level of the service’s log',
+    doc: "pino level of the service's log",
   },
   distDir: { env: 'SVC_DIST_DIR', parse: path(), default: 'dist', doc: 'where the built widget is served from' },
   trustProxy: {
@@ -408,12 +408,12 @@ export const TOOL_VARIABLES: Readonly<Record<string, { readBy: string; default: 
   SVC_LOG_FORMAT: {
     readBy: '`npm start`, `npm run start:cluster`',
     default: 'unset',
-    doc: '`json`: print the JSON log lines as written instead of pino-pretty’s readable ones',
+    doc: "`json`: print the JSON log lines as written instead of pino-pretty's readable ones",
   },
   SVC_CLUSTER_DIR: {
     readBy: '`npm run start:cluster`, `svc --cluster`',
     default: '`./data/cluster`',
-    doc: "the local cluster's folder: Redis files, its master key, nginx's configuration",
+    doc: "the local cluster's folder: Redis's AOF, the instances' master key, nginx's configuration",
   },
   SVC_CLUSTER_REDIS_PORT: {
     readBy: '`npm run start:cluster`, `svc --cluster`',
@@ -458,12 +458,12 @@ export const TOOL_VARIABLES: Readonly<Record<string, { readBy: string; default: 
   SVC_PARTNER_ID: {
     readBy: 'your backend',
     default: '—',
-    doc: 'the partner ID in the [partner API](partner-api.md)’s examples; the service never reads it',
+    doc: 'the partner ID in the [partner API](partner-api.md) examples; the service never reads it',
   },
   SVC_PARTNER_SECRET: {
     readBy: 'your backend',
     default: '—',
-    doc: 'the partner secret in the [partner API](partner-api.md)’s examples; the service never reads it',
+    doc: 'the partner secret in the [partner API](partner-api.md) examples; the service never reads it',
   },
   CHROMIUM_PATH: {
     readBy: 'Playwright, the benchmarks',
@@ -481,7 +481,7 @@ export const TOOL_VARIABLES: Readonly<Record<string, { readBy: string; default: 
     doc: "the cluster journeys' `SVC_CLUSTER_DIR`",
   },
   SVC_SCREENSHOTS: {
-    readBy: '`npm run screenshots`',
+    readBy: 'the journeys (`npm run screenshots` sets it)',
     default: 'unset',
     doc: '`1`: the journeys also rewrite `docs/screenshots/*.png`',
   },
