@@ -14,8 +14,6 @@ import { nearestName } from './rules/nearest-name.ts';
 import { isSecureOrLoopbackUrl } from './rules/urls.ts';
 import { tooWideProxyRanges } from './limits/proxy-ranges.ts';
 
-export type Mode = 'sandbox' | 'production';
-
 /** pino's levels: what SVC_LOG_LEVEL may name. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -502,6 +500,9 @@ export type Config = { readonly [Field in keyof typeof SETTINGS]: ValueOf<(typeo
    */
   readonly modeFromEnv: boolean;
 };
+
+/** `sandbox` or `production` (SVC_MODE). */
+export type Mode = Config['mode'];
 
 /** Every variable the project knows; an `SVC_*` one set in the environment and not here is most likely a typo. */
 export const KNOWN_VARIABLES: readonly string[] = [
