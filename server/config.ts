@@ -312,12 +312,11 @@ export const SETTINGS = {
     rule: {
       doc: 'with `SVC_WALLET_ACCESS_CERT`, both or neither',
       check(key, loaded) {
-        const [set, missing] =
-          key === null
-            ? ['SVC_WALLET_ACCESS_CERT', 'SVC_WALLET_ACCESS_KEY']
-            : ['SVC_WALLET_ACCESS_KEY', 'SVC_WALLET_ACCESS_CERT'];
-        if ((loaded.walletAccessCertPath === null) !== (key === null))
-          throw new ConfigError(`${set} is set without ${missing}: the access certificate and its key go together`);
+        const together = 'the access certificate and its key go together';
+        if (key !== null && loaded.walletAccessCertPath === null)
+          throw new ConfigError(`SVC_WALLET_ACCESS_KEY is set without SVC_WALLET_ACCESS_CERT: ${together}`);
+        if (key === null && loaded.walletAccessCertPath !== null)
+          throw new ConfigError(`SVC_WALLET_ACCESS_CERT is set without SVC_WALLET_ACCESS_KEY: ${together}`);
       },
     },
     doc: "file: the leaf's private key, PKCS#8 P-256 PEM (`svc wallet access-cert csr` writes one)",
