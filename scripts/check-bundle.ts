@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import personas from '../fixtures/personas.json' with { type: 'json' };
-import { LOCALES } from '../src/protocol/api.ts';
+import { LOCALES } from '../src/protocol/wire.ts';
 import { SANDBOX_COPY } from '../src/phone/sandbox/copy/all.ts';
 
 /**

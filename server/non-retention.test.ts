@@ -16,7 +16,7 @@ import Redis from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { Gauge, type Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DcApiRequest } from '../src/protocol/api.ts';
+import type { DcApiRequest } from '../src/protocol/wire.ts';
 import { createFakeClock } from './clock.ts';
 import { unseal } from './crypto/seal.ts';
 import { SEAL_PURPOSE } from './domain/exchange.ts';

@@ -18,7 +18,7 @@
  *     a disabled partner's signed calls answer INVALID_PARTNER (within the auth cache's 5 s)
  */
 import { randomBytes } from 'node:crypto';
-import { PREFIX, type Rail } from '../../src/protocol/api.ts';
+import { PREFIX, type Rail } from '../../src/protocol/wire.ts';
 import { BLIND_SCOPES, SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { isOrigin, loadPartnerFixtures } from '../domain/partners.ts';
 import { escapeUnprintable, isPrintable, quote } from '../rules/printable.ts';

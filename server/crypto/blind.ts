@@ -7,7 +7,7 @@
  * (or on another instance) is picked up without a restart.
  */
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
-import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/api.ts';
+import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/wire.ts';
 import type { Clock } from '../clock.ts';
 import { ConfigError, ServiceError } from '../errors.ts';
 import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';

@@ -8,7 +8,7 @@
  */
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
-import { LIMITS } from '../../src/protocol/api.ts';
+import { LIMITS } from '../../src/protocol/wire.ts';
 import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';
 import { createPrivateAttestationRecord } from './private-attestation.ts';
 

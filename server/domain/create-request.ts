@@ -4,7 +4,7 @@
  * /api/partner/* variant). The route has read the body's shape; these make the checks that need
  * the partner, the token, the Origin or the store, each in the order its comment lists.
  */
-import type { Locale } from '../../src/protocol/api.ts';
+import type { Locale } from '../../src/protocol/wire.ts';
 import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';
 import { originHash } from '../crypto/blind.ts';
 import type { AppDeps } from '../deps.ts';

@@ -3,8 +3,8 @@
  * design.md §5): the pass token a grant is worth and the two answers' shapes. Pure functions: the
  * use cases in exchange.ts do the store calls.
  */
-import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/api.ts';
-import { LIMITS } from '../../src/protocol/api.ts';
+import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/wire.ts';
+import { LIMITS } from '../../src/protocol/wire.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import type { GrantRecord, PassTokenRecord } from '../store/store.ts';
 import { digestToken, newToken } from './tokens.ts';

@@ -5,7 +5,7 @@
  * wallet-response.ts; the identity providers, provider-login.ts; in sandbox, the persona picker,
  * sandbox/persona-approval.ts.)
  */
-import type { PhoneOpened } from '../../src/protocol/api.ts';
+import type { PhoneOpened } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { phoneMethodsOf } from './proving-methods.ts';

@@ -20,7 +20,7 @@ import {
   type VerificationMethod,
   type RequestStatus,
   type WidgetVerifyStatus,
-} from '../../src/protocol/api.ts';
+} from '../../src/protocol/wire.ts';
 import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';

@@ -18,7 +18,7 @@
  * and the other finds it no longer waiting (refused, request_not_waiting). Nothing here reads the
  * partner: on ADULT_BLIND the verifier path never learns it (design.md §8).
  */
-import type { FailReason } from '../../src/protocol/api.ts';
+import type { FailReason } from '../../src/protocol/wire.ts';
 import { originHash } from '../crypto/blind.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';

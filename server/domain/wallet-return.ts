@@ -7,7 +7,7 @@
  * nothing.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Locale, RequestStatus } from '../../src/protocol/api.ts';
+import type { Locale, RequestStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { digestToken } from './tokens.ts';
 import { effectiveStatus, isRequestId } from './verify-requests.ts';

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/api.ts';
+import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/wire.ts';
 import { parseWalletLink } from '../wallet/request.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';

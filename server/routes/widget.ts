@@ -35,7 +35,7 @@
  * routes' config (http/route-policy.ts), as is the create's rate limit.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/api.ts';
+import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { createWithPartnerId, createWithSessionToken } from '../domain/index.ts';
 import { loaderWarnings } from '../domain/index.ts';

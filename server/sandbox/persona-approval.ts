@@ -4,7 +4,7 @@
  * (personaFacts), and the request ends as every other verdict ends it (domain/verify-requests.ts):
  * approveRequest, or settle as failed.
  */
-import type { Method, Outcome, RequestStatus } from '../../src/protocol/api.ts';
+import type { Method, Outcome, RequestStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import type { SandboxDeps } from './deps.ts';
 import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';

@@ -7,7 +7,7 @@
  * never the phone. A cancel is the wallet's `error=access_denied`. Sandbox only (test support:
  * the sandbox issuer is trusted in sandbox mode only).
  */
-import type { RequestStatus } from '../../src/protocol/api.ts';
+import type { RequestStatus } from '../../src/protocol/wire.ts';
 import type { SandboxWalletChoice } from '../../src/protocol/sandbox.ts';
 import type { AppDeps } from '../deps.ts';
 import type { SandboxDeps } from './deps.ts';

@@ -13,7 +13,7 @@ import type {
   Rail,
   RequestStatus,
   VerificationMethod,
-} from '../../src/protocol/api.ts';
+} from '../../src/protocol/wire.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 
 export interface PartnerRecord {

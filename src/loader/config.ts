@@ -117,7 +117,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   // docs/adult-blind.md#private-attestations: 32 bytes, base64url without padding
   if (raw.redemptionContext !== undefined && !/^[\w-]{43}$/.test(raw.redemptionContext)) report('redemptionContext');
   // Attributes kept as written (partnerId, sessionToken, state, onError, container: its default is
-  // autoRender's, api.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
+  // autoRender's, svc-global.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
   // travel by spreading;
   // so does data-locale, a BCP 47 tag that never fails: ../shared/locale.ts resolves it.
   const config = {

@@ -6,8 +6,8 @@
  */
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
-import type { DcApiRequest, Locale, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/api.ts';
-import type { ApiFailureCode, PhoneApi } from './api.ts';
+import type { DcApiRequest, Locale, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/wire.ts';
+import type { ApiFailureCode, PhoneApi } from './phone-client.ts';
 import type { EndingKey, NoticeKey, ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
 

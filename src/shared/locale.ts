@@ -1,4 +1,4 @@
-import type { Locale } from '../protocol/api.ts';
+import type { Locale } from '../protocol/wire.ts';
 import type { LocaleOption } from './contract.ts';
 
 /**

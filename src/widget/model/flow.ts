@@ -12,7 +12,7 @@ import {
   type VerifyRequestCreated,
   type VerifyResult,
   type RequestStatus,
-} from '../../protocol/api.ts';
+} from '../../protocol/wire.ts';
 import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
 import { isCurrentPage, resultUrl } from '../../shared/result.ts';
 import { pollUntilSettled } from '../net/poll.ts';
