@@ -20,7 +20,7 @@ import type { DcApiRequest } from '../src/protocol/wire.ts';
 import { createFakeClock } from './clock.ts';
 import { unseal } from './crypto/seal.ts';
 import { SEAL_PURPOSE } from './domain/exchange.ts';
-import { openResult } from './domain/result-box.ts';
+import { openResult } from './crypto/result-box.ts';
 import { openWalletMaterial } from './domain/wallet-offer.ts';
 import { createRelyingParty } from './providers/relying-party.ts';
 import { signInAtExampleProvider } from './sandbox/example-idp/sign-in.ts';

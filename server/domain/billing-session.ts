@@ -9,7 +9,7 @@ import { BLIND_SCOPES, scopeMaskOf, type BlindScope } from '../../src/protocol/s
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { PartnerRecord } from '../store/store.ts';
-import { isOrigin } from './partners.ts';
+import { isOrigin } from '../rules/urls.ts';
 
 /** A partner that may open billing sessions, with the blind app its tokens name. */
 export interface BillingApp {

@@ -9,7 +9,7 @@ import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { PartnerRecord, PassTokenRecord } from '../store/store.ts';
 import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
-import { digestToken, isTokenShaped } from './tokens.ts';
+import { digestToken, isTokenShaped } from '../crypto/tokens.ts';
 
 /** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
 export const SEAL_PURPOSE = 'exchange-replay';

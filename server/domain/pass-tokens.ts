@@ -7,7 +7,7 @@ import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '
 import { LIMITS } from '../../src/protocol/wire.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import type { GrantRecord, PassTokenRecord } from '../store/store.ts';
-import { digestToken, newToken } from './tokens.ts';
+import { digestToken, newToken } from '../crypto/tokens.ts';
 
 /**
  * Only the attributes a requested scope names (minimal disclosure), whatever else the record

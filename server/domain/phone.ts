@@ -9,7 +9,8 @@ import type { PhoneOpened } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { phoneMethodsOf } from './proving-methods.ts';
-import { effectiveStatus, isOpenStatus, openRequest } from './verify-requests.ts';
+import { effectiveStatus, isOpenStatus } from '../rules/effective-status.ts';
+import { openRequest } from './verify-requests.ts';
 
 /**
  * The phone opened the deep link: what it shows (a failed request with its reason, so the page

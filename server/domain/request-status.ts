@@ -9,8 +9,8 @@ import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceStatusMissLimit, enforceStatusRateLimit } from '../limits/rate-limits.ts';
 import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
 import {
-  effectiveStatus,
   findRequestForPartner,
   findRequestForPoller,
   isAwaitingPhone,

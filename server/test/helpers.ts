@@ -27,7 +27,7 @@ import { loadPartnerFixtures } from '../domain/partners.ts';
 import { createFakeClock, type Clock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import { digestToken, newToken } from '../domain/tokens.ts';
+import { digestToken, newToken } from '../crypto/tokens.ts';
 import { signRequest } from '../sdk/signing.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { GrantRecord, Store } from '../store/store.ts';
