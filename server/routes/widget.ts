@@ -21,6 +21,8 @@
  * A body that carries `attributes` (the loader's first request) gets `warnings` beside the answer
  * from check 2 on, 201 or an error, when its attributes, `locale_tag` or scopes deserve one
  * (rules/loader-warnings.ts); with neither id (a loader whose own check failed) nothing is created.
+ * One call into domain/ per create (createWithPartnerId or createWithSessionToken); the warnings and
+ * the link's QR code (rules/qr.ts) are what the answer prints, not use cases.
  *
  * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
  * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
