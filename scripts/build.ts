@@ -89,9 +89,9 @@ function localeEntry(locale: Locale): Plugin {
  * Property names that only the loader and the UI bundle use between themselves (the mount
  * contract of src/shared/contract.ts, the loader's own wiring), written as one letter by this one
  * table in both builds so that the two keep agreeing (55 B off the loader's gzip,
- * docs/development.md#building-the-widget); and names the UI bundle alone uses inside itself (its
+ * docs/bytes.md); and names the UI bundle alone uses inside itself (its
  * signals, the flow, the long poll's outcome, the view's props, copy keys read by name only), which
- * paid for resume (design.md §14: about 110 B off the UI, docs/development.md). Never a name that
+ * paid for resume (design.md §14: about 110 B off the UI, docs/bytes.md). Never a name that
  * the page, the DOM, the wire (src/protocol/wire.ts: `result`, `error`, `request`) or a `data-*`
  * attribute uses, nor one read through a computed key (the icons by name, the copy's
  * `<state>Title`): `config.successPath` keeps its name, it is read from `dataset` under it. The

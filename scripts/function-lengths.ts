@@ -2,7 +2,7 @@
  * The longest functions of src/ and server/ (tests and server/test/ aside), counted in lines from the first line of
  * the declaration to its closing brace, as the TypeScript parser reads them: function declarations,
  * and functions and arrows assigned to a name (`const createX = (…) => {…}`, an object's methods).
- * docs/development.md, "A first change", uses it to find what to split.
+ * docs/development.md lists it with the commands: what to look at first when a function does several jobs.
  *
  * @example npx tsx scripts/function-lengths.ts        # the top 10
  * @example npx tsx scripts/function-lengths.ts 25     # the top 25

@@ -102,7 +102,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     .sort() as Scope[];
   // The scope rules are the service's (400 INVALID_SCOPES, INIT_FAILED here, not set up correctly
   // for the visitor): its warning names the nearest known scope for a typo (docs/embedding.md#warnings),
-  // and the names and rules cost the loader 150 B (docs/development.md).
+  // and the names and rules cost the loader 150 B (docs/bytes.md).
   const serverVerify = flag('serverVerify');
   checkPath('serverVerifyEndpoint', serverVerify);
 

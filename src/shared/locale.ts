@@ -3,7 +3,7 @@ import type { LocaleOption } from './contract.ts';
 
 /**
  * LOCALES as the loader carries them: two letters each, one string, 10 B less gzip than the
- * array (the 17 languages design.md §20 added cost the loader 40 B; docs/development.md).
+ * array (the 17 languages design.md §20 added cost the loader 40 B; docs/bytes.md).
  * locale.test.ts checks it spells LOCALES.
  */
 export const SPOKEN = 'frbgcsdadeelenesetfigahrhuitltlvmtnlplptroskslsv';
