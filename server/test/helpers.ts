@@ -23,7 +23,7 @@ import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { createApp } from '../app.ts';
 import { buildDeps, openServiceStore } from '../boot.ts';
 import { ensureCurrentKey } from '../crypto/keys.ts';
-import { loadPartnerFixtures } from '../domain/partners.ts';
+import { loadPartnerFixtures } from '../domain/index.ts';
 import { createFakeClock, type Clock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
