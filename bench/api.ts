@@ -42,7 +42,7 @@ import { createApp } from '../server/app.ts';
 import { buildDeps } from '../server/boot.ts';
 import { loadConfig } from '../server/config.ts';
 import type { AppDeps } from '../server/deps.ts';
-import { digestToken, newToken } from '../server/domain/tokens.ts';
+import { digestToken, newToken } from '../server/crypto/tokens.ts';
 import { signRequest } from '../server/sdk/signing.ts';
 import { createTelemetry } from '../server/telemetry/telemetry.ts';
 import { makeTempDir, PARTNERS, REPO_ROOT } from '../server/test/helpers.ts';

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { LoginResult, VerifyRequestCreated } from '../src/protocol/api.ts';
+import type { LoginResult, VerifyRequestCreated } from '../src/protocol/wire.ts';
 import { seriousViolations } from './support/axe.ts';
 import { completeThroughApi, deepLinkOf, waitForWidgetState } from './support/qa.ts';
 import { openCompact } from './support/sizes.ts';

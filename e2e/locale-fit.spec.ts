@@ -4,7 +4,7 @@
  * 390 px, no element of a card may hold more than its box (scrollWidth/scrollHeight over
  * clientWidth/clientHeight: text clipped or spilling out) and no card may be taller than the
  * height the loader reserves for its size (design.md §14's no-layout-shift rule: 400 px regular,
- * 276 px compact, src/loader/api.ts). The same pass runs axe on the gallery in every language.
+ * 276 px compact, src/loader/svc-global.ts). The same pass runs axe on the gallery in every language.
  * One page for all of it: the locale picker re-renders the grid in place.
  *
  * `SVC_SCREENSHOTS=1` also writes docs/screenshots/locale-<xx>.png for the longest languages and
@@ -13,13 +13,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { LOCALES, type Locale } from '../src/protocol/api.ts';
+import { LOCALES, type Locale } from '../src/protocol/wire.ts';
 import { seriousViolations } from './support/axe.ts';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 const WIDTHS = [320, 390] as const;
-/** The height the loader reserves for each size (src/loader/api.ts). */
+/** The height the loader reserves for each size (src/loader/svc-global.ts). */
 const RESERVED = { regular: 400, compact: 276 } as const;
 /** The rows of the states the contract names, in both sizes: waiting, expired, failed, completed, a configuration error. */
 const CONTRACT_ROWS = ['waiting', 'expired', 'failed', 'completed', 'error-config'].flatMap((id) => [

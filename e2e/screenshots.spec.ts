@@ -12,7 +12,7 @@
 import { devices, expect, test, type Page } from '@playwright/test';
 import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { VerifyRequestCreated } from '../src/protocol/api.ts';
+import type { VerifyRequestCreated } from '../src/protocol/wire.ts';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { completeThroughApi, deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 import { SERVICE_URL } from './support/urls.ts';

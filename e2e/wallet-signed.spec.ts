@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { loadSandboxIssuer } from '../server/sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential } from '../server/sandbox/wallet/sandbox-wallet.ts';
-import type { VerifyRequestCreated, WidgetVerifyStatus } from '../src/protocol/api.ts';
+import type { VerifyRequestCreated, WidgetVerifyStatus } from '../src/protocol/wire.ts';
 import { loaderTag, servePartnerPage, STRICT_CSP } from './support/pages.ts';
 import { waitForWidgetState, widget } from './support/qa.ts';
 import { startService, type RunningService } from './support/service.ts';

@@ -10,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { runWalletCommand } from '../server/cli/wallet.ts';
 import { loadSandboxIssuer } from '../server/sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential } from '../server/sandbox/wallet/sandbox-wallet.ts';
-import type { VerifyRequestCreated } from '../src/protocol/api.ts';
+import type { VerifyRequestCreated } from '../src/protocol/wire.ts';
 import { waitForWidgetState, widget } from './support/qa.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 

@@ -30,7 +30,7 @@ import { basename, join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
-import { LOCALES, type Locale } from '../src/protocol/api.ts';
+import { LOCALES, type Locale } from '../src/protocol/wire.ts';
 import { localeScriptUrl, PRIVATE_CHUNK } from '../src/shared/locale.ts';
 import { ALL_COPY } from '../src/widget/copy/all.ts';
 import { copyValues } from '../src/widget/copy/order.ts';
@@ -89,10 +89,10 @@ function localeEntry(locale: Locale): Plugin {
  * Property names that only the loader and the UI bundle use between themselves (the mount
  * contract of src/shared/contract.ts, the loader's own wiring), written as one letter by this one
  * table in both builds so that the two keep agreeing (55 B off the loader's gzip,
- * docs/development.md#building-the-widget); and names the UI bundle alone uses inside itself (its
+ * docs/bytes.md); and names the UI bundle alone uses inside itself (its
  * signals, the flow, the long poll's outcome, the view's props, copy keys read by name only), which
- * paid for resume (design.md §14: about 110 B off the UI, docs/development.md). Never a name that
- * the page, the DOM, the wire (src/protocol/api.ts: `result`, `error`, `request`) or a `data-*`
+ * paid for resume (design.md §14: about 110 B off the UI, docs/bytes.md). Never a name that
+ * the page, the DOM, the wire (src/protocol/wire.ts: `result`, `error`, `request`) or a `data-*`
  * attribute uses, nor one read through a computed key (the icons by name, the copy's
  * `<state>Title`): `config.successPath` keeps its name, it is read from `dataset` under it. The
  * letters are the minifier's own first picks for variables (gzip finds them nearby), then capitals,

@@ -29,13 +29,13 @@ describe('findBoundaryViolations', () => {
 
   it('reports the loader importing the widget and the widget importing the loader, in every import form', () => {
     const dir = tree({
-      'src/loader/api.ts': "import type { MountWidget } from '../widget/contract.ts';\n",
+      'src/loader/svc-global.ts': "import type { MountWidget } from '../widget/contract.ts';\n",
       'src/widget/model/flow.ts': "export { resultUrl } from '../../loader/result.ts';\n",
       'src/widget/lazy.ts': "export const load = () => import('../loader/main.ts');\n",
       'src/widget/ui/App.tsx': "type C = import('../../loader/config.ts').RawConfig;\nexport const c: C = {};\n",
     });
     expect(findBoundaryViolations(dir)).toEqual([
-      'src/loader/api.ts imports ../widget/contract.ts: src/loader must not import src/widget',
+      'src/loader/svc-global.ts imports ../widget/contract.ts: src/loader must not import src/widget',
       'src/widget/lazy.ts imports ../loader/main.ts: src/widget must not import src/loader',
       'src/widget/model/flow.ts imports ../../loader/result.ts: src/widget must not import src/loader',
       'src/widget/ui/App.tsx imports ../../loader/config.ts: src/widget must not import src/loader',
@@ -45,10 +45,10 @@ describe('findBoundaryViolations', () => {
   it('keeps src/shared free of both bundles and src/protocol free of browser code', () => {
     const dir = tree({
       'src/shared/contract.ts': "import { mountWidget } from '../widget/mount.tsx';\n",
-      'src/protocol/api.ts': "import type { SvcResult } from '../shared/contract.ts';\n",
+      'src/protocol/wire.ts': "import type { SvcResult } from '../shared/contract.ts';\n",
     });
     expect(findBoundaryViolations(dir)).toEqual([
-      'src/protocol/api.ts imports ../shared/contract.ts: src/protocol must not import src/shared',
+      'src/protocol/wire.ts imports ../shared/contract.ts: src/protocol must not import src/shared',
       'src/shared/contract.ts imports ../widget/mount.tsx: src/shared must not import src/widget',
     ]);
   });

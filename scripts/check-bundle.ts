@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import personas from '../fixtures/personas.json' with { type: 'json' };
-import { LOCALES } from '../src/protocol/api.ts';
+import { LOCALES } from '../src/protocol/wire.ts';
 import { SANDBOX_COPY } from '../src/phone/sandbox/copy/all.ts';
 
 /**
@@ -18,7 +18,7 @@ import { SANDBOX_COPY } from '../src/phone/sandbox/copy/all.ts';
  * included), on its own (design.md §20, docs/embedding.md#languages), so a visitor in any language
  * downloads at most `ui` + `locale`. The loader's goal is
  * 2,400 B; its budget holds what it weighs today with every behaviour it has, 2,856–2,860 B by
- * the UI bundle's name it carries (docs/development.md says what stands between the two, and
+ * the UI bundle's name it carries (docs/bytes.md says what stands between the two, and
  * what resume, design.md §14, costs it). `private` is the blinding chunk beside the UI bundle
  * (docs/adult-blind.md#private-attestations), loaded only on pages of partners that opted in to
  * private attestations: @cloudflare/privacypass-ts's publicly verifiable tokens and

@@ -9,7 +9,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { LIMITS } from '../src/protocol/api.ts';
+import { LIMITS } from '../src/protocol/wire.ts';
 import type { AppDeps } from './deps.ts';
 import './auth/partner-auth.ts';
 import { registerBodyReading } from './http/body.ts';

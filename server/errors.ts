@@ -17,7 +17,7 @@ export class ServiceError extends Error {
   readonly origin?: string;
   /**
    * On the widget's create: what the service found in the loader's attributes
-   * (domain/loader-warnings.ts), sent beside the code for the console (docs/embedding.md#warnings).
+   * (rules/loader-warnings.ts), sent beside the code for the console (docs/embedding.md#warnings).
    */
   warnings?: string[];
 

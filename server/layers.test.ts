@@ -6,7 +6,10 @@
  * names. On top of the lists:
  * - routes/ parse and answer: from store/ at most the interface's types, and no store call of their
  *   own (`deps.store.getX(…)`): use cases do that, in domain/;
- * - the HTTP edge (routes/, http/, auth/) reaches domain/ through its face, domain/index.ts;
+ * - every room reaches domain/ through its face, domain/index.ts, never a file beside it (the HTTP
+ *   edge, sandbox/, cli/, boot.ts alike);
+ * - a package that is one room's job is imported there only: the telemetry API by telemetry/, the QR
+ *   encoder by rules/ (so domain/ holds use cases, not metrics, spans or QR codes);
  * - domain/ and http/ reach the store through its interface (store/store.ts) only, and outside
  *   store/ nothing names a store implementation (store/open.ts chooses one);
  * - sandbox/ is what production never runs: only the CLI and test support import it, and the app
@@ -34,7 +37,8 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   'errors.ts': [PROTOCOL],
   'clock.ts': [],
   'paths.ts': [],
-  // rules of the field, pure: facts from claims, country codes, URLs, printable text
+  // pure rules beneath everything: facts from claims, country codes, URLs, a request's status at a
+  // time; and what an answer prints: printable text, nearest names, the loader's warnings, QR codes
   rules: [PROTOCOL],
   // the partner SDK ships alone: nothing of the service
   sdk: [],
@@ -43,7 +47,7 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   limits: [PROTOCOL, 'errors.ts', 'clock.ts', 'store'],
   'config.ts': [PROTOCOL, 'errors.ts', 'paths.ts', 'rules', 'crypto', 'limits'],
   'mode.ts': ['errors.ts', 'config.ts', 'store'],
-  telemetry: [PROTOCOL, 'errors.ts', 'clock.ts', 'config.ts', 'store', 'limits'],
+  telemetry: [PROTOCOL, 'errors.ts', 'clock.ts', 'rules', 'config.ts', 'store', 'limits'],
   // the two verifiers, side by side: neither imports the other
   // (wallet/ reads the store's types of the material it keeps, nothing else of it)
   wallet: [PROTOCOL, 'errors.ts', 'clock.ts', 'paths.ts', 'rules', 'crypto', 'store', 'config.ts', 'telemetry'],
@@ -66,11 +70,12 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   ],
   // the HTTP edge
   auth: [PROTOCOL, 'errors.ts', 'sdk', 'store', 'limits', 'deps.ts', 'domain'],
-  http: [PROTOCOL, 'errors.ts', 'config.ts', 'store', 'limits', 'deps.ts', 'domain'],
+  http: [PROTOCOL, 'errors.ts', 'config.ts', 'store', 'limits', 'telemetry', 'deps.ts', 'domain'],
   routes: [
     PROTOCOL,
     'errors.ts',
     'paths.ts',
+    'rules',
     'config.ts',
     'sdk',
     'store',
@@ -215,9 +220,13 @@ const STORE_AGNOSTIC = [STORE_INTERFACE, 'store/open.ts', 'store/sealed.ts', 'st
 /** What may load sandbox/ only with a dynamic import(), in sandbox mode: the app wiring. */
 const APP_WIRING = ['app.ts', 'boot.ts'];
 const STORE_CALL = /\bdeps\.store\.\w+\s*\(/;
-/** The HTTP edge calls domain/ through its face only (domain/index.ts): the use cases, never their inside. */
-const EDGE = ['routes', 'http', 'auth'];
+/** Every room calls domain/ through its face only (domain/index.ts): the use cases, never their inside. */
 const DOMAIN_FACE = 'domain/index.ts';
+/** Packages that are one room's job, and that room: no other imports them. */
+const PACKAGE_HOMES: ReadonlyArray<readonly [prefix: string, room: string]> = [
+  ['@opentelemetry/', 'telemetry'],
+  ['qrcode-generator', 'rules'],
+];
 /** Rooms that may know the store's record types but never call it: routes answer, the wallet verifies. */
 const TYPES_OF_STORE_ONLY = ['routes', 'wallet'];
 
@@ -237,6 +246,8 @@ export function findLayerViolations(files: readonly SourceFile[]): string[] {
         if (room === 'domain') say(`domain/ imports ${target}`);
         continue;
       }
+      for (const [prefix, home] of PACKAGE_HOMES)
+        if (target.startsWith(prefix) && room !== home) say(`${target} is ${home}/'s job, not ${room}'s`);
       if (!isLocal(target)) continue;
       const to = roomOf(target);
       if (to !== room && !allowed.includes(to)) say(`${room} may not import ${to} (${target})`);
@@ -244,8 +255,8 @@ export function findLayerViolations(files: readonly SourceFile[]): string[] {
         say(`imports ${target} statically (load sandbox/ with import() in sandbox mode only)`);
       if (TYPES_OF_STORE_ONLY.includes(room) && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly))
         say(`${room === 'routes' ? 'a route' : `${room}/`} imports ${target} (only types from ${STORE_INTERFACE})`);
-      if (EDGE.includes(room) && under(target, 'domain') && target !== DOMAIN_FACE)
-        say(`${room}/ reaches inside domain/ (${target}): call its use cases through ${DOMAIN_FACE}`);
+      if (room !== 'domain' && under(target, 'domain') && target !== DOMAIN_FACE)
+        say(`${room} reaches inside domain/ (${target}): call its use cases through ${DOMAIN_FACE}`);
       if ((room === 'domain' || room === 'http') && under(target, 'store') && target !== STORE_INTERFACE)
         say(`${room}/ imports ${target} (only ${STORE_INTERFACE})`);
       if (room !== 'store' && under(target, 'store') && !STORE_AGNOSTIC.includes(target))
@@ -342,7 +353,7 @@ describe('the house (server/)', () => {
     expect(cycle).toEqual([['config.ts', 'crypto/master-key.ts']]);
   });
 
-  it('names each breach: an arrow up, a route reaching into the store, domain/ on Fastify, sandbox/ outside CLI and wiring', () => {
+  it('names each breach: an arrow up, a route in the store, domain/ on Fastify or past its face, a package astray', () => {
     const violations = findLayerViolations([
       { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
       {
@@ -370,6 +381,12 @@ describe('the house (server/)', () => {
       { path: 'jobs/k.ts', source: "import { x } from '../domain/exchange.ts';" },
       { path: 'routes/l.ts', source: "import { settle } from '../domain/verify-requests.ts';" },
       { path: 'routes/m.ts', source: "import { exchangeGrant } from '../domain/index.ts';" },
+      { path: 'boot.ts', source: "import { loadPartnerFixtures } from './domain/partners.ts';" },
+      { path: 'sandbox/n.ts', source: "import { settle } from '../domain/verify-requests.ts';" },
+      { path: 'cli/o.ts', source: "import { loadProviderFixtures } from '../domain/index.ts';" },
+      { path: 'domain/p.ts', source: "import { trace } from '@opentelemetry/api';\nimport { x } from './q.ts';" },
+      { path: 'routes/r.ts', source: "import qrcode from 'qrcode-generator';" },
+      { path: 'telemetry/s.ts', source: "import { trace } from '@opentelemetry/api';" },
     ]);
     expect(violations).toEqual([
       'routes/a.ts: a route imports store/sqlite.ts (only types from store/store.ts)',
@@ -386,7 +403,11 @@ describe('the house (server/)', () => {
       'providers/i.ts: providers may not import sandbox (sandbox/example-idp/provider.ts)',
       'app.ts: imports sandbox/phone-routes.ts statically (load sandbox/ with import() in sandbox mode only)',
       'jobs/k.ts: room jobs has no rule in ROOMS',
-      'routes/l.ts: routes/ reaches inside domain/ (domain/verify-requests.ts): call its use cases through domain/index.ts',
+      'routes/l.ts: routes reaches inside domain/ (domain/verify-requests.ts): call its use cases through domain/index.ts',
+      'boot.ts: boot.ts reaches inside domain/ (domain/partners.ts): call its use cases through domain/index.ts',
+      'sandbox/n.ts: sandbox reaches inside domain/ (domain/verify-requests.ts): call its use cases through domain/index.ts',
+      "domain/p.ts: @opentelemetry/api is telemetry/'s job, not domain's",
+      "routes/r.ts: qrcode-generator is rules/'s job, not routes's",
     ]);
   });
 });

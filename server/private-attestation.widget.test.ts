@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { WidgetVerifyStatus } from '../src/protocol/api.ts';
+import type { WidgetVerifyStatus } from '../src/protocol/wire.ts';
 import { attestPrivately } from '../src/private/attest.ts';
 import { interceptStatus } from '../src/private/intercept.ts';
 import { PrivateAttestationError, verifyPrivateAttestation } from './sdk/private-attestation.ts';

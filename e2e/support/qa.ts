@@ -3,7 +3,7 @@
  * testing entry (server/sdk/testing.ts, published as `@svc/partner-sdk/testing`), the same code a
  * partner's QA team installs; the journeys import them from here only.
  */
-import type { Method as ProtocolMethod, Outcome as ProtocolOutcome } from '../../src/protocol/api.ts';
+import type { Method as ProtocolMethod, Outcome as ProtocolOutcome } from '../../src/protocol/wire.ts';
 import type { WidgetState as ContractWidgetState } from '../../src/shared/contract.ts';
 import type { Method, Outcome, WidgetState } from '../../server/sdk/testing.ts';
 

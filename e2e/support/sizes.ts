@@ -3,7 +3,7 @@
  * computer and on a phone (docs/embedding.md#sizes): sizes.spec.ts, wallet.spec.ts, mobile.spec.ts.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { VerifyRequestCreated } from '../../src/protocol/api.ts';
+import type { VerifyRequestCreated } from '../../src/protocol/wire.ts';
 import { loaderTag, servePartnerPage } from './pages.ts';
 import { completeThroughApi, waitForWidgetState } from './qa.ts';
 import { SERVICE_URL } from './urls.ts';

@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { HEADERS, LIMITS } from '../../src/protocol/api.ts';
+import { HEADERS, LIMITS } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { PARTNER_ID_PATTERN } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';

@@ -18,11 +18,11 @@
  *     a disabled partner's signed calls answer INVALID_PARTNER (within the auth cache's 5 s)
  */
 import { randomBytes } from 'node:crypto';
-import { PREFIX, type Rail } from '../../src/protocol/api.ts';
+import { PREFIX, type Rail } from '../../src/protocol/wire.ts';
 import { BLIND_SCOPES, SCOPES, isScope, type Scope } from '../../src/protocol/scopes.ts';
-import { isOrigin, loadPartnerFixtures } from '../domain/partners.ts';
+import { loadPartnerFixtures } from '../domain/index.ts';
 import { escapeUnprintable, isPrintable, quote } from '../rules/printable.ts';
-import { isSecureOrLoopbackUrl } from '../rules/urls.ts';
+import { isOrigin, isSecureOrLoopbackUrl } from '../rules/urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { WALLET_FORMATS, type WalletFormat, type WalletFormats } from '../wallet/index.ts';
 import { parseFlags } from './args.ts';

@@ -27,7 +27,7 @@ import {
   privateKeyJwkFromPem,
   readClientSecret,
   readProves,
-} from '../domain/provider-registry.ts';
+} from '../domain/index.ts';
 import { escapeUnprintable, quote } from '../rules/printable.ts';
 import type { ProviderClientAuth, ProviderRecord } from '../store/store.ts';
 import { parseFlags } from './args.ts';

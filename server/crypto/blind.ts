@@ -7,7 +7,7 @@
  * (or on another instance) is picked up without a restart.
  */
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
-import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/api.ts';
+import { LIMITS, type AttestationClaims, type SessionClaims } from '../../src/protocol/wire.ts';
 import type { Clock } from '../clock.ts';
 import { ConfigError, ServiceError } from '../errors.ts';
 import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';
@@ -104,21 +104,12 @@ function isPositiveInt(value: unknown): value is number {
 }
 
 /**
- * Builds the service's ADULT_BLIND crypto over the store's keys. In sandbox mode it creates the
- * missing current keys on first start; in production it refuses to start without a current
- * attestation key (create it with `svc keys rotate`). Session keys are never published and only
- * this service verifies them, so one is created in either mode when missing.
- *
- * @example
- * const blind = await createBlindCrypto(store, clock, config);
- * const { token } = await blind.issueSessionToken({ appId: 'app_blind_shop', origin: 'https://shop.example', scopeMask: 1 });
+ * The boot's check of the store's keys: in sandbox mode the missing current attestation key is
+ * created; in production one must exist (`svc keys rotate`). A current session key is created in
+ * either mode when missing: session keys are never published and only this service verifies them.
  */
-export async function createBlindCrypto(
-  store: KeyStore,
-  clock: Clock,
-  config: { mode: 'sandbox' | 'production'; appUrl: string },
-): Promise<BlindCrypto> {
-  if (config.mode === 'sandbox') {
+async function ensureSigningKeys(store: KeyStore, clock: Clock, mode: 'sandbox' | 'production'): Promise<void> {
+  if (mode === 'sandbox') {
     await ensureCurrentKey(store, 'attestation', clock.now());
   } else if (!pickCurrent(await store.listKeys('attestation'))) {
     throw new ConfigError(
@@ -126,7 +117,17 @@ export async function createBlindCrypto(
     );
   }
   await ensureCurrentKey(store, 'session', clock.now());
+}
 
+/** The key rings of one process, read from the store and cached (this file's comment says when). */
+interface KeyCache {
+  /** the purpose's ring, re-read when older than `maxAgeMs` (KEY_RELOAD_INTERVAL_MS by default) */
+  ringFor(purpose: KeyPurpose, options?: { maxAgeMs?: number }): Promise<KeyRing>;
+  /** the purpose's current key; 500 INTERNAL_ERROR when an operator removed every current key */
+  signingKey(purpose: KeyPurpose): Promise<LoadedKey>;
+}
+
+function createKeyCache(store: KeyStore, clock: Clock): KeyCache {
   const loadedKeys = new Map<string, LoadedKey>();
   const rings = new Map<KeyPurpose, KeyRing>();
   const loading = new Map<KeyPurpose, Promise<KeyRing>>();
@@ -178,70 +179,98 @@ export async function createBlindCrypto(
     return ring.current;
   }
 
-  function nowSeconds(): number {
-    return Math.floor(clock.now() / 1000);
+  return { ringFor, signingKey };
+}
+
+function nowSecondsOf(clock: Clock): number {
+  return Math.floor(clock.now() / 1000);
+}
+
+/**
+ * A session token's claims when its signature (by a session key the cache knows, re-read once for
+ * an unknown kid), typ, aud, iss (`issuer`) and lifetime are right; 401 SESSION_INVALID otherwise,
+ * its cause naming the first check that failed.
+ */
+async function readSessionToken(token: string, keys: KeyCache, clock: Clock, issuer: string): Promise<SessionClaims> {
+  const invalid = (cause: string): ServiceError => new ServiceError('SESSION_INVALID', { cause });
+  if (typeof token !== 'string' || token.length > 4096) throw invalid('not a string of sane length');
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) throw invalid('not a compact JWS');
+  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+
+  let header: Record<string, unknown>;
+  let claims: Record<string, unknown>;
+  try {
+    header = JSON.parse(Buffer.from(headerPart, 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8'));
+  } catch (cause) {
+    throw new ServiceError('SESSION_INVALID', { cause });
+  }
+  if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object' || Array.isArray(claims))
+    throw invalid('header or payload is not an object');
+  if (header.alg !== 'EdDSA') throw invalid(`alg ${shown(header.alg)}`);
+  if (header.typ !== SESSION_TYP) throw invalid(`typ ${shown(header.typ)}`);
+  if ('crit' in header) throw invalid('crit header not understood');
+  if (typeof header.kid !== 'string') throw invalid('kid missing');
+
+  let ring = await keys.ringFor('session');
+  if (!ring.byKid.has(header.kid)) ring = await keys.ringFor('session', { maxAgeMs: UNKNOWN_KID_RELOAD_MIN_MS });
+  const key = ring.byKid.get(header.kid);
+  if (!key) throw invalid('kid unknown');
+
+  const signature = Buffer.from(signaturePart, 'base64url');
+  if (
+    signature.length !== 64 ||
+    !verify(null, Buffer.from(`${headerPart}.${payloadPart}`, 'ascii'), key.publicKey, signature)
+  ) {
+    throw invalid('signature does not verify');
   }
 
-  async function verifySessionToken(token: string): Promise<SessionClaims> {
-    const invalid = (cause: string): ServiceError => new ServiceError('SESSION_INVALID', { cause });
-    if (typeof token !== 'string' || token.length > 4096) throw invalid('not a string of sane length');
-    const parts = token.split('.');
-    if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) throw invalid('not a compact JWS');
-    const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+  if (claims.aud !== SESSION_AUDIENCE) throw invalid(`aud ${shown(claims.aud)}`);
+  if (claims.iss !== issuer) throw invalid(`iss ${shown(claims.iss)}`);
+  const { iat, exp, scope_mask, app_id, origin_hash, jti, iss } = claims;
+  if (!isPositiveInt(iat) || !isPositiveInt(exp) || !isPositiveInt(scope_mask))
+    throw invalid('iat, exp or scope_mask not an integer');
+  if (typeof app_id !== 'string' || typeof origin_hash !== 'string' || typeof jti !== 'string')
+    throw invalid('app_id, origin_hash or jti not a string');
+  const now = nowSecondsOf(clock);
+  if (exp <= now) throw invalid('expired');
+  if (iat > now + IAT_LEEWAY_SECONDS) throw invalid('issued in the future');
+  if (exp - iat > LIMITS.sessionTokenTtlSeconds) throw invalid('lifetime longer than a session token has');
+  if (claims.attestation !== undefined && claims.attestation !== 'private')
+    throw invalid(`attestation ${shown(claims.attestation)}`);
+  return {
+    iss: iss as string,
+    aud: SESSION_AUDIENCE,
+    app_id,
+    origin_hash,
+    scope_mask,
+    iat,
+    exp,
+    jti,
+    ...(claims.attestation === 'private' ? { attestation: 'private' as const } : {}),
+  };
+}
 
-    let header: Record<string, unknown>;
-    let claims: Record<string, unknown>;
-    try {
-      header = JSON.parse(Buffer.from(headerPart, 'base64url').toString('utf8'));
-      claims = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8'));
-    } catch (cause) {
-      throw new ServiceError('SESSION_INVALID', { cause });
-    }
-    if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object' || Array.isArray(claims))
-      throw invalid('header or payload is not an object');
-    if (header.alg !== 'EdDSA') throw invalid(`alg ${shown(header.alg)}`);
-    if (header.typ !== SESSION_TYP) throw invalid(`typ ${shown(header.typ)}`);
-    if ('crit' in header) throw invalid('crit header not understood');
-    if (typeof header.kid !== 'string') throw invalid('kid missing');
-
-    let ring = await ringFor('session');
-    if (!ring.byKid.has(header.kid)) ring = await ringFor('session', { maxAgeMs: UNKNOWN_KID_RELOAD_MIN_MS });
-    const key = ring.byKid.get(header.kid);
-    if (!key) throw invalid('kid unknown');
-
-    const signature = Buffer.from(signaturePart, 'base64url');
-    if (
-      signature.length !== 64 ||
-      !verify(null, Buffer.from(`${headerPart}.${payloadPart}`, 'ascii'), key.publicKey, signature)
-    ) {
-      throw invalid('signature does not verify');
-    }
-
-    if (claims.aud !== SESSION_AUDIENCE) throw invalid(`aud ${shown(claims.aud)}`);
-    if (claims.iss !== config.appUrl) throw invalid(`iss ${shown(claims.iss)}`);
-    const { iat, exp, scope_mask, app_id, origin_hash, jti, iss } = claims;
-    if (!isPositiveInt(iat) || !isPositiveInt(exp) || !isPositiveInt(scope_mask))
-      throw invalid('iat, exp or scope_mask not an integer');
-    if (typeof app_id !== 'string' || typeof origin_hash !== 'string' || typeof jti !== 'string')
-      throw invalid('app_id, origin_hash or jti not a string');
-    const now = nowSeconds();
-    if (exp <= now) throw invalid('expired');
-    if (iat > now + IAT_LEEWAY_SECONDS) throw invalid('issued in the future');
-    if (exp - iat > LIMITS.sessionTokenTtlSeconds) throw invalid('lifetime longer than a session token has');
-    if (claims.attestation !== undefined && claims.attestation !== 'private')
-      throw invalid(`attestation ${shown(claims.attestation)}`);
-    return {
-      iss: iss as string,
-      aud: SESSION_AUDIENCE,
-      app_id,
-      origin_hash,
-      scope_mask,
-      iat,
-      exp,
-      jti,
-      ...(claims.attestation === 'private' ? { attestation: 'private' as const } : {}),
-    };
-  }
+/**
+ * Builds the service's ADULT_BLIND crypto over the store's keys. In sandbox mode it creates the
+ * missing current keys on first start; in production it refuses to start without a current
+ * attestation key (create it with `svc keys rotate`). Session keys are never published and only
+ * this service verifies them, so one is created in either mode when missing.
+ *
+ * @example
+ * const blind = await createBlindCrypto(store, clock, config);
+ * const { token } = await blind.issueSessionToken({ appId: 'app_blind_shop', origin: 'https://shop.example', scopeMask: 1 });
+ */
+export async function createBlindCrypto(
+  store: KeyStore,
+  clock: Clock,
+  config: { mode: 'sandbox' | 'production'; appUrl: string },
+): Promise<BlindCrypto> {
+  await ensureSigningKeys(store, clock, config.mode);
+  const keys = createKeyCache(store, clock);
+  const { ringFor, signingKey } = keys;
+  const nowSeconds = (): number => nowSecondsOf(clock);
 
   return {
     async issueSessionToken({ appId, origin, scopeMask, attestation }) {
@@ -261,7 +290,7 @@ export async function createBlindCrypto(
       return { token: signCompact(key, SESSION_TYP, claims), claims };
     },
 
-    verifySessionToken,
+    verifySessionToken: (token) => readSessionToken(token, keys, clock, config.appUrl),
 
     async signAttestation({ appId, originHash: hash, scopeMask, nullifier }) {
       const key = await signingKey('attestation');

@@ -8,7 +8,7 @@
  */
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
-import { LIMITS } from '../../src/protocol/api.ts';
+import { LIMITS } from '../../src/protocol/wire.ts';
 import type { KeyPurpose, KeyStore, SigningKeyRecord } from './key-records.ts';
 import { createPrivateAttestationRecord } from './private-attestation.ts';
 
@@ -55,7 +55,7 @@ export async function createKeyRecord(
 ): Promise<SigningKeyRecord> {
   if (purpose === 'private-attestation') return createPrivateAttestationRecord(state, now);
   // A 32-byte seed imported as JWK, not generateKeyPairSync + JWK export, which can deadlock
-  // Node 20 (see server/domain/result-box.ts). Node builds the key from `d` and only
+  // Node 20 (see server/crypto/result-box.ts). Node builds the key from `d` and only
   // type-checks `x`; the real public key is then derived from it.
   const d = randomBytes(32).toString('base64url');
   const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: 'A'.repeat(43) }, format: 'jwk' });

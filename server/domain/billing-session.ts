@@ -4,12 +4,12 @@
  * only use case that reads the partner → blind_app_id mapping: the token names the app and the
  * origin hash, never the partner.
  */
-import { LIMITS, type BillingSessionCreated } from '../../src/protocol/api.ts';
+import { LIMITS, type BillingSessionCreated } from '../../src/protocol/wire.ts';
 import { BLIND_SCOPES, scopeMaskOf, type BlindScope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { PartnerRecord } from '../store/store.ts';
-import { isOrigin } from './partners.ts';
+import { isOrigin } from '../rules/urls.ts';
 
 /** A partner that may open billing sessions, with the blind app its tokens name. */
 export interface BillingApp {

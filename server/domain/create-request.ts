@@ -4,20 +4,17 @@
  * /api/partner/* variant). The route has read the body's shape; these make the checks that need
  * the partner, the token, the Origin or the store, each in the order its comment lists.
  */
-import type { Locale } from '../../src/protocol/api.ts';
+import type { Locale } from '../../src/protocol/wire.ts';
 import { findScopeProblem, scopesOfMask } from '../../src/protocol/scopes.ts';
 import { originHash } from '../crypto/blind.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError, TooManyRequestsError } from '../errors.ts';
+import { SESSION_TOKEN_LIMIT } from '../limits/rate-limits.ts';
 import type { PartnerRecord } from '../store/store.ts';
 import { PARTNER_ID_PATTERN } from './partners.ts';
 import { requireProvingMethod } from './proving-methods.ts';
 import { readRequestScopes } from './scopes.ts';
 import { createVerifyRequest, type CreatedRequest } from './verify-requests.ts';
-
-/** Requests one session token may create within its 300 s life: the first and its renewals. */
-export const SESSION_TOKEN_MAX_REQUESTS = 20;
-const SESSION_TOKEN_WINDOW_MS = 300_000;
 
 /** What the caller chose besides who it is. */
 export interface RequestChoices {
@@ -130,7 +127,7 @@ export async function createWithPartnerId(
 /**
  * The loader's ADULT_BLIND request: the session token (401 SESSION_INVALID), the Origin against
  * its origin_hash (403 ORIGIN_NOT_ALLOWED), its scopes (400 INVALID_SCOPES), a method that can
- * prove them (400 NO_METHOD), then at most SESSION_TOKEN_MAX_REQUESTS per token (429). The token's scopes apply; the record never names
+ * prove them (400 NO_METHOD), then at most SESSION_TOKEN_LIMIT.max per token (429). The token's scopes apply; the record never names
  * the partner (design.md §8).
  *
  * @example await createWithSessionToken(deps, { sessionToken: body.session_token, origin, clientProofMode, locale })
@@ -173,11 +170,11 @@ export async function createWithSessionToken(
     channel: 'widget',
   });
   const uses = await deps.store.hitCounter(
-    `widget-create-session:${claims.jti}`,
-    SESSION_TOKEN_WINDOW_MS,
+    `${SESSION_TOKEN_LIMIT.name}:${claims.jti}`,
+    SESSION_TOKEN_LIMIT.windowMs,
     deps.clock.now(),
   );
-  if (uses.count > SESSION_TOKEN_MAX_REQUESTS) {
+  if (uses.count > SESSION_TOKEN_LIMIT.max) {
     const retryAfterSeconds = Math.max(1, Math.ceil((uses.resetAt - deps.clock.now()) / 1000));
     throw new TooManyRequestsError(retryAfterSeconds, { cause: 'session token reused too often' });
   }

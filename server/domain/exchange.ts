@@ -3,13 +3,13 @@
  * design.md §5–6): a grant code becomes a pass token once, and a pass token is checked. The shapes
  * of both answers are pass-tokens.ts's pure functions.
  */
-import { PREFIX, type ExchangeResponse, type IntrospectResponse } from '../../src/protocol/api.ts';
+import { PREFIX, type ExchangeResponse, type IntrospectResponse } from '../../src/protocol/wire.ts';
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { PartnerRecord, PassTokenRecord } from '../store/store.ts';
 import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
-import { digestToken, isTokenShaped } from './tokens.ts';
+import { digestToken, isTokenShaped } from '../crypto/tokens.ts';
 
 /** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
 export const SEAL_PURPOSE = 'exchange-replay';

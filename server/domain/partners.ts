@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isScope, type Scope } from '../../src/protocol/scopes.ts';
 import { ConfigError } from '../errors.ts';
-import { isSecureOrLoopbackUrl } from '../rules/urls.ts';
+import { isOrigin, isSecureOrLoopbackUrl } from '../rules/urls.ts';
 import type { PartnerRecord } from '../store/store.ts';
 
 export const PARTNER_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
@@ -17,16 +17,6 @@ interface PartnerFixture {
   allowed_scopes?: string[];
   /** docs/adult-blind.md#private-attestations: `private` opts an adult_blind partner in, as `svc partners add --attestation private` */
   attestation?: 'private' | 'jws';
-}
-
-/** An origin as browsers send it: scheme://host[:port], nothing after. */
-export function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -3,11 +3,11 @@
  * design.md §5): the pass token a grant is worth and the two answers' shapes. Pure functions: the
  * use cases in exchange.ts do the store calls.
  */
-import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/api.ts';
-import { LIMITS } from '../../src/protocol/api.ts';
+import type { Attributes, ExchangeResponse, IntrospectActive, PassScope } from '../../src/protocol/wire.ts';
+import { LIMITS } from '../../src/protocol/wire.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import type { GrantRecord, PassTokenRecord } from '../store/store.ts';
-import { digestToken, newToken } from './tokens.ts';
+import { digestToken, newToken } from '../crypto/tokens.ts';
 
 /**
  * Only the attributes a requested scope names (minimal disclosure), whatever else the record

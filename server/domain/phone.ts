@@ -5,11 +5,12 @@
  * wallet-response.ts; the identity providers, provider-login.ts; in sandbox, the persona picker,
  * sandbox/persona-approval.ts.)
  */
-import type { PhoneOpened } from '../../src/protocol/api.ts';
+import type { PhoneOpened } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { phoneMethodsOf } from './proving-methods.ts';
-import { effectiveStatus, isOpenStatus, openRequest } from './verify-requests.ts';
+import { effectiveStatus, isOpenStatus } from '../rules/effective-status.ts';
+import { openRequest } from './verify-requests.ts';
 
 /**
  * The phone opened the deep link: what it shows (a failed request with its reason, so the page

@@ -14,7 +14,8 @@ import {
 } from '../crypto/private-attestation.ts';
 import { ServiceError } from '../errors.ts';
 import type { SigningKeyRecord } from '../store/store.ts';
-import { effectiveStatus, findRequestForPoller, statusView } from './verify-requests.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
+import { findRequestForPoller, statusView } from './verify-requests.ts';
 
 type KeyDeps = Pick<AppDeps, 'store' | 'clock' | 'config'>;
 

@@ -22,15 +22,9 @@ import type { RelyingParty } from '../providers/relying-party.ts';
 import type { Store, VerifyRequestRecord } from '../store/store.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { provesAll } from './proving-methods.ts';
-import { digestToken } from './tokens.ts';
-import {
-  approveRequest,
-  assertActionable,
-  EXPIRED_GRACE_MS,
-  isOpenStatus,
-  openRequest,
-  settle,
-} from './verify-requests.ts';
+import { digestToken } from '../crypto/tokens.ts';
+import { isOpenStatus } from '../rules/effective-status.ts';
+import { approveRequest, assertActionable, EXPIRED_GRACE_MS, openRequest, settle } from './verify-requests.ts';
 
 /** Where providers send the visitor back; each provider registers `{app_url}` + this. */
 export const CALLBACK_PATH = '/m/callback';

@@ -16,7 +16,7 @@
  *  - each enabled identity provider whose `--proves` covers the scopes (§12, provider-login.ts);
  *  - `sandbox`: the persona picker, which proves everything, in sandbox mode only.
  */
-import type { PhoneMethod } from '../../src/protocol/api.ts';
+import type { PhoneMethod } from '../../src/protocol/wire.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';

@@ -4,13 +4,13 @@
  * another instance), the wait ends, its deadline comes or the client goes away. Past the caps on
  * concurrent long polls (limits/long-polls.ts) a poll is answered at once, as wait=0.
  */
-import type { RequestStatus, VerifyStatus, WidgetVerifyStatus } from '../../src/protocol/api.ts';
+import type { RequestStatus, VerifyStatus, WidgetVerifyStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceStatusMissLimit, enforceStatusRateLimit } from '../limits/rate-limits.ts';
 import type { PartnerRecord, VerifyRequestRecord } from '../store/store.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
 import {
-  effectiveStatus,
   findRequestForPartner,
   findRequestForPoller,
   isAwaitingPhone,

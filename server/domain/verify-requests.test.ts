@@ -3,9 +3,9 @@ import { makeTestDeps, PARTNERS, type TestDeps } from '../test/helpers.ts';
 import { withSandbox } from '../test/personas.ts';
 import { ServiceError } from '../errors.ts';
 import { completeRequest } from '../sandbox/persona-approval.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
 import {
   createVerifyRequest,
-  effectiveStatus,
   EXPIRED_GRACE_MS,
   findRequestForPartner,
   findRequestForPhone,

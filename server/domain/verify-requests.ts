@@ -3,37 +3,32 @@
  * (create-request.ts), polling (request-status.ts), the phone's open (phone.ts), and the verdicts
  * that end a request, approveRequest and settle, which the wallet (wallet-response.ts), the
  * identity providers (provider-login.ts) and, in sandbox, the persona picker
- * (sandbox/persona-approval.ts) call.
+ * (phone-verdict.ts, for sandbox/persona-approval.ts) call.
  *
  *   pending ──open──▶ in_progress ──complete: approved──▶ completed  (result until the grant expires)
  *      │                   └───────complete: failed | cancelled──▶ failed
  *      └──── deadline passes (either open state) ──▶ read as expired for a grace period, then unknown
  *
  * The store keeps digests of the poll and handoff tokens, never the tokens, and the result only
- * sealed to its reader (result-box.ts). On the ADULT_BLIND rail the record holds the blind app
+ * sealed to its reader (crypto/result-box.ts). On the ADULT_BLIND rail the record holds the blind app
  * and origin hash from the session token and never a partner ID (design.md §8).
  */
 import { timingSafeEqual } from 'node:crypto';
-import {
-  LIMITS,
-  type Locale,
-  type VerificationMethod,
-  type RequestStatus,
-  type WidgetVerifyStatus,
-} from '../../src/protocol/api.ts';
+import { LIMITS, type Locale, type VerificationMethod, type WidgetVerifyStatus } from '../../src/protocol/wire.ts';
 import { SCOPE_BIT, type BlindScope, type Scope } from '../../src/protocol/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
 import { attributesOf, FACT_OF_SCOPE, type ProvenFacts } from '../rules/facts.ts';
-import { computeNullifier } from './nullifier.ts';
-import { createResultLock, lockResult, openResult } from './result-box.ts';
-import { digestToken, isTokenShaped, newRequestId, newToken } from './tokens.ts';
+import { effectiveStatus, isOpenStatus } from '../rules/effective-status.ts';
+import { computeNullifier } from '../crypto/nullifier.ts';
+import { createResultLock, lockResult, openResult } from '../crypto/result-box.ts';
+import { digestToken, isTokenShaped, newRequestId, newToken } from '../crypto/tokens.ts';
 import type { ProvingMethod } from './proving-methods.ts';
 import { offerWallet, type WalletOffer } from './wallet-offer.ts';
 import type { WalletFormat } from '../wallet/index.ts';
 
-/** `vr_` + 16 random bytes in base64url (tokens.ts newRequestId). */
+/** `vr_` + 16 random bytes in base64url (crypto/tokens.ts newRequestId). */
 export const REQUEST_ID_PATTERN = /^vr_[A-Za-z0-9_-]{22}$/;
 /** How long a request past its deadline (or a failed one) still reads as such before it is unknown. */
 export const EXPIRED_GRACE_MS = 60_000;
@@ -211,15 +206,6 @@ export async function findRequestForPhone(
   const record = await store.getRequest(id, now);
   if (!record || !digestMatches(handoffToken, record.handoffTokenDigest)) return null;
   return record;
-}
-
-export function isOpenStatus(status: RequestStatus): boolean {
-  return status === 'pending' || status === 'in_progress';
-}
-
-/** The status a reader sees: an open request past its deadline reads `expired`. */
-export function effectiveStatus(record: VerifyRequestRecord, now: number): RequestStatus {
-  return isOpenStatus(record.status) && now >= record.deadlineAt ? 'expired' : record.status;
 }
 
 /** True while the phone can still act on it (a long poll may wait for a change). */

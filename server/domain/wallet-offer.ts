@@ -6,7 +6,7 @@
  * under a service secret (`wallet_material_key`, itself sealed at rest by the store), each bound to
  * the request id.
  */
-import type { DcApiRequest, DcRequest } from '../../src/protocol/api.ts';
+import type { DcApiRequest, DcRequest } from '../../src/protocol/wire.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';

@@ -18,7 +18,7 @@
  * and the other finds it no longer waiting (refused, request_not_waiting). Nothing here reads the
  * partner: on ADULT_BLIND the verifier path never learns it (design.md §8).
  */
-import type { FailReason } from '../../src/protocol/api.ts';
+import type { FailReason } from '../../src/protocol/wire.ts';
 import { originHash } from '../crypto/blind.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
@@ -36,17 +36,11 @@ import {
 import { pickFacts, unprovenScopes } from '../rules/facts.ts';
 import { resignRequestObject } from '../wallet/signed-request.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
-import { digestToken } from './tokens.ts';
+import { digestToken } from '../crypto/tokens.ts';
 import { openWalletMaterial } from './wallet-offer.ts';
 import { newResponseCode, redirectUriOf } from './wallet-return.ts';
-import {
-  approveRequest,
-  EXPIRED_GRACE_MS,
-  findRequestForPoller,
-  isOpenStatus,
-  isRequestId,
-  settle,
-} from './verify-requests.ts';
+import { isOpenStatus } from '../rules/effective-status.ts';
+import { approveRequest, EXPIRED_GRACE_MS, findRequestForPoller, isRequestId, settle } from './verify-requests.ts';
 
 type WalletResponseDeps = Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind' | 'wallet'> & {
   config?: Pick<AppDeps['config'], 'appUrl'>;

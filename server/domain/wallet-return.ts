@@ -7,10 +7,11 @@
  * nothing.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Locale, RequestStatus } from '../../src/protocol/api.ts';
+import type { Locale, RequestStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
-import { digestToken } from './tokens.ts';
-import { effectiveStatus, isRequestId } from './verify-requests.ts';
+import { digestToken } from '../crypto/tokens.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
+import { isRequestId } from './verify-requests.ts';
 
 const RESPONSE_CODE = /^[A-Za-z0-9_-]{43}$/;
 

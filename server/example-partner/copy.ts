@@ -6,7 +6,7 @@
  */
 import type { SCOPE_FIELD, Scope } from '../sdk/index.ts';
 
-/** The widget's locales (src/protocol/api.ts LOCALES), English first: it is this site's default. */
+/** The widget's locales (src/protocol/wire.ts LOCALES), English first: it is this site's default. */
 export const PAGE_LOCALES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt'] as const;
 export type PageLocale = (typeof PAGE_LOCALES)[number];
 export const DEFAULT_PAGE_LOCALE: PageLocale = 'en';

@@ -12,7 +12,7 @@
  * read as own properties only.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LOCALES } from '../../src/protocol/api.ts';
+import { LOCALES } from '../../src/protocol/wire.ts';
 import type { RequestChoices } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 

@@ -8,7 +8,7 @@
  * The precise failure goes to the log, never to the wire; anything unexpected is a 500 INTERNAL_ERROR.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { WalletResponseError } from '../../src/protocol/api.ts';
+import type { WalletResponseError } from '../../src/protocol/wire.ts';
 import { ERRORS, type ErrorBody } from '../../src/protocol/errors.ts';
 import { errorBody, ServiceError, TooManyRequestsError, tooManyRequestsBody } from '../errors.ts';
 import { StoreUnavailableError } from '../store/store.ts';

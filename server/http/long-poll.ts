@@ -4,7 +4,7 @@
  * wait never outlives the connection it answers.
  */
 import type { FastifyRequest } from 'fastify';
-import { MAX_WAIT_SECONDS, type RequestStatus } from '../../src/protocol/api.ts';
+import { MAX_WAIT_SECONDS, type RequestStatus } from '../../src/protocol/wire.ts';
 import type { LongPoll } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Wires the telemetry into the app (design.md §17): the store observed (domain/observed-store.ts), the
+ * Wires the telemetry into the app (design.md §17): the store observed (telemetry/observed-store.ts), the
  * request histogram and the partner API's outcomes from hooks each route gets as it is added, and
  * with tracing on, @fastify/otel's request spans. Labels take the route's template
  * (`/api/w/verify-status/:requestId`), never the path it was called with; a path no route
@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { observeStore } from '../domain/index.ts';
+import { observeStore } from '../telemetry/observed-store.ts';
 
 /** The signed partner API (docs/partner-api.md): each call counted by its outcome. */
 export const PARTNER_API_ROUTES: ReadonlySet<string> = new Set([

@@ -61,6 +61,17 @@ export const RATE_LIMITS = {
 } as const satisfies Record<string, RateLimitRule>;
 
 /**
+ * per session token: the requests one token may create within its 300 s life, the first and its
+ * renewals (design.md §3); domain/create-request.ts counts it after its other checks, so a refused
+ * create spends nothing, and telemetry/observed-store.ts counts its refusals as every rule's
+ */
+export const SESSION_TOKEN_LIMIT = {
+  name: 'widget-create-session',
+  max: 20,
+  windowMs: 5 * MINUTE,
+} as const satisfies RateLimitRule;
+
+/**
  * Counts one hit of `key` under `rule`; over the limit throws the 429 of docs/sandbox-flow.md#lifetimes-and-limits:
  * `{error: "Too many requests"}` with Retry-After (seconds to the window's end).
  *

@@ -23,7 +23,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LOADER_PATH } from '../../src/protocol/api.ts';
+import { LOADER_PATH } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import { PUBLIC_READ_CORS } from '../http/cors.ts';

@@ -23,7 +23,7 @@
  * hash, never the partner.
  */
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '../../src/protocol/api.ts';
+import { LIMITS } from '../../src/protocol/wire.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { BLIND_SCOPES } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';

@@ -31,7 +31,7 @@ import type {
   VerifyStatus,
   WidgetVerifyStatus,
   WalletResponseError,
-} from '../../src/protocol/api.ts';
+} from '../../src/protocol/wire.ts';
 import type { QrModules } from '../../src/protocol/qr.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import { signRequest } from '../sdk/signing.ts';
@@ -528,7 +528,7 @@ type DcApiResponse = paths['/api/w/wallet-response/{requestId}']['post'];
 
 /**
  * The document's bodies and answers against the protocol types the service builds them from
- * (src/protocol/api.ts): the same fields (a field a response schema left out, which the serializer
+ * (src/protocol/wire.ts): the same fields (a field a response schema left out, which the serializer
  * would drop, or one it invented) and, where the document can say as much, the same types (a field
  * optional on one side only, an enumeration that differs). Any `false` here fails the compile.
  */

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DcApiRequest } from '../../src/protocol/api.ts';
+import type { DcApiRequest } from '../../src/protocol/wire.ts';
 import { createApp } from '../app.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTempDir, makeTestDeps, PARTNERS, REPO_ROOT, type TestDeps, type TestPartner } from '../test/helpers.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { REDACTED_PATHS, createApp } from '../app.ts';
-import { digestToken } from '../domain/tokens.ts';
+import { digestToken } from '../crypto/tokens.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import {

@@ -9,7 +9,7 @@
  * answer (http/route-policy.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HEADERS } from '../../src/protocol/api.ts';
+import { HEADERS } from '../../src/protocol/wire.ts';
 import { ATTRIBUTE_TYPE, SCOPES, type AttributeField } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';

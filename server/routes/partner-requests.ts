@@ -24,7 +24,7 @@
  * Every answer here is Cache-Control: no-store (http/route-policy.ts); no CORS (server to server).
  */
 import type { FastifyInstance } from 'fastify';
-import type { PartnerVerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
+import type { PartnerVerifyRequestCreated, VerifyStatus } from '../../src/protocol/wire.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { createForSignedPartner, standardPartnerOf } from '../domain/index.ts';

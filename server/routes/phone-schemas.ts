@@ -4,7 +4,7 @@
  * (http/body.ts), so these schemas only document the routes and shape the answers (Ajv validates
  * nothing, http/route-policy.ts). The sandbox's persona picker stays undocumented.
  */
-import { LOCALES } from '../../src/protocol/api.ts';
+import { LOCALES } from '../../src/protocol/wire.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { errorResponses } from './docs.ts';

@@ -30,7 +30,7 @@
  * On ADULT_BLIND requests the phone sees the blind app id, never the partner.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { LoginResult, PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../../src/protocol/api.ts';
+import type { LoginResult, PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../../src/protocol/wire.ts';
 import { CALLBACK_PATH, finishProviderLogin, startProviderLogin } from '../domain/index.ts';
 import { sendPhonePage } from './assets.ts';
 import {

@@ -9,7 +9,7 @@
  *   once per request. CORS open, no cookies, like the other /api/w routes.
  */
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '../../src/protocol/api.ts';
+import { LIMITS } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import { createPrivateAttestationKeys, issuePrivateAttestation } from '../domain/index.ts';
 import { INVALID_REQUEST_BODY, readJsonObject } from '../http/body.ts';

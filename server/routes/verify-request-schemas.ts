@@ -6,7 +6,7 @@
  * shape the success answer (fields a schema does not name are dropped); Ajv validates nothing
  * (http/route-policy.ts).
  */
-import { LOCALES, MAX_WAIT_SECONDS } from '../../src/protocol/api.ts';
+import { LOCALES, MAX_WAIT_SECONDS } from '../../src/protocol/wire.ts';
 import { TOO_MANY_REQUESTS } from '../../src/protocol/errors.ts';
 import { SCOPES } from '../../src/protocol/scopes.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runWalletCommand } from '../cli/wallet.ts';
 import { createFakeClock } from '../clock.ts';
-import type { DcApiRequest, Oid4vpSignedDcRequest, PhoneMethod, PhoneOpened } from '../../src/protocol/api.ts';
+import type { DcApiRequest, Oid4vpSignedDcRequest, PhoneMethod, PhoneOpened } from '../../src/protocol/wire.ts';
 import {
   createDcApiCredential,
   createDirectPost,

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/api.ts';
+import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/wire.ts';
 import { parseWalletLink } from '../wallet/request.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
@@ -105,7 +105,7 @@ describe('POST /api/w/verify-request offers the wallet path (design.md §11)', (
       protocol: 'org-iso-mdoc',
       data: { deviceRequest: expect.any(String), encryptionInfo: expect.any(String) },
     });
-    const { encodeQr } = await import('../domain/qr.ts');
+    const { encodeQr } = await import('../rules/qr.ts');
     expect(flow.created.qr).toEqual(encodeQr(link));
   });
 
@@ -728,7 +728,7 @@ describe('client proof mode for isAdult, isFrench and isEU: the PID and the mDL 
     expect(created.dc_request?.protocol).toBe('org-iso-mdoc');
     expect(created.dc_requests?.map((r) => r.protocol)).toEqual(['org-iso-mdoc', 'openid4vp-v1-unsigned']);
     expect(created.dc_requests![0]).toEqual(created.dc_request);
-    const { encodeQr } = await import('../domain/qr.ts');
+    const { encodeQr } = await import('../rules/qr.ts');
     expect(created.qr).toEqual(encodeQr(created.wallet_link!));
   });
 

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { originHash } from '../crypto/blind.ts';
-import { encodeQr } from '../domain/qr.ts';
+import { encodeQr } from '../rules/qr.ts';
 import { EXPIRED_GRACE_MS } from '../domain/verify-requests.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';

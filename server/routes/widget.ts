@@ -20,7 +20,9 @@
  *  6. more than 20 requests from one session token (renewals are fine) → 429 {error: "Too many requests"}
  * A body that carries `attributes` (the loader's first request) gets `warnings` beside the answer
  * from check 2 on, 201 or an error, when its attributes, `locale_tag` or scopes deserve one
- * (domain/loader-warnings.ts); with neither id (a loader whose own check failed) nothing is created.
+ * (rules/loader-warnings.ts); with neither id (a loader whose own check failed) nothing is created.
+ * One call into domain/ per create (createWithPartnerId or createWithSessionToken); the warnings and
+ * the link's QR code (rules/qr.ts) are what the answer prints, not use cases.
  *
  * GET /api/w/verify-status/:requestId?pt=&wait=&known=: `wait` not an integer 0..25, or `known` not a
  * status → 400 INVALID_REQUEST (`known`, optional: the status the caller shows; a long poll that
@@ -35,19 +37,17 @@
  * routes' config (http/route-policy.ts), as is the create's rate limit.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/api.ts';
+import type { VerifyRequestCreated, WidgetVerifyStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
-import { createWithPartnerId, createWithSessionToken } from '../domain/index.ts';
-import { loaderWarnings } from '../domain/index.ts';
-import { encodeQr } from '../domain/index.ts';
-import { pollWidgetStatus } from '../domain/index.ts';
-import { POLL_AFTER_MS } from '../domain/index.ts';
+import { createWithPartnerId, createWithSessionToken, POLL_AFTER_MS, pollWidgetStatus } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { INVALID_REQUEST_BODY, readJsonObject, readRequestChoices, readString, type JsonObject } from '../http/body.ts';
 import { LOADER_CORS, requestOrigin } from '../http/cors.ts';
 import { readLongPoll, whileConnected } from '../http/long-poll.ts';
 import { addressKey } from '../limits/client-address.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
+import { loaderWarnings } from '../rules/loader-warnings.ts';
+import { encodeQr } from '../rules/qr.ts';
 import { widgetCreateSchema, widgetStatusSchema } from './verify-request-schemas.ts';
 
 export const WIDGET_CREATE_PATH = '/api/w/verify-request';

@@ -14,7 +14,7 @@
  * - `gender` (`male` / `female`) → `isMale` / `isFemale`; another value proves both false.
  * - issuer + `sub` → the nullifier's user id (`providerSubject`).
  */
-import type { Attributes } from '../../src/protocol/api.ts';
+import type { Attributes } from '../../src/protocol/wire.ts';
 import { SCOPE_FIELD, type Scope } from '../../src/protocol/scopes.ts';
 import { ALPHA2_TO_ALPHA3 } from './country-codes.ts';
 

@@ -33,3 +33,17 @@ export function isSecureOrLoopbackUrl(value: string): boolean {
   if (url.protocol === 'https:') return url.hostname !== '';
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
+
+/**
+ * An origin as browsers send it: scheme://host[:port], nothing after.
+ *
+ * @example isOrigin('https://shop.example') // true; isOrigin('https://shop.example/') // false
+ */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}

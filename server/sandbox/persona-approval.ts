@@ -1,15 +1,13 @@
 /**
  * The persona picker's verdict (design.md §4, sandbox only): the phone page names a persona, a method
  * and an outcome. The sandbox works out what the persona proves, through the one facts rule
- * (personaFacts), and the request ends as every other verdict ends it (domain/verify-requests.ts):
- * approveRequest, or settle as failed.
+ * (personaFacts); the request ends as every other verdict ends it, through domain/'s
+ * settlePhoneVerdict (approveRequest, or settle as failed).
  */
-import type { Method, Outcome, RequestStatus } from '../../src/protocol/api.ts';
+import type { Method, Outcome, RequestStatus } from '../../src/protocol/wire.ts';
 import type { AppDeps } from '../deps.ts';
 import type { SandboxDeps } from './deps.ts';
-import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
-import { approveRequest, assertActionable, EXPIRED_GRACE_MS, settle } from '../domain/verify-requests.ts';
-import { ServiceError } from '../errors.ts';
+import { findActionableForPhone, type PhoneHandoff, settlePhoneVerdict } from '../domain/index.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { findPersona, personaFacts } from './personas.ts';
 
@@ -30,36 +28,19 @@ export interface Completion {
  *
  * @example await completeRequest(deps, record, { outcome: 'approved', method: 'face_check', personaId: 'fr-adult-m' })
  */
-export async function completeRequest(
+export function completeRequest(
   deps: Pick<AppDeps, 'store' | 'clock' | 'nullifierKey' | 'blind'> & SandboxDeps,
   record: VerifyRequestRecord,
-  completion: Completion,
+  { outcome, method, personaId }: Completion,
 ): Promise<VerifyRequestRecord> {
-  const now = deps.clock.now();
-  assertActionable(record, now);
-  const { method, outcome } = completion;
-  if (method !== null) {
-    if (record.clientProofMode && method !== 'eudi_wallet') {
-      throw new ServiceError('INVALID_REQUEST', { cause: 'client proof mode needs method eudi_wallet' });
-    }
-    if (!record.clientProofMode && method === 'eudi_wallet') {
-      throw new ServiceError('INVALID_REQUEST', { cause: 'eudi_wallet outside client proof mode' });
-    }
-  }
-
-  if (outcome !== 'approved') {
-    return settle(deps.store, record, now, {
-      status: 'failed',
-      reason: outcome,
-      method,
-      expiresAt: now + EXPIRED_GRACE_MS,
-    });
-  }
-  const persona = findPersona(deps.personas, completion.personaId);
-  if (method === null || persona === null)
-    throw new ServiceError('INVALID_REQUEST', { cause: 'approval without a method or a known persona' });
-
-  return approveRequest(deps, record, { method, subject: persona.id, facts: personaFacts(persona, now) });
+  return settlePhoneVerdict(deps, record, {
+    outcome,
+    method,
+    proof: (now) => {
+      const persona = findPersona(deps.personas, personaId);
+      return persona && { subject: persona.id, facts: personaFacts(persona, now) };
+    },
+  });
 }
 
 /**
@@ -73,6 +54,6 @@ export async function completeFromPhone(
   handoff: PhoneHandoff,
   completion: Completion,
 ): Promise<{ status: RequestStatus }> {
-  const record = await completeRequest(deps, await findForPhone(deps, handoff), completion);
+  const record = await completeRequest(deps, await findActionableForPhone(deps, handoff), completion);
   return { status: record.status };
 }

@@ -1,9 +1,9 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AttestationClaims } from '../../src/protocol/api.ts';
+import type { AttestationClaims } from '../../src/protocol/wire.ts';
 import { originHash } from '../crypto/blind.ts';
-import { computeNullifier } from '../domain/nullifier.ts';
-import { digestToken } from '../domain/tokens.ts';
+import { computeNullifier } from '../crypto/nullifier.ts';
+import { digestToken } from '../crypto/tokens.ts';
 import {
   liveIdOf,
   makeProductionTestDeps,

@@ -26,7 +26,7 @@
  * credential points to the sandbox's status list (`{app_url}/sandbox/status/1`).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Method, Outcome } from '../../src/protocol/api.ts';
+import type { Method, Outcome } from '../../src/protocol/wire.ts';
 import { type PersonaSummary, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../src/protocol/sandbox.ts';
 import type { SandboxAppDeps } from './deps.ts';
 import { readOneOf, readString } from '../http/body.ts';

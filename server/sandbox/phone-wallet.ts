@@ -7,13 +7,13 @@
  * never the phone. A cancel is the wallet's `error=access_denied`. Sandbox only (test support:
  * the sandbox issuer is trusted in sandbox mode only).
  */
-import type { RequestStatus } from '../../src/protocol/api.ts';
+import type { RequestStatus } from '../../src/protocol/wire.ts';
 import type { SandboxWalletChoice } from '../../src/protocol/sandbox.ts';
 import type { AppDeps } from '../deps.ts';
 import type { SandboxDeps } from './deps.ts';
-import { findForPhone, type PhoneHandoff } from '../domain/phone-handoff.ts';
-import { assertActionable, effectiveStatus } from '../domain/verify-requests.ts';
+import { findActionableForPhone, type PhoneHandoff } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
 import { walletLinkOf as linkOfMaterial } from '../wallet/request.ts';
 import { findPersona } from './personas.ts';
@@ -64,8 +64,7 @@ export async function presentWithSandboxWallet(
 ): Promise<WalletPresentation | null> {
   if (deps.config.mode !== 'sandbox')
     throw new ServiceError('NOT_FOUND', { cause: 'the sandbox wallet exists in sandbox mode only' });
-  const record = await findForPhone(deps, handoff);
-  assertActionable(record, deps.clock.now());
+  const record = await findActionableForPhone(deps, handoff);
   const link = walletLinkOf(record);
   if (!link || !record.wallet) {
     if (options.onlyIfOffered) return null;

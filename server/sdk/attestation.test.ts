@@ -63,7 +63,7 @@ async function codeOf(promise: Promise<unknown>): Promise<AttestationErrorCode> 
 
 /** A JWS signed with a key of our own, listed in a key set we hand to the verifier. */
 function forge(header: object, payload: object | string) {
-  // A key of our own from random bytes (not generateKeyPairSync + JWK export: see result-box.ts).
+  // A key of our own from random bytes (not generateKeyPairSync + JWK export: see server/crypto/result-box.ts).
   const d = randomBytes(32).toString('base64url');
   const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: 'A'.repeat(43) }, format: 'jwk' });
   const x = createPublicKey(privateKey).export({ format: 'jwk' }).x!;

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type * as Protocol from '../../src/protocol/api.ts';
-import { HEADERS, PREFIX } from '../../src/protocol/api.ts';
+import type * as Protocol from '../../src/protocol/wire.ts';
+import { HEADERS, PREFIX } from '../../src/protocol/wire.ts';
 import * as ProtocolScopes from '../../src/protocol/scopes.ts';
 import { findScopeProblem, SCOPE_FIELD, SCOPES, WALLET_SCOPES } from './scopes.ts';
 import {

@@ -13,7 +13,7 @@ import type {
   Rail,
   RequestStatus,
   VerificationMethod,
-} from '../../src/protocol/api.ts';
+} from '../../src/protocol/wire.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 
 export interface PartnerRecord {
@@ -68,7 +68,7 @@ export interface VerifyRequestRecord {
   status: RequestStatus;
   reason: FailReason | null;
   method: VerificationMethod | null;
-  /** the grant code or attestation, sealed to resultPublicKey (domain/result-box.ts) */
+  /** the grant code or attestation, sealed to resultPublicKey (crypto/result-box.ts) */
   sealedResult: string | null;
   /** bumped by every update; long polls wait for it to move */
   version: number;
@@ -84,7 +84,7 @@ export interface VerifyRequestRecord {
   deadlineAt: number;
   /** when the phone opened it (pending → in_progress); null before */
   openedAt: number | null;
-  /** X25519 public key the result is sealed to on completion (domain/result-box.ts) */
+  /** X25519 public key the result is sealed to on completion (crypto/result-box.ts) */
   resultPublicKey: string;
   /** its private half, sealed with the poll token or the partner's result-reader key: the store alone can't open a result */
   resultKeySealed: string;

@@ -9,7 +9,7 @@
  *   write, and two callers racing on the same key see one winner.
  * - Tokens are never stored: grants, pass tokens, poll and handoff tokens and login states are
  *   keyed by their SHA-256 digest (`digestToken`). A verification result is stored sealed to a per-request
- *   X25519 key whose private half only the reader's secret opens (`domain/result-box.ts`); an
+ *   X25519 key whose private half only the reader's secret opens (`crypto/result-box.ts`); an
  *   exchange replay, sealed with its grant code (`crypto/seal.ts`). The store holds neither secret.
  * - Times are ms since the Unix epoch, given by the caller (from its Clock): the store never
  *   reads the wall clock, so a fake clock controls expiry in tests.

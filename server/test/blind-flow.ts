@@ -8,7 +8,7 @@
  * flow.attestation // compact JWS
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/api.ts';
+import type { VerifyRequestCreated, VerifyStatus } from '../../src/protocol/wire.ts';
 import type { Clock } from '../clock.ts';
 import { signedInjectOptions, type TestPartner } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { digestToken } from '../domain/tokens.ts';
+import { digestToken } from '../crypto/tokens.ts';
 import { makeTestApp, PARTNERS, putTestGrant, signedInjectOptions, type TestApp } from './helpers.ts';
 
 describe('test helpers', () => {

@@ -9,7 +9,7 @@
  * const status = await pollStatus(t, flow); // { status: 'completed', result: { grant_code } }
  */
 import type { LightMyRequestResponse } from 'fastify';
-import type { Method, Outcome, VerifyRequestCreated } from '../../src/protocol/api.ts';
+import type { Method, Outcome, VerifyRequestCreated } from '../../src/protocol/wire.ts';
 import { scopeMaskOf, type BlindScope } from '../../src/protocol/scopes.ts';
 import { PARTNERS, type TestApp } from './helpers.ts';
 

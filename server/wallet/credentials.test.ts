@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../../src/protocol/api.ts';
+import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../../src/protocol/wire.ts';
 import {
   CREDENTIAL_KINDS,
   credentialOfDocType,

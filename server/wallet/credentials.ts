@@ -19,7 +19,7 @@
  * design.md §15) is asked after these wherever the mdoc PID is (pidSdJwtQueryFor) and verified by
  * sd-jwt.ts: its claims are `age_equal_or_over.18`, `birthdate` and `nationalities`.
  */
-import type { DcqlQuery, WalletCredential } from '../../src/protocol/api.ts';
+import type { DcqlQuery, WalletCredential } from '../../src/protocol/wire.ts';
 import type { Scope } from '../../src/protocol/scopes.ts';
 import {
   factsFromClaims,

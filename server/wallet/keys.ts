@@ -2,7 +2,7 @@
  * EC keys and COSE signature algorithms for the wallet path, on node:crypto and Web Crypto only.
  *
  * Keys are made from random bytes and imported, never with generateKeyPair + JWK export, which can
- * deadlock Node 20 (see server/domain/result-box.ts).
+ * deadlock Node 20 (see server/crypto/result-box.ts).
  */
 import { createECDH, randomBytes, webcrypto } from 'node:crypto';
 

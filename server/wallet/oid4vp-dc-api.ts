@@ -18,7 +18,7 @@
 import { SessionTranscript } from '@owf/mdoc';
 import { calculateJwkThumbprint, CompactEncrypt, compactDecrypt, importJWK } from 'jose';
 import { randomBytes } from 'node:crypto';
-import type { DcqlQuery, Oid4vpDcRequest } from '../../src/protocol/api.ts';
+import type { DcqlQuery, Oid4vpDcRequest } from '../../src/protocol/wire.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk } from './keys.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { NONCE_BYTES, OID4VP_DC_API_PROTOCOL } from './profile.ts';

@@ -20,7 +20,7 @@ import {
   type WalletFormats,
   type WalletScope,
 } from './credentials.ts';
-import type { DcApiRequest } from '../../src/protocol/api.ts';
+import type { DcApiRequest } from '../../src/protocol/wire.ts';
 import type { AccessCertificate } from './access-certificate.ts';
 import { createDcRequest, type DcRequest } from './dc-api.ts';
 import { mdocContext } from './mdoc-context.ts';

@@ -11,7 +11,7 @@ import { DeviceRequest } from '@owf/mdoc';
 import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509 } from 'jose';
 import { createHash, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DcRequest, Oid4vpDcRequest, Oid4vpSignedDcRequest } from '../../src/protocol/api.ts';
+import type { DcRequest, Oid4vpDcRequest, Oid4vpSignedDcRequest } from '../../src/protocol/wire.ts';
 import { loadSandboxAccess } from '../sandbox/wallet/sandbox-access.ts';
 import {
   askedByDcql,

@@ -27,7 +27,7 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { CompactSign, importJWK } from 'jose';
-import type { Oid4vpSignedDcRequest } from '../../src/protocol/api.ts';
+import type { Oid4vpSignedDcRequest } from '../../src/protocol/wire.ts';
 import type { AccessCertificate } from './access-certificate.ts';
 import type { CredentialKind, DcqlQuery, WalletScope } from './credentials.ts';
 import { createDeviceRequest } from './dc-api.ts';

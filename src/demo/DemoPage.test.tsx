@@ -1,6 +1,6 @@
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCALES } from '../protocol/api.ts';
+import { LOCALES } from '../protocol/wire.ts';
 import { ALL_COPY } from '../widget/copy/all.ts';
 import { GALLERY_ROWS, THEMES, createGalleryModel, type GalleryModel } from './gallery.ts';
 import { createLiveModel } from './live.ts';

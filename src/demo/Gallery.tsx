@@ -1,4 +1,4 @@
-import { LOCALES } from '../protocol/api.ts';
+import { LOCALES } from '../protocol/wire.ts';
 import { ACCENTS, GALLERY_ROWS, LOCALE_NAMES, THEMES, type GalleryModel } from './gallery.ts';
 import { PreviewCell } from './PreviewCell.tsx';
 

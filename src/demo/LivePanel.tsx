@@ -1,5 +1,5 @@
 import { useRef } from 'preact/hooks';
-import { LOCALES } from '../protocol/api.ts';
+import { LOCALES } from '../protocol/wire.ts';
 import { SCOPES, type Scope } from '../protocol/scopes.ts';
 import { ACCENTS } from './gallery.ts';
 import { DEMO_PARTNER_ID, DEMO_PARTNER_ORIGIN, type LiveModel, type LiveSettings } from './live.ts';

@@ -4,7 +4,7 @@
  * and with the accent the page's pickers choose (one grid, not one per locale).
  */
 import { signal } from '@preact/signals';
-import { LOCALES, type Locale } from '../protocol/api.ts';
+import { LOCALES, type Locale } from '../protocol/wire.ts';
 import { ACCENT_PATTERN, type Theme, type WidgetState } from '../shared/contract.ts';
 import type { PreviewOptions } from '../widget/preview.ts';
 

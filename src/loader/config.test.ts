@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { LOADER_ATTRIBUTES } from '../protocol/api.ts';
+import { LOADER_ATTRIBUTES } from '../protocol/wire.ts';
 import type { RenderOptions } from '../shared/contract.ts';
 import { isSameOriginPath, optionsToRaw, parseConfig, type RawConfig } from './config.ts';
 

@@ -102,7 +102,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     .sort() as Scope[];
   // The scope rules are the service's (400 INVALID_SCOPES, INIT_FAILED here, not set up correctly
   // for the visitor): its warning names the nearest known scope for a typo (docs/embedding.md#warnings),
-  // and the names and rules cost the loader 150 B (docs/development.md).
+  // and the names and rules cost the loader 150 B (docs/bytes.md).
   const serverVerify = flag('serverVerify');
   checkPath('serverVerifyEndpoint', serverVerify);
 
@@ -117,7 +117,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   // docs/adult-blind.md#private-attestations: 32 bytes, base64url without padding
   if (raw.redemptionContext !== undefined && !/^[\w-]{43}$/.test(raw.redemptionContext)) report('redemptionContext');
   // Attributes kept as written (partnerId, sessionToken, state, onError, container: its default is
-  // autoRender's, api.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
+  // autoRender's, svc-global.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
   // travel by spreading;
   // so does data-locale, a BCP 47 tag that never fails: ../shared/locale.ts resolves it.
   const config = {

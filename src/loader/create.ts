@@ -1,4 +1,4 @@
-import type { BlindVerifyRequestBody, StandardVerifyRequestBody } from '../protocol/api.ts';
+import type { BlindVerifyRequestBody, StandardVerifyRequestBody } from '../protocol/wire.ts';
 import type { CreateAnswer, WidgetConfig } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import type { RawConfig } from './config.ts';

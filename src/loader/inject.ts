@@ -5,7 +5,7 @@
  * locale scripts it needs later (`update({ locale })`) through the same function, so scripts are
  * added in one place, with the loader's nonce.
  */
-import type { Locale } from '../protocol/api.ts';
+import type { Locale } from '../protocol/wire.ts';
 import { UI_GLOBAL, type MountWidget } from '../shared/contract.ts';
 import { localeScriptUrl, type BesideBundle } from '../shared/locale.ts';
 

@@ -4,7 +4,7 @@
  * own widget unless the page asked for explicit rendering or is receiving a result.
  */
 import { createUiLoader } from './inject.ts';
-import { createSvc } from './api.ts';
+import { createSvc } from './svc-global.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 
 declare const __UI_FILE__: string;

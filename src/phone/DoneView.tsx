@@ -6,8 +6,8 @@
  * request's code gets a neutral page that says nothing of the request.
  */
 import { render } from 'preact';
-import { LOCALES, type Locale, type RequestStatus } from '../protocol/api.ts';
-import type { PhoneApi } from './api.ts';
+import { LOCALES, type Locale, type RequestStatus } from '../protocol/wire.ts';
+import type { PhoneApi } from './phone-client.ts';
 import type { PhoneCopy } from './copy/index.ts';
 import { OutcomePanel } from './OutcomePanel.tsx';
 

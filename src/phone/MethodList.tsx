@@ -1,4 +1,4 @@
-import type { PhoneMethod } from '../protocol/api.ts';
+import type { PhoneMethod } from '../protocol/wire.ts';
 import type { PhoneCopy } from './copy/index.ts';
 import type { PhoneModel } from './model.ts';
 

@@ -1,7 +1,7 @@
 import { act } from 'preact/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Locale, LoginResult } from '../protocol/api.ts';
-import { createPhoneApi } from './api.ts';
+import type { Locale, LoginResult } from '../protocol/wire.ts';
+import { createPhoneApi } from './phone-client.ts';
 import { PHONE_COPY } from './copy/all.ts';
 import { createPhoneModel, type PhoneEntry, type PhoneEnvironment } from './model.ts';
 import { mountPhonePage } from './mount.tsx';

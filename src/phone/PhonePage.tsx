@@ -1,4 +1,4 @@
-import type { PhoneMethod } from '../protocol/api.ts';
+import type { PhoneMethod } from '../protocol/wire.ts';
 import type { EndingKey, PhoneCopy } from './copy/index.ts';
 import { MethodList } from './MethodList.tsx';
 import type { AskingView, PhoneModel } from './model.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import type { PhoneOpened } from '../protocol/api.ts';
+import type { PhoneOpened } from '../protocol/wire.ts';
 import type { PhoneCopy } from './copy/index.ts';
 import { Countdown } from './Countdown.tsx';
 import { audienceOf } from './words.ts';

@@ -4,7 +4,7 @@
  * Back from an identity provider, the query says how the sign-in ended (design.md §12:
  * `/m/v/<request_id>?login=<result>`); at `/m/callback` itself the service found no sign-in of ours.
  */
-import type { LoginResult } from '../protocol/api.ts';
+import type { LoginResult } from '../protocol/wire.ts';
 
 export interface Handoff {
   requestId: string;

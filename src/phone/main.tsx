@@ -1,8 +1,8 @@
 /** The phone page: the only file here with side effects. */
 import { effect } from '@preact/signals';
-import type { DcApiRequest, Locale } from '../protocol/api.ts';
+import type { DcApiRequest, Locale } from '../protocol/wire.ts';
 import { pickLocale } from '../shared/locale.ts';
-import { createPhoneApi } from './api.ts';
+import { createPhoneApi } from './phone-client.ts';
 import { doneRequestOf, showDoneView, takeResponseCode } from './DoneView.tsx';
 import { loadPhoneCopy, type PhoneCopy } from './copy/index.ts';
 import { isCallbackPage, takeHandoff } from './handoff.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DcApiRequest, FailReason, LoginResult, PhoneMethod } from '../protocol/api.ts';
-import { createPhoneApi } from './api.ts';
+import type { DcApiRequest, FailReason, LoginResult, PhoneMethod } from '../protocol/wire.ts';
+import { createPhoneApi } from './phone-client.ts';
 import { createPhoneModel, type PhoneEnvironment, type PhoneEntry } from './model.ts';
 import { credentialsOfLink } from './sandbox/model.ts';
 import { SANDBOX_COPY } from './sandbox/copy/all.ts';

@@ -6,8 +6,8 @@
  */
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
-import type { DcApiRequest, Locale, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/api.ts';
-import type { ApiFailureCode, PhoneApi } from './api.ts';
+import type { DcApiRequest, Locale, LoginResult, Outcome, PhoneMethod, PhoneOpened } from '../protocol/wire.ts';
+import type { ApiFailureCode, PhoneApi } from './phone-client.ts';
 import type { EndingKey, NoticeKey, ProblemKey } from './copy/index.ts';
 import type { Handoff } from './handoff.ts';
 
@@ -122,6 +122,67 @@ function endingFromHint(login: LoginResult): EndingKey | null {
   return null;
 }
 
+/**
+ * What the page shows before asking the service anything: the sign-in it did not know, or an
+ * address without the handoff token (a provider's result, when it carried one); null when it may ask.
+ */
+function viewBeforeOpen(entry: PhoneEntry, login: LoginResult | null): PhoneView | null {
+  if (entry === 'unknown_sign_in') return { kind: 'finished', ending: 'link_expired' };
+  if (entry?.h) return null;
+  const ending = login && endingFromHint(login);
+  return ending ? { kind: 'finished', ending } : { kind: 'problem', problem: 'MISSING_LINK', retryable: false };
+}
+
+/** A finished request: what the provider's sign-in (or the wallet) ended in, else "already finished". */
+function endedView(request: PhoneOpened, hint: LoginResult | null): PhoneView {
+  if (hint === 'finished') return { kind: 'finished', ending: 'ended' };
+  if (hint === 'approved' || hint === 'failed') {
+    return { kind: 'finished', ending: request.status === 'completed' ? 'approved' : (request.reason ?? 'failed') };
+  }
+  return { kind: 'problem', problem: 'ALREADY_FINISHED', retryable: false };
+}
+
+/** The asking view, as an action that went somewhere else leaves it. */
+type Asking = { current: AskingView; h: string; requestId: string };
+
+/**
+ * The wallet on this phone (Digital Credentials API): asks it for the credential the request offers,
+ * sends its answer, and shows what the service made of it.
+ */
+async function answerWithWallet(
+  api: PhoneApi,
+  environment: PhoneEnvironment,
+  view: Signal<PhoneView>,
+  at: Asking,
+  fail: (current: AskingView, code: ApiFailureCode) => void,
+): Promise<void> {
+  const offer = at.current.request.methods.find(
+    (m): m is Extract<PhoneMethod, { id: 'eudi_wallet' }> => m.id === 'eudi_wallet',
+  );
+  if (!offer || !environment.requestCredential) return;
+  // First thing: the browser requires the user activation of the click that called this.
+  const asked = environment.requestCredential(offer.dc_requests);
+  view.value = { ...at.current, busy: 'eudi_wallet', error: null, notice: null };
+  const credential = (await asked.catch(() => null)) as { protocol?: unknown; data?: unknown } | null;
+  if (!credential) {
+    view.value = { ...at.current, notice: 'wallet_declined', error: null };
+    return;
+  }
+  // The credential's fields are getters on its prototype: copy them, JSON.stringify sees none.
+  const result = await api.sendWalletResponse(at.requestId, {
+    h: at.h,
+    credential: { protocol: credential.protocol, data: credential.data },
+  });
+  if (result.ok) {
+    const { status, reason } = result.data;
+    view.value = { kind: 'finished', ending: status === 'completed' ? 'approved' : (reason ?? 'failed') };
+  } else if (result.code === 'invalid_request') {
+    view.value = { ...at.current, notice: 'wallet_refused', error: null };
+  } else {
+    fail(at.current, result.code);
+  }
+}
+
 const NO_ENVIRONMENT: PhoneEnvironment = { navigate: () => {}, requestCredential: null };
 
 /**
@@ -145,15 +206,9 @@ export function createPhoneModel(
   let login = handoff?.login ?? null;
 
   async function load(): Promise<void> {
-    if (entry === 'unknown_sign_in') {
-      view.value = { kind: 'finished', ending: 'link_expired' };
-      return;
-    }
-    if (!handoff?.h) {
-      const ending = login && endingFromHint(login);
-      view.value = ending
-        ? { kind: 'finished', ending }
-        : { kind: 'problem', problem: 'MISSING_LINK', retryable: false };
+    const before = viewBeforeOpen(entry, login);
+    if (before || !handoff?.h) {
+      view.value = before!;
       return;
     }
     view.value = { kind: 'loading' };
@@ -212,17 +267,8 @@ export function createPhoneModel(
     return wing.peek()!.prepare();
   }
 
-  /** A finished request: what the provider's sign-in (or the wallet) ended in, else "already finished". */
-  function endedView(request: PhoneOpened, hint: LoginResult | null): PhoneView {
-    if (hint === 'finished') return { kind: 'finished', ending: 'ended' };
-    if (hint === 'approved' || hint === 'failed') {
-      return { kind: 'finished', ending: request.status === 'completed' ? 'approved' : (request.reason ?? 'failed') };
-    }
-    return { kind: 'problem', problem: 'ALREADY_FINISHED', retryable: false };
-  }
-
   /** The asking view, if nothing is under way; the handoff token it needs. */
-  function idle(): { current: AskingView; h: string; requestId: string } | null {
+  function idle(): Asking | null {
     const current = view.peek();
     if (current.kind !== 'asking' || current.sending !== null || current.busy !== null || !handoff?.h) return null;
     return { current, h: handoff.h, requestId: handoff.requestId };
@@ -248,31 +294,7 @@ export function createPhoneModel(
 
   async function useWallet(): Promise<void> {
     const at = idle();
-    const offer = at?.current.request.methods.find(
-      (m): m is Extract<PhoneMethod, { id: 'eudi_wallet' }> => m.id === 'eudi_wallet',
-    );
-    if (!at || !offer || !environment.requestCredential) return;
-    // First thing: the browser requires the user activation of the click that called this.
-    const asked = environment.requestCredential(offer.dc_requests);
-    view.value = { ...at.current, busy: 'eudi_wallet', error: null, notice: null };
-    const credential = (await asked.catch(() => null)) as { protocol?: unknown; data?: unknown } | null;
-    if (!credential) {
-      view.value = { ...at.current, notice: 'wallet_declined', error: null };
-      return;
-    }
-    // The credential's fields are getters on its prototype: copy them, JSON.stringify sees none.
-    const result = await api.sendWalletResponse(at.requestId, {
-      h: at.h,
-      credential: { protocol: credential.protocol, data: credential.data },
-    });
-    if (result.ok) {
-      const { status, reason } = result.data;
-      view.value = { kind: 'finished', ending: status === 'completed' ? 'approved' : (reason ?? 'failed') };
-    } else if (result.code === 'invalid_request') {
-      view.value = { ...at.current, notice: 'wallet_refused', error: null };
-    } else {
-      fail(at.current, result.code);
-    }
+    if (at) await answerWithWallet(api, environment, view, at, fail);
   }
 
   return {

@@ -3,7 +3,7 @@
  * Every other partner's name is shown as the partner wrote it: a name is not translated. (The
  * sandbox personas' labels are the sandbox wing's: sandbox/PersonaPicker.tsx.)
  */
-import type { PhoneOpened } from '../protocol/api.ts';
+import type { PhoneOpened } from '../protocol/wire.ts';
 import type { PhoneCopy } from './copy/index.ts';
 
 /** The sandbox fixture partner `pk_test_designer`'s name (fixtures/partners.json), as open answers it. */

@@ -8,7 +8,7 @@
  * widget's failure state, its retry starts a new request) and the reason goes to the console
  * with its catalogue code. Every other call goes through untouched.
  */
-import type { WidgetVerifyStatus } from '../protocol/api.ts';
+import type { WidgetVerifyStatus } from '../protocol/wire.ts';
 import { AttestationFailure, attestPrivately } from './attest.ts';
 
 const STATUS_PATH = '/api/w/verify-status/';

@@ -1,7 +1,7 @@
 /**
  * The blinding chunk's entry (`dist/v4/ui.<hash>-private.js`, docs/adult-blind.md#private-attestations):
  * the loader adds it, with its nonce, on a page whose script tag has `data-redemption-context`,
- * in parallel with the UI bundle, and mounts the card once it has run (src/loader/api.ts). It
+ * in parallel with the UI bundle, and mounts the card once it has run (src/loader/svc-global.ts). It
  * makes no request until a private request completes; it reads the context from the script tag
  * (an `SVC.render` option of that name is validated, but the tag's is the one used).
  */

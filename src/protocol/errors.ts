@@ -88,6 +88,6 @@ export interface ErrorBody {
   message: string;
   /** ORIGIN_NOT_ALLOWED from POST /api/w/verify-request: the `Origin` header the service saw */
   origin?: string;
-  /** POST /api/w/verify-request: what the service found in the loader's attributes (api.ts LoaderWarnings) */
+  /** POST /api/w/verify-request: what the service found in the loader's attributes (wire.ts LoaderWarnings) */
   warnings?: string[];
 }

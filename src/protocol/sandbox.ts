@@ -2,9 +2,9 @@
  * The sandbox's part of the phone API (design.md §4): the persona picker's bodies and the personas.
  * Only sandbox code imports this module: the phone page's sandbox wing (src/phone/sandbox/, loaded
  * with import() when the service says sandbox) and the service's (server/sandbox/), so production's
- * phone page and wire contract (api.ts) carry no persona (docs/design.md §4).
+ * phone page and wire contract (wire.ts) carry no persona (docs/design.md §4).
  */
-import type { Method, Outcome, WalletCredential } from './api.ts';
+import type { Method, Outcome, WalletCredential } from './wire.ts';
 
 /** GET /api/m/personas (sandbox only): what the phone page offers to pick from. */
 export interface PersonaSummary {

@@ -20,7 +20,7 @@ export type Scope = (typeof SCOPES)[number];
 /**
  * Result field in `attributes` for each scope (docs/partner-api.md: `attributes`; the fact column
  * of docs/providers.md#what-a-provider-learns-and-what-it-does-not): the one scope → field rule.
- * The Attributes type (api.ts), the grant's attributes (server/rules/facts.ts), what an exchange
+ * The Attributes type (wire.ts), the grant's attributes (server/rules/facts.ts), what an exchange
  * discloses and the partner API's schema are derived from it; the SDK keeps a copy
  * that server/sdk/types.test.ts checks.
  */

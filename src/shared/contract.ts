@@ -3,7 +3,7 @@
  * (`dist/v4/ui.<hash>.js`), and the public shapes `window.SVC` hands to partners (design.md §7).
  * Types and tiny constants only: both bundles import it, so every byte here is paid twice.
  */
-import type { Locale, VerifyRequestCreated } from '../protocol/api.ts';
+import type { Locale, VerifyRequestCreated } from '../protocol/wire.ts';
 import type { Scope } from '../protocol/scopes.ts';
 
 /** What the widget shows; `data-state` on the host element and `onState` report the same value. */
@@ -212,7 +212,7 @@ export interface WidgetHandle {
 /** Callbacks get the value and the widget's container (absent for a container that was not found). */
 export type Listener<T> = (value: T, container?: HTMLElement) => void;
 
-/** `window.SVC`, as `src/loader/api.ts` builds it. */
+/** `window.SVC`, as `src/loader/svc-global.ts` builds it. */
 export interface SvcApi {
   readonly version: string;
   /** calls `fn` once the UI bundle has loaded (soon after, if it already has) */

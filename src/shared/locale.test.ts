@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOCALES } from '../protocol/api.ts';
+import { LOCALES } from '../protocol/wire.ts';
 import { localeScriptUrl, pickLocale, resolveLocale, SPOKEN } from './locale.ts';
 
 afterEach(() => {

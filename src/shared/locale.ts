@@ -1,9 +1,9 @@
-import type { Locale } from '../protocol/api.ts';
+import type { Locale } from '../protocol/wire.ts';
 import type { LocaleOption } from './contract.ts';
 
 /**
  * LOCALES as the loader carries them: two letters each, one string, 10 B less gzip than the
- * array (the 17 languages design.md §20 added cost the loader 40 B; docs/development.md).
+ * array (the 17 languages design.md §20 added cost the loader 40 B; docs/bytes.md).
  * locale.test.ts checks it spells LOCALES.
  */
 export const SPOKEN = 'frbgcsdadeelenesetfigahrhuitltlvmtnlplptroskslsv';
@@ -26,7 +26,7 @@ export function pickLocale(tags: ReadonlyArray<string | undefined>, fallback: Lo
 /**
  * `data-locale` as a BCP 47 tag (design.md §20): `en-GB` → `en`, `de-AT` → `de`; `auto` → the
  * first of the browser's languages spoken here, else English; a language the widget lacks, or
- * none, → French (the service warns about the former: server/domain/loader-warnings.ts).
+ * none, → French (the service warns about the former: server/rules/loader-warnings.ts).
  *
  * @example resolveLocale('en-GB') // 'en'
  * @example resolveLocale('auto') // 'pl' in a browser set to pl-PL, 'en' in one set to nb-NO

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VerifyRequestCreated } from '../protocol/api.ts';
+import type { VerifyRequestCreated } from '../protocol/wire.ts';
 import { qrBitsOf } from '../protocol/qr.ts';
 import { parseConfig, type RawConfig } from '../loader/config.ts';
 import { createUiLoader } from '../loader/inject.ts';

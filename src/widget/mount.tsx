@@ -5,7 +5,7 @@
  */
 import { effect, signal } from './model/signals.ts';
 import { Fragment, h, render } from 'preact';
-import type { Locale } from '../protocol/api.ts';
+import type { Locale } from '../protocol/wire.ts';
 import { ACCENT_PATTERN, type MountWidget } from '../shared/contract.ts';
 import { accentCss } from './accent.ts';
 import { copyOf, loadCopy, type Copy } from './copy/index.ts';

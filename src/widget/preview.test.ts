@@ -1,6 +1,6 @@
 import qrcode from 'qrcode-generator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCALES } from '../protocol/api.ts';
+import { LOCALES } from '../protocol/wire.ts';
 import { qrBitsOf } from '../protocol/qr.ts';
 import type { WidgetState } from '../shared/contract.ts';
 import { accentCss } from './accent.ts';

@@ -5,7 +5,7 @@
  * it carries every locale (copy/all.ts), the UI bundle does not.
  */
 import { Fragment, h, render } from 'preact';
-import type { FailReason } from '../protocol/api.ts';
+import type { FailReason } from '../protocol/wire.ts';
 import type { QrModules } from '../protocol/qr.ts';
 import type { Layout, LoaderErrorCode, LocaleOption, Size, Theme, WidgetState } from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';

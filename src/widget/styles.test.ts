@@ -55,7 +55,7 @@ describe('the widget stylesheet', () => {
 
   it('gives the card no fixed height, but one min-height per size that every state keeps (no layout shift)', () => {
     expect(/\.card\{[^}]*[;{]height:/.exec(CSS)).toBeNull();
-    // the sizes the loader reserves in the container (src/loader/api.ts)
+    // the sizes the loader reserves in the container (src/loader/svc-global.ts)
     expect(CSS).toMatch(/\.card\{[^}]*min-height:400px/);
     expect(CSS).toMatch(/\.compact\{min-height:276px\}/);
   });

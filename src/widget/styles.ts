@@ -3,7 +3,7 @@
  * <style> element and no style attribute in the markup, so it works under a `style-src` without
  * 'unsafe-inline'. The card keeps one size per `data-size` across its states (min-height: 400 px,
  * compact 276 px), the size the loader reserves in the container before the UI arrives (no layout
- * shift: src/loader/api.ts, docs/embedding.md). Only browsers without constructed stylesheets (Safari before 16.4) get a
+ * shift: src/loader/svc-global.ts, docs/embedding.md). Only browsers without constructed stylesheets (Safari before 16.4) get a
  * <style> element instead. Partners theme it with --svc-accent, --svc-radius and --svc-font on
  * the container (custom properties inherit into the shadow root), or with `data-accent`, which
  * adds a sheet of the widget's own (accent.ts) that also keeps text on and around it readable.

@@ -42,7 +42,7 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
-import type { DcApiRequest, DcqlQuery } from '../../../src/protocol/api.ts';
+import type { DcApiRequest, DcqlQuery } from '../../../src/protocol/wire.ts';
 import { type Persona, SANDBOX_WALLET_CHOICES, type SandboxWalletChoice } from '../../../src/protocol/sandbox.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../rules/country-codes.ts';
 import {

@@ -2,7 +2,7 @@
  * Every language of the phone page at once, for the tests (the page itself loads one:
  * index.ts loadPhoneCopy).
  */
-import type { Locale } from '../../protocol/api.ts';
+import type { Locale } from '../../protocol/wire.ts';
 import type { PhoneCopy } from './index.ts';
 import { bg } from './bg.ts';
 import { cs } from './cs.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import partners from '../../../fixtures/partners.json' with { type: 'json' };
-import { LOCALES } from '../../protocol/api.ts';
+import { LOCALES } from '../../protocol/wire.ts';
 import { SCOPES } from '../../protocol/scopes.ts';
 import { DEMO_AUDIENCE_LABEL } from '../words.ts';
 import { en } from './en.ts';

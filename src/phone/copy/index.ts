@@ -5,7 +5,7 @@
  * persona picker's strings are the sandbox wing's (src/phone/sandbox/copy/), loaded only in
  * sandbox. Every language at once, for tests and the build: all.ts.
  */
-import type { FailReason, Locale, Outcome } from '../../protocol/api.ts';
+import type { FailReason, Locale, Outcome } from '../../protocol/wire.ts';
 import type { Scope } from '../../protocol/scopes.ts';
 
 /** What can stop the page before or while answering (model.ts picks one). */

@@ -1,4 +1,4 @@
-import type { Method } from '../../protocol/api.ts';
+import type { Method } from '../../protocol/wire.ts';
 import type { SandboxCopy } from './copy/index.ts';
 
 const METHODS: readonly Method[] = ['face_check', 'eudi_wallet'];

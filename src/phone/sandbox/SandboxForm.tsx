@@ -1,4 +1,4 @@
-import type { Outcome } from '../../protocol/api.ts';
+import type { Outcome } from '../../protocol/wire.ts';
 import type { SandboxFormProps } from '../model.ts';
 import type { SandboxCopy } from './copy/index.ts';
 import { CredentialPicker } from './CredentialPicker.tsx';

@@ -4,11 +4,11 @@
  * model (SandboxPort), so the view moves as for every other way to prove it.
  */
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
-import { WALLET_CREDENTIAL_OF_QUERY_ID, type Method, type Outcome } from '../../protocol/api.ts';
+import { WALLET_CREDENTIAL_OF_QUERY_ID, type Method, type Outcome } from '../../protocol/wire.ts';
 import type { PersonaSummary, SandboxWalletChoice } from '../../protocol/sandbox.ts';
-import type { ApiFailureCode } from '../api.ts';
+import type { ApiFailureCode } from '../phone-client.ts';
 import type { SandboxPort } from '../model.ts';
-import { createSandboxApi } from './api.ts';
+import { createSandboxApi } from './sandbox-client.ts';
 
 export interface SandboxModel {
   readonly personas: ReadonlySignal<PersonaSummary[]>;

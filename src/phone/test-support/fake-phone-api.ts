@@ -13,7 +13,7 @@ import type {
   PhoneOpened,
   PhoneWalletAnswered,
   PhoneWalletResponseBody,
-} from '../../protocol/api.ts';
+} from '../../protocol/wire.ts';
 import type { PhoneCompleteBody } from '../../protocol/sandbox.ts';
 
 export const BASE = 'http://phone.test';

@@ -2,7 +2,7 @@
  * Test support, never built into the page: the sandbox wing imported up front (the page loads it
  * with import(), main.tsx), and its model reached from the page's.
  */
-import type { Locale } from '../../protocol/api.ts';
+import type { Locale } from '../../protocol/wire.ts';
 import type { PhoneEnvironment, PhoneModel } from '../model.ts';
 import type { SandboxModel } from '../sandbox/model.ts';
 import { SANDBOX_COPY } from '../sandbox/copy/all.ts';

@@ -3,7 +3,7 @@
  * size-budgeted: the designers' preview (preview.ts), the build (one script per locale) and the
  * tests. The UI bundle never imports this file (it loads locales one by one, see index.ts).
  */
-import type { Locale } from '../../protocol/api.ts';
+import type { Locale } from '../../protocol/wire.ts';
 import { bg } from './bg.ts';
 import { cs } from './cs.ts';
 import { da } from './da.ts';

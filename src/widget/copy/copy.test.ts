@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, type Locale } from '../../protocol/api.ts';
+import { LOCALES, type Locale } from '../../protocol/wire.ts';
 import { ALL_COPY } from './all.ts';
 import { copyOf } from './index.ts';
 import { fr } from './fr.ts';

@@ -6,7 +6,7 @@
  * those scripts: in parallel with the UI bundle when it already knows the locale, so it costs no
  * extra round trip, and later when the UI asks (src/loader/inject.ts).
  */
-import type { Locale } from '../../protocol/api.ts';
+import type { Locale } from '../../protocol/wire.ts';
 import { fr, type Copy } from './fr.ts';
 import { copyFromValues } from './order.ts';
 import { registeredValues } from './register.ts';

@@ -4,7 +4,7 @@
  * keys (order.ts; the build writes them so), which spares every script the keys. Nothing else
  * here, so a locale script carries its strings and these few bytes.
  */
-import type { Locale } from '../../protocol/api.ts';
+import type { Locale } from '../../protocol/wire.ts';
 
 /** Where a locale script puts its strings: `window.__svcCopy.de`. */
 export const COPY_GLOBAL = '__svcCopy';

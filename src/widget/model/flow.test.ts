@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/api.ts';
+import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/wire.ts';
 import { parseConfig, type RawConfig } from '../../loader/config.ts';
 import { sendCreateRequest } from '../../loader/create.ts';
 import type { SvcResult, WidgetEvent, WidgetState } from '../../shared/contract.ts';
@@ -10,7 +10,7 @@ import { createFlow, type Flow } from './flow.ts';
 
 const API = 'https://svc.example';
 const PAGE = 'http://localhost:3000';
-/** the sessionStorage key the loader computes for these tests' widget (src/loader/api.ts) */
+/** the sessionStorage key the loader computes for these tests' widget (src/loader/svc-global.ts) */
 const KEY = 'svc:v1:pk_test_demo:isAdult:/shop/age';
 
 /** What the fake service answers to status calls, in order; then long polls that hold `wait` seconds. */

@@ -4,7 +4,7 @@
  * change it, effects own timers and listeners and clean up after themselves. Components only
  * render it.
  */
-import { batch, computed, effect, signal, type ReadonlySignal } from './signals.ts';
+import { batch, computed, effect, signal, type ReadonlySignal, type Signal } from './signals.ts';
 import {
   GRANT_TTL_MS,
   REQUEST_TTL_MS,
@@ -12,7 +12,7 @@ import {
   type VerifyRequestCreated,
   type VerifyResult,
   type RequestStatus,
-} from '../../protocol/api.ts';
+} from '../../protocol/wire.ts';
 import type { CreateError, MountOptions, SvcError, SvcResult, WidgetState } from '../../shared/contract.ts';
 import { isCurrentPage, resultUrl } from '../../shared/result.ts';
 import { pollUntilSettled } from '../net/poll.ts';
@@ -57,6 +57,64 @@ export interface FlowDeps extends Omit<MountOptions, 'send' | 'sent' | 'loadCopy
   created?: Promise<VerifyRequestCreated>;
   /** goes to the success path (`location.assign` in the page: mount.tsx) */
   navigate(url: string): void;
+}
+
+/** Keeps `request` in this tab under `key` for a reload or Back (design.md §14); none: drops it. */
+function keepInTab(key: string, request?: VerifyRequestCreated): void {
+  try {
+    if (request) sessionStorage[key] = JSON.stringify(request);
+    else delete sessionStorage[key];
+  } catch {
+    // no storage here (a sandboxed frame, storage turned off): nothing to resume later
+  }
+}
+
+/**
+ * The wallet on this device (design.md §11): asks the browser for the credential at once (inside
+ * the click's user activation), then posts it; resolves false when it declined or was refused.
+ */
+function askWallet(apiOrigin: string, created: VerifyRequestCreated, signal?: AbortSignal): Promise<boolean> {
+  const asked = navigator.credentials.get({
+    mediation: 'required',
+    digital: { requests: created.dc_requests ?? [created.dc_request] },
+  } as CredentialRequestOptions);
+  return postWalletResponse(apiOrigin, created, asked, signal);
+}
+
+/**
+ * A verified result on its way to the page: confirmed with the partner's backend first when
+ * server-verify asks it (SERVER_VERIFY_TIMEOUT through `fail` when it does not say verified in
+ * time), then emitted and kept for this page or carried to the success path.
+ */
+async function deliverResult(
+  deps: FlowDeps,
+  state: Signal<WidgetState>,
+  fail: (failure: SvcError) => void,
+  delivered: SvcResult,
+  signal: AbortSignal,
+): Promise<void> {
+  const { config } = deps;
+  if (config.serverVerify && config.serverVerifyEndpoint) {
+    state.value = 'confirming';
+    const confirmed = await confirmWithPartner(
+      config.serverVerifyEndpoint,
+      delivered,
+      config.serverVerifyTimeoutSeconds,
+      signal,
+    );
+    if (signal.aborted) return;
+    if (!confirmed)
+      return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
+  }
+  deps.emit('success', delivered);
+  // a config with a problem may have none; reset() can still run it (src/loader/config.ts)
+  if (isCurrentPage(config.successPath ?? '/')) {
+    deps.keepResult(delivered);
+    state.value = 'completed';
+  } else {
+    state.value = 'redirecting';
+    deps.navigate(resultUrl(config.successPath ?? '/', delivered));
+  }
 }
 
 /**
@@ -109,15 +167,9 @@ export function createFlow(deps: FlowDeps): Flow {
 
   /** the request waiting for the visitor, kept in sessionStorage too */
   let live: VerifyRequestCreated | undefined;
-  /** Keeps the live request in this tab for a reload or Back (design.md §14); none: drops it. */
   const keep = (request?: VerifyRequestCreated): void => {
     live = request;
-    try {
-      if (request) sessionStorage[deps.storageKey] = JSON.stringify(request);
-      else delete sessionStorage[deps.storageKey];
-    } catch {
-      // no storage here (a sandboxed frame, storage turned off): nothing to resume later
-    }
+    keepInTab(deps.storageKey, request);
   };
 
   /**
@@ -197,29 +249,8 @@ export function createFlow(deps: FlowDeps): Flow {
     await deliver(result, signal);
   }
 
-  async function deliver(delivered: SvcResult, signal: AbortSignal): Promise<void> {
-    if (config.serverVerify && config.serverVerifyEndpoint) {
-      state.value = 'confirming';
-      const confirmed = await confirmWithPartner(
-        config.serverVerifyEndpoint,
-        delivered,
-        config.serverVerifyTimeoutSeconds,
-        signal,
-      );
-      if (signal.aborted) return;
-      if (!confirmed)
-        return fail({ code: 'SERVER_VERIFY_TIMEOUT', message: 'no verified:true in time', retryable: true });
-    }
-    deps.emit('success', delivered);
-    // a config with a problem may have none; reset() can still run it (src/loader/config.ts)
-    if (isCurrentPage(config.successPath ?? '/')) {
-      deps.keepResult(delivered);
-      state.value = 'completed';
-    } else {
-      state.value = 'redirecting';
-      deps.navigate(resultUrl(config.successPath ?? '/', delivered));
-    }
-  }
+  const deliver = (delivered: SvcResult, signal: AbortSignal): Promise<void> =>
+    deliverResult(deps, state, fail, delivered, signal);
 
   // Also on `pageshow`: back from the back/forward cache, the live request's status is asked at once
   // (a long poll cut on the way in would otherwise wait out its backoff).
@@ -279,11 +310,7 @@ export function createFlow(deps: FlowDeps): Flow {
       if (!created?.dc_request) return;
       walletFailed.value = false;
       // First thing in the click handler: the browser requires the user activation.
-      const asked = navigator.credentials.get({
-        mediation: 'required',
-        digital: { requests: created.dc_requests ?? [created.dc_request] },
-      } as CredentialRequestOptions);
-      void postWalletResponse(config.apiOrigin, created, asked, run?.signal).then((ok) => {
+      void askWallet(config.apiOrigin, created, run?.signal).then((ok) => {
         if (!ok && request.peek() === created) walletFailed.value = true;
       });
     },

@@ -35,7 +35,7 @@ describe('readCreateAnswer', () => {
 
   it('gives up the loader’s first request after 15 s without an answer, as a retryable NETWORK error', async () => {
     vi.useFakeTimers();
-    // the loader's controller (src/loader/api.ts): aborting it rejects the fetch behind the answer
+    // the loader's controller (src/loader/svc-global.ts): aborting it rejects the fetch behind the answer
     const controller = new AbortController();
     const answer = new Promise<CreateAnswer>((_resolve, reject) =>
       controller.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),

@@ -1,4 +1,4 @@
-import type { VerifyRequestCreated } from '../../protocol/api.ts';
+import type { VerifyRequestCreated } from '../../protocol/wire.ts';
 import type { ErrorBody } from '../../protocol/errors.ts';
 import { CREATE_TIMEOUT_MS, type CreateAnswer, type CreateError } from '../../shared/contract.ts';
 import { withTimeout } from '../../shared/timeout.ts';

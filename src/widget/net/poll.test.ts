@@ -2,7 +2,7 @@ import { signal, type Signal } from '../model/signals.ts';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/api.ts';
+import type { VerifyRequestCreated, VerifyStatus } from '../../protocol/wire.ts';
 import { pollUntilSettled, type Settled } from './poll.ts';
 
 const API = 'https://svc.example';

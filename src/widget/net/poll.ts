@@ -12,7 +12,7 @@ import {
   type RequestStatus,
   type VerifyRequestCreated,
   type VerifyResult,
-} from '../../protocol/api.ts';
+} from '../../protocol/wire.ts';
 import { sleep } from '../../shared/timeout.ts';
 import { backoffMs, fetchStatus } from './status.ts';
 

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VerifyStatus } from '../../protocol/api.ts';
+import type { VerifyStatus } from '../../protocol/wire.ts';
 import { backoffMs, fetchStatus, type PollOutcome } from './status.ts';
 
 const API = 'https://svc.example';

@@ -3,7 +3,7 @@ import {
   type RequestStatus,
   type VerifyRequestCreated,
   type VerifyStatus,
-} from '../../protocol/api.ts';
+} from '../../protocol/wire.ts';
 import { withTimeout } from '../../shared/timeout.ts';
 
 /**

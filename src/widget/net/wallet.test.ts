@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { VerifyRequestCreated } from '../../protocol/api.ts';
+import type { VerifyRequestCreated } from '../../protocol/wire.ts';
 import { postWalletResponse } from './wallet.ts';
 
 const created: VerifyRequestCreated = {

@@ -1,4 +1,4 @@
-import type { VerifyRequestCreated } from '../../protocol/api.ts';
+import type { VerifyRequestCreated } from '../../protocol/wire.ts';
 
 declare global {
   /** The Digital Credentials API's credential (Chromium); absent where the API is not. */

@@ -5,7 +5,7 @@
 import { h, render } from 'preact';
 import qrcode from 'qrcode-generator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCALES } from '../../protocol/api.ts';
+import { LOCALES } from '../../protocol/wire.ts';
 import { qrBitsOf, type QrModules } from '../../protocol/qr.ts';
 import { ALL_COPY } from '../copy/all.ts';
 import { App, type ViewProps } from './App.tsx';

@@ -3,7 +3,7 @@
  * @jsx h
  */
 import { h } from 'preact';
-import type { FailReason, Locale } from '../../protocol/api.ts';
+import type { FailReason, Locale } from '../../protocol/wire.ts';
 import type { QrModules } from '../../protocol/qr.ts';
 import type { Layout, Size, SvcError, Theme, WidgetState } from '../../shared/contract.ts';
 import type { Copy } from '../copy/fr.ts';

@@ -1,5 +1,5 @@
 /** The persona picker's copy in every language at once, for the tests and the build's persona scan (scripts/check-bundle.ts). */
-import type { Locale } from '../../../protocol/api.ts';
+import type { Locale } from '../../../protocol/wire.ts';
 import type { SandboxCopy } from './index.ts';
 import { bg } from './bg.ts';
 import { cs } from './cs.ts';

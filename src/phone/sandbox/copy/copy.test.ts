@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import personas from '../../../../fixtures/personas.json' with { type: 'json' };
-import { LOCALES } from '../../../protocol/api.ts';
+import { LOCALES } from '../../../protocol/wire.ts';
 import { SANDBOX_WALLET_CHOICES } from '../../../protocol/sandbox.ts';
 import { en } from './en.ts';
 import { SANDBOX_COPY } from './all.ts';

@@ -4,7 +4,7 @@
  * its own, so the wing downloads the page's language only. The rest of the page's copy is
  * src/phone/copy/; every language at once (tests, the build's persona scan): all.ts.
  */
-import type { Locale, Method } from '../../../protocol/api.ts';
+import type { Locale, Method } from '../../../protocol/wire.ts';
 import type { SandboxWalletChoice } from '../../../protocol/sandbox.ts';
 
 export interface SandboxCopy {

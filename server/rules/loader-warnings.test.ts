@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LOADER_ATTRIBUTES, LOCALES } from '../../src/protocol/api.ts';
+import { LOADER_ATTRIBUTES, LOCALES } from '../../src/protocol/wire.ts';
 import { loaderWarnings } from './loader-warnings.ts';
-import { editDistance, nearestName } from '../rules/nearest-name.ts';
+import { editDistance, nearestName } from './nearest-name.ts';
 
 const loader = (fields: Record<string, unknown>) => ({ partner_id: 'pk_test_demo', attributes: [], ...fields });
 

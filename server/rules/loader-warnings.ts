@@ -4,9 +4,9 @@
  * first request, and prints each line this answers as a console warning. Here, not in the loader,
  * because the names, the languages and the nearest-name search cost the loader's budget bytes.
  */
-import { LOADER_ATTRIBUTES, LOCALES } from '../../src/protocol/api.ts';
+import { LOADER_ATTRIBUTES, LOCALES } from '../../src/protocol/wire.ts';
 import { findScopeProblem, SCOPES, WALLET_SCOPES, type Scope } from '../../src/protocol/scopes.ts';
-import { nearestName } from '../rules/nearest-name.ts';
+import { nearestName } from './nearest-name.ts';
 
 /** More names than any tag carries: a longer list is not the loader's, and gets no answer. */
 const MAX_ATTRIBUTES = 64;

@@ -1,9 +1,9 @@
 /**
  * The phone API (design.md §4, §12), same origin as the page: open, an identity provider's start,
  * the wallet's answer; `send` for the persona picker's routes, which the sandbox wing names
- * (src/phone/sandbox/api.ts).
+ * (src/phone/sandbox/sandbox-client.ts).
  */
-import type { PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../protocol/api.ts';
+import type { PhoneOpened, PhoneWalletAnswered, ProviderLoginStarted } from '../protocol/wire.ts';
 import type { ErrorCode } from '../protocol/errors.ts';
 
 /** `invalid_request`: the wallet's answer was refused (OpenID4VP's error shape, design.md §11); the request still waits. */

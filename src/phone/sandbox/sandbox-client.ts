@@ -1,7 +1,7 @@
 /** The persona picker's routes (design.md §4, sandbox only), through the page's phone API. */
-import type { RequestStatus } from '../../protocol/api.ts';
+import type { RequestStatus } from '../../protocol/wire.ts';
 import type { PersonaSummary, PhoneCompleteBody } from '../../protocol/sandbox.ts';
-import type { ApiResult, PhoneApi } from '../api.ts';
+import type { ApiResult, PhoneApi } from '../phone-client.ts';
 
 export interface SandboxApi {
   listPersonas(): Promise<ApiResult<PersonaSummary[]>>;

@@ -10,7 +10,7 @@
  * neither a dump of the store nor the phone's handoff token is enough.
  */
 import { createPrivateKey, createPublicKey, diffieHellman, randomBytes, type KeyObject } from 'node:crypto';
-import { seal, unseal } from '../crypto/seal.ts';
+import { seal, unseal } from './seal.ts';
 
 /*
  * Why X25519 keys are made by hand from 32 random bytes: on Node 20, generateKeyPairSync

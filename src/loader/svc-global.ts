@@ -14,7 +14,7 @@ import {
   type WidgetHandle,
   type WidgetState,
 } from '../shared/contract.ts';
-import type { LoaderWarnings } from '../protocol/api.ts';
+import type { LoaderWarnings } from '../protocol/wire.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import { takeResultFromLocation } from '../shared/result.ts';
 import { optionsToRaw, parseConfig, type RawConfig } from './config.ts';

@@ -1,6 +1,6 @@
 /** Opaque tokens (design.md §5): 32 random bytes, base64url, with their prefix; stored as digests. */
 import { createHash, randomBytes } from 'node:crypto';
-import { PREFIX } from '../../src/protocol/api.ts';
+import { PREFIX } from '../../src/protocol/wire.ts';
 
 /** @example newToken('grant') // "g_3q2-…" (45 characters) */
 export function newToken(kind: 'grant' | 'pass' | 'poll' | 'handoff'): string {

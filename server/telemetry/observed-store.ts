@@ -8,20 +8,18 @@
  * closed sets (methods, fail reasons, rule names); never a key, id or digest.
  */
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { SESSION_TOKEN_MAX_REQUESTS } from './create-request.ts';
-import { effectiveStatus } from './verify-requests.ts';
-import { RATE_LIMITS } from '../limits/rate-limits.ts';
+import { RATE_LIMITS, SESSION_TOKEN_LIMIT } from '../limits/rate-limits.ts';
+import { effectiveStatus } from '../rules/effective-status.ts';
 import type { CounterHit, Store, VerifyRequestPatch, VerifyRequestRecord } from '../store/store.ts';
-import type { VerificationEvent } from '../telemetry/metrics.ts';
-import type { Telemetry } from '../telemetry/telemetry.ts';
+import type { VerificationEvent } from './metrics.ts';
+import type { Telemetry } from './telemetry.ts';
 
 /** Not timed: a long poll's wait lasts as long as the phone takes; closing is not a call; a scrape's replica count is not a request's. */
 const UNTIMED = new Set(['waitForRequestChange', 'close', 'replicasOnline']);
 
 /** Counter name (the key's prefix, limits/rate-limits.ts) → the most hits it allows. */
 const LIMIT_OF_COUNTER = new Map<string, number>([
-  ...Object.values(RATE_LIMITS).map((rule) => [rule.name, rule.max] as const),
-  ['widget-create-session', SESSION_TOKEN_MAX_REQUESTS],
+  ...[...Object.values(RATE_LIMITS), SESSION_TOKEN_LIMIT].map((rule) => [rule.name, rule.max] as const),
 ]);
 
 /** Request ids already counted as expired by this process; bounded, oldest forgotten first. */

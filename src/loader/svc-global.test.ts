@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MountOptions, MountWidget, WidgetController, WidgetState } from '../shared/contract.ts';
-import { createSvc } from './api.ts';
+import { createSvc } from './svc-global.ts';
 import type { RawConfig } from './config.ts';
 
 const API = 'https://svc.example';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPhoneApi } from './api.ts';
+import { createPhoneApi } from './phone-client.ts';
 
 /** A fetch that answers 200 `{}` and keeps each call's credentials mode. */
 function recordingFetch() {
