@@ -15,6 +15,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PHONE_COPY } from '../src/phone/copy/all.ts';
 import { LOCALES, type Locale } from '../src/protocol/api.ts';
 import { reservedHeight } from '../src/shared/contract.ts';
 import { seriousViolations } from './support/axe.ts';
@@ -128,7 +129,7 @@ async function openGallery(page: Page): Promise<void> {
 test('every state of both sizes fits at 320 px and 390 px in all 24 languages, within the height the loader reserves', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(SCREENSHOTS ? 480_000 : 240_000);
   await openGallery(page);
   // the light column is measured: the dark one and the notes leave the layout (half its work)
   await page.evaluate(() =>
@@ -276,3 +277,57 @@ for (const half of [LOCALES.slice(0, 12), LOCALES.slice(12)])
     expect(accessibility).toEqual([]);
     expect(overflow).toEqual([]);
   });
+
+test('the phone page’s done view and its way back fit 320 px and 390 px in all 24 languages', async ({ page }) => {
+  // design.md §19's done view, as a link that is not (or no longer) valid shows it: its panel, and
+  // beside its words the way back's button as an approved view has it (OutcomePanel.tsx). Each
+  // language's words are put in place, panel by panel, at each width: two layouts a language.
+  await page.goto(`${SERVICE_URL}/m/v/vr_locale_fit/done`);
+  await expect(page.getByTestId('phone-done')).toBeVisible();
+  await page.evaluate(() => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'phone-button phone-button-secondary';
+    document.querySelector('[data-testid="phone-done"]')!.append(button);
+  });
+  const words = LOCALES.map((locale) => {
+    const { doneView, backToSite } = PHONE_COPY[locale];
+    return { locale, back: backToSite, panels: [doneView.shared, doneView.ended, doneView.neutral] };
+  });
+  const problems: string[] = [];
+  let renders = 0;
+  for (const width of PHONE_WIDTHS) {
+    await page.setViewportSize({ width, height: 740 });
+    const found = await page.evaluate(
+      ({ words, width }) => {
+        const out: string[] = [];
+        let count = 0;
+        const panel = document.querySelector<HTMLElement>('[data-testid="phone-done"]')!;
+        for (const { locale, back, panels } of words) {
+          document.documentElement.lang = locale;
+          panel.querySelector('button')!.textContent = back;
+          for (const { title, help } of panels) {
+            panel.querySelector('h2')!.textContent = title;
+            panel.querySelector('p')!.textContent = help;
+            count++;
+            if (document.documentElement.scrollWidth > width + 1)
+              out.push(`${locale}: the page is ${document.documentElement.scrollWidth} px wide`);
+            for (const element of [panel, ...Array.from(panel.querySelectorAll('*'))])
+              if (element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
+                out.push(
+                  `${locale}: <${element.tagName.toLowerCase()}> holds ${element.scrollWidth} px ` +
+                    `in ${element.clientWidth}: “${element.textContent}”`,
+                );
+          }
+        }
+        return { out, count };
+      },
+      { words, width },
+    );
+    renders += found.count;
+    problems.push(...found.out.map((p) => `${width}px ${p}`));
+  }
+  console.log(`locale-fit: the done view, ${renders} renders (24 languages × 3 panels × 2 widths)`);
+  expect(problems).toEqual([]);
+  expect(renders).toBe(LOCALES.length * 3 * PHONE_WIDTHS.length);
+});
