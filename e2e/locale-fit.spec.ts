@@ -3,9 +3,11 @@
  * every state of both sizes with the real components; for each of the 24 languages, at 320 px and
  * 390 px, no element of a card may hold more than its box (scrollWidth/scrollHeight over
  * clientWidth/clientHeight: text clipped or spilling out) and no card may be taller than the
- * height the loader reserves for its size (design.md §14's no-layout-shift rule: 400 px regular,
- * 276 px compact, src/loader/svc-global.ts). The same pass runs axe on the gallery in every language.
- * One page for all of it: the locale picker re-renders the grid in place.
+ * height the loader reserves for it (design.md §14's no-layout-shift rule, src/shared/contract.ts
+ * reservedHeight: 400 px regular, 276 px compact, 620 px in client proof mode), every row held,
+ * the wallet's and the compact card's at 320 px too. One page for all of it: the locale picker
+ * re-renders the grid in place. The phone page's request view, opened in each language, is laid
+ * out again at 320 px and 390 px in place and fails on any word wider than its box.
  *
  * `SVC_SCREENSHOTS=1` also writes docs/screenshots/locale-<xx>.png for the longest languages and
  * the phone page in Polish, Greek and Finnish (`npm run screenshots` sets it).
@@ -13,14 +15,24 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PHONE_COPY } from '../src/phone/copy/all.ts';
 import { LOCALES, type Locale } from '../src/protocol/wire.ts';
+import { reservedHeight } from '../src/shared/contract.ts';
 import { seriousViolations } from './support/axe.ts';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 const WIDTHS = [320, 390] as const;
-/** The height the loader reserves for each size (src/loader/svc-global.ts). */
-const RESERVED = { regular: 400, compact: 276 } as const;
+const PHONE_WIDTHS = [320, 390] as const;
+/**
+ * The heights the loader reserves (src/shared/contract.ts): a gallery row's card is compact when
+ * its id ends so, in client proof mode when it shows a wallet (src/demo/gallery.ts names them).
+ */
+const RESERVED = {
+  regular: reservedHeight({ size: 'regular' }),
+  compact: reservedHeight({ size: 'compact' }),
+  proof: reservedHeight({ clientProofMode: true }),
+};
 /** The rows of the states the contract names, in both sizes: waiting, expired, failed, completed, a configuration error. */
 const CONTRACT_ROWS = ['waiting', 'expired', 'failed', 'completed', 'error-config'].flatMap((id) => [
   id,
@@ -34,44 +46,54 @@ test.beforeEach(({ browserName }) => {
   test.skip(browserName !== 'chromium', 'layout is measured once, in Chromium (design.md §20)');
 });
 
-/** Every light-theme card of the gallery: what overflows, and what is taller than its reserve. */
-async function misfits(page: Page, width: number): Promise<{ renders: number; problems: string[] }> {
+/**
+ * Every light-theme card of the gallery at each of `widths` (one round trip): what overflows, and
+ * what is taller than its reserve.
+ */
+async function misfits(page: Page, widths: readonly number[]): Promise<{ renders: number; problems: string[] }> {
   return page.evaluate(
-    ({ width, reserved }) => {
+    ({ widths, reserved }) => {
       const problems: string[] = [];
       let renders = 0;
-      for (const row of Array.from(document.querySelectorAll<HTMLElement>('[data-testid^="gallery-row-"]'))) {
-        const id = row.dataset.testid!.slice('gallery-row-'.length);
-        const card = row.querySelector('.cell-light [data-testid="svc-widget"]')?.shadowRoot?.querySelector('.card');
-        if (!card) {
-          problems.push(`${id}: no card`);
-          continue;
+      for (const width of widths) {
+        for (const slot of Array.from(document.querySelectorAll<HTMLElement>('.cell-slot'))) {
+          slot.style.setProperty('width', `${width}px`);
+          slot.style.setProperty('max-width', 'none');
         }
-        renders++;
-        const box = card.getBoundingClientRect();
-        const limit = card.classList.contains('compact') ? reserved.compact : reserved.regular;
-        // Not a language's doing, so not held here (docs/embedding.md#languages says so): client proof
-        // mode's denser QR code (3 px a module) makes every wallet card taller than the reserve, and
-        // at 320 px the compact card's words go under its QR code, in every language.
-        const languageFree = id.startsWith('waiting-wallet') || (id === 'waiting-compact' && width < 340);
-        if (box.height > limit + 0.5 && !languageFree)
-          problems.push(`${id}: the card is ${box.height} px tall, over ${limit}`);
-        if (box.width > width + 0.5) problems.push(`${id}: the card is ${box.width} px wide in ${width}`);
-        for (const element of [card, ...Array.from(card.querySelectorAll('*'))]) {
-          // the live region is visually hidden by design; an SVG's box is its drawing
-          if (element.closest('.sr, svg')) continue;
-          const over = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
-          if (over && element.clientWidth > 0)
-            problems.push(
-              `${id}: <${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}"> holds ` +
-                `${element.scrollWidth}×${element.scrollHeight} in ${element.clientWidth}×${element.clientHeight}: ` +
-                `“${(element.textContent ?? '').slice(0, 60)}”`,
-            );
+        for (const row of Array.from(document.querySelectorAll<HTMLElement>('[data-testid^="gallery-row-"]'))) {
+          const id = row.dataset.testid!.slice('gallery-row-'.length);
+          const card = row.querySelector('.cell-light [data-testid="svc-widget"]')?.shadowRoot?.querySelector('.card');
+          if (!card) {
+            problems.push(`${id}: no card`);
+            continue;
+          }
+          renders++;
+          const box = card.getBoundingClientRect();
+          const limit = id.includes('wallet')
+            ? reserved.proof
+            : id.endsWith('-compact')
+              ? reserved.compact
+              : reserved.regular;
+          if (!(box.height <= limit + 0.5))
+            problems.push(`${id} @ ${width}px: the card is ${box.height} px tall, over ${limit}`);
+          if (box.width > width + 0.5) problems.push(`${id}: the card is ${box.width} px wide in ${width}`);
+          for (const element of [card, ...Array.from(card.querySelectorAll('*'))]) {
+            // the live region is visually hidden by design; an SVG's box is its drawing
+            if (element.closest('.sr, svg')) continue;
+            const over =
+              element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+            if (over && element.clientWidth > 0)
+              problems.push(
+                `${id} @ ${width}px: <${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}"> holds ` +
+                  `${element.scrollWidth}×${element.scrollHeight} in ${element.clientWidth}×${element.clientHeight}: ` +
+                  `“${(element.textContent ?? '').slice(0, 60)}”`,
+              );
+          }
         }
       }
       return { renders, problems };
     },
-    { width, reserved: RESERVED },
+    { widths, reserved: RESERVED },
   );
 }
 
@@ -107,18 +129,21 @@ async function openGallery(page: Page): Promise<void> {
 test('every state of both sizes fits at 320 px and 390 px in all 24 languages, within the height the loader reserves', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(SCREENSHOTS ? 480_000 : 240_000);
   await openGallery(page);
+  // the light column is measured: the dark one and the notes leave the layout (half its work)
+  await page.evaluate(() =>
+    document
+      .querySelectorAll<HTMLElement>('.cell-dark, .row-note')
+      .forEach((element) => element.style.setProperty('display', 'none')),
+  );
   const problems: string[] = [];
   let renders = 0;
   for (const locale of LOCALES) {
     await showLocale(page, locale);
-    for (const px of WIDTHS) {
-      await setWidth(page, px);
-      const found = await misfits(page, px);
-      renders += found.renders;
-      problems.push(...found.problems.map((p) => `${locale} @ ${px}px: ${p}`));
-    }
+    const found = await misfits(page, WIDTHS);
+    renders += found.renders;
+    problems.push(...found.problems.map((p) => `${locale}: ${p}`));
   }
   console.log(`locale-fit: ${renders} renders (${LOCALES.length} languages × ${WIDTHS.length} widths × every row)`);
   expect(problems).toEqual([]);
@@ -126,15 +151,18 @@ test('every state of both sizes fits at 320 px and 390 px in all 24 languages, w
 
   if (!SCREENSHOTS) return;
   mkdirSync(DIR, { recursive: true });
+  // five 320 px columns and their gaps, wider than the 1400 px the test runs in
+  await page.setViewportSize({ width: 1800, height: 900 });
   await setWidth(page, 320);
   // the contract's ten rows, light theme, five to a line (the page's CSP allows no style sheet: CSSOM)
   await page.evaluate((rows) => {
     const hide = (element: Element): void => (element as HTMLElement).style.setProperty('display', 'none');
     for (const row of Array.from(document.querySelectorAll<HTMLElement>('.gallery-row')))
       if (!rows.includes(row.dataset.testid!.slice('gallery-row-'.length))) hide(row);
-    Array.from(document.querySelectorAll('.cell-dark, .row-note')).forEach(hide);
     const grid = document.querySelector<HTMLElement>('.gallery-rows')!.style;
     grid.setProperty('grid-template-columns', 'repeat(5, max-content)');
+    // the element's own box, which the screenshot takes, as wide as its five columns
+    grid.setProperty('width', 'max-content');
     grid.setProperty('column-gap', '16px');
     for (const cells of Array.from(document.querySelectorAll<HTMLElement>('.cells')))
       cells.style.setProperty('grid-template-columns', 'max-content');
@@ -186,6 +214,28 @@ async function requestIn(page: Page, locale: Locale): Promise<string> {
   return ((await answer.json()) as { deep_link: string }).deep_link;
 }
 
+/**
+ * What spills out of its box on the phone page as it stands (its lines wrap, so a word wider than
+ * its box is what overflows): every element whose content is wider than it, and the page wider
+ * than the screen. The screen-reader-only words are 1 px boxes by design.
+ */
+async function phoneMisfits(page: Page, width: number): Promise<string[]> {
+  return page.evaluate((width) => {
+    const problems: string[] = [];
+    if (document.documentElement.scrollWidth > width + 1)
+      problems.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      if (element.closest('.phone-sr, svg, script, style')) continue;
+      if (element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
+        problems.push(
+          `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}"> holds ` +
+            `${element.scrollWidth} px in ${element.clientWidth}: “${(element.textContent ?? '').slice(0, 60)}”`,
+        );
+    }
+    return problems;
+  }, width);
+}
+
 for (const half of [LOCALES.slice(0, 12), LOCALES.slice(12)])
   test(`the phone page speaks the request’s language (${half[0]}…${half.at(-1)}), that one only, and axe finds nothing`, async ({
     page,
@@ -200,6 +250,8 @@ for (const half of [LOCALES.slice(0, 12), LOCALES.slice(12)])
       if (/^[a-z]{2}-[\w-]+\.js$/.test(name)) copies.push(name.slice(0, 2));
     });
     const accessibility: string[] = [];
+    const overflow: string[] = [];
+    let renders = 0;
     for (const locale of half) {
       copies.length = 0;
       await phone.goto(await requestIn(page, locale));
@@ -209,8 +261,73 @@ for (const half of [LOCALES.slice(0, 12), LOCALES.slice(12)])
       await expect.poll(() => copies.length).toBeGreaterThanOrEqual(1);
       expect(copies.filter((l) => l !== locale)).toEqual([]);
       accessibility.push(...(await seriousViolations(phone)).map((v) => `${locale}: ${v}`));
+      // the request's view fits a 320 px and a 390 px phone (design.md §20), re-laid out in place
+      for (const width of PHONE_WIDTHS) {
+        await phone.setViewportSize({ width, height: 740 });
+        overflow.push(...(await phoneMisfits(phone, width)).map((p) => `${locale} @ ${width}px: ${p}`));
+        renders++;
+      }
+      await phone.setViewportSize({ width: 360, height: 740 });
       if (SCREENSHOTS && ['pl', 'el', 'fi'].includes(locale))
         await phone.screenshot({ path: `${DIR}phone-${locale}.png`, fullPage: true, animations: 'disabled' });
     }
+    console.log(
+      `locale-fit: the phone page, ${renders} renders (${half.length} languages × ${PHONE_WIDTHS.length} widths)`,
+    );
     expect(accessibility).toEqual([]);
+    expect(overflow).toEqual([]);
   });
+
+test('the phone page’s done view and its way back fit 320 px and 390 px in all 24 languages', async ({ page }) => {
+  // design.md §19's done view, as a link that is not (or no longer) valid shows it: its panel, and
+  // beside its words the way back's button as an approved view has it (OutcomePanel.tsx). Each
+  // language's words are put in place, panel by panel, at each width: two layouts a language.
+  await page.goto(`${SERVICE_URL}/m/v/vr_locale_fit/done`);
+  await expect(page.getByTestId('phone-done')).toBeVisible();
+  await page.evaluate(() => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'phone-button phone-button-secondary';
+    document.querySelector('[data-testid="phone-done"]')!.append(button);
+  });
+  const words = LOCALES.map((locale) => {
+    const { doneView, backToSite } = PHONE_COPY[locale];
+    return { locale, back: backToSite, panels: [doneView.shared, doneView.ended, doneView.neutral] };
+  });
+  const problems: string[] = [];
+  let renders = 0;
+  for (const width of PHONE_WIDTHS) {
+    await page.setViewportSize({ width, height: 740 });
+    const found = await page.evaluate(
+      ({ words, width }) => {
+        const out: string[] = [];
+        let count = 0;
+        const panel = document.querySelector<HTMLElement>('[data-testid="phone-done"]')!;
+        for (const { locale, back, panels } of words) {
+          document.documentElement.lang = locale;
+          panel.querySelector('button')!.textContent = back;
+          for (const { title, help } of panels) {
+            panel.querySelector('h2')!.textContent = title;
+            panel.querySelector('p')!.textContent = help;
+            count++;
+            if (document.documentElement.scrollWidth > width + 1)
+              out.push(`${locale}: the page is ${document.documentElement.scrollWidth} px wide`);
+            for (const element of [panel, ...Array.from(panel.querySelectorAll('*'))])
+              if (element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
+                out.push(
+                  `${locale}: <${element.tagName.toLowerCase()}> holds ${element.scrollWidth} px ` +
+                    `in ${element.clientWidth}: “${element.textContent}”`,
+                );
+          }
+        }
+        return { out, count };
+      },
+      { words, width },
+    );
+    renders += found.count;
+    problems.push(...found.out.map((p) => `${width}px ${p}`));
+  }
+  console.log(`locale-fit: the done view, ${renders} renders (24 languages × 3 panels × 2 widths)`);
+  expect(problems).toEqual([]);
+  expect(renders).toBe(LOCALES.length * 3 * PHONE_WIDTHS.length);
+});

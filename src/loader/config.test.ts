@@ -261,6 +261,41 @@ describe('isSameOriginPath', () => {
       expect(isSameOriginPath(path)).toBe(false);
     },
   );
+
+  it('accepts only what resolves to the page origin: 20,000 strings of URL-significant characters', () => {
+    // the characters that make a URL parser change its mind: slashes, backslashes, the whitespace
+    // and controls it strips, a scheme's colon, dots, percent escapes, an at sign, ? and #
+    const alphabet = [
+      '/',
+      '/',
+      '\\',
+      '\t',
+      '\n',
+      '\r',
+      ' ',
+      '\0',
+      '\x7f',
+      ':',
+      '.',
+      '%2f',
+      '%5c',
+      '@',
+      '?',
+      '#',
+      'a',
+      'é',
+    ];
+    let seed = 1;
+    const next = (n: number): number => ((seed = (seed * 48271) % 2147483647), seed % n);
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const path = (i % 2 ? '/' : '') + Array.from({ length: next(8) }, () => alphabet[next(alphabet.length)]).join('');
+      if (!isSameOriginPath(path)) continue;
+      accepted++;
+      expect(new URL(path, location.href).origin, JSON.stringify(path)).toBe(location.origin);
+    }
+    expect(accepted).toBeGreaterThan(1000);
+  });
 });
 
 describe('optionsToRaw', () => {

@@ -28,6 +28,6 @@ if (!host.SVC) {
     host.SVC = api;
     if (!result && raw.render !== 'explicit') autoRender(script);
   } catch (error) {
-    console.error('[svc] INIT_FAILED', error);
+    console.error('[svc]', 'INIT_FAILED', error);
   }
 }

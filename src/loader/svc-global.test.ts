@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MountOptions, MountWidget, WidgetController, WidgetState } from '../shared/contract.ts';
+import {
+  reservedHeight,
+  type MountOptions,
+  type MountWidget,
+  type WidgetController,
+  type WidgetState,
+} from '../shared/contract.ts';
 import { createSvc } from './svc-global.ts';
 import type { RawConfig } from './config.ts';
 
@@ -142,14 +148,23 @@ describe('window.SVC', () => {
     }
   });
 
-  it('reserves the card’s size in its container at once, before the UI arrives', () => {
+  it('reserves the card’s size in its container at once, before the UI arrives: taller in client proof mode', () => {
     const { api } = svc(undefined, () => new Promise(() => {}));
-    const regular = box('r');
-    const compact = box('c');
-    api.render(regular);
-    api.render(compact, { size: 'compact' });
-    expect(regular.style.minHeight).toBe('400px');
-    expect(compact.style.minHeight).toBe('276px');
+    const [regular, compact, proof, proofCompact] = ['r', 'c', 'p', 'pc'].map(box);
+    api.render(regular!);
+    api.render(compact!, { size: 'compact' });
+    api.render(proof!, { clientProofMode: true });
+    api.render(proofCompact!, { clientProofMode: true, size: 'compact' });
+    expect([regular, compact, proof, proofCompact].map((c) => c!.style.minHeight)).toEqual([
+      '400px',
+      '276px',
+      '620px',
+      '620px',
+    ]);
+    // the heights the preview and e2e/locale-fit.spec.ts hold the card to (src/shared/contract.ts)
+    expect(reservedHeight({ size: 'regular' })).toBe(400);
+    expect(reservedHeight({ size: 'compact' })).toBe(276);
+    expect(reservedHeight({ size: 'compact', clientProofMode: true })).toBe(620);
   });
 
   it('asks for the locale of each widget with the UI bundle, so its script travels in parallel', async () => {

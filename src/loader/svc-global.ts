@@ -126,9 +126,9 @@ export function createSvc(env: SvcEnvironment): { api: SvcApi; autoRender(script
     );
 
     return (container) => {
-      // No layout shift (design.md §7, docs/embedding.md): the card's size, reserved through the
-      // CSSOM (a CSP's style-src does not govern it) before the UI arrives; styles.ts holds the card to it.
-      container.style.minHeight = config.size == 'compact' ? '276px' : '400px';
+      // No layout shift (design.md §7, §14, docs/embedding.md): the card's size, reserved through the
+      // CSSOM (a CSP's style-src does not govern it) before the UI arrives; the card inherits it (styles.ts).
+      container.style.minHeight = config.clientProofMode ? '620px' : config.size == 'compact' ? '276px' : '400px';
       let state: WidgetState = 'creating';
       let controller: WidgetController | undefined;
       /** calls made before the UI arrived; undefined once removed */

@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PhoneCopy } from './copy/index.ts';
 
-/** m:ss until `expiresAt` (ms since epoch); shown, not announced (it would chatter). */
+/**
+ * m:ss until `expiresAt` (ms since epoch), shown; to a screen reader, which would read m:ss as a
+ * time of day, the minutes left in words with their plural form (design.md §20: "4:32" is "5
+ * minutes"). Not announced: it would chatter.
+ */
 export function Countdown({
   copy,
   expiresAt,
@@ -20,7 +24,8 @@ export function Countdown({
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   return (
     <p class="phone-countdown" data-testid="countdown">
-      {copy.expiresIn(text)}
+      <span aria-hidden="true">{copy.expiresIn(text)}</span>
+      <span class="phone-sr">{copy.minutesLeft(Math.max(1, Math.ceil(seconds / 60)))}</span>
     </p>
   );
 }

@@ -98,7 +98,10 @@ describe('phone page', () => {
     expect(facts).toEqual(['Sie sind 18 Jahre oder älter', 'Sie haben die französische Staatsangehörigkeit']);
     expect(text()).toContain('Testperson');
     expect(text()).toContain('Gesichtsprüfung');
-    expect(host.querySelector('[data-testid="countdown"]')?.textContent).toMatch(/^Anfrage läuft in \d+:\d\d ab$/);
+    const countdown = host.querySelector('[data-testid="countdown"]')!;
+    expect(countdown.querySelector('[aria-hidden="true"]')?.textContent).toMatch(/^Anfrage läuft in \d+:\d\d ab$/);
+    // a screen reader hears minutes in words, not a time of day (design.md §20)
+    expect(countdown.querySelector('.phone-sr')?.textContent).toMatch(/^Anfrage läuft in \d+ Minuten? ab$/);
     expect(text()).not.toMatch(/\b(You|Approve|Cancel|Test persona)\b/);
     // test tools find the buttons by outcome whatever the language
     const buttons = [...host.querySelectorAll('button[data-outcome]')];

@@ -157,6 +157,19 @@ export interface CreateError extends Error {
   retryable: boolean;
 }
 
+/**
+ * The height in CSS px the loader reserves for a card in its container before the UI arrives, and
+ * that every state of the card keeps (design.md §14's no layout shift, docs/embedding.md#no-layout-shift):
+ * the card's CSS inherits it (src/widget/styles.ts), the designers' preview sets it as the loader
+ * does. Client proof mode has the tallest card in either size: the wallet's QR code keeps 3 px a
+ * module (up to the card's 360 px inner width) with its words under it.
+ *
+ * @example reservedHeight({ size: 'compact', clientProofMode: false }) // 276
+ */
+export function reservedHeight(config: { size?: Size; clientProofMode?: boolean }): number {
+  return config.clientProofMode ? 620 : config.size == 'compact' ? 276 : 400;
+}
+
 /** `data-accent` and the `accent` option: a hex colour, `#rgb` or `#rrggbb`; no names, no functions, no alpha. */
 export const ACCENT_PATTERN = /^#([\da-f]{3}){1,2}$/i;
 

@@ -9,7 +9,7 @@ afterEach(() => {
 
 describe('pickLocale', () => {
   it('knows the languages LOCALES names, no more', () => {
-    expect(SPOKEN).toBe(LOCALES.join(''));
+    expect(SPOKEN.match(/../g)!.sort()).toEqual([...LOCALES].sort());
     expect(pickLocale(['ro-MD'])).toBe('ro');
     expect(pickLocale(['fil', 'o', 'rb'], 'en')).toBe('en');
   });

@@ -7,7 +7,15 @@
 import { Fragment, h, render } from 'preact';
 import type { FailReason } from '../protocol/wire.ts';
 import type { QrModules } from '../protocol/qr.ts';
-import type { Layout, LoaderErrorCode, LocaleOption, Size, Theme, WidgetState } from '../shared/contract.ts';
+import {
+  reservedHeight,
+  type Layout,
+  type LoaderErrorCode,
+  type LocaleOption,
+  type Size,
+  type Theme,
+  type WidgetState,
+} from '../shared/contract.ts';
 import { resolveLocale } from '../shared/locale.ts';
 import { accentCss } from './accent.ts';
 import { ALL_COPY } from './copy/all.ts';
@@ -152,6 +160,11 @@ export function renderPreview(host: HTMLElement, options: PreviewOptions): () =>
   const element = document.createElement('div');
   element.setAttribute('data-testid', 'svc-widget');
   element.setAttribute('data-state', options.state);
+  // the height the loader reserves in a real container, which the card inherits (styles.ts)
+  element.style.setProperty(
+    'min-height',
+    `${reservedHeight({ size: options.size, clientProofMode: options.wallet !== undefined && options.wallet !== false })}px`,
+  );
   host.append(element);
   const root = element.attachShadow({ mode: 'open' });
   const extraCss = options.accent ? accentCss(options.accent) : '';

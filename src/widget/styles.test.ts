@@ -53,11 +53,16 @@ describe('the widget stylesheet', () => {
     expect(fontSize('.head')).toBeLessThan(fontSize('.title'));
   });
 
-  it('gives the card no fixed height, but one min-height per size that every state keeps (no layout shift)', () => {
-    expect(/\.card\{[^}]*[;{]height:/.exec(CSS)).toBeNull();
-    // the sizes the loader reserves in the container (src/loader/svc-global.ts)
-    expect(CSS).toMatch(/\.card\{[^}]*min-height:400px/);
-    expect(CSS).toMatch(/\.compact\{min-height:276px\}/);
+  it('gives the card no height of its own: it fills the height the loader reserves in the container (no layout shift)', () => {
+    expect(/\.card\{[^}]*[;{](min-)?height:/.exec(CSS)).toBeNull();
+    // the host takes the container's min-height (src/shared/contract.ts reservedHeight) and, a grid,
+    // stretches its one row, the card, to it
+    expect(CSS).toMatch(/:host\{[^}]*display:grid;min-height:inherit\}/);
+  });
+
+  it('lets the compact card’s QR code at its least side shrink beside its words in a narrow column, not a wallet’s', () => {
+    // 136 px: the words' 120 px column and the 16 px gap; the wallet's code is wider than 160 px and wraps
+    expect(CSS).toContain('.compact :has(>[width="160"]){max-width:calc(100% - 136px)}');
   });
 
   it('lets the compact card’s countdown wrap (wider than its column in Irish), and balances titles, no word left alone', () => {

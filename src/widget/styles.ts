@@ -1,9 +1,10 @@
 /**
  * The widget's one stylesheet, adopted by every shadow root as a constructed stylesheet: no
  * <style> element and no style attribute in the markup, so it works under a `style-src` without
- * 'unsafe-inline'. The card keeps one size per `data-size` across its states (min-height: 400 px,
- * compact 276 px), the size the loader reserves in the container before the UI arrives (no layout
- * shift: src/loader/svc-global.ts, docs/embedding.md). Only browsers without constructed stylesheets (Safari before 16.4) get a
+ * 'unsafe-inline'. The card keeps one size across its states: the height the loader reserves in
+ * its container before the UI arrives (src/shared/contract.ts reservedHeight: 400 px, compact 276 px,
+ * client proof mode 620 px), which the host and the card inherit, so the number lives in one
+ * place (no layout shift: docs/embedding.md#no-layout-shift). Only browsers without constructed stylesheets (Safari before 16.4) get a
  * <style> element instead. Partners theme it with --svc-accent, --svc-radius and --svc-font on
  * the container (custom properties inherit into the shadow root), or with `data-accent`, which
  * adds a sheet of the widget's own (accent.ts) that also keeps text on and around it readable.
@@ -16,10 +17,10 @@ const LIGHT =
 
 /** The whole stylesheet (tests read it); {@link cssWith} is how the widget takes it. */
 export const CSS =
-  `:host{all:initial;display:block}` +
+  `:host{all:initial;display:grid;min-height:inherit}` +
   `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;` +
   `display:flex;flex-flow:column;` +
-  `gap:12px;width:100%;max-width:400px;min-height:400px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
+  `gap:12px;width:100%;max-width:400px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
   `background:var(--bg);color:var(--fg);` +
   `font:15px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-align:center}` +
   `.dark,.auto{${DARK}}.light{${LIGHT}}@media(prefers-color-scheme:light){.auto{${LIGHT}}}` +
@@ -43,10 +44,14 @@ export const CSS =
   `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
   // The words of a state (.text) and its buttons (.row) lay out as the state's own children;
   // the compact card (data-size="compact") puts them beside the QR code or the icon, buttons in a row.
-  `.text,.row{display:contents}.compact{min-height:276px}.compact .state{flex-flow:wrap;gap:16px;text-align:start}` +
+  `.text,.row{display:contents}.compact .state{flex-flow:wrap;gap:16px;text-align:start}.compact h2{font-size:15px}` +
   // the countdown wraps like any words: in Irish or Portuguese it is wider than the compact column (design.md §20)
   `.compact [role=timer]{font-size:12px}` +
-  `.compact .text{flex-basis:120px;min-width:0;align-items:start}.compact .row{display:flex;flex-flow:wrap;align-items:center;gap:8px}` +
+  `.compact .text{flex-basis:120px;min-width:0;align-items:start;gap:6px}` +
+  // a QR code at its least side (Qr.tsx) shrinks beside the words in a column under 340 px: 142 px at
+  // 320 px, 3 px a module still; a denser one (the wallet's, 3 px a module) goes above them
+  `.compact :has(>[width="160"]){max-width:calc(100% - 136px)}` +
+  `.compact .row{display:flex;flex-flow:wrap;align-items:center;gap:8px}` +
   `.compact .m>.icon,.compact .m .help{display:none}` +
   `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
   `@media(prefers-reduced-motion:reduce){*{animation:none!important}}`;

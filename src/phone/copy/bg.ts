@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Bulgarian: the polite plural, Bulgarian quotation marks, buttons as verbal nouns. */
 export const bg: PhoneCopy = {
@@ -28,6 +29,8 @@ export const bg: PhoneCopy = {
     `Услугата за проверка не научава за кой сайт става дума. Доказателството се издава само за приложението „${app}“.`,
   minimalNote: 'Само тези отговори напускат телефона, нищо друго за вас.',
   expiresIn: (text) => `Заявката изтича след ${text}`,
+  minutesLeft: (n) =>
+    plural('bg', n, { one: 'Заявката изтича след {n} минута', other: 'Заявката изтича след {n} минути' }),
   outcomes: {
     approved: { title: 'Проверката е одобрена', help: 'Можете да се върнете в сайта: той продължава сам.' },
     failed: { title: 'Проверката не успя', help: 'Сайтът показва, че проверката не е успешна.' },

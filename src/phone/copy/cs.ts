@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Czech: vykání, Czech quotation marks. */
 export const cs: PhoneCopy = {
@@ -27,6 +28,13 @@ export const cs: PhoneCopy = {
   blindNote: (app) => `Ověřovací služba se nedozví, o jaký web jde. Doklad se vystaví jen pro aplikaci „${app}“.`,
   minimalNote: 'Telefon opustí jen tyto odpovědi, nic dalšího o vás.',
   expiresIn: (text) => `Platnost žádosti vyprší za ${text}`,
+  minutesLeft: (n) =>
+    plural('cs', n, {
+      one: 'Platnost žádosti vyprší za {n} minutu',
+      few: 'Platnost žádosti vyprší za {n} minuty',
+      many: 'Platnost žádosti vyprší za {n} minuty',
+      other: 'Platnost žádosti vyprší za {n} minut',
+    }),
   outcomes: {
     approved: { title: 'Ověření schváleno', help: 'Můžete se vrátit na web: pokračuje sám.' },
     failed: { title: 'Ověření se nezdařilo', help: 'Web zobrazí, že ověření neuspělo.' },

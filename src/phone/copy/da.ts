@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Danish: "du", Danish quotation marks »…«, the widget's words (src/widget/copy/da.ts). */
 export const da: PhoneCopy = {
@@ -27,6 +28,8 @@ export const da: PhoneCopy = {
     `Verifikationstjenesten får ikke at vide, hvilket websted det drejer sig om. Beviset udstedes kun til appen »${app}«.`,
   minimalNote: 'Kun disse svar forlader telefonen – intet andet om dig.',
   expiresIn: (text) => `Anmodningen udløber om ${text}`,
+  minutesLeft: (n) =>
+    plural('da', n, { one: 'Anmodningen udløber om {n} minut', other: 'Anmodningen udløber om {n} minutter' }),
   outcomes: {
     approved: {
       title: 'Verifikationen er godkendt',

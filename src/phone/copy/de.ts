@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** German: formal "Sie", German quotation marks. */
 export const de: PhoneCopy = {
@@ -31,6 +32,8 @@ export const de: PhoneCopy = {
     `Der Prüfdienst erfährt nicht, um welche Website es sich handelt. Der Nachweis wird nur für die App „${app}“ ausgestellt.`,
   minimalNote: 'Nur diese Antworten verlassen das Smartphone, sonst nichts über Sie.',
   expiresIn: (text) => `Anfrage läuft in ${text} ab`,
+  minutesLeft: (n) =>
+    plural('de', n, { one: 'Anfrage läuft in {n} Minute ab', other: 'Anfrage läuft in {n} Minuten ab' }),
   outcomes: {
     approved: { title: 'Prüfung bestätigt', help: 'Kehren Sie zur Website zurück: Dort geht es von selbst weiter.' },
     failed: { title: 'Prüfung fehlgeschlagen', help: 'Die Website zeigt an, dass die Prüfung nicht erfolgreich war.' },

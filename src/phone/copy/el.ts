@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Greek: the polite plural ("σας", "Επιστρέψτε"), Greek quotation marks «…». */
 export const el: PhoneCopy = {
@@ -31,6 +32,7 @@ export const el: PhoneCopy = {
     `Η υπηρεσία επαλήθευσης δεν γνωρίζει ποιος είναι ο ιστότοπος. Το αποδεικτικό εκδίδεται μόνο για την εφαρμογή «${app}».`,
   minimalNote: 'Μόνο αυτές οι απαντήσεις φεύγουν από το τηλέφωνο, τίποτε άλλο για εσάς.',
   expiresIn: (text) => `Το αίτημα λήγει σε ${text}`,
+  minutesLeft: (n) => plural('el', n, { one: 'Το αίτημα λήγει σε {n} λεπτό', other: 'Το αίτημα λήγει σε {n} λεπτά' }),
   outcomes: {
     approved: {
       title: 'Η επαλήθευση εγκρίθηκε',

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** English: the page's first language, a tool for testers. */
 export const en: PhoneCopy = {
@@ -24,6 +25,8 @@ export const en: PhoneCopy = {
     `The verification service is not told which site this is. The proof is issued for the app “${app}” only.`,
   minimalNote: 'Only these answers leave the phone, nothing else about you.',
   expiresIn: (text) => `Request expires in ${text}`,
+  minutesLeft: (n) =>
+    plural('en', n, { one: 'Request expires in {n} minute', other: 'Request expires in {n} minutes' }),
   outcomes: {
     approved: { title: 'Verification approved', help: 'You can go back to the site: it continues by itself.' },
     failed: { title: 'Verification failed', help: 'The site shows that the check did not succeed.' },

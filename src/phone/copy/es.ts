@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Spanish, as written in Spain: formal "usted". */
 export const es: PhoneCopy = {
@@ -24,6 +25,12 @@ export const es: PhoneCopy = {
     `El servicio de verificación no sabe de qué sitio web se trata. La prueba se emite solo para la aplicación «${app}».`,
   minimalNote: 'Solo estas respuestas salen del móvil; nada más sobre usted.',
   expiresIn: (text) => `La solicitud caduca en ${text}`,
+  minutesLeft: (n) =>
+    plural('es', n, {
+      one: 'La solicitud caduca en {n} minuto',
+      many: 'La solicitud caduca en {n} de minutos',
+      other: 'La solicitud caduca en {n} minutos',
+    }),
   outcomes: {
     approved: { title: 'Verificación aprobada', help: 'Puede volver al sitio web: continuará por sí solo.' },
     failed: { title: 'Verificación fallida', help: 'El sitio web indica que la verificación no ha salido bien.' },

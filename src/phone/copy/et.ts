@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /**
  * Estonian: formal "teie" in sentences, the short imperative on buttons, Estonian quotation marks
@@ -31,6 +32,7 @@ export const et: PhoneCopy = {
     `Kontrolliteenus ei saa teada, millise veebisaidiga on tegu. Tõend väljastatakse ainult rakendusele „${app}“.`,
   minimalNote: 'Telefonist lähevad välja ainult need vastused, mitte midagi muud teie kohta.',
   expiresIn: (text) => `Päring kehtib veel ${text}`,
+  minutesLeft: (n) => plural('et', n, { one: 'Päring kehtib veel {n} minut', other: 'Päring kehtib veel {n} minutit' }),
   outcomes: {
     approved: { title: 'Kontrollimine on kinnitatud', help: 'Võite naasta veebisaidile: see jätkab ise.' },
     failed: { title: 'Kontrollimine ebaõnnestus', help: 'Veebisait näitab, et kontrollimine ei õnnestunud.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Finnish: the plain imperative Finnish services use, Finnish quotation marks ”…”. */
 export const fi: PhoneCopy = {
@@ -27,6 +28,8 @@ export const fi: PhoneCopy = {
     `Todentamispalvelulle ei kerrota, mikä sivusto on kyseessä. Todiste annetaan vain sovellukselle ”${app}”.`,
   minimalNote: 'Puhelimesta lähtevät vain nämä vastaukset, ei mitään muuta sinusta.',
   expiresIn: (text) => `Pyyntö on voimassa vielä ${text}`,
+  minutesLeft: (n) =>
+    plural('fi', n, { one: 'Pyyntö on voimassa vielä {n} minuutin', other: 'Pyyntö on voimassa vielä {n} minuuttia' }),
   outcomes: {
     approved: { title: 'Todentaminen hyväksytty', help: 'Voit palata sivustolle: se jatkaa itsestään.' },
     failed: { title: 'Todentaminen epäonnistui', help: 'Sivusto näyttää, että tarkistus ei onnistunut.' },

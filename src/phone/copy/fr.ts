@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** French: vouvoiement and French typography (a non-breaking space before « : », inside « »). */
 export const fr: PhoneCopy = {
@@ -29,6 +30,12 @@ export const fr: PhoneCopy = {
     `La preuve est émise pour l’application «\u00a0${app}\u00a0» uniquement.`,
   minimalNote: 'Seules ces réponses quittent le téléphone, rien d’autre à votre sujet.',
   expiresIn: (text) => `La demande expire dans ${text}`,
+  minutesLeft: (n) =>
+    plural('fr', n, {
+      one: 'La demande expire dans {n} minute',
+      many: 'La demande expire dans {n} de minutes',
+      other: 'La demande expire dans {n} minutes',
+    }),
   outcomes: {
     approved: {
       title: 'Vérification approuvée',

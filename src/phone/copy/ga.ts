@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Irish: the singular imperative Irish interfaces use, An Caighdeán Oifigiúil spelling. */
 export const ga: PhoneCopy = {
@@ -28,6 +29,16 @@ export const ga: PhoneCopy = {
     `Ní insítear don tseirbhís fíoraithe cén suíomh atá ann. Eisítear an cruthúnas don aip “${app}” amháin.`,
   minimalNote: 'Ní fhágann aon rud eile fút an guthán, ach na freagraí seo amháin.',
   expiresIn: (text) => `Rachaidh an t-iarratas in éag i gceann ${text}`,
+  // Irish writes the noun as `nóiméad` after every number (its n takes neither lenition nor
+  // eclipsis), so its five plural categories share one sentence
+  minutesLeft: (n) =>
+    plural('ga', n, {
+      one: 'Rachaidh an t-iarratas in éag i gceann {n} nóiméad',
+      two: 'Rachaidh an t-iarratas in éag i gceann {n} nóiméad',
+      few: 'Rachaidh an t-iarratas in éag i gceann {n} nóiméad',
+      many: 'Rachaidh an t-iarratas in éag i gceann {n} nóiméad',
+      other: 'Rachaidh an t-iarratas in éag i gceann {n} nóiméad',
+    }),
   outcomes: {
     approved: {
       title: 'Fíorú ceadaithe',

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Croatian: the polite plural, Croatian quotation marks. */
 export const hr: PhoneCopy = {
@@ -28,6 +29,12 @@ export const hr: PhoneCopy = {
     `Usluga provjere ne saznaje o kojoj je stranici riječ. Dokaz se izdaje samo za aplikaciju „${app}”.`,
   minimalNote: 'Telefon napuštaju samo ovi odgovori, ništa drugo o vama.',
   expiresIn: (text) => `Zahtjev vrijedi još ${text}`,
+  minutesLeft: (n) =>
+    plural('hr', n, {
+      one: 'Zahtjev vrijedi još {n} minutu',
+      few: 'Zahtjev vrijedi još {n} minute',
+      other: 'Zahtjev vrijedi još {n} minuta',
+    }),
   outcomes: {
     approved: { title: 'Provjera odobrena', help: 'Možete se vratiti na stranicu: ona nastavlja sama.' },
     failed: { title: 'Provjera nije uspjela', help: 'Stranica prikazuje da provjera nije uspjela.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Hungarian: the formal "Ön" form, Hungarian quotation marks „…”. */
 export const hu: PhoneCopy = {
@@ -28,6 +29,8 @@ export const hu: PhoneCopy = {
     `Az ellenőrző szolgáltatás nem tudja, melyik webhelyről van szó. Az igazolást csak a(z) „${app}” alkalmazás kapja meg.`,
   minimalNote: 'Csak ezek a válaszok hagyják el a telefont, más nem derül ki Önről.',
   expiresIn: (text) => `A kérés ${text} múlva lejár`,
+  // Hungarian counts with the singular (`5 perc`): one sentence for both categories
+  minutesLeft: (n) => plural('hu', n, { one: 'A kérés {n} perc múlva lejár', other: 'A kérés {n} perc múlva lejár' }),
   outcomes: {
     approved: { title: 'Ellenőrzés jóváhagyva', help: 'Visszatérhet a webhelyre: magától folytatódik.' },
     failed: { title: 'Az ellenőrzés sikertelen', help: 'A webhely jelzi, hogy az ellenőrzés nem sikerült.' },

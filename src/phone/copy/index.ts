@@ -57,6 +57,11 @@ export interface PhoneCopy {
   minimalNote: string;
   /** `text` is m:ss */
   expiresIn(text: string): string;
+  /**
+   * the same, in whole minutes counted up, for screen readers (which read m:ss as a time of day):
+   * plural.ts, a sentence for each plural category the language has
+   */
+  minutesLeft(minutes: number): string;
   /** the persona picker's verdict, recorded (sandbox) */
   outcomes: Readonly<Record<Outcome, Panel>>;
   problems: Readonly<Record<ProblemKey, Panel>>;

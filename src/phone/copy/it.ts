@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Italian: formal "Lei" in sentences; button labels in the imperative interfaces use. */
 export const it: PhoneCopy = {
@@ -27,6 +28,12 @@ export const it: PhoneCopy = {
     `Il servizio di verifica non sa di quale sito si tratti. La prova viene emessa solo per l’app «${app}».`,
   minimalNote: 'Solo queste risposte lasciano il telefono, nient’altro su di lei.',
   expiresIn: (text) => `La richiesta scade tra ${text}`,
+  minutesLeft: (n) =>
+    plural('it', n, {
+      one: 'La richiesta scade tra {n} minuto',
+      many: 'La richiesta scade tra {n} di minuti',
+      other: 'La richiesta scade tra {n} minuti',
+    }),
   outcomes: {
     approved: { title: 'Verifica approvata', help: 'Può tornare al sito: proseguirà da solo.' },
     failed: { title: 'Verifica non riuscita', help: 'Il sito mostra che la verifica non è andata a buon fine.' },

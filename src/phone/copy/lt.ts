@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /**
  * Lithuanian: formal "Jūs", Lithuanian quotation marks „…“, the widget's words
@@ -32,6 +33,13 @@ export const lt: PhoneCopy = {
     `Patikrinimo paslaugai nepranešama, kokia tai svetainė. Įrodymas išduodamas tik programėlei „${app}“.`,
   minimalNote: 'Iš telefono siunčiami tik šie atsakymai – jokios kitos informacijos apie Jus.',
   expiresIn: (text) => `Užklausa galioja dar ${text}`,
+  minutesLeft: (n) =>
+    plural('lt', n, {
+      one: 'Užklausa galioja dar {n} minutę',
+      few: 'Užklausa galioja dar {n} minutes',
+      many: 'Užklausa galioja dar {n} minutės',
+      other: 'Užklausa galioja dar {n} minučių',
+    }),
   outcomes: {
     approved: { title: 'Patikrinimas patvirtintas', help: 'Galite grįžti į svetainę: ji tęs savaime.' },
     failed: { title: 'Patikrinti nepavyko', help: 'Svetainėje bus parodyta, kad patikrinti nepavyko.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /**
  * Latvian: formal "Jūs", Latvian quotation marks „…“, the widget's words (src/widget/copy/lv.ts).
@@ -30,6 +31,12 @@ export const lv: PhoneCopy = {
     `Pārbaudes pakalpojums neuzzina, kura vietne tā ir. Pierādījums tiek izsniegts tikai lietotnei „${app}“.`,
   minimalNote: 'No tālruņa tiek nosūtītas tikai šīs atbildes – nekas cits par Jums.',
   expiresIn: (text) => `Pieprasījums derīgs vēl ${text}`,
+  minutesLeft: (n) =>
+    plural('lv', n, {
+      zero: 'Pieprasījums derīgs vēl {n} minūšu',
+      one: 'Pieprasījums derīgs vēl {n} minūti',
+      other: 'Pieprasījums derīgs vēl {n} minūtes',
+    }),
   outcomes: {
     approved: { title: 'Pārbaude apstiprināta', help: 'Varat atgriezties vietnē: tā turpinās pati.' },
     failed: { title: 'Pārbaude neizdevās', help: 'Vietnē tiks parādīts, ka pārbaude neizdevās.' },

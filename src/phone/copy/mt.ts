@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /**
  * Maltese: the courteous singular of Maltese public services, the Maltese apostrophe ’ and
@@ -27,6 +28,14 @@ export const mt: PhoneCopy = {
   blindNote: (app) => `Is-servizz tal-verifika ma jkunx jaf liema sit hu. Il-prova tinħareġ biss għall-app “${app}”.`,
   minimalNote: 'Dawn it-tweġibiet biss joħorġu mill-mowbajl, xejn aktar dwarek.',
   expiresIn: (text) => `It-talba tiskadi fi żmien ${text}`,
+  minutesLeft: (n) =>
+    plural('mt', n, {
+      one: 'It-talba tiskadi fi żmien {n} minuta',
+      two: 'It-talba tiskadi fi żmien {n} minuti',
+      few: 'It-talba tiskadi fi żmien {n} minuti',
+      many: 'It-talba tiskadi fi żmien {n}-il minuta',
+      other: 'It-talba tiskadi fi żmien {n} minuta',
+    }),
   outcomes: {
     approved: { title: 'Il-verifika ġiet approvata', help: 'Tista’ tmur lura għas-sit: ikompli waħdu.' },
     failed: { title: 'Il-verifika ma rnexxietx', help: 'Is-sit juri li l-verifika ma rnexxietx.' },

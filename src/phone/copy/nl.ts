@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Dutch: formal "u". */
 export const nl: PhoneCopy = {
@@ -27,6 +28,8 @@ export const nl: PhoneCopy = {
     `De verificatiedienst weet niet om welke website het gaat. Het bewijs wordt alleen uitgegeven voor de app ‘${app}’.`,
   minimalNote: 'Alleen deze antwoorden verlaten de telefoon, verder niets over u.',
   expiresIn: (text) => `Verzoek verloopt over ${text}`,
+  minutesLeft: (n) =>
+    plural('nl', n, { one: 'Verzoek verloopt over {n} minuut', other: 'Verzoek verloopt over {n} minuten' }),
   outcomes: {
     approved: { title: 'Verificatie goedgekeurd', help: 'U kunt teruggaan naar de website: die gaat vanzelf verder.' },
     failed: { title: 'Verificatie mislukt', help: 'De website laat zien dat de controle niet is gelukt.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Polish: sentences impersonal or formal ("Proszę…", "Państwo"), Polish quotation marks „…”. */
 export const pl: PhoneCopy = {
@@ -31,6 +32,13 @@ export const pl: PhoneCopy = {
     `Usługa weryfikacji nie wie, o którą stronę chodzi. Potwierdzenie jest wystawiane wyłącznie dla aplikacji „${app}”.`,
   minimalNote: 'Telefon przekazuje tylko te odpowiedzi i nic więcej o Państwu.',
   expiresIn: (text) => `Żądanie wygaśnie za ${text}`,
+  minutesLeft: (n) =>
+    plural('pl', n, {
+      one: 'Żądanie wygaśnie za {n} minutę',
+      few: 'Żądanie wygaśnie za {n} minuty',
+      many: 'Żądanie wygaśnie za {n} minut',
+      other: 'Żądanie wygaśnie za {n} minuty',
+    }),
   outcomes: {
     approved: { title: 'Weryfikacja zatwierdzona', help: 'Można wrócić na stronę: przejdzie dalej sama.' },
     failed: { title: 'Weryfikacja nie powiodła się', help: 'Strona pokaże, że sprawdzenie się nie powiodło.' },

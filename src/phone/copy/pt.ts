@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Portuguese, as written in Portugal: the formal third person. */
 export const pt: PhoneCopy = {
@@ -24,6 +25,12 @@ export const pt: PhoneCopy = {
     `O serviço de verificação não sabe de que site se trata. A prova é emitida apenas para a aplicação «${app}».`,
   minimalNote: 'Só estas respostas saem do telemóvel, nada mais sobre si.',
   expiresIn: (text) => `O pedido expira dentro de ${text}`,
+  minutesLeft: (n) =>
+    plural('pt', n, {
+      one: 'O pedido expira dentro de {n} minuto',
+      many: 'O pedido expira dentro de {n} de minutos',
+      other: 'O pedido expira dentro de {n} minutos',
+    }),
   outcomes: {
     approved: { title: 'Verificação aprovada', help: 'Pode voltar ao site: ele continua sozinho.' },
     failed: { title: 'Verificação falhada', help: 'O site indica que a verificação não foi bem-sucedida.' },

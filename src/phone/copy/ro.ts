@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Romanian: the polite plural, Romanian quotation marks, ș and ț with the comma below. */
 export const ro: PhoneCopy = {
@@ -28,6 +29,12 @@ export const ro: PhoneCopy = {
     `Serviciul de verificare nu află despre ce site este vorba. Dovada este emisă doar pentru aplicația „${app}”.`,
   minimalNote: 'Doar aceste răspunsuri părăsesc telefonul, nimic altceva despre dumneavoastră.',
   expiresIn: (text) => `Cererea expiră în ${text}`,
+  minutesLeft: (n) =>
+    plural('ro', n, {
+      one: 'Cererea expiră în {n} minut',
+      few: 'Cererea expiră în {n} minute',
+      other: 'Cererea expiră în {n} de minute',
+    }),
   outcomes: {
     approved: { title: 'Verificare aprobată', help: 'Puteți reveni pe site: acesta continuă singur.' },
     failed: { title: 'Verificarea nu a reușit', help: 'Site-ul arată că verificarea nu a reușit.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Slovak: vykanie, Slovak quotation marks. */
 export const sk: PhoneCopy = {
@@ -27,6 +28,13 @@ export const sk: PhoneCopy = {
   blindNote: (app) => `Overovacia služba sa nedozvie, o akú stránku ide. Doklad sa vydá len pre aplikáciu „${app}“.`,
   minimalNote: 'Telefón opustia len tieto odpovede, nič iné o vás.',
   expiresIn: (text) => `Žiadosť je platná ešte ${text}`,
+  minutesLeft: (n) =>
+    plural('sk', n, {
+      one: 'Žiadosť je platná ešte {n} minútu',
+      few: 'Žiadosť je platná ešte {n} minúty',
+      many: 'Žiadosť je platná ešte {n} minúty',
+      other: 'Žiadosť je platná ešte {n} minút',
+    }),
   outcomes: {
     approved: { title: 'Overenie schválené', help: 'Môžete sa vrátiť na stránku: pokračuje sama.' },
     failed: { title: 'Overenie sa nepodarilo', help: 'Stránka zobrazí, že overenie neuspelo.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Slovenian: vikanje, Slovenian quotation marks. */
 export const sl: PhoneCopy = {
@@ -31,6 +32,13 @@ export const sl: PhoneCopy = {
     `Storitev preverjanja ne izve, za katero spletno mesto gre. Dokazilo se izda samo za aplikacijo „${app}“.`,
   minimalNote: 'Telefon zapustijo le navedeni odgovori, nič drugega o vas.',
   expiresIn: (text) => `Zahteva velja še ${text}`,
+  minutesLeft: (n) =>
+    plural('sl', n, {
+      one: 'Zahteva velja še {n} minuto',
+      two: 'Zahteva velja še {n} minuti',
+      few: 'Zahteva velja še {n} minute',
+      other: 'Zahteva velja še {n} minut',
+    }),
   outcomes: {
     approved: { title: 'Preverjanje odobreno', help: 'Vrnete se lahko na spletno mesto: nadaljevalo bo samo.' },
     failed: { title: 'Preverjanje ni uspelo', help: 'Spletno mesto prikaže, da preverjanje ni uspelo.' },

@@ -1,4 +1,5 @@
 import type { PhoneCopy } from './index.ts';
+import { plural } from './plural.ts';
 
 /** Swedish: "du", Swedish quotation marks ”…”, the widget's words (src/widget/copy/sv.ts). */
 export const sv: PhoneCopy = {
@@ -30,6 +31,7 @@ export const sv: PhoneCopy = {
     `Verifieringstjänsten får inte veta vilken webbplats det gäller. Beviset utfärdas bara för appen ”${app}”.`,
   minimalNote: 'Bara de här svaren lämnar mobilen, inget annat om dig.',
   expiresIn: (text) => `Begäran går ut om ${text}`,
+  minutesLeft: (n) => plural('sv', n, { one: 'Begäran går ut om {n} minut', other: 'Begäran går ut om {n} minuter' }),
   outcomes: {
     approved: {
       title: 'Verifieringen godkändes',
