@@ -24,7 +24,7 @@ export {
   type RequestChoices,
   standardPartnerOf,
 } from './create-request.ts';
-export { exchangeGrant, introspectPassToken, type PassTokenRead, readPassTokenAhead } from './exchange.ts';
+export { exchangeGrant, grantReadWithNonce, introspectPassToken, passTokenReadWithNonce } from './exchange.ts';
 export { checkHealth, checkReadiness, READY_TIMEOUT_MS } from './health.ts';
 export { loaderWarnings } from './loader-warnings.ts';
 export { observeStore } from './observed-store.ts';

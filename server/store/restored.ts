@@ -39,5 +39,9 @@ export function restoredStore(inner: Store, restoredAt: number): Store {
       const grant = await inner.consumeGrant(digest, now);
       return grant && grant.verifiedAt < restoredAt ? null : grant;
     },
+    async rememberNonceAnd(partnerId, nonce, expiresAt, now, read) {
+      const result = await inner.rememberNonceAnd(partnerId, nonce, expiresAt, now, read);
+      return result.grant && result.grant.verifiedAt < restoredAt ? { ...result, grant: null } : result;
+    },
   };
 }
