@@ -426,7 +426,8 @@ async function main(): Promise<void> {
       `p99 = the worst round's)`,
   );
   console.log(
-    '| store | introspect service | bare node:http + HMAC | ratio (range) | target | p99 | exchange ratio (range) | target | exchange p99 |',
+    '| store | introspect service | bare node:http + HMAC | ratio (range) | target | p99 ' +
+      '| exchange ratio (range) | target | exchange p99 |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
