@@ -8,8 +8,8 @@ import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { ExchangeReplayRecord, NonceRead, NonceReadResult, PartnerRecord } from '../store/store.ts';
-import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
-import { digestToken, isTokenShaped } from './tokens.ts';
+import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken, passTokenRecordOf } from './pass-tokens.ts';
+import { digestToken, isTokenShaped, newToken } from './tokens.ts';
 
 /** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
 export const SEAL_PURPOSE = 'exchange-replay';
@@ -64,8 +64,11 @@ export async function exchangeGrant(
   if (grant.partnerId !== partner.id)
     throw new ServiceError('GRANT_INVALID', { cause: 'grant belongs to another partner' });
 
-  const { passToken, record } = issuePassToken(grant, now);
-  await deps.store.putPassToken(record);
+  // Stored in the nonce's step already (grantReadWithNonce), or now.
+  const minted = (read as Partial<GrantReadWithNonce> | undefined)?.passToken;
+  const issued = ahead?.issued && minted ? { passToken: minted, record: ahead.issued } : null;
+  const { passToken, record } = issued ?? issuePassToken(grant, now);
+  if (!issued) await deps.store.putPassToken(record);
   const response = exchangeResponseOf(passToken, record);
   if (idempotencyKey !== null) {
     await deps.store.putExchangeReplay(
@@ -108,22 +111,31 @@ function replayAnswer(
   return JSON.parse(plaintext) as ExchangeResponse;
 }
 
+/** A grant to take with the nonce, and the pass token minted for it beforehand (never given to the store). */
+export type GrantReadWithNonce = Extract<NonceRead, { kind: 'grant' }> & { passToken: string };
+
 /**
- * The grant a valid exchange names, to take in the nonce's store step (design.md §23); null when
- * the code is not a grant's shape (the exchange then refuses it without the store).
+ * The grant a valid exchange names, to take in the nonce's store step, with the pass token the
+ * store writes for it in that same step where it can (design.md §23; SQLite: one transaction);
+ * null when the code is not a grant's shape (the exchange then refuses it without the store).
+ * Another partner's grant is taken (burnt) but issues nothing.
  *
- * @example grantReadWithNonce(partner.id, 'g_…', null) // { kind: 'grant', digest, replay: null }
+ * @example grantReadWithNonce(partner.id, 'g_…', null, clock.now()) // { kind: 'grant', digest, replay: null, issue, passToken }
  */
 export function grantReadWithNonce(
   partnerId: string,
   grantCode: string,
   idempotencyKey: string | null,
-): NonceRead | null {
+  now: number,
+): GrantReadWithNonce | null {
   if (!grantCode.startsWith(PREFIX.grant) || !isTokenShaped(grantCode, 'grant')) return null;
+  const passToken = newToken('pass');
   return {
     kind: 'grant',
     digest: digestToken(grantCode),
     replay: idempotencyKey === null ? null : { partnerId, idempotencyKey },
+    issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now) : null),
+    passToken,
   };
 }
 

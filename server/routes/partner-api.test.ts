@@ -215,12 +215,13 @@ describe('POST /v1/exchange', () => {
 });
 
 describe('POST /v1/exchange: the nonce and the grant in one store step (design.md §23)', () => {
-  it('takes the nonce and the grant in one store call', async () => {
+  it('takes the nonce and the grant, and stores the pass token, in one store call', async () => {
     t = await makeTestApp();
     const grantCode = await putTestGrant(t.deps);
     const calls: string[] = [];
     const store = t.deps.store;
-    for (const name of ['rememberNonce', 'rememberNonceAnd', 'consumeGrant', 'getExchangeReplay'] as const) {
+    const spied = ['rememberNonce', 'rememberNonceAnd', 'consumeGrant', 'getExchangeReplay', 'putPassToken'] as const;
+    for (const name of spied) {
       const original = store[name] as (...args: unknown[]) => Promise<unknown>;
       (store as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (
         calls.push(name),

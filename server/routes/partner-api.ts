@@ -172,7 +172,8 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
       try {
         requireJsonContentType(request);
         const idempotencyKey = readIdempotencyKey(request);
-        return grantReadWithNonce(partner.id, readSoleStringField(request, 'grant_code'), idempotencyKey);
+        const grantCode = readSoleStringField(request, 'grant_code');
+        return grantReadWithNonce(partner.id, grantCode, idempotencyKey, deps.clock.now());
       } catch {
         return null;
       }

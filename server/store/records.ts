@@ -227,7 +227,17 @@ export interface PassTokenRecord {
  */
 export type NonceRead =
   | { kind: 'pass'; digest: string }
-  | { kind: 'grant'; digest: string; replay: { partnerId: string; idempotencyKey: string } | null };
+  | {
+      kind: 'grant';
+      digest: string;
+      replay: { partnerId: string; idempotencyKey: string } | null;
+      /**
+       * The pass token record to store for the grant once taken (null: none, e.g. another
+       * partner's grant): pure and synchronous; written in the same transaction on SQLite, right
+       * after the script on Redis. Absent: the caller stores it.
+       */
+      issue?: (grant: GrantRecord) => PassTokenRecord | null;
+    };
 
 /** What `Store.rememberNonceAnd` found; when `fresh` is false nothing was read, taken or changed. */
 export interface NonceReadResult {
@@ -238,6 +248,8 @@ export interface NonceReadResult {
   grant: GrantRecord | null;
   /** kind 'grant' with an Idempotency-Key: the live replay found under it (the grant is then not taken) */
   replay: ExchangeReplayRecord | null;
+  /** kind 'grant' with `issue`: the pass token record stored for the grant taken */
+  issued: PassTokenRecord | null;
 }
 
 /** A replayable exchange answer, sealed with the grant code (which the store does not hold). */

@@ -798,7 +798,7 @@ export function runStoreContract(
 
     describe('a signed call: the nonce and its read in one step (rememberNonceAnd)', () => {
       const nonceUntil = T0 + 11 * MINUTE;
-      const none = { fresh: false, pass: null, grant: null, replay: null };
+      const none = { fresh: false, pass: null, grant: null, replay: null, issued: null };
 
       it('reads a pass token with a fresh nonce, and nothing with a replayed one', async () => {
         const store = await fresh();
@@ -842,6 +842,33 @@ export function runStoreContract(
           fresh: true,
         });
         expect(await store.consumeGrant(record.digest, T0)).toBeNull();
+      });
+
+      it('stores the pass token `issue` makes of the grant taken, in the same step; none for a replay', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const pass = passToken({ requestId: record.requestId });
+        const read = { kind: 'grant', digest: record.digest, replay: null, issue: () => pass } as const;
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-issue-00001', nonceUntil, T0, read)).toEqual({
+          ...none,
+          fresh: true,
+          grant: record,
+          issued: pass,
+        });
+        expect(await store.getPassToken(pass.digest, T0)).toEqual(pass);
+
+        const other = grant();
+        await store.putGrant(other);
+        const refusing = { kind: 'grant', digest: other.digest, replay: null, issue: () => null } as const;
+        const spent = await store.rememberNonceAnd('pk_test_demo', 'nonce-issue-00002', nonceUntil, T0, refusing);
+        expect(spent).toEqual({ ...none, fresh: true, grant: other });
+        const never = passToken();
+        const replayed = { ...refusing, digest: grant().digest, issue: () => never };
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-issue-00002', nonceUntil, T0, replayed)).toEqual(
+          none,
+        );
+        expect(await store.getPassToken(never.digest, T0)).toBeNull();
       });
 
       it('refuses an expired grant', async () => {

@@ -69,7 +69,11 @@ function rememberNonce(conn: RedisConnection, scripts: Scripts): Store['remember
 type NonceAnswer = [0] | [1, string | null, (string | null)?];
 
 /** `Store.rememberNonceAnd`: the nonce and the token read in one script, so one round trip. */
-function rememberNonceAnd(conn: RedisConnection, scripts: Scripts): Store['rememberNonceAnd'] {
+function rememberNonceAnd(
+  conn: RedisConnection,
+  scripts: Scripts,
+  putPassToken: Store['putPassToken'],
+): Store['rememberNonceAnd'] {
   const { call, prefix, minReplicas, writeHeld, unheld, client } = conn;
   return async (partnerId, nonce, expiresAt, now, read) => {
     const keys = [`${prefix}nonce:${encodeURIComponent(partnerId)}:${nonce}`];
@@ -98,7 +102,7 @@ function rememberNonceAnd(conn: RedisConnection, scripts: Scripts): Store['remem
         throw unheld('rememberNonceAnd');
       }
     }
-    const result = { fresh: answer[0] === 1, pass: null, grant: null, replay: null };
+    const result = { fresh: answer[0] === 1, pass: null, grant: null, replay: null, issued: null };
     if (answer[0] === 0) return result;
     const [, json, replay] = answer;
     if (read.kind === 'pass') {
@@ -106,8 +110,12 @@ function rememberNonceAnd(conn: RedisConnection, scripts: Scripts): Store['remem
       return { ...result, pass: pass && pass.expiresAt > now ? pass : null };
     }
     if (replay) return { ...result, replay: JSON.parse(replay) as ExchangeReplayRecord };
-    const grant = json ? (JSON.parse(json) as GrantRecord) : null;
-    return { ...result, grant: grant && grant.expiresAt > now ? grant : null };
+    const parsed = json ? (JSON.parse(json) as GrantRecord) : null;
+    const grant = parsed && parsed.expiresAt > now ? parsed : null;
+    // The pass token goes in a second round trip: its record is made from the grant the script returned.
+    const issued = grant && read.issue ? read.issue(grant) : null;
+    if (issued) await putPassToken(issued);
+    return { ...result, grant, issued };
   };
 }
 
@@ -158,11 +166,12 @@ function replayMethods(conn: RedisConnection, scripts: Scripts): ReplayMethods {
 /** Nonces, grants and exchange replays over `conn`. */
 export function noncesAndReplay(
   conn: RedisConnection,
+  putPassToken: Store['putPassToken'],
 ): Pick<Store, 'rememberNonce' | 'rememberNonceAnd'> & GrantMethods & ReplayMethods {
   const scripts = conn.scripts(SCRIPTS);
   return {
     rememberNonce: rememberNonce(conn, scripts),
-    rememberNonceAnd: rememberNonceAnd(conn, scripts),
+    rememberNonceAnd: rememberNonceAnd(conn, scripts, putPassToken),
     ...grantMethods(conn),
     ...replayMethods(conn, scripts),
   };

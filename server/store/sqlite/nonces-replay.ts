@@ -55,6 +55,7 @@ function readStatements(db: Db) {
     consumeGrant: db.prepare(
       'UPDATE grants SET used = 1 WHERE digest = ? AND used = 0 AND expires_at > ? RETURNING data',
     ),
+    insertPassToken: db.prepare('INSERT INTO pass_tokens (digest, expires_at, data) VALUES (?, ?, ?)'),
   };
 }
 
@@ -73,7 +74,7 @@ function nonceBatcher(db: Db) {
   const q = readStatements(db);
   /** the nonce, then (fresh only) what the call reads, in the batch's transaction */
   const one = (n: PendingNonce): NonceReadResult => {
-    const result: NonceReadResult = { fresh: false, pass: null, grant: null, replay: null };
+    const result: NonceReadResult = { fresh: false, pass: null, grant: null, replay: null, issued: null };
     if (insert.run(n.partnerId, n.nonce, n.expiresAt, n.now).changes !== 1) return result;
     result.fresh = true;
     const read = n.read;
@@ -85,6 +86,9 @@ function nonceBatcher(db: Db) {
           q.liveReplay.get(replay.partnerId, replay.idempotencyKey, n.now),
         );
       if (!result.replay) result.grant = parseRow<GrantRecord>(q.consumeGrant.get(read.digest, n.now));
+      const issued = result.grant && read.issue ? read.issue(result.grant) : null;
+      if (issued) q.insertPassToken.run(issued.digest, issued.expiresAt, JSON.stringify(issued));
+      result.issued = issued;
     }
     return result;
   };
