@@ -1,19 +1,22 @@
 /**
- * `npm run bench:capacity`: what one verification costs Redis and the service (design.md §17;
- * docs/operations.md, "Capacity"). One instance (createApp, in process) on a fresh redis-server
- * runs BENCH_FLOWS verifications end to end, six at a time: create, open, complete, poll, exchange
- * with an Idempotency-Key, introspect. It prints per verification the Redis commands (INFO
- * commandstats), the bytes on the wire to and from Redis, the memory still held afterwards, and the
- * CPU time of redis-server and of the service's process. With BENCH_MIN_REPLICAS=1 a replica is
- * attached and every single-use write waits for it.
+ * `npm run bench:capacity`: what one verification costs Redis and the service (design.md §17,
+ * §23; docs/operations.md, "Capacity"). One instance (createApp, in process) on a fresh
+ * SQLite file, then on a fresh redis-server, runs BENCH_FLOWS verifications end to end, six at a
+ * time: create, open, complete, poll, exchange with an Idempotency-Key, introspect. On Redis it
+ * prints per verification the Redis commands (INFO commandstats), the bytes on the wire to and from
+ * Redis, the memory still held afterwards, and the CPU time of redis-server and of the service's
+ * process. For each store, the capacity line: completed verifications per second per core, i.e.
+ * per CPU-second of the service and its store (redis-server's included), end to end. With
+ * BENCH_MIN_REPLICAS=1 a replica is attached and every single-use write waits for it.
  *
- *   BENCH_FLOWS (300)   BENCH_MIN_REPLICAS (0)
+ *   BENCH_FLOWS (300)   BENCH_MIN_REPLICAS (0)   BENCH_STORE (both, or sqlite or redis)
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { createFakeClock } from '../server/clock.ts';
 import { openRedisStore } from '../server/store/redis.ts';
-import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../server/test/helpers.ts';
+import { openSqliteStore } from '../server/store/sqlite.ts';
+import { makeTempDir, makeTestApp, PARTNERS, signedInject, type TestApp } from '../server/test/helpers.ts';
 import { startRedisServer } from '../server/test/redis-server.ts';
 import { completeOnPhone, handoffOf, openOnPhone, PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
 
@@ -61,6 +64,33 @@ async function runFlows(t: TestApp, from: number, count: number): Promise<void> 
       while (next < from + count) await flow(t, next++);
     }),
   );
+}
+
+const STORES = (process.env.BENCH_STORE ?? 'both') === 'both' ? ['redis', 'sqlite'] : [process.env.BENCH_STORE];
+
+/** The capacity line: verifications per CPU-second of the service and its store, and per wall second. */
+function capacityLine(store: string, seconds: number, cpuSeconds: number): string {
+  return (
+    `capacity (${store}): ${(FLOWS / cpuSeconds).toFixed(0)} completed verifications per second per core ` +
+    `(${((cpuSeconds / FLOWS) * 1e6).toFixed(0)} µs CPU each, service + store), ${(FLOWS / seconds).toFixed(0)}/s ` +
+    `wall clock on this machine`
+  );
+}
+
+if (STORES.includes('sqlite')) {
+  const dir = makeTempDir('svc-capacity-');
+  const t = await makeTestApp({ store: openSqliteStore(`${dir.path}/svc.sqlite`), clock: createFakeClock() });
+  await runFlows(t, 0, 30); // warm up
+  const cpuBefore = process.cpuUsage();
+  const startedAt = performance.now();
+  await runFlows(t, 1_000, FLOWS);
+  const cpu = process.cpuUsage(cpuBefore);
+  const seconds = (performance.now() - startedAt) / 1000;
+  await t.close();
+  dir.remove();
+  console.log(`${FLOWS} verifications on SQLite in ${seconds.toFixed(1)} s`);
+  console.log(capacityLine('sqlite', seconds, (cpu.user + cpu.system) / 1e6));
+  if (!STORES.includes('redis')) process.exit(0);
 }
 
 const primary = await startRedisServer({ args: ['--repl-diskless-sync-delay', '0'] });
@@ -140,6 +170,7 @@ try {
   console.log(
     `service CPU per verification:        ${(per(nodeCpuMs) * 1000).toFixed(0)} µs (in process, inject included)`,
   );
+  console.log(capacityLine('redis', seconds, nodeCpuMs / 1000 + (after.redisCpu - before.redisCpu)));
 } finally {
   admin.disconnect();
   await replica?.remove();

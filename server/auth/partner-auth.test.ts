@@ -317,13 +317,14 @@ describe('replays across routes', () => {
   });
 });
 
-describe('introspection reads its pass token beside the nonce write', () => {
+describe("introspection reads its pass token in the nonce's one store step (design.md §23)", () => {
   /** Counts the store's pass-token reads and nonce writes, in the order they start. */
   function spyOnStore() {
     const started: string[] = [];
-    const { getPassToken, rememberNonce } = t.deps.store;
+    const { getPassToken, rememberNonce, rememberNonceAnd } = t.deps.store;
     t.deps.store.getPassToken = (...args) => (started.push('read'), getPassToken(...args));
     t.deps.store.rememberNonce = (...args) => (started.push('nonce'), rememberNonce(...args));
+    t.deps.store.rememberNonceAnd = (...args) => (started.push('nonce+read'), rememberNonceAnd(...args));
     return started;
   }
 
@@ -332,21 +333,12 @@ describe('introspection reads its pass token beside the nonce write', () => {
     return (await signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } })).json().pass_token;
   }
 
-  it('starts both before either answers, and reads the token once', async () => {
+  it('makes one store call for the nonce and the token, and reads the token nowhere else', async () => {
     const passToken = await exchangedPassToken();
     const started = spyOnStore();
-    let nonceAnswered = false;
-    const { rememberNonce } = t.deps.store;
-    t.deps.store.rememberNonce = async (...args) => {
-      const fresh = await rememberNonce(...args);
-      expect(started).toContain('read'); // the read went out before the nonce's answer came back
-      nonceAnswered = true;
-      return fresh;
-    };
     const res = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken } });
     expect(res.json()).toMatchObject({ active: true, scope: 'age_verification' });
-    expect(nonceAnswered).toBe(true);
-    expect(started.filter((s) => s === 'read')).toHaveLength(1);
+    expect(started).toEqual(['nonce+read']);
   });
 
   it('still answers a replayed nonce with 401 REPLAY_DETECTED, and nothing of the token', async () => {

@@ -14,14 +14,14 @@ import { PARTNER_ID_PATTERN } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { enforceRateLimit, type RateLimitRule } from '../limits/rate-limits.ts';
 import { canonicalString, hashBody } from '../sdk/signing.ts';
-import type { PartnerRecord } from '../store/store.ts';
+import type { NonceRead, NonceReadResult, PartnerRecord } from '../store/store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** set by the partner-auth hook once the request is authenticated */
     partner: PartnerRecord | null;
-    /** what the hook's `readAhead` found, once the request is authenticated; null without one */
-    readAhead: unknown;
+    /** what the store read with the nonce (the hook's `readWithNonce`), once authenticated; null without one */
+    readAhead: ReadWithNonce | null;
   }
 }
 
@@ -35,14 +35,21 @@ export interface PartnerAuthOptions {
   /** counted per partner ID once authenticated */
   postAuthLimit?: RateLimitRule;
   /**
-   * A store read the route will need, started beside the nonce's write instead of after it: on
-   * Redis the two go out in one round trip, where the write alone waits for its fsync (issue 9).
-   * It starts only once the signature has verified, and the checks keep their order: a replayed
-   * nonce still answers REPLAY_DETECTED. It sees the body before the route validates it, so it
-   * only reads, and answers null to anything it does not understand. The route finds its result
-   * in `request.readAhead`.
+   * What the route will read or take from the store, named before the body is validated: the
+   * nonce and it go in one atomic store step (design.md §23: one round trip on Redis, one
+   * transaction on SQLite). It is asked only once the signature has verified, and the checks
+   * keep their order: a replayed nonce answers REPLAY_DETECTED and reads, takes and changes
+   * nothing. It must be cheap and synchronous, and answer null (the nonce alone) for a request
+   * the route would refuse before reaching the store, so that nothing single-use is taken for a
+   * call that then fails its body checks. The route finds the store's answer in `request.readAhead`.
    */
-  readAhead?: (request: FastifyRequest, now: number) => Promise<unknown>;
+  readWithNonce?: (request: FastifyRequest, partner: PartnerRecord) => NonceRead | null;
+}
+
+/** What a signed call asked the nonce's store step to read, and what it found. */
+export interface ReadWithNonce {
+  read: NonceRead;
+  result: NonceReadResult;
 }
 
 /**
@@ -180,10 +187,15 @@ export async function authenticatePartner(
 
   // Remembered only after the signature verified, so nobody can burn a partner's nonces; kept
   // past the whole window in which the same timestamp would still be accepted.
-  const [fresh, readAhead] = await Promise.all([
-    deps.store.rememberNonce(partner.id, nonce!, now + 2 * LIMITS.skewSeconds * 1000 + 60_000, now),
-    options.readAhead?.(request, now) ?? null,
-  ]);
+  const nonceExpiresAt = now + 2 * LIMITS.skewSeconds * 1000 + 60_000;
+  const read = options.readWithNonce?.(request, partner) ?? null;
+  const readAhead = read && {
+    read,
+    result: await deps.store.rememberNonceAnd(partner.id, nonce!, nonceExpiresAt, now, read),
+  };
+  const fresh = readAhead
+    ? readAhead.result.fresh
+    : await deps.store.rememberNonce(partner.id, nonce!, nonceExpiresAt, now);
   if (!fresh) throw new ServiceError('REPLAY_DETECTED', { cause: 'nonce seen' });
 
   if (options.postAuthLimit) await enforceRateLimit(deps.store, options.postAuthLimit, partner.id, now);
@@ -194,6 +206,9 @@ export async function authenticatePartner(
 
 /** The same as a preValidation hook, so it runs after the body is read and before validation. */
 export function partnerAuthHook(deps: AppDeps, options: PartnerAuthOptions): preValidationHookHandler {
+  // A grant taken with the nonce and then refused by the limit would be lost.
+  if (options.readWithNonce && options.postAuthLimit)
+    throw new Error('partnerAuthHook: readWithNonce and postAuthLimit do not go together');
   return async (request) => {
     await authenticatePartner(request, deps, options);
   };

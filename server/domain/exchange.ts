@@ -7,9 +7,9 @@ import { PREFIX, type ExchangeResponse, type IntrospectResponse } from '../../sr
 import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
-import type { PartnerRecord, PassTokenRecord } from '../store/store.ts';
-import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken } from './pass-tokens.ts';
-import { digestToken, isTokenShaped } from '../crypto/tokens.ts';
+import type { ExchangeReplayRecord, NonceRead, NonceReadResult, PartnerRecord } from '../store/store.ts';
+import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken, passTokenRecordOf } from './pass-tokens.ts';
+import { digestToken, isTokenShaped, newToken } from '../crypto/tokens.ts';
 
 /** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
 export const SEAL_PURPOSE = 'exchange-replay';
@@ -28,18 +28,31 @@ export async function exchangeGrant(
   deps: PartnerApiDeps,
   partner: PartnerRecord,
   input: { grantCode: string; idempotencyKey: string | null },
+  taken: { read: NonceRead; result: NonceReadResult } | null = null,
 ): Promise<ExchangeResponse> {
   const { grantCode, idempotencyKey } = input;
   if (!grantCode.startsWith(PREFIX.grant))
     throw new ServiceError('INVALID_GRANT', { cause: 'grant_code lacks the g_ prefix' });
   const grantDigest = digestToken(grantCode);
+  // What the nonce's store step took for this very code and key (grantReadWithNonce), if it ran.
+  const read = taken?.read;
+  const ahead =
+    read?.kind === 'grant' && read.digest === grantDigest && (read.replay?.idempotencyKey ?? null) === idempotencyKey
+      ? taken!.result
+      : null;
   if (idempotencyKey !== null) {
-    const replayed = await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
+    const replayed = ahead
+      ? replayAnswer(ahead.replay, grantCode, grantDigest)
+      : await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
     if (replayed) return replayed;
   }
 
   const now = deps.clock.now();
-  const grant = isTokenShaped(grantCode, 'grant') ? await deps.store.consumeGrant(grantDigest, now) : null;
+  const grant = ahead
+    ? ahead.grant
+    : isTokenShaped(grantCode, 'grant')
+      ? await deps.store.consumeGrant(grantDigest, now)
+      : null;
   if (!grant) {
     // A retry racing its own first attempt: the first may have stored its answer meanwhile.
     const replayed =
@@ -51,8 +64,11 @@ export async function exchangeGrant(
   if (grant.partnerId !== partner.id)
     throw new ServiceError('GRANT_INVALID', { cause: 'grant belongs to another partner' });
 
-  const { passToken, record } = issuePassToken(grant, now);
-  await deps.store.putPassToken(record);
+  // Stored in the nonce's step already (grantReadWithNonce), or now.
+  const minted = (read as Partial<GrantReadWithNonce> | undefined)?.passToken;
+  const issued = ahead?.issued && minted ? { passToken: minted, record: ahead.issued } : null;
+  const { passToken, record } = issued ?? issuePassToken(grant, now);
+  if (!issued) await deps.store.putPassToken(record);
   const response = exchangeResponseOf(passToken, record);
   if (idempotencyKey !== null) {
     await deps.store.putExchangeReplay(
@@ -77,7 +93,15 @@ async function findReplay(
   grantCode: string,
   grantDigest: string,
 ): Promise<ExchangeResponse | null> {
-  const replay = await deps.store.getExchangeReplay(partner.id, key, deps.clock.now());
+  return replayAnswer(await deps.store.getExchangeReplay(partner.id, key, deps.clock.now()), grantCode, grantDigest);
+}
+
+/** A stored replay's answer for this grant code; null for none; GRANT_INVALID for another code's. */
+function replayAnswer(
+  replay: ExchangeReplayRecord | null,
+  grantCode: string,
+  grantDigest: string,
+): ExchangeResponse | null {
   if (!replay) return null;
   if (replay.grantDigest !== grantDigest)
     throw new ServiceError('GRANT_INVALID', { cause: 'idempotency key was used with another grant code' });
@@ -87,33 +111,51 @@ async function findReplay(
   return JSON.parse(plaintext) as ExchangeResponse;
 }
 
-/** A pass token's record read before the body was validated (`readPassTokenAhead`). */
-export interface PassTokenRead {
-  passToken: string;
-  record: PassTokenRecord | null;
+/** A grant to take with the nonce, and the pass token minted for it beforehand (never given to the store). */
+export type GrantReadWithNonce = Extract<NonceRead, { kind: 'grant' }> & { passToken: string };
+
+/**
+ * The grant a valid exchange names, to take in the nonce's store step, with the pass token the
+ * store writes for it in that same step where it can (design.md §23; SQLite: one transaction);
+ * null when the code is not a grant's shape (the exchange then refuses it without the store).
+ * Another partner's grant is taken (burnt) but issues nothing.
+ *
+ * @example grantReadWithNonce(partner.id, 'g_…', null, clock.now()) // { kind: 'grant', digest, replay: null, issue, passToken }
+ */
+export function grantReadWithNonce(
+  partnerId: string,
+  grantCode: string,
+  idempotencyKey: string | null,
+  now: number,
+): GrantReadWithNonce | null {
+  if (!grantCode.startsWith(PREFIX.grant) || !isTokenShaped(grantCode, 'grant')) return null;
+  const passToken = newToken('pass');
+  return {
+    kind: 'grant',
+    digest: digestToken(grantCode),
+    replay: idempotencyKey === null ? null : { partnerId, idempotencyKey },
+    issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now) : null),
+    passToken,
+  };
 }
 
 /**
- * Reads the record of the pass token an introspection body names, before the body is validated
- * (the partner-auth hook's `readAhead`, beside the nonce's write); null for a body that names
- * none, or not in a pass token's shape. Only reads.
+ * The pass token an introspection body names, to read in the nonce's store step (design.md §23);
+ * null for a body that names none, or not in a pass token's shape. Reads the body before it is
+ * validated, so it only looks.
  *
- * @example partnerAuthHook(deps, { requireContentType: true, readAhead: (request, now) => readPassTokenAhead(deps, request.body, now) })
+ * @example passTokenReadWithNonce({ pass_token: 'p_…' }) // { kind: 'pass', digest }
  */
-export async function readPassTokenAhead(
-  deps: Pick<AppDeps, 'store'>,
-  body: unknown,
-  now: number,
-): Promise<PassTokenRead | null> {
+export function passTokenReadWithNonce(body: unknown): NonceRead | null {
   const passToken = typeof body === 'object' && body !== null ? (body as { pass_token?: unknown }).pass_token : null;
   if (typeof passToken !== 'string' || !isTokenShaped(passToken, 'pass')) return null;
-  return { passToken, record: await deps.store.getPassToken(digestToken(passToken), now) };
+  return { kind: 'pass', digest: digestToken(passToken) };
 }
 
 /**
  * The state of a pass token (RFC 7662): `{active: false}` and nothing else for a malformed,
  * unknown or expired token, or another partner's (design.md §5), which answers exactly like an
- * unknown one. `readAhead`, when it read this same token, saves reading it again.
+ * unknown one. `readAhead`, the record the nonce's store step read for this same token, saves reading it again.
  *
  * @example await introspectPassToken(deps, partner, 'p_…') // { active: true, scope: 'age_verification', … }
  */
@@ -121,13 +163,14 @@ export async function introspectPassToken(
   deps: PartnerApiDeps,
   partner: PartnerRecord,
   passToken: string,
-  readAhead: PassTokenRead | null = null,
+  readAhead: { read: NonceRead; result: NonceReadResult } | null = null,
 ): Promise<IntrospectResponse> {
   if (!isTokenShaped(passToken, 'pass')) return INACTIVE;
+  const digest = digestToken(passToken);
   const record =
-    readAhead?.passToken === passToken
-      ? readAhead.record
-      : await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
+    readAhead?.read.kind === 'pass' && readAhead.read.digest === digest
+      ? readAhead.result.pass
+      : await deps.store.getPassToken(digest, deps.clock.now());
   if (!record || record.partnerId !== partner.id) return INACTIVE;
   return introspectionOf(record);
 }

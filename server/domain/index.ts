@@ -26,7 +26,7 @@ export {
   type RequestChoices,
   standardPartnerOf,
 } from './create-request.ts';
-export { exchangeGrant, introspectPassToken, type PassTokenRead, readPassTokenAhead } from './exchange.ts';
+export { exchangeGrant, grantReadWithNonce, introspectPassToken, passTokenReadWithNonce } from './exchange.ts';
 export { checkHealth, checkReadiness, READY_TIMEOUT_MS } from './health.ts';
 export { loadPartnerFixtures, PARTNER_ID_PATTERN, refuseInsecurePartners } from './partners.ts';
 export { findActionableForPhone, type PhoneHandoff } from './phone-handoff.ts';

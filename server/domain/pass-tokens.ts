@@ -43,7 +43,18 @@ export function passScopeOf(scopes: readonly Scope[]): PassScope {
  */
 export function issuePassToken(grant: GrantRecord, now: number): { passToken: string; record: PassTokenRecord } {
   const passToken = newToken('pass');
-  const record: PassTokenRecord = {
+  return { passToken, record: passTokenRecordOf(grant, passToken, now) };
+}
+
+/**
+ * The record of pass token `passToken` issued for `grant` at `now`: its digest only, the disclosed
+ * attributes and how they were verified. Pure, so the store can run it inside the step that takes
+ * the grant (design.md §23).
+ *
+ * @example const record = passTokenRecordOf(grant, newToken('pass'), clock.now())
+ */
+export function passTokenRecordOf(grant: GrantRecord, passToken: string, now: number): PassTokenRecord {
+  return {
     digest: digestToken(passToken),
     partnerId: grant.partnerId,
     requestId: grant.requestId,
@@ -58,7 +69,6 @@ export function issuePassToken(grant: GrantRecord, now: number): { passToken: st
     expiresAt: now + LIMITS.passTokenTtlSeconds * 1000,
     generationTimeMs: grant.generationTimeMs,
   };
-  return { passToken, record };
 }
 
 /**

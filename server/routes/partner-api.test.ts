@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { REDACTED_PATHS, createApp } from '../app.ts';
+import { PARTNER_CACHE_MS } from '../auth/partner-auth.ts';
 import { digestToken } from '../crypto/tokens.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
@@ -11,10 +12,12 @@ import {
   makeTempDir,
   makeTestApp,
   makeTestDeps,
+  newNonce,
   putTestGrant,
   signedInject,
   signedInjectOptions,
   type TestApp,
+  type TestPartner,
 } from '../test/helpers.ts';
 
 let t: TestApp;
@@ -22,10 +25,8 @@ afterEach(async () => {
   await t?.close();
 });
 
-const exchange = (
-  grantCode: unknown,
-  options: { headers?: Record<string, string>; partner?: typeof PARTNERS.demo | typeof PARTNERS.other } = {},
-) => signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode }, ...options });
+const exchange = (grantCode: unknown, options: { headers?: Record<string, string>; partner?: TestPartner } = {}) =>
+  signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode }, ...options });
 const introspect = (passToken: unknown, partner: typeof PARTNERS.demo | typeof PARTNERS.other = PARTNERS.demo) =>
   signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken }, partner });
 
@@ -210,6 +211,72 @@ describe('POST /v1/exchange', () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/exchange' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('NOT_FOUND');
+  });
+});
+
+describe('POST /v1/exchange: the nonce and the grant in one store step (design.md §23)', () => {
+  it('takes the nonce and the grant, and stores the pass token, in one store call', async () => {
+    t = await makeTestApp();
+    const grantCode = await putTestGrant(t.deps);
+    const calls: string[] = [];
+    const store = t.deps.store;
+    const spied = ['rememberNonce', 'rememberNonceAnd', 'consumeGrant', 'getExchangeReplay', 'putPassToken'] as const;
+    for (const name of spied) {
+      const original = store[name] as (...args: unknown[]) => Promise<unknown>;
+      (store as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (
+        calls.push(name),
+        original(...args)
+      );
+    }
+    expect((await exchange(grantCode, { headers: { 'Idempotency-Key': 'one-step' } })).statusCode).toBe(200);
+    expect(calls).toEqual(['rememberNonceAnd']);
+  });
+
+  it('refuses the very same signed exchange sent again with 401 REPLAY_DETECTED, and changes nothing', async () => {
+    t = await makeTestApp();
+    const grantCode = await putTestGrant(t.deps);
+    const sent = signedInjectOptions(t.clock, { url: '/v1/exchange', body: { grant_code: grantCode } });
+    const first = await t.app.inject(sent);
+    expect(first.statusCode).toBe(200);
+    const replayed = await t.app.inject(sent);
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json()).toEqual({ error: 'REPLAY_DETECTED', message: expect.any(String) });
+    expect((await introspect(first.json().pass_token)).json().active).toBe(true);
+  });
+
+  it('takes nothing for a replayed nonce naming another grant: that grant still exchanges, once', async () => {
+    t = await makeTestApp();
+    const [spent, other] = [await putTestGrant(t.deps), await putTestGrant(t.deps)];
+    const nonce = newNonce();
+    expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: spent }, nonce })).statusCode).toBe(200);
+    const replayed = await signedInject(t, { url: '/v1/exchange', body: { grant_code: other }, nonce });
+    expect(replayed.json().error).toBe('REPLAY_DETECTED');
+    expect((await exchange(other)).statusCode).toBe(200);
+    expect((await exchange(other)).json().error).toBe('GRANT_INVALID');
+  });
+
+  it.each([
+    ['a malformed Idempotency-Key', { 'Idempotency-Key': 'not valid!' }, 400],
+    ['a text/plain body', { 'Content-Type': 'text/plain' }, 415],
+  ])('takes no grant for a call refused for %s', async (_, headers, status) => {
+    t = await makeTestApp();
+    const grantCode = await putTestGrant(t.deps);
+    expect((await exchange(grantCode, { headers })).statusCode).toBe(status);
+    expect((await exchange(grantCode)).statusCode).toBe(200);
+  });
+
+  it('refuses a call signed with a rotated-out secret once PARTNER_CACHE_MS has passed, and takes nothing', async () => {
+    t = await makeTestApp();
+    const grantCode = await putTestGrant(t.deps);
+    const stored = (await t.deps.store.getPartner(PARTNERS.demo.id))!;
+    const rotated = { ...PARTNERS.demo, secret: Buffer.alloc(32, 0x42).toString('base64') };
+    expect((await introspect('p_x')).statusCode).toBe(200); // the old secret is cached
+    await t.deps.store.putPartner({ ...stored, secret: rotated.secret, previousSecret: null });
+    t.clock.advance(PARTNER_CACHE_MS);
+    const old = await exchange(grantCode);
+    expect(old.statusCode).toBe(401);
+    expect(old.json().error).toBe('INVALID_SIGNATURE');
+    expect((await exchange(grantCode, { partner: rotated })).statusCode).toBe(200);
   });
 });
 
@@ -432,8 +499,9 @@ describe('server errors', () => {
   }
 
   it.each([
-    ['/v1/exchange', 'consumeGrant'],
-    ['/v1/introspect', 'getPassToken'],
+    // the one store step of a signed call (design.md §23): the nonce and the grant or pass token
+    ['/v1/exchange', 'rememberNonceAnd'],
+    ['/v1/introspect', 'rememberNonceAnd'],
   ] as const)(
     'answers 500 INTERNAL_ERROR with the catalogue message when the store throws on %s, and logs it without secrets',
     async (url, failing) => {

@@ -13,7 +13,7 @@ import { HEADERS } from '../../src/protocol/wire.ts';
 import { ATTRIBUTE_TYPE, SCOPES, type AttributeField } from '../../src/protocol/scopes.ts';
 import { partnerAuthHook } from '../auth/partner-auth.ts';
 import type { AppDeps } from '../deps.ts';
-import { exchangeGrant, introspectPassToken, readPassTokenAhead, type PassTokenRead } from '../domain/index.ts';
+import { exchangeGrant, grantReadWithNonce, introspectPassToken, passTokenReadWithNonce } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { readSoleStringField, requireJsonContentType } from '../http/body.ts';
 import { errorResponses, SIGNED_ROUTE_SECURITY } from './docs.ts';
@@ -164,18 +164,32 @@ const introspectSchema = {
  * @example registerPartnerApiRoutes(app, deps)
  */
 export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const auth = partnerAuthHook(deps, { requireContentType: true });
+  // design.md §23: the nonce and the token the call reads (or the grant it takes) in one store step.
+  const exchangeAuth = partnerAuthHook(deps, {
+    requireContentType: true,
+    readWithNonce: (request, partner) => {
+      // Only for a call the route's own checks below will pass: a refused call takes no grant.
+      try {
+        requireJsonContentType(request);
+        const idempotencyKey = readIdempotencyKey(request);
+        const grantCode = readSoleStringField(request, 'grant_code');
+        return grantReadWithNonce(partner.id, grantCode, idempotencyKey, deps.clock.now());
+      } catch {
+        return null;
+      }
+    },
+  });
   const introspectAuth = partnerAuthHook(deps, {
     requireContentType: true,
-    readAhead: (request, now) => readPassTokenAhead(deps, request.body, now),
+    readWithNonce: (request) => passTokenReadWithNonce(request.body),
   });
 
   const signed = { auth: 'partner-signature' } as const;
-  app.post('/v1/exchange', { schema: exchangeSchema, config: signed, preValidation: auth }, async (request) => {
+  app.post('/v1/exchange', { schema: exchangeSchema, config: signed, preValidation: exchangeAuth }, async (request) => {
     requireJsonContentType(request);
     const idempotencyKey = readIdempotencyKey(request);
     const grantCode = readSoleStringField(request, 'grant_code');
-    return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey });
+    return exchangeGrant(deps, request.partner!, { grantCode, idempotencyKey }, request.readAhead);
   });
 
   app.post(
@@ -184,7 +198,7 @@ export function registerPartnerApiRoutes(app: FastifyInstance, deps: AppDeps): v
     async (request) => {
       requireJsonContentType(request);
       const passToken = readSoleStringField(request, 'pass_token');
-      return introspectPassToken(deps, request.partner!, passToken, request.readAhead as PassTokenRead | null);
+      return introspectPassToken(deps, request.partner!, passToken, request.readAhead);
     },
   );
 }

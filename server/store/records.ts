@@ -220,6 +220,38 @@ export interface PassTokenRecord {
   generationTimeMs: number;
 }
 
+/**
+ * What a signed partner call reads or takes in the same atomic step as its nonce (design.md §23,
+ * `Store.rememberNonceAnd`): an introspection the pass token it names; an exchange the grant it
+ * names, unless a live exchange replay under its Idempotency-Key answers first.
+ */
+export type NonceRead =
+  | { kind: 'pass'; digest: string }
+  | {
+      kind: 'grant';
+      digest: string;
+      replay: { partnerId: string; idempotencyKey: string } | null;
+      /**
+       * The pass token record to store for the grant once taken (null: none, e.g. another
+       * partner's grant): pure and synchronous; written in the same transaction on SQLite, right
+       * after the script on Redis. Absent: the caller stores it.
+       */
+      issue?: (grant: GrantRecord) => PassTokenRecord | null;
+    };
+
+/** What `Store.rememberNonceAnd` found; when `fresh` is false nothing was read, taken or changed. */
+export interface NonceReadResult {
+  fresh: boolean;
+  /** kind 'pass': the token's record; null when unknown or expired */
+  pass: PassTokenRecord | null;
+  /** kind 'grant': the grant, now used; null when unknown, used, expired or not taken for a replay */
+  grant: GrantRecord | null;
+  /** kind 'grant' with an Idempotency-Key: the live replay found under it (the grant is then not taken) */
+  replay: ExchangeReplayRecord | null;
+  /** kind 'grant' with `issue`: the pass token record stored for the grant taken */
+  issued: PassTokenRecord | null;
+}
+
 /** A replayable exchange answer, sealed with the grant code (which the store does not hold). */
 export interface ExchangeReplayRecord {
   partnerId: string;

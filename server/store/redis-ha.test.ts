@@ -123,6 +123,7 @@ describe('Redis store with SVC_REDIS_MIN_REPLICAS=1', () => {
         resultPublicKey: 'k',
         resultKeySealed: 's',
       });
+      await store.putGrant(grant('g-held-2'));
       await store.putLoginState(
         {
           digest: 'l-held',
@@ -137,6 +138,15 @@ describe('Redis store with SVC_REDIS_MIN_REPLICAS=1', () => {
       );
       const calls: [string, () => Promise<unknown>][] = [
         ['nonce', () => store.rememberNonce('pk_test_demo', 'nonce-held-0001', T0 + MINUTE, T0)],
+        [
+          'nonce with its grant',
+          () =>
+            store.rememberNonceAnd('pk_test_demo', 'nonce-held-0002', T0 + MINUTE, T0, {
+              kind: 'grant',
+              digest: 'g-held-2',
+              replay: null,
+            }),
+        ],
         ['pass token', () => store.putPassToken({ ...grant('p-held'), issuedAt: T0, expiresAt: T0 + MINUTE })],
         [
           'exchange replay',
@@ -162,8 +172,9 @@ describe('Redis store with SVC_REDIS_MIN_REPLICAS=1', () => {
         return names;
       });
       expect(refused).toEqual(calls.map(([name]) => name));
-      // the login state was put back; reads, which change nothing, never waited
+      // the login state and the grant were put back; reads, which change nothing, never waited
       expect((await onceReplicaAcknowledges(() => store.takeLoginState('l-held', T0)))?.requestId).toBe('vr_held');
+      expect((await store.consumeGrant('g-held-2', T0))?.digest).toBe('g-held-2');
     } finally {
       await store.close();
     }

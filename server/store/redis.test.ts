@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.ts';
+import { makeTestApp, putTestGrant, signedInject } from '../test/helpers.ts';
 import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
 import { openRedisStore, TTL_MARGIN_MS } from './redis.ts';
 import { runStoreContract } from './store.contract.ts';
@@ -432,6 +433,54 @@ describe('Redis store when Redis fails', () => {
     } finally {
       await store.close();
       await server.remove();
+    }
+  });
+});
+
+describe('a signed partner call on Redis (design.md §23)', () => {
+  /** Commands Redis ran while `work` ran (INFO commandstats; the scripts' inner commands counted apart). */
+  async function commandsDuring(work: () => Promise<unknown>): Promise<Record<string, number>> {
+    const admin = new Redis(redis.url);
+    try {
+      await admin.config('RESETSTAT');
+      await work();
+      const stats = await admin.info('commandstats');
+      const counts = Object.fromEntries(
+        [...stats.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)].map(([, name, n]) => [name!, Number(n)]),
+      );
+      delete counts['config|resetstat'];
+      delete counts.info;
+      return counts;
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  it('makes one round trip for an introspection, two for an exchange, and takes the grant once', async () => {
+    const t = await makeTestApp({ store: await openOn(redis) });
+    try {
+      const warm = await signedInject(t, { url: '/v1/exchange', body: { grant_code: await putTestGrant(t.deps) } });
+      const passToken = warm.json().pass_token as string;
+      await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken } }); // scripts loaded, partner cached
+
+      const introspection = await commandsDuring(async () => {
+        const res = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken } });
+        expect(res.json().active).toBe(true);
+      });
+      // one EVALSHA: the nonce's SET and the pass token's GET inside it
+      expect(introspection).toEqual({ evalsha: 1, set: 1, get: 1 });
+
+      const grantCode = await putTestGrant(t.deps);
+      const exchange = await commandsDuring(async () => {
+        const results = await Promise.all(
+          Array.from({ length: 5 }, () => signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } })),
+        );
+        expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+      });
+      // five scripts (nonce + GETDEL each), one GETDEL that found the grant, one SET of the pass token after it
+      expect(exchange).toEqual({ evalsha: 5, set: 6, getdel: 5 });
+    } finally {
+      await t.close();
     }
   });
 });

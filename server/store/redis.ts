@@ -55,13 +55,14 @@ export { TTL_MARGIN_MS } from './redis/ttl.ts';
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
   const conn = await connectRedis(options);
+  const live = requests(conn);
   return {
     kind: 'redis',
     ...partnersAndKeys(conn),
     ...providersAndLogins(conn),
     ...limits(conn),
-    ...noncesAndReplay(conn),
-    ...requests(conn),
+    ...noncesAndReplay(conn, live.putPassToken),
+    ...live,
     sweep: async () => 0, // every expiring key carries its TTL
     replicasOnline: () => conn.call('replicasOnline', () => replicasOnline(conn.client)),
     close: () => conn.close(),

@@ -9,7 +9,7 @@
  * tokens are not single-use and stay valid until their expiry; partner signatures made before
  * the restore are refused in auth/partner-auth.ts (their nonces may be missing from the backup).
  */
-import type { Store } from './store.ts';
+import type { GrantRecord, Store } from './store.ts';
 
 /** The secrets-table name `svc store restore` writes: ms since the epoch, plain (not sealed). */
 export const RESTORED_AT = 'restored_at';
@@ -38,6 +38,15 @@ export function restoredStore(inner: Store, restoredAt: number): Store {
     async consumeGrant(digest, now) {
       const grant = await inner.consumeGrant(digest, now);
       return grant && grant.verifiedAt < restoredAt ? null : grant;
+    },
+    async rememberNonceAnd(partnerId, nonce, expiresAt, now, read) {
+      // A grant from before the restore is refused, and no pass token is issued for it.
+      const issue = read.kind === 'grant' ? read.issue : undefined;
+      const guarded = issue
+        ? { ...read, issue: (grant: GrantRecord) => (grant.verifiedAt < restoredAt ? null : issue(grant)) }
+        : read;
+      const result = await inner.rememberNonceAnd(partnerId, nonce, expiresAt, now, guarded);
+      return result.grant && result.grant.verifiedAt < restoredAt ? { ...result, grant: null } : result;
     },
   };
 }

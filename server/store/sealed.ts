@@ -113,6 +113,7 @@ export function sealedStore(inner: Store, keyring: Sealer): Store {
       ),
     replaceSecret: (name, value) => inner.replaceSecret(name, sealSecret(name, value)),
     rememberNonce: (...args) => inner.rememberNonce(...args),
+    rememberNonceAnd: (...args) => inner.rememberNonceAnd(...args),
     hitCounter: (...args) => inner.hitCounter(...args),
     holdSlot: (...args) => inner.holdSlot(...args),
     releaseSlot: (...args) => inner.releaseSlot(...args),

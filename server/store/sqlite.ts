@@ -25,8 +25,8 @@ import { REQUESTS_EXPIRING, requests } from './sqlite/requests.ts';
  */
 export function openSqliteStore(path: string): Store {
   const db = openDatabase(path);
+  const live = requests(db); // first: the nonce batch reads its pass_tokens table
   const once = noncesAndReplay(db);
-  const live = requests(db);
   const parts = { ...partnersAndKeys(db), ...providersAndLogins(db), ...limits(db), ...once.methods, ...live.methods };
   const deletes = expiryDeletes(db, {
     ...NONCES_REPLAY_EXPIRING,

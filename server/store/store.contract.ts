@@ -796,6 +796,145 @@ export function runStoreContract(
       });
     });
 
+    describe('a signed call: the nonce and its read in one step (rememberNonceAnd)', () => {
+      const nonceUntil = T0 + 11 * MINUTE;
+      const none = { fresh: false, pass: null, grant: null, replay: null, issued: null };
+
+      it('reads a pass token with a fresh nonce, and nothing with a replayed one', async () => {
+        const store = await fresh();
+        const record = passToken();
+        await store.putPassToken(record);
+        const read = { kind: 'pass', digest: record.digest } as const;
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-and-pass-01', nonceUntil, T0, read)).toEqual({
+          ...none,
+          fresh: true,
+          pass: record,
+        });
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-and-pass-01', nonceUntil, T0 + 1, read)).toEqual(
+          none,
+        );
+        const unknown = { kind: 'pass', digest: 'unknown-digest' } as const;
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-and-pass-02', nonceUntil, T0, unknown)).toEqual({
+          ...none,
+          fresh: true,
+        });
+        const late = record.expiresAt;
+        expect(
+          (await store.rememberNonceAnd('pk_test_demo', 'nonce-and-pass-03', late + 11 * MINUTE, late, read)).pass,
+        ).toBeNull();
+      });
+
+      it('takes a grant once with a fresh nonce; a replayed nonce takes nothing and the grant stays', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const read = { kind: 'grant', digest: record.digest, replay: null } as const;
+        expect(await store.rememberNonce('pk_test_demo', 'nonce-and-grant-2', nonceUntil, T0)).toBe(true);
+        // the replayed nonce took nothing: the grant is still there for a fresh one, once
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-and-grant-2', nonceUntil, T0, read)).toEqual(none);
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-and-grant-3', nonceUntil, T0, read)).toEqual({
+          ...none,
+          fresh: true,
+          grant: record,
+        });
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-and-grant-4', nonceUntil, T0, read)).toEqual({
+          ...none,
+          fresh: true,
+        });
+        expect(await store.consumeGrant(record.digest, T0)).toBeNull();
+      });
+
+      it('stores the pass token `issue` makes of the grant taken, in the same step; none for a replay', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const pass = passToken({ requestId: record.requestId });
+        const read = { kind: 'grant', digest: record.digest, replay: null, issue: () => pass } as const;
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-issue-00001', nonceUntil, T0, read)).toEqual({
+          ...none,
+          fresh: true,
+          grant: record,
+          issued: pass,
+        });
+        expect(await store.getPassToken(pass.digest, T0)).toEqual(pass);
+
+        const other = grant();
+        await store.putGrant(other);
+        const refusing = { kind: 'grant', digest: other.digest, replay: null, issue: () => null } as const;
+        const spent = await store.rememberNonceAnd('pk_test_demo', 'nonce-issue-00002', nonceUntil, T0, refusing);
+        expect(spent).toEqual({ ...none, fresh: true, grant: other });
+        const never = passToken();
+        const replayed = { ...refusing, digest: grant().digest, issue: () => never };
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-issue-00002', nonceUntil, T0, replayed)).toEqual(
+          none,
+        );
+        expect(await store.getPassToken(never.digest, T0)).toBeNull();
+      });
+
+      it('refuses an expired grant', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const read = { kind: 'grant', digest: record.digest, replay: null } as const;
+        const at = record.expiresAt;
+        expect(
+          (await store.rememberNonceAnd('pk_test_demo', 'nonce-expired-gr1', at + 11 * MINUTE, at, read)).grant,
+        ).toBeNull();
+      });
+
+      it('answers a live exchange replay under the key first, and then leaves the grant', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const stored = replay({ partnerId: 'pk_test_demo', grantDigest: record.digest });
+        await store.putExchangeReplay(stored, T0);
+        const key = { partnerId: stored.partnerId, idempotencyKey: stored.idempotencyKey };
+        const read = { kind: 'grant', digest: record.digest, replay: key } as const;
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-replay-0001', nonceUntil, T0, read)).toEqual({
+          ...none,
+          fresh: true,
+          replay: stored,
+        });
+        const afterIt = { ...read, replay: { ...key, idempotencyKey: 'another-key' } };
+        expect(
+          (await store.rememberNonceAnd('pk_test_demo', 'nonce-replay-0002', nonceUntil, T0, afterIt)).grant,
+        ).toEqual(record);
+      });
+
+      it('gives a grant to exactly one of 50 concurrent signed exchanges, each with its own nonce', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const read = { kind: 'grant', digest: record.digest, replay: null } as const;
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            store.rememberNonceAnd(
+              'pk_test_demo',
+              `raced-exchange-${String(i).padStart(4, '0')}`,
+              nonceUntil,
+              T0,
+              read,
+            ),
+          ),
+        );
+        expect(results.every((r) => r.fresh)).toBe(true);
+        expect(results.filter((r) => r.grant !== null).map((r) => r.grant)).toEqual([record]);
+      });
+
+      it('lets exactly one of 50 racing calls with one nonce through, and it alone takes the grant', async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const read = { kind: 'grant', digest: record.digest, replay: null } as const;
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            store.rememberNonceAnd('pk_test_demo', 'one-raced-nonce-01', nonceUntil, T0, read),
+          ),
+        );
+        expect(results.filter((r) => r.fresh)).toEqual([{ ...none, fresh: true, grant: record }]);
+      });
+    });
+
     describe('signing keys', () => {
       it('lists the keys of one purpose, oldest first', async () => {
         const store = await fresh();
@@ -996,6 +1135,21 @@ export function runStoreContract(
           expect(results.filter((r) => r !== null)).toEqual([g]);
           expect(await store.consumeGrant(g.digest, T0)).toBeNull();
           expect(await peer.consumeGrant(g.digest, T0)).toBeNull();
+        });
+
+        it('gives a grant to exactly one of 50 concurrent signed exchanges spread over both instances', async () => {
+          const store = await fresh();
+          const peer = await peerOf(store);
+          const g = grant();
+          await peer.putGrant(g);
+          const read = { kind: 'grant', digest: g.digest, replay: null } as const;
+          const results = await Promise.all(
+            Array.from({ length: 50 }, (_, i) =>
+              (i % 2 ? store : peer).rememberNonceAnd('pk_test_demo', `spread-exchange-${i}`, T0 + MINUTE, T0, read),
+            ),
+          );
+          expect(results.filter((r) => r.grant !== null).map((r) => r.grant)).toEqual([g]);
+          expect(await store.consumeGrant(g.digest, T0)).toBeNull();
         });
 
         it('gives a login state to exactly one of 50 concurrent takers spread over both instances', async () => {

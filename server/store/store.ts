@@ -26,6 +26,8 @@ import type {
   GrantRecord,
   KeyPurpose,
   LoginStateRecord,
+  NonceRead,
+  NonceReadResult,
   PartnerRecord,
   PassTokenRecord,
   ProviderRecord,
@@ -72,6 +74,21 @@ export interface Store {
    * expired at `now`: exactly one of several racing callers gets true.
    */
   rememberNonce(partnerId: string, nonce: string, expiresAt: number, now: number): Promise<boolean>;
+  /**
+   * A signed partner call's one store step (design.md §23): remembers the nonce as
+   * `rememberNonce` does and, only when it was fresh, in the same atomic step (one round trip on
+   * Redis, one transaction on SQLite) reads what `read` names: a pass token as `getPassToken`, or
+   * a grant as `consumeGrant` (exactly one of racing takers gets it), unless a live exchange
+   * replay under the same partner and Idempotency-Key is found first (then the grant stays). A
+   * replayed nonce reads, takes and changes nothing.
+   */
+  rememberNonceAnd(
+    partnerId: string,
+    nonce: string,
+    expiresAt: number,
+    now: number,
+    read: NonceRead,
+  ): Promise<NonceReadResult>;
 
   // Rate-limit counters, fixed windows
   hitCounter(key: string, windowMs: number, now: number): Promise<CounterHit>;

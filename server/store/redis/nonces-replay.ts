@@ -1,10 +1,11 @@
 /**
  * What must happen once, in Redis: `nonce:<partner>:<n>` (its expiresAt) set NX, a Lua script
- * renewing one expired early by the caller's clock; `grant:<digest>` JSON, handed out once by
+ * renewing one expired early by the caller's clock; on a signed partner call, one script sets it
+ * and reads the pass token or takes the grant in the same round trip (design.md §23); `grant:<digest>` JSON, handed out once by
  * GETDEL (never GET then DEL); `replay:<partner>:<key>` a hash (e, d), first live writer wins in
  * Lua. With SVC_REDIS_MIN_REPLICAS ≥ 1 each write here waits for the replicas (replicated.ts).
  */
-import type { ExchangeReplayRecord, GrantRecord, Store } from '../store.ts';
+import type { ExchangeReplayRecord, GrantRecord, PassTokenRecord, Store } from '../store.ts';
 import type { RedisConnection, Scripts as ScriptsOf } from './connection.ts';
 import { ttl } from './ttl.ts';
 
@@ -15,6 +16,24 @@ const SCRIPTS = {
     if stored and stored > tonumber(ARGV[1]) then return 0 end
     redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
     return 1`,
+  /**
+   * A signed partner call's one round trip (design.md §23). KEYS: nonce, then pass:<d> or
+   * grant:<d>, then replay:<partner>:<key> or nothing. ARGV: now, the nonce's expiresAt, its TTL,
+   * 'pass' or 'grant'. → {0} for a replayed nonce (nothing else touched); {1, pass JSON} ;
+   * {1, grant JSON taken by GETDEL}; {1, false, replay JSON} when a live replay answers first.
+   */
+  nonceAnd: `
+    if not redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3], 'NX') then
+      local stored = tonumber(redis.call('GET', KEYS[1]))
+      if stored and stored > tonumber(ARGV[1]) then return {0} end
+      redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+    end
+    if ARGV[4] == 'pass' then return {1, redis.call('GET', KEYS[2])} end
+    if KEYS[3] then
+      local replay = redis.call('HMGET', KEYS[3], 'e', 'd')
+      if replay[1] and tonumber(replay[1]) > tonumber(ARGV[1]) then return {1, false, replay[2]} end
+    end
+    return {1, redis.call('GETDEL', KEYS[2])}`,
   /** ARGV: now, expiresAt, record JSON, TTL → the stored record JSON */
   putReplay: `
     local stored = redis.call('HMGET', KEYS[1], 'e', 'd')
@@ -44,6 +63,59 @@ function rememberNonce(conn: RedisConnection, scripts: Scripts): Store['remember
     );
     if (renewed.value === 1 && !renewed.held) throw unheld('rememberNonce');
     return renewed.value === 1;
+  };
+}
+
+type NonceAnswer = [0] | [1, string | null, (string | null)?];
+
+/** `Store.rememberNonceAnd`: the nonce and the token read in one script, so one round trip. */
+function rememberNonceAnd(
+  conn: RedisConnection,
+  scripts: Scripts,
+  putPassToken: Store['putPassToken'],
+): Store['rememberNonceAnd'] {
+  const { call, prefix, minReplicas, writeHeld, unheld, client } = conn;
+  return async (partnerId, nonce, expiresAt, now, read) => {
+    const keys = [`${prefix}nonce:${encodeURIComponent(partnerId)}:${nonce}`];
+    if (read.kind === 'pass') keys.push(`${prefix}pass:${read.digest}`);
+    else {
+      keys.push(`${prefix}grant:${read.digest}`);
+      if (read.replay)
+        keys.push(`${prefix}replay:${encodeURIComponent(read.replay.partnerId)}:${read.replay.idempotencyKey}`);
+    }
+    const args = [now, expiresAt, ttl(expiresAt - now), read.kind];
+    let answer: NonceAnswer;
+    if (minReplicas === 0) {
+      answer = (await call('rememberNonceAnd', () => scripts.run('nonceAnd', keys, args))) as NonceAnswer;
+    } else {
+      const { value, held } = await writeHeld<NonceAnswer>('rememberNonceAnd', (p) =>
+        scripts.inPipeline(p, 'nonceAnd', keys, args),
+      );
+      answer = value;
+      if (answer[0] === 1 && !held) {
+        // A grant taken but not held by the replicas goes back (it was handed to nobody), as takeHeld does.
+        const taken = read.kind === 'grant' ? answer[1] : null;
+        if (taken) {
+          const px = ttl((JSON.parse(taken) as GrantRecord).expiresAt - now);
+          await client.set(keys[1]!, taken, 'PX', px, 'NX').catch(() => {});
+        }
+        throw unheld('rememberNonceAnd');
+      }
+    }
+    const result = { fresh: answer[0] === 1, pass: null, grant: null, replay: null, issued: null };
+    if (answer[0] === 0) return result;
+    const [, json, replay] = answer;
+    if (read.kind === 'pass') {
+      const pass = json ? (JSON.parse(json) as PassTokenRecord) : null;
+      return { ...result, pass: pass && pass.expiresAt > now ? pass : null };
+    }
+    if (replay) return { ...result, replay: JSON.parse(replay) as ExchangeReplayRecord };
+    const parsed = json ? (JSON.parse(json) as GrantRecord) : null;
+    const grant = parsed && parsed.expiresAt > now ? parsed : null;
+    // The pass token goes in a second round trip: its record is made from the grant the script returned.
+    const issued = grant && read.issue ? read.issue(grant) : null;
+    if (issued) await putPassToken(issued);
+    return { ...result, grant, issued };
   };
 }
 
@@ -92,7 +164,15 @@ function replayMethods(conn: RedisConnection, scripts: Scripts): ReplayMethods {
 }
 
 /** Nonces, grants and exchange replays over `conn`. */
-export function noncesAndReplay(conn: RedisConnection): Pick<Store, 'rememberNonce'> & GrantMethods & ReplayMethods {
+export function noncesAndReplay(
+  conn: RedisConnection,
+  putPassToken: Store['putPassToken'],
+): Pick<Store, 'rememberNonce' | 'rememberNonceAnd'> & GrantMethods & ReplayMethods {
   const scripts = conn.scripts(SCRIPTS);
-  return { rememberNonce: rememberNonce(conn, scripts), ...grantMethods(conn), ...replayMethods(conn, scripts) };
+  return {
+    rememberNonce: rememberNonce(conn, scripts),
+    rememberNonceAnd: rememberNonceAnd(conn, scripts, putPassToken),
+    ...grantMethods(conn),
+    ...replayMethods(conn, scripts),
+  };
 }

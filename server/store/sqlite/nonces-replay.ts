@@ -1,8 +1,17 @@
 /**
  * What must happen once in SQLite: signed calls' nonces, grants (consumed once) and exchange
- * replays (the first live answer wins).
+ * replays (the first live answer wins). A signed partner call's nonce and the pass token it reads
+ * or the grant it takes share one transaction (design.md §23), grouped with the other calls of the
+ * same event-loop turn.
  */
-import type { ExchangeReplayRecord, GrantRecord, Store } from '../store.ts';
+import type {
+  ExchangeReplayRecord,
+  GrantRecord,
+  NonceRead,
+  NonceReadResult,
+  PassTokenRecord,
+  Store,
+} from '../store.ts';
 import { immediate, parseRow, type Db } from './connection.ts';
 
 const SCHEMA = `
@@ -30,8 +39,24 @@ interface PendingNonce {
   nonce: string;
   expiresAt: number;
   now: number;
-  resolve(fresh: boolean): void;
+  /** what `rememberNonceAnd` reads in the same transaction once the nonce is fresh */
+  read: NonceRead | null;
+  resolve(result: NonceReadResult): void;
   reject(error: unknown): void;
+}
+
+/** The statements `rememberNonceAnd` reads with, prepared once (pass_tokens is requests.ts's table). */
+function readStatements(db: Db) {
+  return {
+    pass: db.prepare('SELECT data FROM pass_tokens WHERE digest = ? AND expires_at > ?'),
+    liveReplay: db.prepare(
+      'SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ? AND expires_at > ?',
+    ),
+    consumeGrant: db.prepare(
+      'UPDATE grants SET used = 1 WHERE digest = ? AND used = 0 AND expires_at > ? RETURNING data',
+    ),
+    insertPassToken: db.prepare('INSERT INTO pass_tokens (digest, expires_at, data) VALUES (?, ?, ?)'),
+  };
 }
 
 /**
@@ -46,9 +71,29 @@ function nonceBatcher(db: Db) {
      ON CONFLICT (partner_id, nonce) DO UPDATE SET expires_at = excluded.expires_at
      WHERE nonces.expires_at <= ?`,
   );
-  const insertAll = db.transaction((batch: PendingNonce[]) =>
-    batch.map((n) => insert.run(n.partnerId, n.nonce, n.expiresAt, n.now).changes === 1),
-  );
+  const q = readStatements(db);
+  /** the nonce, then (fresh only) what the call reads, in the batch's transaction */
+  const one = (n: PendingNonce): NonceReadResult => {
+    const result: NonceReadResult = { fresh: false, pass: null, grant: null, replay: null, issued: null };
+    if (insert.run(n.partnerId, n.nonce, n.expiresAt, n.now).changes !== 1) return result;
+    result.fresh = true;
+    const read = n.read;
+    if (read?.kind === 'pass') result.pass = parseRow<PassTokenRecord>(q.pass.get(read.digest, n.now));
+    else if (read?.kind === 'grant') {
+      const { replay } = read;
+      if (replay)
+        result.replay = parseRow<ExchangeReplayRecord>(
+          q.liveReplay.get(replay.partnerId, replay.idempotencyKey, n.now),
+        );
+      if (!result.replay) result.grant = parseRow<GrantRecord>(q.consumeGrant.get(read.digest, n.now));
+      const issued = result.grant && read.issue ? read.issue(result.grant) : null;
+      if (issued) q.insertPassToken.run(issued.digest, issued.expiresAt, JSON.stringify(issued));
+      result.issued = issued;
+    }
+    return result;
+  };
+  // IMMEDIATE: the batch reads (a grant, a replay) and writes, and other processes may share the file.
+  const insertAll = immediate(db, (batch: PendingNonce[]) => batch.map(one));
   let pending: PendingNonce[] = [];
   let closed = false;
   function flush(): void {
@@ -61,18 +106,26 @@ function nonceBatcher(db: Db) {
       for (const n of batch) n.reject(error);
     }
   }
-  const rememberNonce: Store['rememberNonce'] = (partnerId, nonce, expiresAt, now) =>
-    new Promise<boolean>((resolve, reject) => {
+  const rememberNonceAnd = (
+    partnerId: string,
+    nonce: string,
+    expiresAt: number,
+    now: number,
+    read: NonceRead | null,
+  ): Promise<NonceReadResult> =>
+    new Promise<NonceReadResult>((resolve, reject) => {
       if (closed) return reject(new Error('store is closed'));
-      pending.push({ partnerId, nonce, expiresAt, now, resolve, reject });
+      pending.push({ partnerId, nonce, expiresAt, now, read, resolve, reject });
       if (pending.length === 1) setImmediate(flush);
     });
+  const rememberNonce: Store['rememberNonce'] = async (partnerId, nonce, expiresAt, now) =>
+    (await rememberNonceAnd(partnerId, nonce, expiresAt, now, null)).fresh;
   /** commits the nonces still waiting for their turn, then refuses new ones */
   function close(): void {
     if (pending.length > 0) flush();
     closed = true;
   }
-  return { rememberNonce, close };
+  return { rememberNonce, rememberNonceAnd: rememberNonceAnd as Store['rememberNonceAnd'], close };
 }
 
 type OnceMethods = Pick<Store, 'putGrant' | 'consumeGrant' | 'putExchangeReplay' | 'getExchangeReplay'>;
@@ -105,8 +158,18 @@ function grantsAndReplays(db: Db): OnceMethods {
 }
 
 /** Nonces, grants and exchange replays over `db`, creating their tables when missing. */
-export function noncesAndReplay(db: Db): { methods: OnceMethods & Pick<Store, 'rememberNonce'>; close(): void } {
+export function noncesAndReplay(db: Db): {
+  methods: OnceMethods & Pick<Store, 'rememberNonce' | 'rememberNonceAnd'>;
+  close(): void;
+} {
   db.exec(SCHEMA);
   const nonces = nonceBatcher(db);
-  return { methods: { rememberNonce: nonces.rememberNonce, ...grantsAndReplays(db) }, close: nonces.close };
+  return {
+    methods: {
+      rememberNonce: nonces.rememberNonce,
+      rememberNonceAnd: nonces.rememberNonceAnd,
+      ...grantsAndReplays(db),
+    },
+    close: nonces.close,
+  };
 }
