@@ -252,7 +252,8 @@ http {
   upstream svc {
 ${upstreams}
     keepalive 64;
-    keepalive_timeout 60s;
+    # Below the instances' SVC_DRAIN_MS: nginx closes an idle kept connection, never a draining instance.
+    keepalive_timeout 4s;
   }
   server {
     listen 127.0.0.1:${options.servicePort};
@@ -272,7 +273,8 @@ ${upstreams}
       proxy_read_timeout 60s;
       proxy_send_timeout 60s;
       proxy_buffering off;
-      # An instance shutting down answers 503: a GET is tried on the other; a POST never twice.
+      # A draining instance refuses new connections: every request goes to the other. After
+      # sending, a GET is tried on the other; a POST never twice.
       proxy_next_upstream error timeout http_503;
     }
     location @too_many_requests {

@@ -1,10 +1,14 @@
 /**
  * SIGTERM on the real service process (design.md §10, §23): every waiting long poll is answered at
- * once with its current status, and the process exits 0 within 5 s; on SQLite and on Redis. A
- * call still in flight is given SVC_DRAIN_MS, then cut, and the process still exits 0.
+ * once with its current status, and the process exits 0 within 5 s once its clients have closed
+ * their connections; on SQLite and on Redis. A connection kept alive (a proxy's) is not closed
+ * under its client: a request sent on it meanwhile is answered, with `Connection: close`, while
+ * new connections are refused. A call still in flight is given SVC_DRAIN_MS, then cut, and the
+ * process still exits 0.
  */
 import { spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { request } from 'node:http';
+import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
 import { startRedisServer, type RedisServer } from './test/redis-server.ts';
@@ -20,6 +24,26 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A create on a connection of its own, closed after the answer (`Connection: close`), as a proxy
+ * closes its idle ones: the drain waits for every connection to close (design.md §23).
+ */
+function callOnce(url: string, body?: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': 'text/plain', origin: PARTNER_ORIGIN };
+    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += String(chunk)));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const createOnce = (base: string) =>
+  callOnce(`${base}/api/w/verify-request`, JSON.stringify({ partner_id: 'pk_test_demo' }));
 
 let redis: RedisServer | null = null;
 afterAll(() => redis?.remove());
@@ -48,8 +72,8 @@ async function startService(env: Record<string, string>) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited at start: ${stderr}`);
     if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
+      await callOnce(`${base}/healthz`).then(
+        (r) => r.status === 200,
         () => false,
       )
     )
@@ -71,13 +95,9 @@ describe.each(['sqlite', 'redis'] as const)('SIGTERM on %s', (kind) => {
     try {
       const polls = [];
       for (let i = 0; i < 3; i++) {
-        const created = await fetch(`${svc.base}/api/w/verify-request`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
-          body: JSON.stringify({ partner_id: 'pk_test_demo' }),
-        });
+        const created = await createOnce(svc.base);
         expect(created.status).toBe(201);
-        const { request_id, poll_token } = (await created.json()) as { request_id: string; poll_token: string };
+        const { request_id, poll_token } = created.body as { request_id: string; poll_token: string };
         const url = `${svc.base}/api/w/verify-status/${request_id}?pt=${poll_token}&wait=25&known=pending`;
         polls.push(
           fetch(url).then(async (res) => ({
@@ -128,6 +148,77 @@ describe('SIGTERM with a call in flight', () => {
       expect(await svc.exited, svc.stderr()).toBe(0);
       expect(cutAfter).toBeGreaterThanOrEqual(600);
       expect(cutAfter).toBeLessThan(3_000);
+    } finally {
+      if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
+      svc.remove();
+    }
+  });
+});
+
+/** The answers on one kept-alive connection, read one at a time (Content-Length bodies). */
+function httpReader(socket: Socket): () => Promise<{ head: string; body: string }> {
+  let buffered = '';
+  let wake: (() => void) | null = null;
+  socket.on('data', (chunk) => {
+    buffered += String(chunk);
+    wake?.();
+  });
+  return async () => {
+    for (;;) {
+      const end = buffered.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+      if (end >= 0 && buffered.length >= end + 4 + length) {
+        const answer = { head: buffered.slice(0, end), body: buffered.slice(end + 4, end + 4 + length) };
+        buffered = buffered.slice(end + 4 + length);
+        return answer;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+}
+
+describe('SIGTERM with a connection a proxy keeps alive', () => {
+  it('refuses new connections, still answers a POST sent on the kept one (Connection: close), and exits 0 once it is closed', async () => {
+    const svc = await startService({});
+    try {
+      const port = Number(new URL(svc.base).port);
+      const socket = connect(port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      const next = httpReader(socket);
+      socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const before = await next();
+      expect(before.head).toMatch(/^HTTP\/1\.1 200/);
+      expect(before.head).toMatch(/^connection: keep-alive/im);
+
+      svc.child.kill('SIGTERM');
+      // the listener closes: a new connection is refused (nginx then sends the request elsewhere)
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const refused = await new Promise<boolean>((resolve) => {
+          const probe = connect(port, '127.0.0.1');
+          probe.once('connect', () => {
+            probe.destroy();
+            resolve(false);
+          });
+          probe.once('error', () => resolve(true));
+        });
+        if (refused) break;
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // the kept connection is still served: a POST the proxy sent on it is answered, not lost
+      const body = JSON.stringify({ partner_id: 'pk_test_demo' });
+      socket.write(
+        `POST /api/w/verify-request HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${PARTNER_ORIGIN}\r\n` +
+          `Content-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const during = await next();
+      expect(during.head).toMatch(/^HTTP\/1\.1 201/);
+      expect(during.head).toMatch(/^connection: close/im);
+      expect(JSON.parse(during.body)).toMatchObject({ request_id: expect.any(String) });
+      await closed;
+      expect(await svc.exited, svc.stderr()).toBe(0);
     } finally {
       if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
       svc.remove();
