@@ -387,7 +387,7 @@ export async function runRollingRestarts(options: RollingOptions = {}): Promise<
     globalThis.fetch = originalFetch;
     const upstreamErrors = nginxLog
       .split('\n')
-      .filter((line) => /prematurely|reset by peer|502|upstream timed out/.test(line));
+      .filter((line) => /prematurely|reset by peer|upstream timed out/.test(line));
     for (const line of upstreamErrors) log(`nginx: ${line}`);
     return {
       restarts: drainsMs.length,

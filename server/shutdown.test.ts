@@ -1,13 +1,11 @@
 /**
  * SIGTERM on the real service process (design.md §10, §23): every waiting long poll is answered at
- * once with its current status, and the process exits 0 within 5 s once its clients have closed
- * their connections; on SQLite and on Redis. A connection kept alive (a proxy's) is not closed
- * under its client: a request sent on it meanwhile is answered, with `Connection: close`, while
- * new connections are refused. A call still in flight is given SVC_DRAIN_MS, then cut, and the
- * process still exits 0.
+ * once with its current status, and the process exits 0 within 5 s; on SQLite and on Redis. Behind
+ * a proxy (SVC_TRUST_PROXY), a connection it keeps alive is not closed under it: a request sent on
+ * it meanwhile is answered, with `Connection: close`, while new connections are refused. A call
+ * still in flight is given SVC_DRAIN_MS, then cut, and the process still exits 0.
  */
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
@@ -24,26 +22,6 @@ function freePort(): Promise<number> {
     });
   });
 }
-
-/**
- * A create on a connection of its own, closed after the answer (`Connection: close`), as a proxy
- * closes its idle ones: the drain waits for every connection to close (design.md §23).
- */
-function callOnce(url: string, body?: string): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'text/plain', origin: PARTNER_ORIGIN };
-    const req = request(url, { method: body === undefined ? 'GET' : 'POST', agent: false, headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += String(chunk)));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const createOnce = (base: string) =>
-  callOnce(`${base}/api/w/verify-request`, JSON.stringify({ partner_id: 'pk_test_demo' }));
 
 let redis: RedisServer | null = null;
 afterAll(() => redis?.remove());
@@ -72,8 +50,8 @@ async function startService(env: Record<string, string>) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited at start: ${stderr}`);
     if (
-      await callOnce(`${base}/healthz`).then(
-        (r) => r.status === 200,
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
         () => false,
       )
     )
@@ -95,9 +73,13 @@ describe.each(['sqlite', 'redis'] as const)('SIGTERM on %s', (kind) => {
     try {
       const polls = [];
       for (let i = 0; i < 3; i++) {
-        const created = await createOnce(svc.base);
+        const created = await fetch(`${svc.base}/api/w/verify-request`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', origin: PARTNER_ORIGIN },
+          body: JSON.stringify({ partner_id: 'pk_test_demo' }),
+        });
         expect(created.status).toBe(201);
-        const { request_id, poll_token } = created.body as { request_id: string; poll_token: string };
+        const { request_id, poll_token } = (await created.json()) as { request_id: string; poll_token: string };
         const url = `${svc.base}/api/w/verify-status/${request_id}?pt=${poll_token}&wait=25&known=pending`;
         polls.push(
           fetch(url).then(async (res) => ({
@@ -177,9 +159,9 @@ function httpReader(socket: Socket): () => Promise<{ head: string; body: string 
   };
 }
 
-describe('SIGTERM with a connection a proxy keeps alive', () => {
+describe('SIGTERM with a connection the proxy keeps alive', () => {
   it('refuses new connections, still answers a POST sent on the kept one (Connection: close), and exits 0 once it is closed', async () => {
-    const svc = await startService({});
+    const svc = await startService({ SVC_TRUST_PROXY: '127.0.0.1' });
     try {
       const port = Number(new URL(svc.base).port);
       const socket = connect(port, '127.0.0.1');
