@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KNOWN_VARIABLES, loadConfig, unknownVariableWarnings } from './config.ts';
+import { KNOWN_VARIABLES, loadConfig, SETTINGS, TOOL_VARIABLES, unknownVariableWarnings } from './config.ts';
 import { REPO_ROOT } from './test/helpers.ts';
 import { ConfigError } from './errors.ts';
 
@@ -45,14 +45,12 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       redisUrl: null,
-      redisSentinels: {
-        masterName: 'svc',
-        hosts: [
-          { host: 'sentinel-1', port: 26379 },
-          { host: '10.0.0.2', port: 26380 },
-          { host: '::1', port: 26381 },
-        ],
-      },
+      redisSentinels: [
+        { host: 'sentinel-1', port: 26379 },
+        { host: '10.0.0.2', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      redisMasterName: 'svc',
       redisMinReplicas: 1,
       redisWaitMs: 100,
     });
@@ -144,6 +142,183 @@ describe('loadConfig', () => {
   ])('fails at boot with one clear line for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(ConfigError);
     expect(() => loadConfig(env)).toThrowError(message);
+  });
+});
+
+/** The line loadConfig(env) stops on, or null when it loads. */
+function bootLine(env: NodeJS.ProcessEnv): string | null {
+  try {
+    loadConfig(env, '/srv/app');
+    return null;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+}
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+describe('SETTINGS, the one table', () => {
+  it('loads an empty environment exactly as the hand-written loader did before it', () => {
+    expect(loadConfig({}, '/srv/app')).toStrictEqual({
+      mode: 'sandbox',
+      modeFromEnv: false,
+      port: 8787,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8787',
+      apiUrl: 'http://localhost:8787',
+      appUrl: 'http://localhost:8787',
+      widgetUrl: 'http://localhost:8787',
+      dataDir: '/srv/app/data',
+      redisUrl: null,
+      redisPrefix: 'svc:',
+      redisSentinels: null,
+      redisMasterName: null,
+      redisMinReplicas: 0,
+      redisWaitMs: 250,
+      drainMs: 10_000,
+      fixturesPath: '/srv/app/fixtures/partners.json',
+      providerFixturesPath: '/srv/app/fixtures/providers.json',
+      partnerPort: 8788,
+      requestTtlMs: 300_000,
+      providerMaxAgeSeconds: 300,
+      nullifierKey: null,
+      masterKey: null,
+      previousMasterKeys: null,
+      logLevel: 'info',
+      distDir: '/srv/app/dist',
+      trustProxy: false,
+      longPollPerAddress: 100,
+      longPollMax: 20_000,
+      walletTrustPath: null,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      walletTrustAllowTest: false,
+      metricsPort: null,
+      metricsHost: '127.0.0.1',
+      walletStatus: 'prefer',
+      walletFormats: 'all',
+      walletAccessCertPath: null,
+      walletAccessKeyPath: null,
+    });
+    expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+  });
+
+  it('reads an empty variable as unset, and a set one through the same parser as its default', () => {
+    const empty = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.env, '']));
+    expect(loadConfig(empty, '/srv/app')).toStrictEqual(loadConfig({}, '/srv/app'));
+    expect(loadConfig({ SVC_PUBLIC_URL: 'https://svc.example//', SVC_PORT: '9000' }).appUrl).toBe(
+      'https://svc.example',
+    );
+    expect(loadConfig({ SVC_DATA_DIR: 'var/svc' }, '/srv/app').dataDir).toBe('/srv/app/var/svc');
+    expect(loadConfig({ SVC_WALLET_TRUST_ALLOW_TEST: '1', SVC_WALLET_FORMATS: 'dc+sd-jwt' })).toMatchObject({
+      walletTrustAllowTest: true,
+      walletFormats: 'dc+sd-jwt',
+    });
+  });
+
+  it('declares each variable once, and the Config has a field for each and no other but modeFromEnv', () => {
+    const names = [...Object.values(SETTINGS).map((setting) => setting.env), ...Object.keys(TOOL_VARIABLES)];
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(loadConfig({})).sort()).toEqual([...Object.keys(SETTINGS), 'modeFromEnv'].sort());
+  });
+
+  // One case or more per kind of parser and per shared rule: the whole line, as the operator reads it.
+  it.each([
+    [{ SVC_MODE: 'staging' }, 'SVC_MODE must be "sandbox" or "production", got "staging"'],
+    [{ SVC_WALLET_STATUS: 'maybe' }, 'SVC_WALLET_STATUS must be one of prefer, require, off, got "maybe"'],
+    [{ SVC_WALLET_FORMATS: 'jwt' }, 'SVC_WALLET_FORMATS must be one of all, mso_mdoc, dc+sd-jwt, got "jwt"'],
+    [{ SVC_PORT: '70000' }, 'SVC_PORT must be a port number (0-65535), got "70000"'],
+    [{ SVC_METRICS_PORT: '1.5' }, 'SVC_METRICS_PORT must be a port number (0-65535), got "1.5"'],
+    [{ PARTNER_PORT: 'x' }, 'PARTNER_PORT must be a port number (0-65535), got "x"'],
+    [{ SVC_APP_URL: 'svc.example' }, 'SVC_APP_URL must be an absolute http(s) URL, got "svc.example"'],
+    [{ SVC_WIDGET_URL: 'ftp://svc.example' }, 'SVC_WIDGET_URL must be http(s), got "ftp://svc.example"'],
+    [{ SVC_WALLET_TRUST_ALLOW_TEST: 'yes' }, 'SVC_WALLET_TRUST_ALLOW_TEST must be 1 or unset, got "yes"'],
+    [{ SVC_REDIS_MIN_REPLICAS: '17' }, 'SVC_REDIS_MIN_REPLICAS must be a whole number from 0 to 16, got "17"'],
+    [{ SVC_DRAIN_MS: '99' }, 'SVC_DRAIN_MS must be a whole number of milliseconds from 100 to 120000, got "99"'],
+    [
+      { SVC_DRAIN_MS: '120001' },
+      'SVC_DRAIN_MS must be a whole number of milliseconds from 100 to 120000, got "120001"',
+    ],
+    [{ SVC_DRAIN_MS: '5s' }, 'SVC_DRAIN_MS must be a whole number of milliseconds from 100 to 120000, got "5s"'],
+    [
+      { SVC_REDIS_WAIT_MS: '1001' },
+      'SVC_REDIS_WAIT_MS must be a whole number of milliseconds from 1 to 1000, got "1001"',
+    ],
+    [{ SVC_PROVIDER_MAX_AGE_S: '3601' }, 'SVC_PROVIDER_MAX_AGE_S must be whole seconds between 0 and 3600, got "3601"'],
+    [{ SVC_REQUEST_TTL_MS: 'abc' }, 'SVC_REQUEST_TTL_MS must be an integer between 1000 and 300000, got "abc"'],
+    [{ SVC_REDIS_PREFIX: 'a b' }, 'SVC_REDIS_PREFIX must be 1-64 printable characters without spaces, got "a b"'],
+    [
+      { SVC_REDIS_SENTINELS: 'a:1', SVC_REDIS_MASTER_NAME: 'm'.repeat(65) },
+      `SVC_REDIS_MASTER_NAME must be 1-64 printable characters without spaces, got "${'m'.repeat(65)}"`,
+    ],
+    [
+      { SVC_REDIS_SENTINELS: 'a:1,b', SVC_REDIS_MASTER_NAME: 'svc' },
+      'SVC_REDIS_SENTINELS must be host:port entries separated by commas, got "a:1,b"',
+    ],
+    [
+      { SVC_LOG_LEVEL: 'verbose' },
+      'SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    ],
+    [
+      { SVC_TRUST_PROXY: 'everyone' },
+      "SVC_TRUST_PROXY must list the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal); " +
+        '"true" and catch-alls such as 0.0.0.0/0 would trust any client\'s X-Forwarded-For, got "everyone"',
+    ],
+    [{ SVC_REDIS_URL: 'http://redis' }, 'SVC_REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ SVC_NULLIFIER_KEY: 'c2hvcnQ=' }, 'SVC_NULLIFIER_KEY must be base64 of at least 32 bytes'],
+    [
+      { SVC_MASTER_KEY: 'c2hvcnQ=' },
+      'SVC_MASTER_KEY must be base64 of exactly 32 random bytes (e.g. openssl rand -base64 32)',
+    ],
+    [
+      { SVC_MASTER_KEY_PREVIOUS: `${KEY},c2hvcnQ=` },
+      'SVC_MASTER_KEY_PREVIOUS (key 2) must be base64 of exactly 32 random bytes (e.g. openssl rand -base64 32)',
+    ],
+    [
+      { SVC_REDIS_MASTER_NAME: 'svc' },
+      'SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME go together: set both, or neither',
+    ],
+    [
+      { SVC_REDIS_SENTINELS: 'a:1', SVC_REDIS_MASTER_NAME: 'svc', SVC_REDIS_URL: 'redis://x' },
+      'set SVC_REDIS_URL or SVC_REDIS_SENTINELS, not both: Sentinel names the primary',
+    ],
+    [
+      { SVC_WALLET_ACCESS_KEY: 'key.pem' },
+      'SVC_WALLET_ACCESS_KEY is set without SVC_WALLET_ACCESS_CERT: the access certificate and its key go together',
+    ],
+    [
+      { SVC_WALLET_ACCESS_CERT: 'cert.pem' },
+      'SVC_WALLET_ACCESS_CERT is set without SVC_WALLET_ACCESS_KEY: the access certificate and its key go together',
+    ],
+    [
+      { SVC_REQUEST_TIMEOUT_MS: '5000', SVC_HEADERS_TIMEOUT_MS: '6000' },
+      'SVC_HEADERS_TIMEOUT_MS (6000) must not exceed SVC_REQUEST_TIMEOUT_MS (5000): the headers are part of the request',
+    ],
+    [
+      { SVC_MODE: 'production', SVC_NULLIFIER_KEY: KEY, SVC_MASTER_KEY: KEY, SVC_PUBLIC_URL: 'http://svc.example' },
+      'SVC_MODE=production requires SVC_PUBLIC_URL to be https:// (http:// only on localhost, 127.0.0.0/8 or ::1), got "http://svc.example"',
+    ],
+  ])('stops at %j with the one line %j', (env, line) => {
+    expect(bootLine(env)).toBe(line);
+  });
+
+  it('never repeats a secret in its line, whichever secret and however it is wrong', () => {
+    const secrets = Object.values(SETTINGS).filter((setting) => 'secret' in setting && setting.secret);
+    expect(secrets.map((setting) => setting.env)).toEqual([
+      'SVC_REDIS_URL',
+      'SVC_NULLIFIER_KEY',
+      'SVC_MASTER_KEY',
+      'SVC_MASTER_KEY_PREVIOUS',
+    ]);
+    for (const { env } of secrets) {
+      for (const value of ['hunter2', 'http://:hunter2@redis', 'hunter2 ']) {
+        const line = bootLine({ [env]: value });
+        expect(line, `${env}=${value}`).toMatch(new RegExp(`^${env}`));
+        expect(line, `${env}=${value}`).not.toContain('hunter2');
+      }
+    }
   });
 });
 

@@ -15,8 +15,9 @@ export interface StoreLocation {
   /** SVC_REDIS_URL; null: SQLite, unless Sentinel is set */
   redisUrl: string | null;
   redisPrefix: string;
-  /** SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME (design.md §17) */
-  redisSentinels?: { readonly hosts: readonly { host: string; port: number }[]; readonly masterName: string } | null;
+  /** SVC_REDIS_SENTINELS and SVC_REDIS_MASTER_NAME (design.md §17): both or neither */
+  redisSentinels?: readonly { host: string; port: number }[] | null;
+  redisMasterName?: string | null;
   /** SVC_REDIS_MIN_REPLICAS and SVC_REDIS_WAIT_MS (design.md §17) */
   redisMinReplicas?: number;
   redisWaitMs?: number;
@@ -41,7 +42,9 @@ export interface OpenStoreOptions {
 export async function openConfiguredStore(config: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
   if (config.redisUrl || config.redisSentinels) {
     return openRedisStore({
-      ...(config.redisSentinels ? { sentinels: config.redisSentinels } : { url: config.redisUrl! }),
+      ...(config.redisSentinels
+        ? { sentinels: { hosts: config.redisSentinels, masterName: config.redisMasterName! } }
+        : { url: config.redisUrl! }),
       prefix: config.redisPrefix,
       minReplicas: config.redisMinReplicas,
       waitMs: config.redisWaitMs,
