@@ -140,9 +140,14 @@ describe('SIGTERM with a call in flight', () => {
 /** The answers on one kept-alive connection, read one at a time (Content-Length bodies). */
 function httpReader(socket: Socket): () => Promise<{ head: string; body: string }> {
   let buffered = '';
+  let ended = false;
   let wake: (() => void) | null = null;
   socket.on('data', (chunk) => {
     buffered += String(chunk);
+    wake?.();
+  });
+  socket.on('close', () => {
+    ended = true;
     wake?.();
   });
   return async () => {
@@ -154,6 +159,7 @@ function httpReader(socket: Socket): () => Promise<{ head: string; body: string 
         buffered = buffered.slice(end + 4 + length);
         return answer;
       }
+      if (ended) throw new Error('the instance closed the connection before answering');
       await new Promise<void>((resolve) => (wake = resolve));
     }
   };
