@@ -144,6 +144,11 @@ export async function runRollingRestarts(options: RollingOptions = {}): Promise<
   const [servicePort, ...instancePorts] = await Promise.all([freePort(), freePort(), freePort()]);
   const base = `http://127.0.0.1:${servicePort}`;
   const children = new Set<ChildProcess>();
+  // A run cut short (a test's timeout ends its worker) leaves no nginx or instance behind.
+  const killAll = () => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
 
   function startInstance(port: number): Instance {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -407,7 +412,8 @@ export async function runRollingRestarts(options: RollingOptions = {}): Promise<
       answeredDuringRestart,
     };
   } finally {
-    for (const child of children) child.kill('SIGKILL');
+    killAll();
+    process.off('exit', killAll);
     await redis.remove();
     dir.remove();
   }
