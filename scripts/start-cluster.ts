@@ -14,7 +14,8 @@
  * files), SVC_CLUSTER_REDIS_PORT (6380), SVC_CLUSTER_INSTANCE_PORTS ("8791,8792"), SVC_PORT
  * (8787), PARTNER_PORT (8788), SVC_METRICS_PORT (9464: the first instance's metrics, the next
  * instances' on the ports after it). SIGINT/SIGTERM/SIGHUP to this script stop the instances
- * (gracefully), nginx and the partner together, then Redis once they have exited. A terminal's
+ * (gracefully), nginx and the partner together, then Redis once they have exited. SIGUSR2 restarts
+ * the instances one at a time, each once the one before is ready again (a rolling restart). A terminal's
  * Ctrl-C also reaches every child directly (one process group), Redis included, at the same moment.
  *
  * `--ha` (design.md §17): Redis with Sentinel instead of one redis-server: a primary on
@@ -252,7 +253,8 @@ http {
   upstream svc {
 ${upstreams}
     keepalive 64;
-    keepalive_timeout 60s;
+    # Below the instances' SVC_DRAIN_MS: nginx closes an idle kept connection, never a draining instance.
+    keepalive_timeout 4s;
   }
   server {
     listen 127.0.0.1:${options.servicePort};
@@ -272,7 +274,8 @@ ${upstreams}
       proxy_read_timeout 60s;
       proxy_send_timeout 60s;
       proxy_buffering off;
-      # An instance shutting down answers 503: a GET is tried on the other; a POST never twice.
+      # A draining instance refuses new connections: every request goes to the other. After
+      # sending, a GET is tried on the other; a POST never twice.
       proxy_next_upstream error timeout http_503;
     }
     location @too_many_requests {
@@ -474,6 +477,22 @@ async function main(): Promise<void> {
     rest.stop(signal === 'SIGINT' ? 'SIGTERM' : signal);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stopAll(signal));
+  // SIGUSR2: a rolling restart (docs/operations.md#rolling-restarts). Each instance in turn drains
+  // (SIGTERM), exits and is started again; the next one goes once it answers its health URL.
+  let rolling = false;
+  process.on('SIGUSR2', () => {
+    if (rolling || stopping) return;
+    rolling = true;
+    void (async () => {
+      for (const instance of instances) {
+        console.log(`start:cluster: restarting ${instance.name}`);
+        await rest.restart(instance.name);
+      }
+      console.log('start:cluster: rolling restart done');
+    })()
+      .catch((error: Error) => console.error(`start:cluster: rolling restart stopped: ${error.message}`))
+      .finally(() => (rolling = false));
+  });
   // Every redis-server is restarted when it dies (redisChildren): `done` means they were stopped or never started.
   void redis.done.then(() => {
     if (!stopping) {

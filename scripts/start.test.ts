@@ -79,6 +79,30 @@ describe('npm start supervisor', () => {
     expect(await s.done).toBe(0);
   });
 
+  it('restarts one child when asked: SIGTERM, started again, ready once its health URL answers; the others run on', async () => {
+    const { out, text } = collect();
+    const port = await freePort();
+    // answers its health URL; SIGTERM: says so and exits 0, as a drained service does
+    const served = `const server = require("node:http").createServer((q, r) => r.end("ok")).listen(${port}, "127.0.0.1");
+      console.log("life " + process.pid);
+      process.on("SIGTERM", () => { console.log("drained"); server.close(() => process.exit(0)); });`;
+    const s = superviseChildren(
+      [
+        { name: 'long', ...node('setInterval(() => {}, 1000)') },
+        { name: 'svc', ...node(served), healthUrl: `http://127.0.0.1:${port}/healthz` },
+      ],
+      { out },
+    );
+    await s.ready;
+    await s.restart('svc');
+    expect(text()).toContain('svc  │ drained');
+    expect(text()).toContain('svc  │ exited (code 0) as asked; starting it again');
+    expect(text().match(/svc {2}│ life \d+/g)).toHaveLength(2);
+    expect(text()).not.toContain('stopping the others');
+    s.stop('SIGTERM');
+    expect(await s.done).toBe(0);
+  });
+
   it('reports success when both children end because they were asked to', async () => {
     const { out } = collect();
     const s = superviseChildren(

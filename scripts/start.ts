@@ -27,6 +27,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,6 +71,12 @@ export interface Supervisor {
   stop(signal?: NodeJS.Signals): void;
   /** stops one child (SIGTERM) without counting its exit as a failure; the others run on */
   dismiss(name: string): void;
+  /**
+   * Restarts one child: SIGTERM, waits for its exit (a service drains first), starts it again and
+   * resolves once its healthUrl answers (a rolling restart, docs/operations.md#rolling-restarts);
+   * rejects if it died again first or everything is stopping.
+   */
+  restart(name: string): Promise<void>;
   /** stops every child and makes `done` report a failure */
   fail(): void;
 }
@@ -118,6 +125,12 @@ export function superviseChildren(
     }
     child.on('exit', (code, signal) => {
       running.delete(spec.name);
+      if (!stopping && restarting.has(spec.name)) {
+        restarting.delete(spec.name);
+        out.write(`${prefix}exited (${signal ?? `code ${code}`}) as asked; starting it again\n`);
+        launch(spec, spec.args);
+        return;
+      }
       if (!stopping && !dismissed.has(spec.name) && spec.restart) {
         const { afterMs, args: argsNow } = spec.restart;
         out.write(`${prefix}exited (${signal ?? `code ${code}`}); starting it again in ${afterMs} ms\n`);
@@ -145,6 +158,8 @@ export function superviseChildren(
   };
   /** Children between an unasked exit and their restart (ChildSpec.restart): `done` waits for them too. */
   const away = new Set<string>();
+  /** Children asked to restart (`restart(name)`): their exit starts them again. */
+  const restarting = new Set<string>();
   const settle = () => {
     if (running.size === 0 && away.size === 0) resolveDone(firstFailure ?? 0);
   };
@@ -170,6 +185,17 @@ export function superviseChildren(
     dismiss(name) {
       dismissed.add(name);
       running.get(name)?.kill('SIGTERM');
+    },
+    async restart(name) {
+      const spec = children.find((c) => c.name === name);
+      const child = running.get(name);
+      if (!spec || !child || stopping) throw new Error(`${name} is not running`);
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      restarting.add(name);
+      child.kill('SIGTERM');
+      await exited;
+      if (stopping) throw new Error(`${name}: stopping`);
+      if (spec.healthUrl) await Promise.race([waitForHealth(spec.healthUrl, timeoutMs, checks.signal), died]);
     },
     fail() {
       firstFailure ??= 1;
@@ -220,6 +246,22 @@ export async function devLogFormatter(
 }
 
 /**
+ * GET `url` on a connection of its own, closed after the answer: a kept-alive one would hold a
+ * service behind a proxy (SVC_TRUST_PROXY) in its drain until SVC_DRAIN_MS
+ * (docs/operations.md#rolling-restarts).
+ */
+function getOnce(url: string, signal?: AbortSignal): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false, signal }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += String(chunk)));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/**
  * The mode the service runs in, from its /healthz: SVC_MODE, or the store's own mode when that
  * is unset (server/mode.ts). Null when it does not say.
  *
@@ -227,7 +269,7 @@ export async function devLogFormatter(
  */
 export async function readServiceMode(healthUrl: string): Promise<'sandbox' | 'production' | null> {
   try {
-    const { mode } = (await (await fetch(healthUrl)).json()) as { mode?: unknown };
+    const { mode } = JSON.parse((await getOnce(healthUrl)).body) as { mode?: unknown };
     return mode === 'sandbox' || mode === 'production' ? mode : null;
   } catch {
     return null;
@@ -275,12 +317,8 @@ export function readyBanner(input: {
 async function waitForHealth(url: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && !signal.aborted) {
-    try {
-      const res = await fetch(url, { signal });
-      if (res.ok) return;
-    } catch {
-      // not listening yet, or no longer wanted
-    }
+    const answer = await getOnce(url, signal).catch(() => null);
+    if (answer && answer.status >= 200 && answer.status < 300) return;
     await sleep(150, undefined, { signal }).catch(() => {});
   }
   throw new Error(signal.aborted ? `${url}: no longer checked` : `${url} did not answer within ${timeoutMs} ms`);

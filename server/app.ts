@@ -102,11 +102,17 @@ export async function createApp(
   registerBodyReading(app);
   // Before any route: each route's config says its caching, rate limit, CORS and error shape (http/route-policy.ts).
   registerRoutePolicy(app, deps);
-  // Shutting down (design.md §10): a request that arrives on a kept-alive connection is sent to retry
-  // elsewhere; those already in flight finish.
+  // Draining (design.md §23, SIGTERM: server/main.ts): the listener is closed, but a request that
+  // arrives on a kept-alive connection is served, as one already in flight is (the proxy sent it and
+  // may not send a POST twice); every answer ends its connection, so the proxy opens its next one to
+  // another instance. Closing (the app itself, once the drain is over): a request that still arrives
+  // is sent to retry elsewhere.
+  let draining = deps.longPolls.stopping.aborted;
+  deps.longPolls.stopping.addEventListener('abort', () => (draining = true), { once: true });
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    draining = true;
   });
   // A callback, not an async function: no promise on every request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -118,9 +124,9 @@ export async function createApp(
       .header('Connection', 'close')
       .send(errorBody('SERVICE_UNAVAILABLE'));
   });
-  // Answers still in flight when closing began (the long polls answered at once) end their connection.
+  // Every answer sent while draining (the long polls answered at once included) ends its connection.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('Connection', 'close');
+    if (draining) reply.header('Connection', 'close');
     done(null, payload);
   });
   registerErrorHandling(app);

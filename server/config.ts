@@ -176,8 +176,9 @@ export const SETTINGS = {
     parse: milliseconds(100, 120_000),
     default: '10000',
     doc:
-      'on SIGTERM, how long in-flight calls may take to finish before their connections are cut; open long ' +
-      'polls are answered at once ([Rolling restarts](#rolling-restarts), design.md §23)',
+      'on SIGTERM, how long in-flight calls may take to finish and the proxy to close the connections it keeps ' +
+      "alive, before they are cut; open long polls are answered at once; keep the proxy's idle timeout towards " +
+      'the instances below it ([Rolling restarts](#rolling-restarts), design.md §23)',
   },
   fixturesPath: {
     env: 'SVC_FIXTURES',
@@ -353,7 +354,7 @@ export const SETTINGS = {
     default: '72000',
     doc:
       'how long an idle kept-alive connection stays open between two requests (Node closes it a second after ' +
-      "that); keep it above the proxy's upstream `keepalive_timeout` (nginx: 60 s) so that the proxy never reuses " +
+      "that); keep it above the proxy's upstream `keepalive_timeout` (nginx: 4 s) so that the proxy never reuses " +
       'a connection the instance is closing',
   },
   providerMaxAgeSeconds: {

@@ -1,4 +1,6 @@
 /** The only file with side effects: loadConfig → buildDeps → createApp → listen. */
+import type { Server as HttpServer } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { createApp } from './app.ts';
 import { buildDeps, scrapeReadings } from './boot.ts';
 import { loadConfig, unknownVariableWarnings, type Config } from './config.ts';
@@ -9,6 +11,30 @@ import { createTelemetry } from './telemetry/telemetry.ts';
 import { walletTrustNotices } from './wallet/index.ts';
 
 const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Stops listening (a new connection is refused: the proxy sends it to another instance) and
+ * resolves once every open connection has closed, true; or after `ms`, false, having cut what was
+ * left. Behind a proxy (`keepIdle`: SVC_TRUST_PROXY names one), an idle kept-alive connection is
+ * left for the proxy to close: `net.Server`'s close, not `http.Server`'s, which closes every idle
+ * one at once, racing the proxy's next request on it. Without one (a client connects directly,
+ * as to `npm start`), idle connections close at once, as Node does.
+ */
+function drainConnections(server: HttpServer, ms: number, keepIdle: boolean): Promise<boolean> {
+  return new Promise((resolve) => {
+    const cut = setTimeout(() => {
+      server.closeAllConnections();
+      resolve(false);
+    }, ms);
+    const closed = () => {
+      clearTimeout(cut);
+      resolve(true);
+    };
+    if (keepIdle) NetServer.prototype.close.call(server, closed);
+    else server.close(closed);
+  });
+}
+
 /**
  * One line for a port the service cannot listen on, naming the variable that sets it; null for
  * any other failure.
@@ -60,24 +86,26 @@ async function main(): Promise<void> {
    * design.md §23: stop accepting, answer every waiting long poll at once with its current status
    * (the widget polls again and reaches another instance), finish in-flight requests within
    * SVC_DRAIN_MS (then cut their connections), close the store, exit 0.
+   *
+   * The connections a proxy keeps alive (SVC_TRUST_PROXY names it) are not closed here: one closed
+   * just as the proxy sends a request on it loses that request, and a proxy may not send a POST
+   * twice (nginx answers 502). Each is served until the proxy closes it: every answer now says
+   * `Connection: close` (app.ts), and an idle one is closed by the proxy after its own keep-alive
+   * timeout, which must be shorter than SVC_DRAIN_MS (docs/operations.md#rolling-restarts).
    */
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal, waiting: deps.longPolls.waiting }, 'shutting down');
     clearInterval(sweeper);
-    const force = setTimeout(() => {
-      app.log.warn({ drainMs: config.drainMs }, 'requests still open after SVC_DRAIN_MS: closing their connections');
-      app.server.closeAllConnections();
-    }, config.drainMs);
-    force.unref();
     deps.longPolls.stop();
+    const drained = await drainConnections(app.server, config.drainMs, config.trustProxy !== false);
+    if (!drained) app.log.warn({ drainMs: config.drainMs }, 'connections still open after SVC_DRAIN_MS: closed them');
     try {
       await app.close();
     } catch (err) {
       app.log.error({ err }, 'closing the server failed');
     }
-    clearTimeout(force);
     await metricsListener?.close();
     await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'flushing the last spans failed'));
     try {
