@@ -9,7 +9,7 @@
  * - visitors: a create as the loader sends it, read by the widget's `readCreateAnswer` (no retry
  *   of its own: a failed create is an error on screen); the widget's `pollUntilSettled` (its real
  *   long poll, backoff and gaps, src/widget/net/poll.ts); the phone's API client
- *   (src/phone/api.ts, no retry either) opening the request and approving it with a sandbox
+ *   (src/phone/phone-client.ts, no retry either) opening the request and approving it with a sandbox
  *   persona after a short while, so that long polls are waiting when an instance stops;
  * - the partner's backend: the partner SDK (server/sdk, its retry rules) exchanging every grant
  *   the widget delivered and introspecting the pass token, plus a steady stream of introspections.
@@ -26,9 +26,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { REQUEST_TTL_MS, type VerifyRequestCreated } from '../src/protocol/api.ts';
-import { createPhoneApi } from '../src/phone/api.ts';
-import { createSandboxApi } from '../src/phone/sandbox/api.ts';
+import { REQUEST_TTL_MS, type VerifyRequestCreated } from '../src/protocol/wire.ts';
+import { createPhoneApi } from '../src/phone/phone-client.ts';
+import { createSandboxApi } from '../src/phone/sandbox/sandbox-client.ts';
 import { readCreateAnswer } from '../src/widget/net/create.ts';
 import { pollUntilSettled } from '../src/widget/net/poll.ts';
 import { signal } from '../src/widget/model/signals.ts';
