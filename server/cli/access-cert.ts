@@ -16,14 +16,14 @@ import { join, resolve } from 'node:path';
 import { webcrypto } from 'node:crypto';
 import { quote } from '../rules/printable.ts';
 import { ConfigError } from '../errors.ts';
-import { validityOf } from '../wallet/certificates.ts';
+import { validityOf } from '../wallet/trust/certificates.ts';
 import {
   ACCESS_SECRETS,
   type AccessCertificate,
   IMPORTED_NAMES,
   pkcs8PemOf,
   readAccessCertificate,
-} from '../wallet/access-certificate.ts';
+} from '../wallet/request/access-certificate.ts';
 import { createEcJwk, toPublicEcJwk } from '../wallet/keys.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo, CommandContext } from './dispatch.ts';

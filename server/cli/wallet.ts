@@ -31,7 +31,7 @@ import {
 } from '../sandbox/wallet/sandbox-wallet.ts';
 import { personaPidClaims } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { SANDBOX_STATUS_LIST_PATH } from '../sandbox/wallet/sandbox-status-list.ts';
-import { PID_SD_QUERY_ID } from '../wallet/credentials.ts';
+import { PID_SD_QUERY_ID } from '../wallet/formats/credentials.ts';
 import { RESPONSE_PATH } from '../wallet/profile.ts';
 import {
   fetchRequestObjectOverHttp,
@@ -39,7 +39,7 @@ import {
   readSignedRequest,
   type RequestObjectFetcher,
 } from '../sandbox/wallet/signed-request-reader.ts';
-import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
+import { parseWalletLink, WalletLinkError } from '../wallet/request/wallet-request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
 import { usageHint } from './usage-hint.ts';

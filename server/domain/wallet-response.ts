@@ -34,7 +34,7 @@ import {
   type WalletVerdict,
 } from '../wallet/index.ts';
 import { pickFacts, unprovenScopes } from '../rules/facts.ts';
-import { resignRequestObject } from '../wallet/signed-request.ts';
+import { resignRequestObject } from '../wallet/request/request-object.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { digestToken } from './tokens.ts';
 import { openWalletMaterial } from './wallet-offer.ts';

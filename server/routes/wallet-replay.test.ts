@@ -26,11 +26,11 @@ import {
 } from '../test/helpers.ts';
 import { startRedisServer } from '../test/redis-server.ts';
 import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
-import { sealDcResponse } from '../wallet/dc-api.ts';
+import { sealDcResponse } from '../wallet/answer/hpke.ts';
 import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../wallet/profile.ts';
 import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
-import { createDcapiSessionTranscript } from '../wallet/library-gaps.ts';
+import { createDcapiSessionTranscript } from '../wallet/formats/device-response.ts';
 
 const redis = await startRedisServer();
 const folder = makeTempDir('svc-replay-');

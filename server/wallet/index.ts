@@ -20,7 +20,7 @@ export {
   type DcApiRequest,
   type WalletRequest,
   type WalletRequestMaterial,
-} from './request.ts';
+} from './request/wallet-request.ts';
 export {
   allowedWalletFormats,
   isWalletProvable,
@@ -29,9 +29,9 @@ export {
   type WalletFormat,
   type WalletFormats,
   type WalletScope,
-} from './credentials.ts';
-export { type DcRequest } from './dc-api.ts';
-export { type Oid4vpDcRequest } from './oid4vp-dc-api.ts';
+} from './formats/credentials.ts';
+export { type DcRequest } from './answer/hpke.ts';
+export { type Oid4vpDcRequest } from './request/oid4vp-dc-request.ts';
 export {
   verifyDcApiResponse,
   verifyWalletResponse,
@@ -42,11 +42,11 @@ export {
   type WalletCheck,
   type WalletVerdict,
 } from './verify.ts';
-export { loadWalletTrust, walletTrustNotices, type TrustAnchor, type WalletTrust } from './trust.ts';
+export { loadWalletTrust, walletTrustNotices, type TrustAnchor, type WalletTrust } from './trust/anchors.ts';
 export {
   createStatusChecker,
   createStatusFetcher,
   type StatusChecker,
   type StatusFetcher,
   type StatusPolicy,
-} from './status-list.ts';
+} from './trust/status-list.ts';

@@ -8,9 +8,9 @@ import { X509Certificate as PeculiarCertificate } from '@peculiar/x509';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCertificate } from './certificates.ts';
-import { createDeviceRequest } from './dc-api.ts';
-import { readFullDate } from './full-date.ts';
+import { readCertificate } from './trust/certificates.ts';
+import { createDeviceRequest } from './answer/hpke.ts';
+import { readFullDate } from './formats/full-date.ts';
 import { createEcJwk } from './keys.ts';
 import {
   checkDocTypes,
@@ -18,10 +18,10 @@ import {
   createDcapiSessionTranscript,
   decodeDeviceResponse,
   ecJwkToCoseKey,
-} from './library-gaps.ts';
-import { mdocContext } from './mdoc-context.ts';
+} from './formats/device-response.ts';
+import { mdocContext } from './formats/mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
-import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
+import { createOid4VpSessionTranscript, createWalletRequest } from './request/wallet-request.ts';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import {
   ATTACKER_TEXT,
@@ -29,8 +29,8 @@ import {
   type PresentOptions,
   type WalletTamper,
 } from '../sandbox/wallet/sandbox-wallet.ts';
-import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
-import { evaluateIssuerChain } from './trust-chain.ts';
+import { DEFAULT_WALLET_FIXTURES } from './trust/anchors.ts';
+import { evaluateIssuerChain } from './trust/chain.ts';
 import { verifyDeviceResponseBytes } from './verify.ts';
 import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 

@@ -49,9 +49,9 @@ import {
   type PresentedCredential,
   readFacts,
   type WalletScope,
-} from './credentials.ts';
-import { openDcResponse, readDcResponse } from './dc-api.ts';
-import { checkDeviceAuthShape, type DeviceAuthProblem, verifyDeviceSignature } from './device-auth.ts';
+} from './formats/credentials.ts';
+import { openDcResponse, readDcResponse } from './answer/hpke.ts';
+import { checkDeviceAuthShape, type DeviceAuthProblem, verifyDeviceSignature } from './formats/device-auth.ts';
 import { decodeBase64Url } from './keys.ts';
 import {
   type CertificateDateProblem,
@@ -60,10 +60,10 @@ import {
   decodeDeviceResponse,
   type DocTypeProblem,
   readMsoStatus,
-} from './library-gaps.ts';
-import { mdocContext } from './mdoc-context.ts';
-import { checkMsoValidity, type MsoValidityProblem } from './mso-validity.ts';
-import { createOid4vpDcApiSessionTranscript, jwkThumbprintBytes, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
+} from './formats/device-response.ts';
+import { mdocContext } from './formats/mdoc-context.ts';
+import { checkMsoValidity, type MsoValidityProblem } from './formats/mso-validity.ts';
+import { createOid4vpDcApiSessionTranscript, jwkThumbprintBytes, openOid4vpDcResponse } from './request/oid4vp-dc-request.ts';
 import { DC_API_PROTOCOL, MSO_SKEW_SECONDS, OID4VP_DC_API_SIGNED_PROTOCOL } from './profile.ts';
 import {
   authorizationRequestOf,
@@ -74,13 +74,13 @@ import {
   linkAskedOf,
   scopesOf,
   type WalletRequestMaterial,
-} from './request.ts';
-import { type SdJwtCheck, type SdJwtProblem, type StatusReference, verifyPidSdJwt } from './sd-jwt.ts';
-import type { StatusChecker, StatusDecision, StatusTokenProblem, UnreachableReason } from './status-list.ts';
-import { openSignedAnswer, type SignedAnswerProblem } from './signed-answer.ts';
-import { ANSWER_JWE_ENCS } from './signed-request.ts';
-import { type ChainProblem, evaluateIssuerChain } from './trust-chain.ts';
-import type { WalletTrust } from './trust.ts';
+} from './request/wallet-request.ts';
+import { type SdJwtCheck, type SdJwtProblem, type StatusReference, verifyPidSdJwt } from './formats/sd-jwt.ts';
+import type { StatusChecker, StatusDecision, StatusTokenProblem, UnreachableReason } from './trust/status-list.ts';
+import { openSignedAnswer, type SignedAnswerProblem } from './answer/jwe.ts';
+import { ANSWER_JWE_ENCS } from './request/request-object.ts';
+import { type ChainProblem, evaluateIssuerChain } from './trust/chain.ts';
+import type { WalletTrust } from './trust/anchors.ts';
 
 /** Wire-safe sentence per check: the `error_description` of the 400 answer. */
 export const WALLET_CHECKS = {

@@ -18,9 +18,9 @@ import {
 } from '@peculiar/x509';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pkcs8PemOf } from '../../wallet/access-certificate.ts';
+import { pkcs8PemOf } from '../../wallet/request/access-certificate.ts';
 import { createEcJwk, type EcJwk } from '../../wallet/keys.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust/anchors.ts';
 import { CRYPTO, importPair, serial, SIGNING } from './sandbox-issuer.ts';
 
 /** ISO/IEC 18013-5 Annex B: extended key usage of an mdoc reader authentication certificate. */

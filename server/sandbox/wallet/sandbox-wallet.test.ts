@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import personas from '../../../fixtures/personas.json' with { type: 'json' };
 import type { Persona } from '../../../src/protocol/sandbox.ts';
-import type { CredentialKind, WalletScope } from '../../wallet/credentials.ts';
+import type { CredentialKind, WalletScope } from '../../wallet/formats/credentials.ts';
 import { createEcJwk } from '../../wallet/keys.ts';
 import { AV_NAMESPACE } from '../../wallet/profile.ts';
-import { createWalletRequest } from '../../wallet/request.ts';
+import { createWalletRequest } from '../../wallet/request/wallet-request.ts';
 import {
   createDcApiCredential,
   createDirectPost,

@@ -11,23 +11,23 @@ import { DeviceRequest } from '@owf/mdoc';
 import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509 } from 'jose';
 import { createHash, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DcRequest, Oid4vpDcRequest, Oid4vpSignedDcRequest } from '../../src/protocol/api.ts';
-import { loadSandboxAccess } from '../sandbox/wallet/sandbox-access.ts';
+import type { DcRequest, Oid4vpDcRequest, Oid4vpSignedDcRequest } from '../../../src/protocol/api.ts';
+import { loadSandboxAccess } from '../../sandbox/wallet/sandbox-access.ts';
 import {
   askedByDcql,
   chooseCredential,
   createDcApiCredential,
   createDeviceResponse,
-} from '../sandbox/wallet/sandbox-wallet.ts';
-import { readSignedDcRequest } from '../sandbox/wallet/signed-request-reader.ts';
+} from '../../sandbox/wallet/sandbox-wallet.ts';
+import { readSignedDcRequest } from '../../sandbox/wallet/signed-request-reader.ts';
 import { type AccessCertificate, readAccessCertificate } from './access-certificate.ts';
-import { decodeBase64Url, encodeBase64Url } from './keys.ts';
-import { createDcapiSessionTranscript } from './library-gaps.ts';
-import { mdocContext } from './mdoc-context.ts';
-import { createOid4vpDcApiSessionTranscript } from './oid4vp-dc-api.ts';
-import { createWalletRequest, walletRequestOf, type WalletRequest } from './request.ts';
-import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
-import { verifyDcApiResponse } from './verify.ts';
+import { decodeBase64Url, encodeBase64Url } from '../keys.ts';
+import { createDcapiSessionTranscript } from '../formats/device-response.ts';
+import { mdocContext } from '../formats/mdoc-context.ts';
+import { createOid4vpDcApiSessionTranscript } from './oid4vp-dc-request.ts';
+import { createWalletRequest, walletRequestOf, type WalletRequest } from './wallet-request.ts';
+import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
+import { verifyDcApiResponse } from '../verify.ts';
 
 const PHONE_ORIGIN = 'http://localhost:8787';
 const ATTACKER = 'https://attacker.example';

@@ -1,11 +1,11 @@
 import { cborDecode, cborEncode, DeviceRequest } from '@owf/mdoc';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createDcRequest, createDeviceRequest, openDcResponse, sealDcResponse } from './dc-api.ts';
-import { decodeBase64Url, encodeBase64Url } from './keys.ts';
-import { createDcapiSessionTranscript } from './library-gaps.ts';
-import { createWalletRequest, type WalletRequest } from './request.ts';
-import { createDcApiCredential, type PresentOptions } from '../sandbox/wallet/sandbox-wallet.ts';
+import { createDcRequest, createDeviceRequest, openDcResponse, sealDcResponse } from './hpke.ts';
+import { decodeBase64Url, encodeBase64Url } from '../keys.ts';
+import { createDcapiSessionTranscript } from '../formats/device-response.ts';
+import { createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
+import { createDcApiCredential, type PresentOptions } from '../../sandbox/wallet/sandbox-wallet.ts';
 import {
   API_URL,
   euProfileExample,
@@ -15,8 +15,8 @@ import {
   sandboxIssuer,
   sandboxTrust,
   waiting,
-} from './test-helpers.ts';
-import { verifyDcApiResponse, type WalletVerdict } from './verify.ts';
+} from '../test-helpers.ts';
+import { verifyDcApiResponse, type WalletVerdict } from '../verify.ts';
 
 const adult = persona('fr-adult-f');
 

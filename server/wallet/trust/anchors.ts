@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Mode } from '../config.ts';
-import { ConfigError } from '../errors.ts';
-import { PROJECT_ROOT } from '../paths.ts';
+import type { Mode } from '../../config.ts';
+import { ConfigError } from '../../errors.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
 import { readCertificate, spkiSha256, type X509Certificate } from './certificates.ts';
 
 export interface TrustAnchor {

@@ -12,7 +12,7 @@
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { cborDecode, cborEncode, CoseKey, Curve, DeviceRequest, DocRequest, ItemsRequest, KeyType } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
-import { decodeBase64Url, encodeBase64Url } from './keys.ts';
+import { decodeBase64Url, encodeBase64Url } from '../keys.ts';
 import {
   asksBirthDate,
   BIRTH_DATE,
@@ -20,16 +20,16 @@ import {
   CREDENTIALS,
   elementsFor,
   type WalletScope,
-} from './credentials.ts';
-import { createDcapiSessionTranscript } from './library-gaps.ts';
+} from '../formats/credentials.ts';
+import { createDcapiSessionTranscript } from '../formats/device-response.ts';
 import {
   AV_CLAIM,
   DC_API_NONCE_BYTES,
   DC_API_PROTOCOL,
   OID4VP_DC_API_PROTOCOL,
   OID4VP_DC_API_SIGNED_PROTOCOL,
-} from './profile.ts';
-import type { DcRequestMaterial } from '../store/store.ts';
+} from '../profile.ts';
+import type { DcRequestMaterial } from '../../store/store.ts';
 
 /** What the page passes to `navigator.credentials.get({ digital: { requests: [dcRequest] } })`. */
 export interface DcRequest {

@@ -7,15 +7,15 @@ import { cborDecode, cborEncode } from '@owf/mdoc';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sealDcResponse } from './dc-api.ts';
-import { decodeBase64Url } from './keys.ts';
-import { createDcapiSessionTranscript } from './library-gaps.ts';
-import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from './profile.ts';
-import { createOid4VpSessionTranscript, createWalletRequest, type WalletRequest } from './request.ts';
-import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
-import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
-import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
-import { verifyDcApiResponse, verifyDeviceResponseBytes, verifyWalletResponse } from './verify.ts';
+import { sealDcResponse } from '../answer/hpke.ts';
+import { decodeBase64Url } from '../keys.ts';
+import { createDcapiSessionTranscript } from './device-response.ts';
+import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../profile.ts';
+import { createOid4VpSessionTranscript, createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
+import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../../sandbox/wallet/sandbox-wallet.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../trust/anchors.ts';
+import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
+import { verifyDcApiResponse, verifyDeviceResponseBytes, verifyWalletResponse } from '../verify.ts';
 
 const adult = persona('fr-adult-m');
 

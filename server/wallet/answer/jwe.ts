@@ -6,7 +6,7 @@
  * error (`error`, `state`, no `response`) may come in the clear: the wallet may have no key to
  * encrypt to when it refuses the request.
  */
-import { openSignedRequestAnswer, type SignedRequestMaterial } from './signed-request.ts';
+import { openSignedRequestAnswer, type SignedRequestMaterial } from '../request/request-object.ts';
 
 /** Why an answer to a signed request is refused: our phrases, for the log. */
 export type SignedAnswerProblem =

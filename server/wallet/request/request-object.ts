@@ -18,10 +18,10 @@
  */
 import { calculateJwkThumbprint, CompactSign, importJWK } from 'jose';
 import type { AccessCertificate } from './access-certificate.ts';
-import { type DcqlQuery, vpFormatsSupportedOf } from './credentials.ts';
-import { createEcJwk } from './keys.ts';
-import { type EncryptionJwk, openOid4vpDcResponse } from './oid4vp-dc-api.ts';
-import type { SignedRequestMaterial } from '../store/store.ts';
+import { type DcqlQuery, vpFormatsSupportedOf } from '../formats/credentials.ts';
+import { createEcJwk } from '../keys.ts';
+import { type EncryptionJwk, openOid4vpDcResponse } from './oid4vp-dc-request.ts';
+import type { SignedRequestMaterial } from '../../store/store.ts';
 
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
 export const REQUEST_OBJECT_CONTENT_TYPE = 'application/oauth-authz-req+jwt';

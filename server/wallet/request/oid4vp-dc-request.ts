@@ -18,11 +18,11 @@
 import { SessionTranscript } from '@owf/mdoc';
 import { calculateJwkThumbprint, CompactEncrypt, compactDecrypt, importJWK } from 'jose';
 import { randomBytes } from 'node:crypto';
-import type { DcqlQuery, Oid4vpDcRequest } from '../../src/protocol/api.ts';
-import { createEcJwk, decodeBase64Url, type EcJwk } from './keys.ts';
-import { mdocContext } from './mdoc-context.ts';
-import { NONCE_BYTES, OID4VP_DC_API_PROTOCOL } from './profile.ts';
-import type { Oid4vpDcMaterial } from '../store/store.ts';
+import type { DcqlQuery, Oid4vpDcRequest } from '../../../src/protocol/api.ts';
+import { createEcJwk, decodeBase64Url, type EcJwk } from '../keys.ts';
+import { mdocContext } from '../formats/mdoc-context.ts';
+import { NONCE_BYTES, OID4VP_DC_API_PROTOCOL } from '../profile.ts';
+import type { Oid4vpDcMaterial } from '../../store/store.ts';
 
 /** Key management and content encryption of the response JWE: the only ones accepted. */
 export const RESPONSE_JWE_ALG = 'ECDH-ES';

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCertificate } from './certificates.ts';
-import { createWalletRequest } from './request.ts';
+import { createWalletRequest } from '../request/wallet-request.ts';
 import {
   createIssuerCertificates,
   type SandboxIssuer,
   type SignerProfileOptions,
-} from '../sandbox/wallet/sandbox-issuer.ts';
-import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
+} from '../../sandbox/wallet/sandbox-issuer.ts';
+import { createDirectPost } from '../../sandbox/wallet/sandbox-wallet.ts';
 import {
   API_URL,
   euProfileExample,
@@ -26,10 +26,10 @@ import {
   sandboxTrust,
   trustOf,
   waiting,
-} from './test-helpers.ts';
-import { EU_REFERENCE_DS_EKU, evaluateIssuerChain, MDL_DS_EKU, type ChainProblem } from './trust-chain.ts';
-import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './trust.ts';
-import { verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from './verify.ts';
+} from '../test-helpers.ts';
+import { EU_REFERENCE_DS_EKU, evaluateIssuerChain, MDL_DS_EKU, type ChainProblem } from './chain.ts';
+import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './anchors.ts';
+import { verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from '../verify.ts';
 
 const DAY_MS = 86_400_000;
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';

@@ -5,10 +5,10 @@
  */
 import { type MdocContext, SignatureAlgorithm } from '@owf/mdoc';
 import { createHash, webcrypto } from 'node:crypto';
-import { nameField, readCertificate, validityOf, type X509Certificate } from './certificates.ts';
-import { type EcdsaAlgorithm, isEcdsaAlgorithm, signEcdsa, verifyEcdsa } from './keys.ts';
-import { coseKeyToEcJwk, ecJwkToCoseKey } from './library-gaps.ts';
-import { evaluateIssuerChain } from './trust-chain.ts';
+import { nameField, readCertificate, validityOf, type X509Certificate } from '../trust/certificates.ts';
+import { type EcdsaAlgorithm, isEcdsaAlgorithm, signEcdsa, verifyEcdsa } from '../keys.ts';
+import { coseKeyToEcJwk, ecJwkToCoseKey } from './device-response.ts';
+import { evaluateIssuerChain } from '../trust/chain.ts';
 
 const DIGESTS = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../../src/protocol/api.ts';
+import { WALLET_CREDENTIAL_OF_QUERY_ID } from '../../../src/protocol/api.ts';
 import {
   CREDENTIAL_KINDS,
   credentialOfDocType,
@@ -14,7 +14,7 @@ import {
   pidSdJwtQueryFor,
   readFacts,
 } from './credentials.ts';
-import { NOW } from './test-helpers.ts';
+import { NOW } from '../test-helpers.ts';
 
 const item = (elementIdentifier: string, elementValue: unknown) => ({ elementIdentifier, elementValue });
 

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WalletScope } from './credentials.ts';
-import { createEcJwk, encodeBase64Url } from './keys.ts';
+import type { WalletScope } from '../formats/credentials.ts';
+import { createEcJwk, encodeBase64Url } from '../keys.ts';
 import {
   createOid4vpDcApiSessionTranscript,
   createOid4vpDcMaterial,
@@ -18,12 +18,12 @@ import {
   type Oid4vpDcRequest,
   openOid4vpDcResponse,
   sealOid4vpDcResponse,
-} from './oid4vp-dc-api.ts';
-import { createWalletRequest, type WalletRequest } from './request.ts';
-import { createDcApiCredential, createDeviceResponse, type PresentOptions } from '../sandbox/wallet/sandbox-wallet.ts';
-import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
-import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
-import { verifyDcApiResponse, type WalletVerdict } from './verify.ts';
+} from '../request/oid4vp-dc-request.ts';
+import { createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
+import { createDcApiCredential, createDeviceResponse, type PresentOptions } from '../../sandbox/wallet/sandbox-wallet.ts';
+import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../trust/anchors.ts';
+import { verifyDcApiResponse, type WalletVerdict } from '../verify.ts';
 
 interface HandoverVector {
   source: string;

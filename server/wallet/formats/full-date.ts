@@ -8,7 +8,7 @@
  * (rules/facts.ts) and never leaves the caller: only isAdult does.
  */
 import { DateOnly } from '@owf/mdoc';
-import { formatCivilDate, parseCivilDate } from '../rules/facts.ts';
+import { formatCivilDate, parseCivilDate } from '../../rules/facts.ts';
 
 /** What reading a birth date can say (a closed set: never the value). */
 export type BirthDateProblem = 'birth_date is not a full-date' | 'birth_date is a date-time other than midnight UTC';

@@ -19,9 +19,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { inflateSync } from 'node:zlib';
-import { traceOutbound } from '../telemetry/outbound.ts';
+import { traceOutbound } from '../../telemetry/outbound.ts';
 import type { X509Certificate } from './certificates.ts';
-import { resolveX5cKey, SD_JWT_SKEW_SECONDS, type SdJwtProblem, type StatusReference, verifyEs256 } from './sd-jwt.ts';
+import { resolveX5cKey, SD_JWT_SKEW_SECONDS, type SdJwtProblem, type StatusReference, verifyEs256 } from '../formats/sd-jwt.ts';
 
 export type StatusPolicy = 'prefer' | 'require' | 'off';
 

@@ -12,8 +12,8 @@
  * OpenID4VP's direct_post and the Digital Credentials API have none here.
  */
 import { DeviceAuthentication, type Document, Header, type SessionTranscript, Sign1 } from '@owf/mdoc';
-import { type EcdsaAlgorithm, verifyEcdsa } from './keys.ts';
-import { coseKeyToEcJwk } from './library-gaps.ts';
+import { type EcdsaAlgorithm, verifyEcdsa } from '../keys.ts';
+import { coseKeyToEcJwk } from './device-response.ts';
 
 /** What the checks below can say (a closed set: refusal details never carry credential text). */
 export type DeviceAuthProblem =

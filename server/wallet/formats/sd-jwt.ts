@@ -13,16 +13,16 @@
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createPublicKey, type KeyObject, verify as verifySignature } from 'node:crypto';
-import { ADULT_AGE, ageOn, parseCivilDate, toAlpha3 } from '../rules/facts.ts';
-import { readCertificate, type X509Certificate } from './certificates.ts';
+import { ADULT_AGE, ageOn, parseCivilDate, toAlpha3 } from '../../rules/facts.ts';
+import { readCertificate, type X509Certificate } from '../trust/certificates.ts';
 import {
   type CertificateDateProblem,
   checkDisclosureReferences,
   type DisclosureProblem,
   type DisclosureView,
-} from './library-gaps.ts';
+} from './device-response.ts';
 import type { StatusReference } from './credentials.ts';
-import { evaluateIssuerChain, type ChainProblem } from './trust-chain.ts';
+import { evaluateIssuerChain, type ChainProblem } from '../trust/chain.ts';
 
 /** The PID's SD-JWT VC type, and the prefix of the domestic types (design.md §15). */
 export const PID_VCT = 'urn:eudi:pid:1';

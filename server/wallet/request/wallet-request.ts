@@ -19,12 +19,12 @@ import {
   vpFormatsSupportedOf,
   type WalletFormats,
   type WalletScope,
-} from './credentials.ts';
-import type { DcApiRequest } from '../../src/protocol/api.ts';
+} from '../formats/credentials.ts';
+import type { DcApiRequest } from '../../../src/protocol/api.ts';
 import type { AccessCertificate } from './access-certificate.ts';
-import { createDcRequest, type DcRequest } from './dc-api.ts';
-import { mdocContext } from './mdoc-context.ts';
-import { createOid4vpDcMaterial, oid4vpDcRequestOf } from './oid4vp-dc-api.ts';
+import { createDcRequest, type DcRequest } from '../answer/hpke.ts';
+import { mdocContext } from '../formats/mdoc-context.ts';
+import { createOid4vpDcMaterial, oid4vpDcRequestOf } from './oid4vp-dc-request.ts';
 import {
   CLIENT_ID_PREFIX,
   DC_API_PROTOCOL,
@@ -33,10 +33,10 @@ import {
   RESPONSE_PATH,
   STATE_BYTES,
   WALLET_LINK_SCHEME,
-} from './profile.ts';
-import { createSignedDcRequests, signedDcRequestOf } from './signed-dc-api.ts';
-import { createSignedRequest, requestUriOf, signedWalletLink } from './signed-request.ts';
-import type { WalletRequestMaterial } from '../store/store.ts';
+} from '../profile.ts';
+import { createSignedDcRequests, signedDcRequestOf } from './signed-dc-request.ts';
+import { createSignedRequest, requestUriOf, signedWalletLink } from './request-object.ts';
+import type { WalletRequestMaterial } from '../../store/store.ts';
 
 /** What the store keeps for one request, as JSON: everything a response is checked against (store/records.ts). */
 export type { WalletRequestMaterial };

@@ -27,17 +27,17 @@ import {
   UnprotectedHeaders,
 } from '@owf/mdoc';
 import { CompactSign, importJWK } from 'jose';
-import type { Oid4vpSignedDcRequest } from '../../src/protocol/api.ts';
+import type { Oid4vpSignedDcRequest } from '../../../src/protocol/api.ts';
 import type { AccessCertificate } from './access-certificate.ts';
-import type { CredentialKind, DcqlQuery, WalletScope } from './credentials.ts';
-import { createDeviceRequest } from './dc-api.ts';
-import { encodeBase64Url } from './keys.ts';
-import { createDcapiSessionTranscript, ecJwkToCoseKey, readerAuthenticationBytes } from './library-gaps.ts';
-import { mdocContext } from './mdoc-context.ts';
-import { DC_API_RESPONSE_MODE, type Oid4vpDcMaterial, SD_JWT_FORMAT, SD_JWT_ALGS } from './oid4vp-dc-api.ts';
-import { OID4VP_DC_API_SIGNED_PROTOCOL } from './profile.ts';
-import { ANSWER_JWE_ENCS, REQUEST_OBJECT_TYP } from './signed-request.ts';
-import type { SignedDcRequests } from '../store/store.ts';
+import type { CredentialKind, DcqlQuery, WalletScope } from '../formats/credentials.ts';
+import { createDeviceRequest } from '../answer/hpke.ts';
+import { encodeBase64Url } from '../keys.ts';
+import { createDcapiSessionTranscript, ecJwkToCoseKey, readerAuthenticationBytes } from '../formats/device-response.ts';
+import { mdocContext } from '../formats/mdoc-context.ts';
+import { DC_API_RESPONSE_MODE, type Oid4vpDcMaterial, SD_JWT_FORMAT, SD_JWT_ALGS } from './oid4vp-dc-request.ts';
+import { OID4VP_DC_API_SIGNED_PROTOCOL } from '../profile.ts';
+import { ANSWER_JWE_ENCS, REQUEST_OBJECT_TYP } from './request-object.ts';
+import type { SignedDcRequests } from '../../store/store.ts';
 
 export type { Oid4vpSignedDcRequest };
 

@@ -5,13 +5,13 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import draft from '../../fixtures/status-list/draft-examples.json' with { type: 'json' };
-import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
+import draft from '../../../fixtures/status-list/draft-examples.json' with { type: 'json' };
+import { createIssuerCertificates } from '../../sandbox/wallet/sandbox-issuer.ts';
 import {
   createStatusListToken,
   SANDBOX_REVOKED_INDEX,
   SANDBOX_SUSPENDED_INDEX,
-} from '../sandbox/wallet/sandbox-status-list.ts';
+} from '../../sandbox/wallet/sandbox-status-list.ts';
 import {
   createStatusChecker,
   createStatusFetcher,
@@ -25,11 +25,11 @@ import {
   verifyStatusListToken,
 } from './status-list.ts';
 import { readCertificate, spkiSha256 } from './certificates.ts';
-import { createEcJwk, toPublicEcJwk } from './keys.ts';
-import { decodeDeviceResponse, readMsoStatus } from './library-gaps.ts';
-import replayVector from '../../fixtures/wallet/replay-vector.json' with { type: 'json' };
+import { createEcJwk, toPublicEcJwk } from '../keys.ts';
+import { decodeDeviceResponse, readMsoStatus } from '../formats/device-response.ts';
+import replayVector from '../../../fixtures/wallet/replay-vector.json' with { type: 'json' };
 import { MobileSecurityObject } from '@owf/mdoc';
-import { MINUTE_MS, NOW, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
+import { MINUTE_MS, NOW, sandboxIssuer, sandboxTrust } from '../test-helpers.ts';
 
 const anchors = sandboxTrust.anchors.map((anchor) => anchor.certificate);
 type Bits = 1 | 2 | 4 | 8;

@@ -131,8 +131,8 @@ import {
   Sign1,
 } from '@owf/mdoc';
 import { createHash } from 'node:crypto';
-import { validityOf, type X509Certificate } from './certificates.ts';
-import { decodeBase64Url, type EcJwk, encodeBase64Url } from './keys.ts';
+import { validityOf, type X509Certificate } from '../trust/certificates.ts';
+import { decodeBase64Url, type EcJwk, encodeBase64Url } from '../keys.ts';
 import type { StatusReference } from './credentials.ts';
 
 /** Replaces a tag-18 `Sign1` (what cbor-x makes of it) with the 4-array the schemas expect. */

@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../errors.ts';
-import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
+import { ConfigError } from '../../errors.ts';
+import { createIssuerCertificates } from '../../sandbox/wallet/sandbox-issuer.ts';
 import { spkiSha256 } from './certificates.ts';
-import { DEFAULT_WALLET_FIXTURES, findPublicKey, loadWalletTrust, PUBLIC_KEYS, walletTrustNotices } from './trust.ts';
-import { evaluateIssuerChain } from './trust-chain.ts';
-import { NOW, reencodeSignature, sandboxIssuer } from './test-helpers.ts';
+import { DEFAULT_WALLET_FIXTURES, findPublicKey, loadWalletTrust, PUBLIC_KEYS, walletTrustNotices } from './anchors.ts';
+import { evaluateIssuerChain } from './chain.ts';
+import { NOW, reencodeSignature, sandboxIssuer } from '../test-helpers.ts';
 
 const EU_CA_SHA256 = '4f37ea439ebc094cdd6a8ce8830559b4805c16448f44282c634e92646f70ec25';
 

@@ -4,14 +4,14 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../../errors.ts';
 import {
   createAccessCertificates,
   loadSandboxAccess,
   type AccessCertificates,
-} from '../sandbox/wallet/sandbox-access.ts';
+} from '../../sandbox/wallet/sandbox-access.ts';
 import { ACCESS_SECRETS, IMPORTED_NAMES, loadAccessCertificate, readAccessCertificate } from './access-certificate.ts';
-import { reencodeSignature, NOW } from './test-helpers.ts';
+import { reencodeSignature, NOW } from '../test-helpers.ts';
 
 const DAY_MS = 86_400_000;
 let operator: AccessCertificates;

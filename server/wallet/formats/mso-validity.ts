@@ -15,7 +15,7 @@
  *   DS certificate must be valid now (trust-chain.ts), so nothing is accepted after it ends.
  */
 import type { ValidityInfo } from '@owf/mdoc';
-import { validityOf, type X509Certificate } from './certificates.ts';
+import { validityOf, type X509Certificate } from '../trust/certificates.ts';
 
 /** What a refusal by checkMsoValidity says (a fixed phrase). */
 export type MsoValidityProblem =

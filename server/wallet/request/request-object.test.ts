@@ -10,21 +10,21 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSandboxAccess } from '../sandbox/wallet/sandbox-access.ts';
+import { loadSandboxAccess } from '../../sandbox/wallet/sandbox-access.ts';
 import { type AccessCertificate, readAccessCertificate } from './access-certificate.ts';
-import { dcqlQueryFor } from './credentials.ts';
-import { createEcJwk } from './keys.ts';
-import { jwkThumbprintBytes } from './oid4vp-dc-api.ts';
-import { createOid4VpSessionTranscript } from './request.ts';
+import { dcqlQueryFor } from '../formats/credentials.ts';
+import { createEcJwk } from '../keys.ts';
+import { jwkThumbprintBytes } from './oid4vp-dc-request.ts';
+import { createOid4VpSessionTranscript } from './wallet-request.ts';
 import {
   createSignedRequest,
   openSignedRequestAnswer,
   requestUriOf,
   signedWalletLink,
   type SignedRequestMaterial,
-} from './signed-request.ts';
-import { NOW } from './test-helpers.ts';
-import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
+} from './request-object.ts';
+import { NOW } from '../test-helpers.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../trust/anchors.ts';
 
 const RESPONSE_URI = 'https://verifier.example/oid4vp/response/vr_test';
 const REQUEST_URI = 'https://verifier.example/oid4vp/request/vr_test';

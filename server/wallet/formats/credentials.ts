@@ -19,17 +19,17 @@
  * design.md §15) is asked after these wherever the mdoc PID is (pidSdJwtQueryFor) and verified by
  * sd-jwt.ts: its claims are `age_equal_or_over.18`, `birthdate` and `nationalities`.
  */
-import type { DcqlQuery, WalletCredential } from '../../src/protocol/api.ts';
-import type { Scope } from '../../src/protocol/scopes.ts';
+import type { DcqlQuery, WalletCredential } from '../../../src/protocol/api.ts';
+import type { Scope } from '../../../src/protocol/scopes.ts';
 import {
   factsFromClaims,
   InvalidClaimError,
   pickFacts,
   type IdentityClaims,
   type ProvenFacts,
-} from '../rules/facts.ts';
+} from '../../rules/facts.ts';
 import { type BirthDateProblem, readFullDate } from './full-date.ts';
-import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID } from './profile.ts';
+import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE, CREDENTIAL_QUERY_ID } from '../profile.ts';
 
 /** The mdoc credentials, in the order a request lists them (the wire's WalletCredential but the SD-JWT PID). */
 export const CREDENTIAL_KINDS = ['av', 'pid', 'mdl'] as const satisfies readonly WalletCredential[];

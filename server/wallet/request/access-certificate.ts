@@ -13,11 +13,11 @@
  */
 import { createHash, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Mode } from '../config.ts';
-import { ConfigError } from '../errors.ts';
-import { readCertificate, spkiSha256, validityOf, type X509Certificate } from './certificates.ts';
-import type { EcJwk } from './keys.ts';
-import { findPublicKey } from './trust.ts';
+import type { Mode } from '../../config.ts';
+import { ConfigError } from '../../errors.ts';
+import { readCertificate, spkiSha256, validityOf, type X509Certificate } from '../trust/certificates.ts';
+import type { EcJwk } from '../keys.ts';
+import { findPublicKey } from '../trust/anchors.ts';
 
 export const X509_HASH_PREFIX = 'x509_hash:';
 

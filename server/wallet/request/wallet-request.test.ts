@@ -4,7 +4,7 @@ import {
   resolveOpenid4vpAuthorizationRequest,
 } from '@openid4vc/openid4vp';
 import { describe, expect, it } from 'vitest';
-import { AV_DCQL_QUERY } from './profile.ts';
+import { AV_DCQL_QUERY } from '../profile.ts';
 import {
   createOid4VpSessionTranscript,
   createWalletRequest,
@@ -14,10 +14,10 @@ import {
   WalletLinkError,
   walletRequestOf,
   type WalletRequestMaterial,
-} from './request.ts';
-import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
-import { API_URL, NOW, persona, sandboxIssuer, sandboxTrust, waiting } from './test-helpers.ts';
-import { verifyWalletResponse } from './verify.ts';
+} from './wallet-request.ts';
+import { createDirectPost } from '../../sandbox/wallet/sandbox-wallet.ts';
+import { API_URL, NOW, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
+import { verifyWalletResponse } from '../verify.ts';
 
 // The DCQL query exactly as design.md §11 prints it.
 const DESIGN_DCQL =
