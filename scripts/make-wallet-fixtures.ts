@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAccessCertificates, SANDBOX_ACCESS_FILES } from '../server/sandbox/wallet/sandbox-access.ts';
 import { createIssuerCertificates, SANDBOX_ISSUER_FILES } from '../server/sandbox/wallet/sandbox-issuer.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../server/wallet/trust/anchors.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../server/wallet/index.ts';
 
 export async function makeWalletFixtures(outDir: string, force: boolean): Promise<string[]> {
   const paths = Object.values(SANDBOX_ISSUER_FILES).map((file) => join(outDir, file));

@@ -7,8 +7,7 @@ import type { LongPollGate } from './limits/long-polls.ts';
 import type { RelyingParty } from './providers/relying-party.ts';
 import type { Store } from './store/store.ts';
 import type { Telemetry } from './telemetry/telemetry.ts';
-import type { AccessCertificate } from './wallet/request/access-certificate.ts';
-import type { StatusChecker, WalletTrust } from './wallet/index.ts';
+import type { AccessCertificate, StatusChecker, WalletTrust } from './wallet/index.ts';
 
 export interface AppDeps {
   config: Config;

@@ -61,8 +61,8 @@ import {
 import { completeOnPhone, PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow } from './test/verify-flow.ts';
 import { sealDcResponse } from './wallet/answer/hpke.ts';
 import { decodeBase64Url } from './wallet/keys.ts';
-import { createDcapiSessionTranscript } from './wallet/formats/device-response.ts';
-import { sealOid4vpDcResponse } from './wallet/request/oid4vp-dc-request.ts';
+import { createDcapiSessionTranscript } from './wallet/formats/session-transcript.ts';
+import { sealOid4vpDcResponse } from './wallet/answer/jwe.ts';
 
 const issuer = loadSandboxIssuer();
 const exporter = new InMemorySpanExporter();

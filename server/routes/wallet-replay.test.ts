@@ -30,7 +30,7 @@ import { sealDcResponse } from '../wallet/answer/hpke.ts';
 import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../wallet/profile.ts';
 import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
-import { createDcapiSessionTranscript } from '../wallet/formats/device-response.ts';
+import { createDcapiSessionTranscript } from '../wallet/formats/session-transcript.ts';
 
 const redis = await startRedisServer();
 const folder = makeTempDir('svc-replay-');

@@ -38,7 +38,7 @@ import {
   type WalletOutcome,
 } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
-import { REQUEST_OBJECT_CONTENT_TYPE, WALLET_NONCE } from '../wallet/request/request-object.ts';
+import { REQUEST_OBJECT_CONTENT_TYPE, WALLET_NONCE } from '../wallet/index.ts';
 import { PAGE_POST_CORS, requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';

@@ -9,19 +9,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCertificate } from './trust/certificates.ts';
-import { createDeviceRequest } from './answer/hpke.ts';
+import { createDeviceRequest } from './request/dc-request.ts';
 import { readFullDate } from './formats/full-date.ts';
 import { createEcJwk } from './keys.ts';
-import {
-  checkDocTypes,
-  coseKeyToEcJwk,
-  createDcapiSessionTranscript,
-  decodeDeviceResponse,
-  ecJwkToCoseKey,
-} from './formats/device-response.ts';
+import { checkDocTypes, decodeDeviceResponse } from './formats/device-response.ts';
+import { coseKeyToEcJwk, ecJwkToCoseKey } from './formats/cose-keys.ts';
+import { createDcapiSessionTranscript } from './formats/session-transcript.ts';
 import { mdocContext } from './formats/mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
-import { createOid4VpSessionTranscript, createWalletRequest } from './request/wallet-request.ts';
+import { createOid4VpSessionTranscript } from './formats/session-transcript.ts';
+import { createWalletRequest } from './request/wallet-request.ts';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import {
   ATTACKER_TEXT,
@@ -31,7 +28,7 @@ import {
 } from '../sandbox/wallet/sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from './trust/anchors.ts';
 import { evaluateIssuerChain } from './trust/chain.ts';
-import { verifyDeviceResponseBytes } from './verify.ts';
+import { verifyDeviceResponseBytes } from './answer/presentation.ts';
 import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 
 const now = new Date(NOW);

@@ -16,7 +16,8 @@ import {
   type WalletTamper,
 } from './sandbox-wallet.ts';
 import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../../wallet/test-helpers.ts';
-import { verifyDcApiResponse, verifyWalletResponse, type WalletCheck } from '../../wallet/verify.ts';
+import { verifyDcApiResponse, verifyWalletResponse } from '../../wallet/verify.ts';
+import { type WalletCheck } from '../../wallet/answer/verdict.ts';
 
 /** What the verifier answers to each QA tamper (`svc wallet present … --tamper <what>`). */
 const EXPECTED: Record<WalletTamper, WalletCheck> = {

@@ -56,9 +56,11 @@ import {
 } from '../../wallet/formats/credentials.ts';
 import { sealDcResponse } from '../../wallet/answer/hpke.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
-import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/formats/device-response.ts';
+import { createDcapiSessionTranscript } from '../../wallet/formats/session-transcript.ts';
+import { ecJwkToCoseKey } from '../../wallet/formats/cose-keys.ts';
 import { mdocContext } from '../../wallet/formats/mdoc-context.ts';
-import { createOid4vpDcApiSessionTranscript, sealOid4vpDcResponse } from '../../wallet/request/oid4vp-dc-request.ts';
+import { createOid4vpDcApiSessionTranscript } from '../../wallet/formats/session-transcript.ts';
+import { sealOid4vpDcResponse } from '../../wallet/answer/jwe.ts';
 import {
   AV_CLAIM,
   AV_DOCTYPE,
@@ -66,8 +68,9 @@ import {
   OID4VP_DC_API_PROTOCOL,
   OID4VP_DC_API_SIGNED_PROTOCOL,
 } from '../../wallet/profile.ts';
-import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request/wallet-request.ts';
-import { jwkThumbprintBytes } from '../../wallet/request/oid4vp-dc-request.ts';
+import { createOid4VpSessionTranscript } from '../../wallet/formats/session-transcript.ts';
+import { parseWalletLink } from '../../wallet/request/wallet-request.ts';
+import { jwkThumbprintBytes } from '../../wallet/formats/session-transcript.ts';
 import {
   encryptAnswer,
   fetchRequestObjectOverHttp,
@@ -77,7 +80,7 @@ import {
   type RequestObjectFetcher,
 } from './signed-request-reader.ts';
 import { personaClaims, personaFacts } from '../personas.ts';
-import type { StatusReference } from '../../wallet/formats/sd-jwt.ts';
+import type { StatusReference } from '../../wallet/trust/status-list.ts';
 import { createIssuerCertificates, type SandboxIssuer } from './sandbox-issuer.ts';
 import { issuePidSdJwt, personaPidClaims, presentPidSdJwt } from './sandbox-sd-jwt.ts';
 import { SANDBOX_REVOKED_INDEX, SANDBOX_VALID_INDEX } from './sandbox-status-list.ts';

@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
 import { X509_HASH_PREFIX } from '../../wallet/request/access-certificate.ts';
 import { DC_API_RESPONSE_MODE, type EncryptionJwk } from '../../wallet/request/oid4vp-dc-request.ts';
 import { WalletLinkError } from '../../wallet/request/wallet-request.ts';
-import { ANSWER_JWE_ALG, DIRECT_POST_JWT, REQUEST_OBJECT_TYP } from '../../wallet/request/request-object.ts';
+import { ANSWER_JWE_ALG } from '../../wallet/profile.ts';
+import { DIRECT_POST_JWT, REQUEST_OBJECT_TYP } from '../../wallet/request/request-object.ts';
 
 /** Fetches a request object: over HTTP for the CLI, from the record for the sandbox phone, by inject in tests. */
 export type RequestObjectFetcher = (requestUri: string) => Promise<string>;

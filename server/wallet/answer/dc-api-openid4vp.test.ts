@@ -11,19 +11,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WalletScope } from '../formats/credentials.ts';
 import { createEcJwk, encodeBase64Url } from '../keys.ts';
-import {
-  createOid4vpDcApiSessionTranscript,
-  createOid4vpDcMaterial,
-  jwkThumbprintBytes,
-  type Oid4vpDcRequest,
-  openOid4vpDcResponse,
-  sealOid4vpDcResponse,
-} from '../request/oid4vp-dc-request.ts';
+import { createOid4vpDcApiSessionTranscript, jwkThumbprintBytes } from '../formats/session-transcript.ts';
+import { createOid4vpDcMaterial, type Oid4vpDcRequest } from '../request/oid4vp-dc-request.ts';
+import { openOid4vpDcResponse, sealOid4vpDcResponse } from './jwe.ts';
 import { createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
-import { createDcApiCredential, createDeviceResponse, type PresentOptions } from '../../sandbox/wallet/sandbox-wallet.ts';
+import {
+  createDcApiCredential,
+  createDeviceResponse,
+  type PresentOptions,
+} from '../../sandbox/wallet/sandbox-wallet.ts';
 import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../trust/anchors.ts';
-import { verifyDcApiResponse, type WalletVerdict } from '../verify.ts';
+import { verifyDcApiResponse } from '../verify.ts';
+import { type WalletVerdict } from './verdict.ts';
 
 interface HandoverVector {
   source: string;

@@ -1,9 +1,10 @@
 import { cborDecode, cborEncode, DeviceRequest } from '@owf/mdoc';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createDcRequest, createDeviceRequest, openDcResponse, sealDcResponse } from './hpke.ts';
+import { createDcRequest, createDeviceRequest } from '../request/dc-request.ts';
+import { openDcResponse, sealDcResponse } from './hpke.ts';
 import { decodeBase64Url, encodeBase64Url } from '../keys.ts';
-import { createDcapiSessionTranscript } from '../formats/device-response.ts';
+import { createDcapiSessionTranscript } from '../formats/session-transcript.ts';
 import { createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
 import { createDcApiCredential, type PresentOptions } from '../../sandbox/wallet/sandbox-wallet.ts';
 import {
@@ -16,7 +17,8 @@ import {
   sandboxTrust,
   waiting,
 } from '../test-helpers.ts';
-import { verifyDcApiResponse, type WalletVerdict } from '../verify.ts';
+import { verifyDcApiResponse } from '../verify.ts';
+import { type WalletVerdict } from './verdict.ts';
 
 const adult = persona('fr-adult-f');
 

@@ -18,6 +18,13 @@
  * credentials: they carry no unlinkable per-site identifier. The PID as an SD-JWT VC (`pid_sd`,
  * design.md §15) is asked after these wherever the mdoc PID is (pidSdJwtQueryFor) and verified by
  * sd-jwt.ts: its claims are `age_equal_or_over.18`, `birthdate` and `nationalities`.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 14. @openid4vc/openid4vp 0.4.6 checks a DCQL query's shape, `claim_sets` included, but cannot see
+ *    inside an mdoc presentation, so nothing says a presentation satisfies one of the claim sets
+ *    → readFacts (credentials.ts) reads only the elements of the sets asked, and a scope left
+ *    unproven (neither age_over_18 nor birth_date disclosed) fails the request as `claims_missing`.
  */
 import type { DcqlQuery, WalletCredential } from '../../../src/protocol/api.ts';
 import type { Scope } from '../../../src/protocol/scopes.ts';
@@ -370,13 +377,4 @@ export function readFacts(
     };
     return { problem: problems[error.claim] ?? 'birth_date is not a full-date' };
   }
-}
-
-/**
- * Where a credential's status is kept: an entry of a Status List Token (draft-ietf-oauth-status-list
- * §6.1), from an SD-JWT's `status.status_list` or an MSO's (status-list.ts checks it).
- */
-export interface StatusReference {
-  idx: number;
-  uri: string;
 }

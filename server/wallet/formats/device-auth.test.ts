@@ -9,13 +9,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sealDcResponse } from '../answer/hpke.ts';
 import { decodeBase64Url } from '../keys.ts';
-import { createDcapiSessionTranscript } from './device-response.ts';
+import { createDcapiSessionTranscript } from './session-transcript.ts';
 import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../profile.ts';
-import { createOid4VpSessionTranscript, createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
+import { createOid4VpSessionTranscript } from './session-transcript.ts';
+import { createWalletRequest, type WalletRequest } from '../request/wallet-request.ts';
 import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../../sandbox/wallet/sandbox-wallet.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../trust/anchors.ts';
 import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
-import { verifyDcApiResponse, verifyDeviceResponseBytes, verifyWalletResponse } from '../verify.ts';
+import { verifyDcApiResponse, verifyWalletResponse } from '../verify.ts';
+import { verifyDeviceResponseBytes } from '../answer/presentation.ts';
 
 const adult = persona('fr-adult-m');
 

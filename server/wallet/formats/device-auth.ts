@@ -10,10 +10,23 @@
  *
  * `deviceMac` is refused: a MAC needs a reader key agreement (ISO/IEC 18013-5 §9.1.3.5), and
  * OpenID4VP's direct_post and the Digital Credentials API have none here.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 8. Device authentication is verified over `payload ?? detachedPayload` (Sign1.toBeSigned,
+ *    Mac0.toBeAuthenticated): a `deviceSignature` that brings its own payload is verified over
+ *    *that*, and the SessionTranscript the caller passed is never looked at. One presentation
+ *    captured for any request or verifier then completes every request (critical; design.md §11). ISO/IEC
+ *    18013-5 §9.1.3 makes the DeviceAuthenticationBytes detached → device-auth.ts refuses a
+ *    non-nil payload and a `deviceMac` before the library runs, and verifies the signature itself
+ *    over the bytes it computes from its own transcript after. Upstream, `DeviceAuth.verify`
+ *    should refuse a non-nil payload (CosePayloadMustBeNullError exists and is unused there) and
+ *    verify over the detached bytes only; `Sign1.verify` should take the payload to verify as an
+ *    argument rather than prefer the embedded one.
  */
 import { DeviceAuthentication, type Document, Header, type SessionTranscript, Sign1 } from '@owf/mdoc';
 import { type EcdsaAlgorithm, verifyEcdsa } from '../keys.ts';
-import { coseKeyToEcJwk } from './device-response.ts';
+import { coseKeyToEcJwk } from './cose-keys.ts';
 
 /** What the checks below can say (a closed set: refusal details never carry credential text). */
 export type DeviceAuthProblem =

@@ -6,6 +6,18 @@
  * the form issuers that write dates as date-times use; any other time would make the day depend on
  * a time zone, so it is refused. The value is returned as `YYYY-MM-DD` for the one facts rule
  * (rules/facts.ts) and never leaves the caller: only isAdult does.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 12. @owf/mdoc's `DateOnly` (tag 1004, full-date) keeps a `Date` made by `new Date(text)`, not the
+ *    text: `2007-02-29` becomes 1 March, `1990-1-5` and `Jan 5 1990` are read as dates, and the
+ *    tag over a number becomes a date too. And `IssuerSignedItem.isValid` digests a re-encoding of
+ *    the decoded item, not the IssuerSignedItemBytes received, so such a value, re-encoded in its
+ *    normalised form, fails the digest check (refused as `digests`, the request still waiting) →
+ *    full-date.ts reads what passed strictly (`YYYY-MM-DD`, a real civil date; a bare text string
+ *    the same way; a tdate only at midnight UTC), never trusting the Date alone (design.md §15).
+ *    Upstream: DateOnly should keep its text and refuse what RFC 8943 does not allow, and digests
+ *    should be computed over the bytes received.
  */
 import { DateOnly } from '@owf/mdoc';
 import { formatCivilDate, parseCivilDate } from '../../rules/facts.ts';

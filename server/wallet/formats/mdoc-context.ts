@@ -7,7 +7,7 @@ import { type MdocContext, SignatureAlgorithm } from '@owf/mdoc';
 import { createHash, webcrypto } from 'node:crypto';
 import { nameField, readCertificate, validityOf, type X509Certificate } from '../trust/certificates.ts';
 import { type EcdsaAlgorithm, isEcdsaAlgorithm, signEcdsa, verifyEcdsa } from '../keys.ts';
-import { coseKeyToEcJwk, ecJwkToCoseKey } from './device-response.ts';
+import { coseKeyToEcJwk, ecJwkToCoseKey } from './cose-keys.ts';
 import { evaluateIssuerChain } from '../trust/chain.ts';
 
 const DIGESTS = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;

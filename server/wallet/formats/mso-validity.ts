@@ -13,6 +13,14 @@
  * - `signed` within the DS certificate's notBefore..notAfter, with no skew: both dates are the
  *   issuer's own. The window itself may outlast the DS certificate (ISO asks no more), but the
  *   DS certificate must be valid now (trust-chain.ts), so nothing is accepted after it ends.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 9. The MSO's validityInfo is checked as `validFrom - skew ≤ now ≤ validUntil + skew` and `signed`
+ *    within the DS certificate's validity widened by the skew: an inverted window (validFrom after
+ *    validUntil) with both ends within the skew of now passes, and so does a `signed` in the
+ *    future → mso-validity.ts checks the order, `signed ≤ now + skew`, and `signed` within the DS
+ *    certificate's own dates (design.md §11).
  */
 import type { ValidityInfo } from '@owf/mdoc';
 import { validityOf, type X509Certificate } from '../trust/certificates.ts';

@@ -5,10 +5,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import openid4vpB3 from '../../../fixtures/sd-jwt/openid4vp-b3.json' with { type: 'json' };
 import rfc9901 from '../../../fixtures/sd-jwt/rfc9901-example.json' with { type: 'json' };
 import { createIssuerCertificates, type SandboxIssuer } from '../../sandbox/wallet/sandbox-issuer.ts';
-import { issuePidSdJwt, type PidClaims, personaPidClaims, presentPidSdJwt } from '../../sandbox/wallet/sandbox-sd-jwt.ts';
+import {
+  issuePidSdJwt,
+  type PidClaims,
+  personaPidClaims,
+  presentPidSdJwt,
+} from '../../sandbox/wallet/sandbox-sd-jwt.ts';
 import { createStatusListToken } from '../../sandbox/wallet/sandbox-status-list.ts';
 import { KeyUsageFlags, readCertificate, spkiSha256 } from '../trust/certificates.ts';
-import { checkDisclosureReferences } from './device-response.ts';
+import { checkDisclosureReferences } from './sd-jwt-disclosures.ts';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from '../keys.ts';
 import { type AskedFacts, verifyPidSdJwt, verifySdJwtPresentation } from './sd-jwt.ts';
 import { MINUTE_MS, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from '../test-helpers.ts';

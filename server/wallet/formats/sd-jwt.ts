@@ -9,27 +9,37 @@
  * What leaves this module: the facts asked for (`age_over_18`, `nationalities`), never the birth
  * date nor a claim not asked, and the `status.status_list` reference for status-list.ts. Refusals
  * carry a check and a fixed phrase (`SdJwtProblem`), never credential text.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 15. The issuer and KB-JWT verifier callbacks receive the signing input and the signature only:
+ *    the header's `alg` is never looked at (`alg: none`, HS256 reach the callback as any other)
+ *    → sd-jwt.ts refuses anything but ES256 on both JWTs before the library runs, and verifies
+ *    with node:crypto over P-256 only.
+ * 16. `Jwt.verify` compares `iat`/`nbf`/`exp` with the clock only when they are truthy and never
+ *    checks that they are numbers (a string `exp` passes) → sd-jwt.ts requires numbers.
+ * 21. `KBJwt.verifyKB` checks `typ`, the signature, the nonce and that `iat`, `aud` and `sd_hash`
+ *    are present, but neither the audience nor the age of `iat`; verification is skipped
+ *    altogether when no nonce is passed → sd-jwt.ts always passes the nonce, requires a KB-JWT and
+ *    compares `aud` and `iat` (±5 min) itself.
+ * 22. `SDJwtVcInstance.verify` checks neither the header's `typ` (`dc+sd-jwt`) nor `vct` (only
+ *    through type metadata fetched over the network) → sd-jwt.ts checks both.
  */
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { createPublicKey, type KeyObject, verify as verifySignature } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ADULT_AGE, ageOn, parseCivilDate, toAlpha3 } from '../../rules/facts.ts';
-import { readCertificate, type X509Certificate } from '../trust/certificates.ts';
-import {
-  type CertificateDateProblem,
-  checkDisclosureReferences,
-  type DisclosureProblem,
-  type DisclosureView,
-} from './device-response.ts';
-import type { StatusReference } from './credentials.ts';
-import { evaluateIssuerChain, type ChainProblem } from '../trust/chain.ts';
+import { JWT_SKEW_SECONDS } from '../profile.ts';
+import type { X509Certificate } from '../trust/certificates.ts';
+import type { CertificateDateProblem } from '../trust/certificate-dates.ts';
+import type { ChainProblem } from '../trust/chain.ts';
+import { type IssuerKeyResolver, resolveX5cKey, verifyEs256 } from '../trust/jwt-issuer.ts';
+import type { StatusReference } from '../trust/status-list.ts';
+import { checkDisclosureReferences, type DisclosureProblem, type DisclosureView } from './sd-jwt-disclosures.ts';
 
 /** The PID's SD-JWT VC type, and the prefix of the domestic types (design.md §15). */
 export const PID_VCT = 'urn:eudi:pid:1';
 export const PID_VCT_PREFIX = 'urn:eudi:pid:';
-
-/** Skew accepted on the issuer JWT's iat/nbf/exp and on the KB-JWT's iat. */
-export const SD_JWT_SKEW_SECONDS = 300;
 
 /** A presentation larger than this is refused before it is parsed. */
 export const MAX_PRESENTATION_CHARS = 64 * 1024;
@@ -86,9 +96,6 @@ export type SdJwtProblem =
 
 export type SdJwtRefusal = { ok: false; check: SdJwtCheck; detail: SdJwtProblem };
 
-/** The issuer key for a header, or why there is none (the PID path: x5c to the trust bundle). */
-export type IssuerKeyResolver = (header: Record<string, unknown>) => { key: KeyObject } | SdJwtRefusal;
-
 export interface PresentationCheck {
   resolveIssuerKey: IssuerKeyResolver;
   /** the request's nonce */
@@ -110,19 +117,6 @@ const isObject = (value: unknown): value is JsonObject =>
 const refuse = (check: SdJwtCheck, detail: SdJwtProblem): SdJwtRefusal => ({ ok: false, check, detail });
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** Signatures this path accepts: ES256 over P-256, as r ‖ s (RFC 7518 §3.4); false, never a throw. */
-export function verifyEs256(key: KeyObject, signingInput: string, signature: string): boolean {
-  if (!BASE64URL.test(signature)) return false;
-  const bytes = Buffer.from(signature, 'base64url');
-  if (bytes.length !== 64) return false;
-  try {
-    return verifySignature('sha256', Buffer.from(signingInput), { key, dsaEncoding: 'ieee-p1363' }, bytes);
-  } catch {
-    return false;
-  }
-}
 
 function isP256(key: KeyObject): boolean {
   return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
@@ -222,7 +216,7 @@ export async function verifySdJwtPresentation(
     verified = await coreVerify.call(instance, presentation, {
       keyBindingNonce: check.nonce,
       currentDate: Math.floor(check.now / 1000),
-      skewSeconds: SD_JWT_SKEW_SECONDS,
+      skewSeconds: JWT_SKEW_SECONDS,
     });
   } catch (error) {
     return describeLibraryFailure(error, issuerSignatureFailed, kbSignatureFailed);
@@ -241,7 +235,7 @@ export async function verifySdJwtPresentation(
   // Gap 21: the library checks neither the KB-JWT's audience nor its age.
   if (kbPayload.aud !== check.audience) return refuse('key_binding', 'the key binding JWT is for another audience');
   const iat = kbPayload.iat;
-  if (typeof iat !== 'number' || Math.abs(iat - check.now / 1000) > SD_JWT_SKEW_SECONDS)
+  if (typeof iat !== 'number' || Math.abs(iat - check.now / 1000) > JWT_SKEW_SECONDS)
     return refuse('key_binding', 'the key binding JWT iat is not within 5 minutes of now');
   if (!isObject(verified.payload)) return refuse('presentation', 'the library could not evaluate the presentation');
   return { ok: true, header, payload: verified.payload };
@@ -303,29 +297,6 @@ export interface PidCheck {
   /** ms since the epoch */
   now: number;
   asked: AskedFacts;
-}
-
-/**
- * The issuer key of a PID: the leaf of `x5c` (base64 DER, RFC 7515 §4.1.6), on a path to one of
- * `anchors` with the `jwt` signer profile of trust-chain.ts, valid at `now`, no certificate of it
- * carrying a key of `refusedKeys`.
- */
-export function resolveX5cKey(
-  anchors: readonly X509Certificate[],
-  now: number,
-  refusedKeys: readonly string[] = [],
-): IssuerKeyResolver {
-  return (header) => {
-    const x5c = header.x5c;
-    if (!Array.isArray(x5c) || x5c.length === 0 || x5c.some((c) => typeof c !== 'string' || !BASE64.test(c)))
-      return refuse('trust_chain', 'the issuer JWT has no x5c certificate chain');
-    const ders = (x5c as string[]).map((c) => new Uint8Array(Buffer.from(c, 'base64')));
-    const chain = evaluateIssuerChain(ders, anchors, new Date(now), refusedKeys, 'jwt');
-    if (!chain.ok) return refuse(chain.check, chain.detail);
-    const leaf = readCertificate(ders[0]!);
-    if (!leaf) return refuse('trust_chain', 'x5chain is empty or unreadable');
-    return { key: leaf.publicKey };
-  };
 }
 
 /**

@@ -14,15 +14,10 @@ import { loadSandboxAccess } from '../../sandbox/wallet/sandbox-access.ts';
 import { type AccessCertificate, readAccessCertificate } from './access-certificate.ts';
 import { dcqlQueryFor } from '../formats/credentials.ts';
 import { createEcJwk } from '../keys.ts';
-import { jwkThumbprintBytes } from './oid4vp-dc-request.ts';
-import { createOid4VpSessionTranscript } from './wallet-request.ts';
-import {
-  createSignedRequest,
-  openSignedRequestAnswer,
-  requestUriOf,
-  signedWalletLink,
-  type SignedRequestMaterial,
-} from './request-object.ts';
+import { jwkThumbprintBytes } from '../formats/session-transcript.ts';
+import { createOid4VpSessionTranscript } from '../formats/session-transcript.ts';
+import { createSignedRequest, requestUriOf, signedWalletLink, type SignedRequestMaterial } from './request-object.ts';
+import { openSignedRequestAnswer } from '../answer/jwe.ts';
 import { NOW } from '../test-helpers.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../trust/anchors.ts';
 

@@ -11,8 +11,8 @@
  *           key for this request alone and `encrypted_response_enc_values_supported: ["A128GCM",
  *           "A256GCM"]`. Signed once, when the request is made; the store keeps it.
  * Answer:   `response=<compact JWE>` posted to response_uri: ECDH-ES to that key, A128GCM or
- *           A256GCM, whose payload is `{ "vp_token": {…}, "state": "…" }` (opened by jose's
- *           compactDecrypt). The mdoc's SessionTranscript is OpenID4VP's handover with
+ *           A256GCM, whose payload is `{ "vp_token": {…}, "state": "…" }` (opened by
+ *           answer/jwe.ts). The mdoc's SessionTranscript is OpenID4VP's handover with
  *           `client_id` = the x509_hash value and the key's RFC 7638 thumbprint (§B.2.6.1;
  *           request.ts createOid4VpSessionTranscript).
  */
@@ -20,15 +20,13 @@ import { calculateJwkThumbprint, CompactSign, importJWK } from 'jose';
 import type { AccessCertificate } from './access-certificate.ts';
 import { type DcqlQuery, vpFormatsSupportedOf } from '../formats/credentials.ts';
 import { createEcJwk } from '../keys.ts';
-import { type EncryptionJwk, openOid4vpDcResponse } from './oid4vp-dc-request.ts';
+import type { EncryptionJwk } from './oid4vp-dc-request.ts';
+import { ANSWER_JWE_ALG, ANSWER_JWE_ENCS } from '../profile.ts';
 import type { SignedRequestMaterial } from '../../store/store.ts';
 
 export const REQUEST_OBJECT_TYP = 'oauth-authz-req+jwt';
 export const REQUEST_OBJECT_CONTENT_TYPE = 'application/oauth-authz-req+jwt';
 export const DIRECT_POST_JWT = 'direct_post.jwt';
-/** Key management and content encryption of the answer's JWE: the only ones accepted. */
-export const ANSWER_JWE_ALG = 'ECDH-ES';
-export const ANSWER_JWE_ENCS = ['A128GCM', 'A256GCM'] as const;
 /** Where a wallet fetches the request object: `{api_url}/oid4vp/request/<request_id>`. */
 export const REQUEST_PATH = '/oid4vp/request/';
 /** `aud` of a request object under static wallet metadata (OpenID4VP 1.0 §5.8). */
@@ -138,18 +136,4 @@ export async function createSignedRequest(
     .setProtectedHeader({ alg: 'ES256', typ: REQUEST_OBJECT_TYP, x5c: [...access.x5c] })
     .sign(await importJWK(access.privateJwk, 'ES256'));
   return { clientId: access.clientId, requestObject, publicJwk, privateKey: d };
-}
-
-/**
- * Opens the answer's JWE with the request's key: ECDH-ES, A128GCM or A256GCM only. Its payload as a
- * JSON object, or null when it does not open with this key, is of another algorithm, or is not a
- * JSON object.
- *
- * @example const payload = await openSignedRequestAnswer(material.signed, form.get('response'))
- */
-export async function openSignedRequestAnswer(
-  material: Pick<SignedRequestMaterial, 'publicJwk' | 'privateKey'>,
-  jwe: string,
-): Promise<Record<string, unknown> | null> {
-  return openOid4vpDcResponse(material, jwe, ANSWER_JWE_ENCS);
 }

@@ -16,13 +16,25 @@
  *                      SessionTranscript, ItemsRequestBytes]) with the payload detached
  *                      (library-gaps.ts, gap 26); the transcript is the `dcapi` one of the
  *                      EncryptionInfo and the origin.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 26. @owf/mdoc 0.6.0 verifies a DocRequest's `readerAuth` (`ReaderAuth.verify`) but does not
+ *    export `ReaderAuthentication`, which makes the bytes to sign → `readerAuthenticationBytes`
+ *    writes #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript, #6.24(ItemsRequest)]) from
+ *    the library's own structures; the library's verify checks what signed-dc-api.ts signs
+ *    (signed-dc-api.test.ts).
  */
 import {
+  cborEncode,
+  DataItem,
   DeviceRequest,
   DocRequest,
   Header,
+  type ItemsRequest,
   ProtectedHeaders,
   ReaderAuth,
+  type SessionTranscript,
   SignatureAlgorithm,
   UnprotectedHeaders,
 } from '@owf/mdoc';
@@ -30,19 +42,38 @@ import { CompactSign, importJWK } from 'jose';
 import type { Oid4vpSignedDcRequest } from '../../../src/protocol/api.ts';
 import type { AccessCertificate } from './access-certificate.ts';
 import type { CredentialKind, DcqlQuery, WalletScope } from '../formats/credentials.ts';
-import { createDeviceRequest } from '../answer/hpke.ts';
+import { createDeviceRequest } from './dc-request.ts';
 import { encodeBase64Url } from '../keys.ts';
-import { createDcapiSessionTranscript, ecJwkToCoseKey, readerAuthenticationBytes } from '../formats/device-response.ts';
+import { ecJwkToCoseKey } from '../formats/cose-keys.ts';
+import { createDcapiSessionTranscript } from '../formats/session-transcript.ts';
 import { mdocContext } from '../formats/mdoc-context.ts';
 import { DC_API_RESPONSE_MODE, type Oid4vpDcMaterial, SD_JWT_FORMAT, SD_JWT_ALGS } from './oid4vp-dc-request.ts';
-import { OID4VP_DC_API_SIGNED_PROTOCOL } from '../profile.ts';
-import { ANSWER_JWE_ENCS, REQUEST_OBJECT_TYP } from './request-object.ts';
+import { ANSWER_JWE_ENCS, OID4VP_DC_API_SIGNED_PROTOCOL } from '../profile.ts';
+import { REQUEST_OBJECT_TYP } from './request-object.ts';
 import type { SignedDcRequests } from '../../store/store.ts';
 
 export type { Oid4vpSignedDcRequest };
 
 /** What the store keeps of the requests signed for one page (its shape is the store's). */
 export type { SignedDcRequests };
+
+/**
+ * Gap 26: ISO/IEC 18013-5 §9.1.4's ReaderAuthenticationBytes, the detached payload of readerAuth.
+ *
+ * @example readerAuth = await ReaderAuth.create({ detachedPayload: readerAuthenticationBytes(transcript, itemsRequest), … })
+ */
+export function readerAuthenticationBytes(
+  sessionTranscript: SessionTranscript,
+  itemsRequest: ItemsRequest,
+): Uint8Array {
+  return cborEncode(
+    DataItem.fromData([
+      'ReaderAuthentication',
+      sessionTranscript.encodedStructure,
+      DataItem.fromData(itemsRequest.encodedStructure),
+    ]),
+  );
+}
 
 /** The signed request object's payload (OpenID4VP 1.0 §A.3.2): every unsigned parameter, client_id, expected_origins. */
 export function signedDcRequestPayload(

@@ -5,8 +5,8 @@ import {
 } from '@openid4vc/openid4vp';
 import { describe, expect, it } from 'vitest';
 import { AV_DCQL_QUERY } from '../profile.ts';
+import { createOid4VpSessionTranscript } from '../formats/session-transcript.ts';
 import {
-  createOid4VpSessionTranscript,
   createWalletRequest,
   formatWalletLink,
   parseWalletLink,

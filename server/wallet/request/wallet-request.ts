@@ -1,12 +1,19 @@
 /**
  * The verifier's request (design.md §11, §13): the wallet link for a wallet on a phone and the
  * Digital Credentials API requests for a wallet on this device, all bound to one verification
- * request by fresh nonces and a state; and the SessionTranscripts a presentation must be signed
- * over. Requests for exactly [isAdult] keep the EU age-verification profile's `av://` link byte for
+ * request by fresh nonces and a state; and what an answer is read against (the
+ * client id, the credentials each path asked). Requests for exactly [isAdult] keep the EU age-verification profile's `av://` link byte for
  * byte; every other wallet request gets an `openid4vp://` link asking for a PID or an mDL.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 5. @openid4vc/openid4vp's `createOpenid4vpAuthorizationRequest` refuses an http `response_uri`
+ *    (unless its process-global `allowInsecureUrls` is set) and reorders the parameters. The
+ *    sandbox runs on http://localhost and design.md §11 fixes the order, so request.ts writes the
+ *    link and checks the payload with the library's `validateOpenid4vpAuthorizationRequestPayload`;
+ *    the library's parser and resolver read our links back (request.test.ts).
  */
 import { type Openid4vpAuthorizationRequest, validateOpenid4vpAuthorizationRequestPayload } from '@openid4vc/openid4vp';
-import { SessionTranscript } from '@owf/mdoc';
 import { randomBytes } from 'node:crypto';
 import {
   askedCredentials,
@@ -22,8 +29,7 @@ import {
 } from '../formats/credentials.ts';
 import type { DcApiRequest } from '../../../src/protocol/api.ts';
 import type { AccessCertificate } from './access-certificate.ts';
-import { createDcRequest, type DcRequest } from '../answer/hpke.ts';
-import { mdocContext } from '../formats/mdoc-context.ts';
+import { createDcRequest, type DcRequest } from './dc-request.ts';
 import { createOid4vpDcMaterial, oid4vpDcRequestOf } from './oid4vp-dc-request.ts';
 import {
   CLIENT_ID_PREFIX,
@@ -353,28 +359,4 @@ export async function createWalletRequest(input: {
   }
   const clientId = material.signed?.clientId ?? params.client_id;
   return { ...walletRequestOf(material, origins[0]), responseUri, clientId, nonce, state, material };
-}
-
-/**
- * The OpenID4VP 1.0 SessionTranscript (§B.2.6.1): `[null, null, ["OpenID4VPHandover",
- * SHA-256(CBOR([client_id, nonce, jwkThumbprint, response_uri]))]]`; jwkThumbprint is null for
- * an unencrypted `direct_post` response.
- *
- * @example const transcript = await createOid4VpSessionTranscript({ responseUri, nonce })
- */
-export function createOid4VpSessionTranscript(input: {
-  responseUri: string;
-  nonce: string;
-  clientId?: string;
-  jwkThumbprint?: Uint8Array;
-}): Promise<SessionTranscript> {
-  return SessionTranscript.forOid4Vp(
-    {
-      clientId: input.clientId ?? clientIdOf(input.responseUri),
-      nonce: input.nonce,
-      responseUri: input.responseUri,
-      ...(input.jwkThumbprint ? { jwkThumbprint: input.jwkThumbprint } : {}),
-    },
-    mdocContext,
-  );
 }

@@ -8,6 +8,12 @@
  * (library-gaps.ts, gap 6). OpenSSL skips that extension, as `openssl verify` does; the
  * asn1-x509 schema keeps every extension value as an OCTET STRING, so only the three we read are
  * decoded and a malformed one we do not read stays harmless.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 6. @peculiar/x509 1.14.3 (the X.509 library of mdoc-ts's test context) cannot parse the EU
+ *    reference CA or its DS certificates (malformed non-critical IssuerAltName) → the verifier
+ *    reads certificates with node:crypto (certificates.ts); @peculiar/x509 only makes test ones.
  */
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {

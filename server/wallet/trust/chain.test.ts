@@ -29,7 +29,8 @@ import {
 } from '../test-helpers.ts';
 import { EU_REFERENCE_DS_EKU, evaluateIssuerChain, MDL_DS_EKU, type ChainProblem } from './chain.ts';
 import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './anchors.ts';
-import { verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from '../verify.ts';
+import { verifyWalletResponse } from '../verify.ts';
+import { WALLET_CHECKS, type WalletVerdict } from '../answer/verdict.ts';
 
 const DAY_MS = 86_400_000;
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';

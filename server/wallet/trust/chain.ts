@@ -38,7 +38,7 @@ import {
   type ProfileExtensions,
   type X509Certificate,
 } from './certificates.ts';
-import { type CertificateDateProblem, checkCertificateDates, type PathCertificate } from '../formats/device-response.ts';
+import { type CertificateDateProblem, checkCertificateDates, type PathCertificate } from './certificate-dates.ts';
 
 /** ISO/IEC 18013-5 Annex B: the extended key usage of a document signer certificate (id-mdl-kp-mdlDS). */
 export const MDL_DS_EKU = '1.0.18013.5.1.2';

@@ -13,6 +13,22 @@
  *   `prefer` (unreachable → accepted, one log line naming the list's origin, never the index),
  *   `require` (unreachable → refused, "status unavailable"), `off`. A list that answers but does
  *   not verify, or says revoked or suspended, is refused under both.
+ *
+ * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
+ *
+ * 20. `SDJwtVcInstance.verify` fetches the status list itself: global fetch of any URI (private
+ *    addresses included), a 10 s timeout, no size cap, no cache, the list token verified with the
+ *    credential issuer's verifier and neither its `typ` nor its `sub` checked; a status other than 0
+ *    throws the same error as a network failure → sd-jwt.ts runs the parent class's SD-JWT
+ *    `verify` (no status), and status-list.ts fetches, checks and decides.
+ * 23. `StatusList.decompressStatusList` inflates without an output limit (a 1 MB `lst` of zeros
+ *    inflates to about 1 GB) and decodes the whole list through strings, and the constructor's
+ *    range check lets a value of 2^bits through → status-list.ts inflates with node:zlib under a
+ *    limit and reads the one value at `idx` (draft §4.1 bit order); the draft's test vectors show
+ *    both decoders agree.
+ * 24. `getListFromStatusListJWT` decodes the payload without verifying anything → status-list.ts
+ *    verifies the Status List Token (ES256, `x5c` to the trust bundle, `typ`, `sub`, `iat`/`exp`)
+ *    before reading `status_list`.
  */
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -21,7 +37,8 @@ import { request as httpsRequest } from 'node:https';
 import { inflateSync } from 'node:zlib';
 import { traceOutbound } from '../../telemetry/outbound.ts';
 import type { X509Certificate } from './certificates.ts';
-import { resolveX5cKey, SD_JWT_SKEW_SECONDS, type SdJwtProblem, type StatusReference, verifyEs256 } from '../formats/sd-jwt.ts';
+import { JWT_SKEW_SECONDS } from '../profile.ts';
+import { type IssuerKeyRefusal, resolveX5cKey, verifyEs256 } from './jwt-issuer.ts';
 
 export type StatusPolicy = 'prefer' | 'require' | 'off';
 
@@ -47,6 +64,15 @@ export type UnreachableReason =
   | 'the status list answered with an HTTP error'
   | 'the status list could not be reached';
 
+/**
+ * Where a credential's status is kept: an entry of a Status List Token (draft-ietf-oauth-status-list
+ * §6.1), from an SD-JWT's `status.status_list` or an MSO's (checked here).
+ */
+export interface StatusReference {
+  idx: number;
+  uri: string;
+}
+
 /** Why a status list that answered is refused, under every policy. */
 export type StatusTokenProblem =
   | 'the status list token is not a compact JWS'
@@ -58,7 +84,7 @@ export type StatusTokenProblem =
   | 'the status list token has expired'
   | 'the status list is malformed'
   | 'the index is outside the status list'
-  | SdJwtProblem;
+  | IssuerKeyRefusal['detail'];
 
 export class StatusUnreachableError extends Error {
   readonly reason: UnreachableReason;
@@ -321,7 +347,7 @@ export function verifyStatusListToken(
     return 'the status list token iat, exp or ttl is malformed';
   if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0)))
     return 'the status list token iat, exp or ttl is malformed';
-  if (typeof exp === 'number' && now / 1000 > exp + SD_JWT_SKEW_SECONDS) return 'the status list token has expired';
+  if (typeof exp === 'number' && now / 1000 > exp + JWT_SKEW_SECONDS) return 'the status list token has expired';
   const list = payload.status_list;
   if (!isObject(list) || ![1, 2, 4, 8].includes(list.bits as number) || typeof list.lst !== 'string')
     return 'the status list is malformed';
