@@ -33,8 +33,7 @@
  * Single use is the store's: the route completes the request with a compare-and-set, so a second
  * post finds it no longer waiting.
  */
-import type { FormBody } from './answer/direct-post.ts';
-import { verifyDirectPost } from './answer/direct-post.ts';
+import { type FormBody, verifyDirectPost } from './answer/direct-post.ts';
 import { verifyDcApiAnswer } from './answer/dc-api.ts';
 import type { AnswerInput } from './answer/presentation.ts';
 import { refuse, type WalletVerdict } from './answer/verdict.ts';
