@@ -8,7 +8,7 @@
  *
  * `--access` writes the sandbox access certificate for signed wallet requests instead (docs/design.md
  * §16): an access CA, a leaf for `sandbox.svc.localhost` and the leaf's PKCS#8 key, all committed;
- * production refuses that key (server/wallet/trust.ts, PUBLIC_KEYS).
+ * production refuses that key (server/wallet/trust/anchors.ts, PUBLIC_KEYS).
  *
  * The key is test data, committed on purpose: anyone can issue "sandbox" credentials, which is
  * why production never trusts this root. av_issuer_ca01.pem (the EU reference CA) is not made

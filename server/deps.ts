@@ -38,7 +38,7 @@ export interface WalletDeps {
   trust: WalletTrust;
   /** service secret that seals each request's HPKE private key in the store */
   sealingSecret: string;
-  /** the credentials' status lists under SVC_WALLET_STATUS (design.md §15, wallet/status-list.ts) */
+  /** the credentials' status lists under SVC_WALLET_STATUS (design.md §15, wallet/trust/status-list.ts) */
   status: StatusChecker;
   /** the access certificate that signs wallet requests (docs/design.md §16); null or absent: requests stay unsigned */
   access?: AccessCertificate | null;

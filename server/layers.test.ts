@@ -413,7 +413,7 @@ describe('the house (server/)', () => {
     expect(cycle).toEqual([['config.ts', 'crypto/master-key.ts']]);
   });
 
-  it('names each breach: an arrow up, a route reaching into the store, domain/ on Fastify, sandbox/ outside CLI and wiring, a wallet room up or past its face', () => {
+  it('names each breach: an arrow up, a store call in a route, domain/ on Fastify, sandbox/ outside CLI, wallet/ past its face', () => {
     const violations = findLayerViolations([
       { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
       {

@@ -5,7 +5,7 @@
  * and the phone page's Digital Credentials API answers), in sandbox and production, on SQLite and
  * on a real Redis, for a STANDARD and an ADULT_BLIND client-proof [isAdult] request; each is
  * refused and the request stays waiting. The verifier's own cases are in
- * server/wallet/device-auth.test.ts.
+ * server/wallet/formats/device-auth.test.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

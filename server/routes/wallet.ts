@@ -51,7 +51,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * The body limit of the routes that take wallet answers (design.md §19): the verifier's largest
- * presentation (64 KiB, wallet/sd-jwt.ts) encrypted (JWE, base64url: ×4/3) and form-encoded, with
+ * presentation (64 KiB, wallet/formats/sd-jwt.ts) encrypted (JWE, base64url: ×4/3) and form-encoded, with
  * room for the rest; every other route keeps 16 KiB (LIMITS.bodyLimitBytes). Beyond: 413.
  */
 export const WALLET_ANSWER_BODY_LIMIT_BYTES = 96 * 1024;

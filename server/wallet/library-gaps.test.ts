@@ -1,5 +1,6 @@
 /**
- * Evidence for library-gaps.ts: each test shows what the library does on its own, then that our
+ * Evidence for the library gaps (docs/wallets.md#where-the-libraries-stop; each gap is written beside
+ * its workaround, in the file the table there names): each test shows what the library does on its own, then that our
  * workaround covers it.
  */
 import * as openid4vp from '@openid4vc/openid4vp';

@@ -4,29 +4,30 @@
  *   request_expired, request_not_waiting → state → (error → cancelled) → vp_token (one
  *   presentation, keyed by the id of a credential the request asked for) → device_response →
  *   doctype (the document's and the MSO's: the one of that id) → trust_chain,
- *   certificate_validity (the path and the DS profile, trust-chain.ts) → device_auth (ours: a
- *   detached device signature, device-auth.ts) → issuer_signature, mso_validity, digests,
+ *   certificate_validity (the path and the DS profile, trust/chain.ts) → device_auth (ours: a
+ *   detached device signature, formats/device-auth.ts) → issuer_signature, mso_validity, digests,
  *   device_auth (by @owf/mdoc) → mso_validity (ours: the window's order and the signing date,
- *   mso-validity.ts) → device_auth (ours: over this request's transcript) → elements (each
+ *   formats/mso-validity.ts) → device_auth (ours: over this request's transcript) → elements (each
  *   requested element once and of its type; isAdult from age_over_18, else from birth_date at
- *   `now`, the two agreeing when both are disclosed: credentials.ts, full-date.ts) → status (the
- *   MSO's `status.status_list`, status-list.ts)
+ *   `now`, the two agreeing when both are disclosed: formats/credentials.ts, formats/full-date.ts) → status (the
+ *   MSO's `status.status_list`, trust/status-list.ts)
  *
- * The SD-JWT VC PID (`pid_sd`, design.md §15) goes from vp_token to sd-jwt.ts's verifyPidSdJwt:
+ * The SD-JWT VC PID (`pid_sd`, design.md §15) goes from vp_token to formats/sd-jwt.ts's verifyPidSdJwt:
  * sd_jwt (the compact form), issuer_signature, trust_chain, certificate_validity, doctype (`typ`,
  * `vct`), mso_validity (iat/nbf/exp), digests, key_binding (the KB-JWT's `nonce`; its `aud` the
  * client id over the link, `origin:<page origin>` over the DC API; `iat`; `sd_hash`), elements →
  * status (its `status.status_list`).
  *
- * Each answer path has one entry here and one room beside it: verifyWalletResponse → answer/direct-post.ts,
- * verifyDcApiResponse → answer/dc-api.ts; both hand the one presentation to answer/presentation.ts,
- * whose checks are formats/'s (mdoc, SD-JWT) and trust/'s (chains, status lists).
+ * Each answer path has one entry here and one file in answer/: verifyWalletResponse →
+ * answer/direct-post.ts, verifyDcApiResponse → answer/dc-api.ts; both hand the one presentation to
+ * answer/presentation.ts, whose checks are formats/'s (mdoc, SD-JWT) and trust/'s (chains, status
+ * lists). This file checks the request's own state (expiry, still waiting) and nothing else.
  *
  * The verdict carries the facts the requested elements prove (rules/facts.ts); an element the
  * wallet did not disclose leaves its fact out, for the caller to fail the request (claims_missing).
  * Elements not requested are never read. The DC API answer skips state and starts with
- * dc_response: org-iso-mdoc opens with HPKE (dc-api.ts), openid4vp-v1-unsigned with jose's JWE
- * decryption (oid4vp-dc-api.ts), whose vp_token is then read as the direct_post's.
+ * dc_response: org-iso-mdoc opens with HPKE (answer/hpke.ts), openid4vp-v1-unsigned and -signed
+ * with jose's JWE decryption (answer/jwe.ts), whose vp_token is then read as the direct_post's.
  * Nothing here logs or returns credential contents: `detail` is a phrase of ours from a closed set
  * (`RefusalDetail`), never a value and never a library's text, which can quote the credential's
  * namespace and element names (docs/wallets.md#what-leaves-the-verifier).

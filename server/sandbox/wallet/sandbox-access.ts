@@ -3,7 +3,7 @@
  * CA and a verifier's leaf under it, made with @peculiar/x509 as the sandbox issuer is
  * (sandbox-issuer.ts). `scripts/make-wallet-fixtures.ts --access` writes the committed sandbox
  * access certificate under fixtures/wallet/; tests make unrelated, expired or self-signed ones.
- * Production refuses the committed one by its public key (server/wallet/trust.ts, PUBLIC_KEYS).
+ * Production refuses the committed one by its public key (server/wallet/trust/anchors.ts, PUBLIC_KEYS).
  */
 import {
   AuthorityKeyIdentifierExtension,

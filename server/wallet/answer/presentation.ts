@@ -11,12 +11,12 @@
  * 10. The `check` texts of the verification assessments quote the credential's namespace and
  *    element names verbatim (`The calculated digest for <ns>/<element> attribute …`, `Issuer Auth
  *    must include digests for namespace: <ns>`): logged, an attacker's 6 KB element name is a 6 KB
- *    log line → verify.ts never passes library text on; it maps each failure to a fixed phrase,
+ *    log line → this file never passes library text on; it maps each failure to a fixed phrase,
  *    naming only the element it asked for (docs/wallets.md#what-leaves-the-verifier).
  * 11. @openid4vc/openid4vp's `parseOpenid4vpAuthorizationResponse` returns the DCQL presentations
  *    keyed by whatever ids the wallet sent, asked for or not, and nothing ties a presentation to
  *    the `doctype_value` of its credential query (with the PID and the mDL, design.md §13, a wallet
- *    could key a PID as `mdl`) → verify.ts takes exactly one id, of a credential the request asked
+ *    could key a PID as `mdl`) → onePresentation takes exactly one id, of a credential the request asked
  *    for, and the docType check (gap 2) compares the document's and the MSO's docType with that
  *    credential's.
  */

@@ -6,7 +6,7 @@
  * SessionTranscript, DocType, DeviceNameSpacesBytes]). Those bytes are *detached*: the COSE_Sign1
  * payload must be nil, and the verifier supplies them from its own SessionTranscript. A signature
  * whose payload is embedded proves only that the device once signed *that* payload — for another
- * request, or another verifier — so it is refused even when it verifies (library-gaps.ts, gap 8).
+ * request, or another verifier — so it is refused even when it verifies (gap 8, below).
  *
  * `deviceMac` is refused: a MAC needs a reader key agreement (ISO/IEC 18013-5 §9.1.3.5), and
  * OpenID4VP's direct_post and the Digital Credentials API have none here.

@@ -43,7 +43,7 @@ export function readFullDate(value: unknown): { date: string } | { problem: Birt
   if (value instanceof DateOnly) {
     let text: string;
     try {
-      // DateOnly keeps a Date, not the text it was given (library-gaps.ts, gap 12).
+      // DateOnly keeps a Date, not the text it was given (gap 12, above).
       text = value.toISOString();
     } catch {
       return { problem: 'birth_date is not a full-date' };

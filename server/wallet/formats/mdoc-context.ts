@@ -1,7 +1,7 @@
 /**
  * The `MdocContext` @owf/mdoc needs (it brings no crypto of its own): hashes, randomness and
  * ECDSA on node:crypto's Web Crypto, certificates on node:crypto's X509Certificate (certificates.ts
- * says why not @peculiar/x509, which mdoc-ts's tests use), the chain check on trust-chain.ts.
+ * says why not @peculiar/x509, which mdoc-ts's tests use), the chain check on trust/chain.ts.
  */
 import { type MdocContext, SignatureAlgorithm } from '@owf/mdoc';
 import { createHash, webcrypto } from 'node:crypto';

@@ -12,7 +12,7 @@
  * - `signed ≤ now + skew`: an issuer cannot have signed in the future;
  * - `signed` within the DS certificate's notBefore..notAfter, with no skew: both dates are the
  *   issuer's own. The window itself may outlast the DS certificate (ISO asks no more), but the
- *   DS certificate must be valid now (trust-chain.ts), so nothing is accepted after it ends.
+ *   DS certificate must be valid now (trust/chain.ts), so nothing is accepted after it ends.
  *
  * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
  *

@@ -551,7 +551,7 @@ describe('forged presentations, each refused with its reason', () => {
   });
 });
 
-describe('what @sd-jwt leaves to us (library-gaps.ts), the library alone on each forgery', () => {
+describe('what @sd-jwt leaves to us (docs/wallets.md#where-the-libraries-stop), the library alone on each forgery', () => {
   let genuine: string;
   beforeAll(async () => {
     genuine = await sandboxPresentation();
@@ -610,7 +610,7 @@ describe('what @sd-jwt leaves to us (library-gaps.ts), the library alone on each
   });
 });
 
-describe('x5c: trust-chain.ts’s jwt signer profile', () => {
+describe('x5c: trust/chain.ts’s jwt signer profile', () => {
   const dates = { notBefore: new Date(NOW - 60 * MINUTE_MS), notAfter: new Date(NOW + 60 * MINUTE_MS) };
   const x5cDer = (issuer: SandboxIssuer) => issuer.x5chain;
 

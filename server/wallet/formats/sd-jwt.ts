@@ -2,12 +2,12 @@
  * The SD-JWT VC PID presentation (design.md §15): `<issuer JWT>~<disclosure>~…~<KB-JWT>` (RFC 9901
  * compact form), verified with @sd-jwt/sd-jwt-vc where it does the job (parsing, disclosure
  * digests, issuer and KB-JWT signatures through our callbacks, nonce, sd_hash, the issuer JWT's
- * iat/nbf/exp) and by us where it does not (library-gaps.ts, gaps 15–22): `typ`, ES256 only, `x5c`
- * to the wallet trust bundle, `vct`, each digest found once and each disclosure referenced once,
- * the KB-JWT's `aud` and `iat`.
+ * iat/nbf/exp) and by us where it does not (the gaps below; 17–19 in sd-jwt-disclosures.ts, 20
+ * in trust/status-list.ts): `typ`, ES256 only, `x5c` to the wallet trust bundle, `vct`, each
+ * digest found once and each disclosure referenced once, the KB-JWT's `aud` and `iat`.
  *
  * What leaves this module: the facts asked for (`age_over_18`, `nationalities`), never the birth
- * date nor a claim not asked, and the `status.status_list` reference for status-list.ts. Refusals
+ * date nor a claim not asked, and the `status.status_list` reference for trust/status-list.ts. Refusals
  * carry a check and a fixed phrase (`SdJwtProblem`), never credential text.
  *
  * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
@@ -47,7 +47,7 @@ export const MAX_PRESENTATION_CHARS = 64 * 1024;
 /** `_sd_alg` values accepted (IANA hash names); absent means sha-256 (RFC 9901 §4.1.1). */
 const SD_ALGS: readonly string[] = ['sha-256', 'sha-384', 'sha-512'];
 
-/** Which check refused, in the spirit of verify.ts's WALLET_CHECKS. */
+/** Which check refused, in the spirit of answer/verdict.ts's WALLET_CHECKS. */
 export type SdJwtCheck =
   | 'presentation'
   | 'trust_chain'

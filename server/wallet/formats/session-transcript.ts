@@ -3,7 +3,7 @@
  * §9.1.5.1; OpenID4VP 1.0 Appendix B.2.6): the OpenID4VP handover for a link's `direct_post`
  * (signed or not), OpenID4VP's DC API handover for openid4vp-v1-unsigned and -signed, and ISO/IEC
  * 18013-7 Annex C's `dcapi` handover for org-iso-mdoc. The request binds the same transcript
- * (readerAuth, signed-dc-request.ts), the answer's device signature covers it (device-auth.ts).
+ * (readerAuth, request/signed-dc-request.ts), the answer's device signature covers it (device-auth.ts).
  *
  * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
  *

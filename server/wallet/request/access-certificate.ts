@@ -7,7 +7,7 @@
  *   no certificate, an unreadable one, a chain out of order or holding its trust anchor, a
  *   self-signed leaf, a leaf not (or no longer) valid now, a key that is not PKCS#8 P-256 or not
  *   the leaf's, and in production a chain carrying a key whose private half is public (the sandbox
- *   access certificate and CA, trust.ts PUBLIC_KEYS).
+ *   access certificate and CA, trust/anchors.ts PUBLIC_KEYS).
  *
  * `client_id` is `x509_hash:<base64url SHA-256 of the leaf's DER>` (OpenID4VP 1.0 §5.9.3).
  */

@@ -11,7 +11,7 @@
  *
  * 13. `ItemsRequest.create` takes `docType` and `nameSpaces` only: no `requestInfo`, where ISO/IEC
  *    18013-5 second edition puts `alternativeDataElements` (birth_date for age_over_18, design.md
- *    §15) → dc-api.ts builds the ItemsRequest map itself and reads it through
+ *    §15) → this file builds the ItemsRequest map itself and reads it through
  *    `ItemsRequest.fromEncodedStructure`, whose schema keeps additional keys.
  */
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';

@@ -14,7 +14,7 @@
  *           A256GCM, whose payload is `{ "vp_token": {…}, "state": "…" }` (opened by
  *           answer/jwe.ts). The mdoc's SessionTranscript is OpenID4VP's handover with
  *           `client_id` = the x509_hash value and the key's RFC 7638 thumbprint (§B.2.6.1;
- *           request.ts createOid4VpSessionTranscript).
+ *           formats/session-transcript.ts createOid4VpSessionTranscript).
  */
 import { calculateJwkThumbprint, CompactSign, importJWK } from 'jose';
 import type { AccessCertificate } from './access-certificate.ts';
@@ -35,7 +35,7 @@ export const SELF_ISSUED_AUDIENCE = 'https://self-issued.me/v2';
 /** What the store keeps of a signed request object (its shape is the store's). */
 export type { SignedRequestMaterial };
 
-/** The parameters of the request the object signs (request.ts authorizationRequestOf). */
+/** The parameters of the request the object signs (wallet-request.ts authorizationRequestOf). */
 export interface SignedRequestParams {
   responseUri: string;
   nonce: string;

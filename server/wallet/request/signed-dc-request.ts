@@ -7,14 +7,14 @@
  *                      expected_origins: [origin], response_type: vp_token, response_mode:
  *                      dc_api.jwt, nonce, dcql_query, client_metadata }` (OpenID4VP 1.0 §A.3.2),
  *                      with the nonce and answer key of the unsigned request beside it: the answer
- *                      is checked the same way (oid4vp-dc-api.ts), its transcript the
+ *                      is checked the same way (answer/dc-api.ts), its transcript the
  *                      OpenID4VPDCAPIHandover of the origin, its KB-JWT `aud` `origin:<origin>`
  *                      (§A.4: "even for signed requests").
  * org-iso-mdoc         the Annex C DeviceRequest with, in each DocRequest, ISO/IEC 18013-5 §9.1.4
  *                      reader authentication: a COSE_Sign1 by the access key, `x5chain` the chain,
  *                      over ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication",
  *                      SessionTranscript, ItemsRequestBytes]) with the payload detached
- *                      (library-gaps.ts, gap 26); the transcript is the `dcapi` one of the
+ *                      (gap 26, below); the transcript is the `dcapi` one of the
  *                      EncryptionInfo and the origin.
  *
  * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
@@ -22,8 +22,8 @@
  * 26. @owf/mdoc 0.6.0 verifies a DocRequest's `readerAuth` (`ReaderAuth.verify`) but does not
  *    export `ReaderAuthentication`, which makes the bytes to sign → `readerAuthenticationBytes`
  *    writes #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript, #6.24(ItemsRequest)]) from
- *    the library's own structures; the library's verify checks what signed-dc-api.ts signs
- *    (signed-dc-api.test.ts).
+ *    the library's own structures; the library's verify checks what this file signs
+ *    (signed-dc-request.test.ts).
  */
 import {
   cborEncode,
@@ -103,7 +103,7 @@ export function signedDcRequestPayload(
 }
 
 /**
- * The DeviceRequest for `kinds` and `scopes` (dc-api.ts createDeviceRequest) with each
+ * The DeviceRequest for `kinds` and `scopes` (dc-request.ts createDeviceRequest) with each
  * DocRequest's readerAuth signed by the access key over `encryptionInfo` and `origin`'s transcript.
  *
  * @example const deviceRequest = await createReaderAuthDeviceRequest(access, kinds, scopes, encryptionInfo, origin)

@@ -1,15 +1,16 @@
 /**
  * The verifier's request (design.md §11, §13): the wallet link for a wallet on a phone and the
  * Digital Credentials API requests for a wallet on this device, all bound to one verification
- * request by fresh nonces and a state; and what an answer is read against (the
- * client id, the credentials each path asked). Requests for exactly [isAdult] keep the EU age-verification profile's `av://` link byte for
- * byte; every other wallet request gets an `openid4vp://` link asking for a PID or an mDL.
+ * request by fresh nonces and a state; and what an answer is read against (the client id, the
+ * credentials each path asked). Requests for exactly [isAdult] keep the EU age-verification
+ * profile's `av://` link byte for byte; every other wallet request gets an `openid4vp://` link
+ * asking for a PID or an mDL.
  *
  * Where the libraries stop (docs/wallets.md#where-the-libraries-stop), the gaps this file covers:
  *
  * 5. @openid4vc/openid4vp's `createOpenid4vpAuthorizationRequest` refuses an http `response_uri`
  *    (unless its process-global `allowInsecureUrls` is set) and reorders the parameters. The
- *    sandbox runs on http://localhost and design.md §11 fixes the order, so request.ts writes the
+ *    sandbox runs on http://localhost and design.md §11 fixes the order, so this file writes the
  *    link and checks the payload with the library's `validateOpenid4vpAuthorizationRequestPayload`;
  *    the library's parser and resolver read our links back (request.test.ts).
  */

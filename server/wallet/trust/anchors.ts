@@ -51,7 +51,7 @@ export interface PublicKey {
  * certificate's bytes: a certificate is re-encoded, re-signed or re-issued without changing its
  * key (an ECDSA signature's s → n − s is as valid), so a fingerprint of the whole certificate
  * misses copies. Refused at boot in SVC_WALLET_TRUST and, in production, on any certificate of a
- * credential's path (trust-chain.ts), so a credential signed with a committed key never verifies
+ * credential's path (chain.ts), so a credential signed with a committed key never verifies
  * there whatever chain it brings.
  *
  * - the sandbox IACA and its document signer: the DS private key is committed in fixtures/wallet/

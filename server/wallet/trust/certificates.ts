@@ -5,7 +5,7 @@
  *
  * Not @peculiar/x509: 1.14.3 throws while parsing the EU age-verification reference CA and its DS
  * certificates, whose non-critical IssuerAltName holds a whole Extension instead of GeneralNames
- * (library-gaps.ts, gap 6). OpenSSL skips that extension, as `openssl verify` does; the
+ * (gap 6, below). OpenSSL skips that extension, as `openssl verify` does; the
  * asn1-x509 schema keeps every extension value as an OCTET STRING, so only the three we read are
  * decoded and a malformed one we do not read stays harmless.
  *

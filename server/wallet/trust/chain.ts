@@ -18,7 +18,7 @@
  *   one OID, mdlDS (1.0.18013.5.1.2) or the EU reference issuer's mis-encoding of it
  *   (EU_REFERENCE_DS_EKU); one subject country (C), the same as the IACA's;
  * - no certificate of the path carries a key of `refusedKeys` (in production, the keys whose
- *   private half is public: trust.ts, PUBLIC_KEYS), whatever the chain it comes with;
+ *   private half is public: anchors.ts, PUBLIC_KEYS), whatever the chain it comes with;
  * - dates: every certificate of the path, the IACA included, valid at `now` (certificate_validity).
  *
  * The `jwt` signer profile (an SD-JWT VC issuer or a Status List Token signer, design.md §15) keeps
