@@ -15,10 +15,9 @@ import { readFullDate } from './formats/full-date.ts';
 import { createEcJwk } from './keys.ts';
 import { checkDocTypes, decodeDeviceResponse } from './formats/device-response.ts';
 import { coseKeyToEcJwk, ecJwkToCoseKey } from './formats/cose-keys.ts';
-import { createDcapiSessionTranscript } from './formats/session-transcript.ts';
+import { createDcapiSessionTranscript, createOid4VpSessionTranscript } from './formats/session-transcript.ts';
 import { mdocContext } from './formats/mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
-import { createOid4VpSessionTranscript } from './formats/session-transcript.ts';
 import { createWalletRequest } from './request/wallet-request.ts';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import {

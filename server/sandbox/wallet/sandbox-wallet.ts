@@ -56,10 +56,14 @@ import {
 } from '../../wallet/formats/credentials.ts';
 import { sealDcResponse } from '../../wallet/answer/hpke.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
-import { createDcapiSessionTranscript } from '../../wallet/formats/session-transcript.ts';
+import {
+  createDcapiSessionTranscript,
+  createOid4vpDcApiSessionTranscript,
+  createOid4VpSessionTranscript,
+  jwkThumbprintBytes,
+} from '../../wallet/formats/session-transcript.ts';
 import { ecJwkToCoseKey } from '../../wallet/formats/cose-keys.ts';
 import { mdocContext } from '../../wallet/formats/mdoc-context.ts';
-import { createOid4vpDcApiSessionTranscript } from '../../wallet/formats/session-transcript.ts';
 import { sealOid4vpDcResponse } from '../../wallet/answer/jwe.ts';
 import {
   AV_CLAIM,
@@ -68,9 +72,7 @@ import {
   OID4VP_DC_API_PROTOCOL,
   OID4VP_DC_API_SIGNED_PROTOCOL,
 } from '../../wallet/profile.ts';
-import { createOid4VpSessionTranscript } from '../../wallet/formats/session-transcript.ts';
 import { parseWalletLink } from '../../wallet/request/wallet-request.ts';
-import { jwkThumbprintBytes } from '../../wallet/formats/session-transcript.ts';
 import {
   encryptAnswer,
   fetchRequestObjectOverHttp,

@@ -12,11 +12,10 @@
  */
 import { parseDcqlVpToken } from '@openid4vc/openid4vp';
 import { createDcapiSessionTranscript, createOid4vpDcApiSessionTranscript } from '../formats/session-transcript.ts';
-import { DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL, OID4VP_DC_API_SIGNED_PROTOCOL } from '../profile.ts';
+import { ANSWER_JWE_ENCS, DC_API_PROTOCOL, OID4VP_DC_API_PROTOCOL, OID4VP_DC_API_SIGNED_PROTOCOL } from '../profile.ts';
 import { dcApiAskedOf, dcApiCredentials, scopesOf } from '../request/wallet-request.ts';
 import { openDcResponse } from './hpke.ts';
 import { openOid4vpDcResponse } from './jwe.ts';
-import { ANSWER_JWE_ENCS } from '../profile.ts';
 import {
   type AnswerInput,
   type KeyedPresentation,

@@ -22,9 +22,8 @@ import {
 import { readSignedDcRequest } from '../../sandbox/wallet/signed-request-reader.ts';
 import { type AccessCertificate, readAccessCertificate } from './access-certificate.ts';
 import { decodeBase64Url, encodeBase64Url } from '../keys.ts';
-import { createDcapiSessionTranscript } from '../formats/session-transcript.ts';
+import { createDcapiSessionTranscript, createOid4vpDcApiSessionTranscript } from '../formats/session-transcript.ts';
 import { mdocContext } from '../formats/mdoc-context.ts';
-import { createOid4vpDcApiSessionTranscript } from '../formats/session-transcript.ts';
 import { createWalletRequest, walletRequestOf, type WalletRequest } from './wallet-request.ts';
 import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../test-helpers.ts';
 import { verifyDcApiResponse } from '../verify.ts';
