@@ -8,7 +8,7 @@
  *
  * `--access` writes the sandbox access certificate for signed wallet requests instead (docs/design.md
  * §16): an access CA, a leaf for `sandbox.svc.localhost` and the leaf's PKCS#8 key, all committed;
- * production refuses that key (server/wallet/trust.ts, PUBLIC_KEYS).
+ * production refuses that key (server/wallet/trust/anchors.ts, PUBLIC_KEYS).
  *
  * The key is test data, committed on purpose: anyone can issue "sandbox" credentials, which is
  * why production never trusts this root. av_issuer_ca01.pem (the EU reference CA) is not made
@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAccessCertificates, SANDBOX_ACCESS_FILES } from '../server/sandbox/wallet/sandbox-access.ts';
 import { createIssuerCertificates, SANDBOX_ISSUER_FILES } from '../server/sandbox/wallet/sandbox-issuer.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../server/wallet/trust.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../server/wallet/index.ts';
 
 export async function makeWalletFixtures(outDir: string, force: boolean): Promise<string[]> {
   const paths = Object.values(SANDBOX_ISSUER_FILES).map((file) => join(outDir, file));

@@ -20,8 +20,7 @@ import { RESTORED_AT, restoredStore } from './store/restored.ts';
 import { resealStore, sealedKeyIds, sealedStore } from './store/sealed.ts';
 import type { Store } from './store/store.ts';
 import type { ScrapeReadings } from './telemetry/metrics.ts';
-import { loadAccessCertificate } from './wallet/access-certificate.ts';
-import { createStatusChecker, createStatusFetcher, loadWalletTrust } from './wallet/index.ts';
+import { loadAccessCertificate, createStatusChecker, createStatusFetcher, loadWalletTrust } from './wallet/index.ts';
 
 export function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   return openConfiguredStore(config, options);

@@ -7,8 +7,7 @@ import type { LongPollGate } from './limits/long-polls.ts';
 import type { RelyingParty } from './providers/relying-party.ts';
 import type { Store } from './store/store.ts';
 import type { Telemetry } from './telemetry/telemetry.ts';
-import type { AccessCertificate } from './wallet/access-certificate.ts';
-import type { StatusChecker, WalletTrust } from './wallet/index.ts';
+import type { AccessCertificate, StatusChecker, WalletTrust } from './wallet/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -39,7 +38,7 @@ export interface WalletDeps {
   trust: WalletTrust;
   /** service secret that seals each request's HPKE private key in the store */
   sealingSecret: string;
-  /** the credentials' status lists under SVC_WALLET_STATUS (design.md §15, wallet/status-list.ts) */
+  /** the credentials' status lists under SVC_WALLET_STATUS (design.md §15, wallet/trust/status-list.ts) */
   status: StatusChecker;
   /** the access certificate that signs wallet requests (docs/design.md §16); null or absent: requests stay unsigned */
   access?: AccessCertificate | null;

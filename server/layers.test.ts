@@ -14,6 +14,8 @@
  *   store/ nothing names a store implementation (store/open.ts chooses one);
  * - sandbox/ is what production never runs: only the CLI and test support import it, and the app
  *   wiring (app.ts, boot.ts) loads it with `import()` in sandbox mode only;
+ * - wallet/ has rooms of its own, by what a wallet answer goes through (WALLET_ROOMS), and one face:
+ *   outside wallet/ only the sandbox wallet and issuer import past wallet/index.ts;
  * - no import cycle among files, type-only imports included.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -142,6 +144,42 @@ export const ROOMS: Readonly<Record<string, readonly string[]>> = {
   'example-partner': [PROTOCOL, 'sdk'],
 };
 
+/**
+ * wallet/'s rooms, by what a wallet answer goes through (docs/development.md, "The wallet's rooms"), and the
+ * rooms of wallet/ each may import, bottom first; what each may import outside wallet/ is wallet's rule
+ * above. A room is a folder of wallet/ or one of its top-level files.
+ */
+export const WALLET_ROOMS: Readonly<Record<string, readonly string[]>> = {
+  // the ground: base64url and EC keys, the profile's constants
+  'keys.ts': [],
+  'profile.ts': [],
+  // trust anchors, certificates, issuer chains, JWT issuer keys, status lists
+  trust: ['keys.ts', 'profile.ts'],
+  // the credential formats: the credentials and their queries, mdoc, SD-JWT, the session transcripts
+  formats: ['keys.ts', 'profile.ts', 'trust'],
+  // the request: link, request object, DC API requests, signing with the access certificate
+  request: ['keys.ts', 'profile.ts', 'trust', 'formats'],
+  // the answer: one entry per path (direct_post, DC API), its opening (JWE, HPKE), its presentation checked
+  answer: ['keys.ts', 'profile.ts', 'trust', 'formats', 'request'],
+  // the two entries the routes call: the request's state, then the answer's path
+  'verify.ts': ['answer'],
+  // the face: what the rest of the server may use
+  'index.ts': ['keys.ts', 'profile.ts', 'trust', 'formats', 'request', 'answer', 'verify.ts'],
+};
+
+const WALLET_FACE = 'wallet/index.ts';
+/**
+ * Outside wallet/, what may import past its face: the sandbox wallet and issuer, which play the other
+ * side of the protocol with the verifier's own encoders (transcripts, HPKE and JWE sealing, keys).
+ */
+const PAST_WALLET_FACE = ['sandbox/wallet/'];
+
+/** The room inside wallet/ of a path relative to server/: "wallet/answer/jwe.ts" → "answer". */
+export function walletRoomOf(path: string): string {
+  const inside = path.slice('wallet/'.length);
+  return inside.includes('/') ? inside.slice(0, inside.indexOf('/')) : inside;
+}
+
 /** Code that only tests run, though it does not end in .test.ts: checked as tests are, not as its room. */
 const TEST_SUPPORT = ['test/', 'wallet/test-helpers.ts', 'routes/openapi-client.calls.ts'];
 
@@ -241,6 +279,9 @@ export function findLayerViolations(files: readonly SourceFile[]): string[] {
       say(`room ${room} has no rule in ROOMS`);
       continue;
     }
+    const walletRoom = room === 'wallet' ? walletRoomOf(file.path) : null;
+    const walletAllowed = walletRoom === null ? [] : WALLET_ROOMS[walletRoom];
+    if (walletAllowed === undefined) say(`wallet room ${walletRoom} has no rule in WALLET_ROOMS`);
     for (const { target, typeOnly, dynamic } of importsOf(file)) {
       if (isFastify(target)) {
         if (room === 'domain') say(`domain/ imports ${target}`);
@@ -251,6 +292,18 @@ export function findLayerViolations(files: readonly SourceFile[]): string[] {
       if (!isLocal(target)) continue;
       const to = roomOf(target);
       if (to !== room && !allowed.includes(to)) say(`${room} may not import ${to} (${target})`);
+      if (walletRoom !== null && walletAllowed && to === 'wallet') {
+        const inner = walletRoomOf(target);
+        if (inner !== walletRoom && !walletAllowed.includes(inner))
+          say(`wallet/${walletRoom} may not import wallet/${inner} (${target})`);
+      }
+      if (
+        to === 'wallet' &&
+        room !== 'wallet' &&
+        target !== WALLET_FACE &&
+        !PAST_WALLET_FACE.some((p) => file.path.startsWith(p))
+      )
+        say(`reaches inside wallet/ (${target}): import it through ${WALLET_FACE}`);
       if (to === 'sandbox' && APP_WIRING.includes(file.path) && !dynamic)
         say(`imports ${target} statically (load sandbox/ with import() in sandbox mode only)`);
       if (TYPES_OF_STORE_ONLY.includes(room) && under(target, 'store') && !(target === STORE_INTERFACE && typeOnly))
@@ -339,6 +392,24 @@ describe('the house (server/)', () => {
     expect(findLayerViolations(files)).toEqual([]);
   });
 
+  it('wallet/ is in rooms by what an answer goes through, every room with a rule, each entry importing few', () => {
+    const wallet = readSources().filter((f) => under(f.path, 'wallet'));
+    expect(new Set(wallet.map((f) => walletRoomOf(f.path)))).toEqual(new Set(Object.keys(WALLET_ROOMS)));
+    // one entry per answer path, in answer/, behind the two entries of verify.ts
+    const verify = wallet.find((f) => f.path === 'wallet/verify.ts')!;
+    expect(
+      importsOf(verify)
+        .filter((i) => i.target.startsWith('wallet/'))
+        .map((i) => i.target)
+        .sort(),
+    ).toEqual([
+      'wallet/answer/dc-api.ts',
+      'wallet/answer/direct-post.ts',
+      'wallet/answer/presentation.ts',
+      'wallet/answer/verdict.ts',
+    ]);
+  });
+
   it('has no import cycle, type-only imports included; src/ none outside the locale copies', () => {
     expect(findImportCycles(readSources())).toEqual([]);
     const browserSources = readBrowserSources();
@@ -353,7 +424,7 @@ describe('the house (server/)', () => {
     expect(cycle).toEqual([['config.ts', 'crypto/master-key.ts']]);
   });
 
-  it('names each breach: an arrow up, a route in the store, domain/ on Fastify or past its face, a package astray', () => {
+  it('names each breach: an arrow up, a route in the store, domain/ on Fastify or past its face, wallet/ past its face, a package astray', () => {
     const violations = findLayerViolations([
       { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
       {
@@ -370,9 +441,20 @@ describe('the house (server/)', () => {
         source: "import type { FastifyRequest } from 'fastify';\nimport {\n  x,\n} from '../routes/widget.ts';",
       },
       { path: 'domain/d.ts', source: "import { openConfiguredStore } from '../store/open.ts';" },
-      { path: 'store/e.ts', source: "import type { WalletRequestMaterial } from '../wallet/request.ts';" },
+      { path: 'store/e.ts', source: "import type { WalletRequestMaterial } from '../wallet/index.ts';" },
       { path: 'crypto/f.ts', source: "import type { Store } from '../store/store.ts';" },
-      { path: 'wallet/g.ts', source: "import { readFacts } from '../providers/relying-party.ts';" },
+      { path: 'wallet/formats/g.ts', source: "import { readFacts } from '../../providers/relying-party.ts';" },
+      { path: 'wallet/formats/n.ts', source: "import { refuse } from '../answer/verdict.ts';" },
+      {
+        path: 'wallet/trust/o.ts',
+        source: "import type { AccessCertificate } from '../request/access-certificate.ts';",
+      },
+      { path: 'wallet/verify.ts', source: "import { verifyPidSdJwt } from './formats/sd-jwt.ts';" },
+      { path: 'wallet/answer/p.ts', source: "import { createWalletRequest } from '../request/wallet-request.ts';" },
+      { path: 'wallet/q.ts', source: "import { AV_CLAIM } from './profile.ts';" },
+      { path: 'domain/r.ts', source: "import { verifyDcApiAnswer } from '../wallet/answer/dc-api.ts';" },
+      { path: 'sandbox/wallet/s.ts', source: "import { sealDcResponse } from '../../wallet/answer/hpke.ts';" },
+      { path: 'sandbox/t.ts', source: "import { createEcJwk } from '../wallet/keys.ts';" },
       { path: 'rules/h.ts', source: "import { ServiceError } from '../errors.ts';" },
       { path: 'providers/i.ts', source: "import { startExampleProvider } from '../sandbox/example-idp/provider.ts';" },
       { path: 'app.ts', source: "import { registerSandboxPhoneRoutes } from './sandbox/phone-routes.ts';" },
@@ -396,9 +478,15 @@ describe('the house (server/)', () => {
       'domain/c.ts: domain/ imports fastify',
       'domain/c.ts: domain may not import routes (routes/widget.ts)',
       'domain/d.ts: domain/ imports store/open.ts (only store/store.ts)',
-      'store/e.ts: store may not import wallet (wallet/request.ts)',
+      'store/e.ts: store may not import wallet (wallet/index.ts)',
       'crypto/f.ts: crypto may not import store (store/store.ts)',
-      'wallet/g.ts: wallet may not import providers (providers/relying-party.ts)',
+      'wallet/formats/g.ts: wallet may not import providers (providers/relying-party.ts)',
+      'wallet/formats/n.ts: wallet/formats may not import wallet/answer (wallet/answer/verdict.ts)',
+      'wallet/trust/o.ts: wallet/trust may not import wallet/request (wallet/request/access-certificate.ts)',
+      'wallet/verify.ts: wallet/verify.ts may not import wallet/formats (wallet/formats/sd-jwt.ts)',
+      'wallet/q.ts: wallet room q.ts has no rule in WALLET_ROOMS',
+      'domain/r.ts: reaches inside wallet/ (wallet/answer/dc-api.ts): import it through wallet/index.ts',
+      'sandbox/t.ts: reaches inside wallet/ (wallet/keys.ts): import it through wallet/index.ts',
       'rules/h.ts: rules may not import errors.ts (errors.ts)',
       'providers/i.ts: providers may not import sandbox (sandbox/example-idp/provider.ts)',
       'app.ts: imports sandbox/phone-routes.ts statically (load sandbox/ with import() in sandbox mode only)',

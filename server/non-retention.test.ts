@@ -59,10 +59,10 @@ import {
   type Piece,
 } from './test/retention-scan.ts';
 import { completeOnPhone, PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow } from './test/verify-flow.ts';
-import { sealDcResponse } from './wallet/dc-api.ts';
+import { sealDcResponse } from './wallet/answer/hpke.ts';
 import { decodeBase64Url } from './wallet/keys.ts';
-import { createDcapiSessionTranscript } from './wallet/library-gaps.ts';
-import { sealOid4vpDcResponse } from './wallet/oid4vp-dc-api.ts';
+import { createDcapiSessionTranscript } from './wallet/formats/session-transcript.ts';
+import { sealOid4vpDcResponse } from './wallet/answer/jwe.ts';
 
 const issuer = loadSandboxIssuer();
 const exporter = new InMemorySpanExporter();

@@ -17,9 +17,9 @@ import { createFakeClock } from './clock.ts';
 import { loadConfig } from './config.ts';
 import { ConfigError } from './errors.ts';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY, TEST_NULLIFIER_KEY } from './test/helpers.ts';
-import { spkiSha256 } from './wallet/certificates.ts';
+import { spkiSha256 } from './wallet/trust/certificates.ts';
 import { reencodeSignature } from './wallet/test-helpers.ts';
-import { DEFAULT_WALLET_FIXTURES } from './wallet/trust.ts';
+import { DEFAULT_WALLET_FIXTURES } from './wallet/trust/anchors.ts';
 
 const clock = createFakeClock();
 const PRODUCTION = { SVC_MODE: 'production', SVC_NULLIFIER_KEY: TEST_NULLIFIER_KEY, SVC_MASTER_KEY: TEST_MASTER_KEY };

@@ -16,15 +16,16 @@ import { join, resolve } from 'node:path';
 import { webcrypto } from 'node:crypto';
 import { quote } from '../rules/printable.ts';
 import { ConfigError } from '../errors.ts';
-import { validityOf } from '../wallet/certificates.ts';
 import {
+  validityOf,
   ACCESS_SECRETS,
   type AccessCertificate,
   IMPORTED_NAMES,
   pkcs8PemOf,
   readAccessCertificate,
-} from '../wallet/access-certificate.ts';
-import { createEcJwk, toPublicEcJwk } from '../wallet/keys.ts';
+  createEcJwk,
+  toPublicEcJwk,
+} from '../wallet/index.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo, CommandContext } from './dispatch.ts';
 import { usageHint } from './usage-hint.ts';

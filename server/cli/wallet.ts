@@ -31,15 +31,13 @@ import {
 } from '../sandbox/wallet/sandbox-wallet.ts';
 import { personaPidClaims } from '../sandbox/wallet/sandbox-sd-jwt.ts';
 import { SANDBOX_STATUS_LIST_PATH } from '../sandbox/wallet/sandbox-status-list.ts';
-import { PID_SD_QUERY_ID } from '../wallet/credentials.ts';
-import { RESPONSE_PATH } from '../wallet/profile.ts';
+import { PID_SD_QUERY_ID, RESPONSE_PATH, parseWalletLink, WalletLinkError } from '../wallet/index.ts';
 import {
   fetchRequestObjectOverHttp,
   isSignedLink,
   readSignedRequest,
   type RequestObjectFetcher,
 } from '../sandbox/wallet/signed-request-reader.ts';
-import { parseWalletLink, WalletLinkError } from '../wallet/request.ts';
 import { parseFlags } from './args.ts';
 import type { CliIo } from './dispatch.ts';
 import { usageHint } from './usage-hint.ts';

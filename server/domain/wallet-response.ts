@@ -32,9 +32,9 @@ import {
   type WalletCheck,
   type WalletRequestMaterial,
   type WalletVerdict,
+  resignRequestObject,
 } from '../wallet/index.ts';
 import { pickFacts, unprovenScopes } from '../rules/facts.ts';
-import { resignRequestObject } from '../wallet/signed-request.ts';
 import { findForPhone, type PhoneHandoff } from './phone-handoff.ts';
 import { digestToken } from '../crypto/tokens.ts';
 import { openWalletMaterial } from './wallet-offer.ts';

@@ -26,7 +26,7 @@ import { blindTokenRequest } from '../test/private-client.ts';
 import { issueTestSessionToken, PARTNER_ORIGIN } from '../test/verify-flow.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust/anchors.ts';
 
 const CALLS_FILE = fileURLToPath(new URL('./openapi-client.calls.ts', import.meta.url));
 

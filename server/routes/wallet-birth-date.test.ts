@@ -215,7 +215,7 @@ describe('an mdoc PID without age_over_18 proves isAdult from its birth date (de
     const forged = Object.assign(new DateOnly(), { date: { toISOString: () => '2007-02-29T00:00:00.000Z' } });
     const res = await presentByLink(flow, { elements: { birth_date: forged } });
     expect(res.statusCode).toBe(400);
-    // Decoded, it reads as 2007-03-01 and re-encodes so: the digest no longer matches (library-gaps.ts, gap 12).
+    // Decoded, it reads as 2007-03-01 and re-encodes so: the digest no longer matches (docs/wallets.md#where-the-libraries-stop, gap 12).
     expect(refusal()).toMatchObject({ requestId: flow.requestId, check: 'digests' });
     expect((await pollStatus(t, flow)).status).toBe('pending');
   });

@@ -13,7 +13,7 @@ import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { makeTestApp, PARTNERS, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';
 import { pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
-import { dcqlQueryFor } from '../wallet/credentials.ts';
+import { dcqlQueryFor } from '../wallet/formats/credentials.ts';
 
 const issuer = loadSandboxIssuer();
 let t: TestApp;

@@ -5,7 +5,7 @@
  * and the phone page's Digital Credentials API answers), in sandbox and production, on SQLite and
  * on a real Redis, for a STANDARD and an ADULT_BLIND client-proof [isAdult] request; each is
  * refused and the request stays waiting. The verifier's own cases are in
- * server/wallet/device-auth.test.ts.
+ * server/wallet/formats/device-auth.test.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,11 +26,11 @@ import {
 } from '../test/helpers.ts';
 import { startRedisServer } from '../test/redis-server.ts';
 import { PARTNER_ORIGIN, pollStatus, startBlindFlow, startStandardFlow, type Flow } from '../test/verify-flow.ts';
-import { sealDcResponse } from '../wallet/dc-api.ts';
+import { sealDcResponse } from '../wallet/answer/hpke.ts';
 import { CREDENTIAL_QUERY_ID, DC_API_PROTOCOL } from '../wallet/profile.ts';
 import { createIssuerCertificates, loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDcApiCredential, createDeviceResponse, createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
-import { createDcapiSessionTranscript } from '../wallet/library-gaps.ts';
+import { createDcapiSessionTranscript } from '../wallet/formats/session-transcript.ts';
 
 const redis = await startRedisServer();
 const folder = makeTempDir('svc-replay-');

@@ -23,7 +23,7 @@ import { createDcApiCredential, createDirectPost, type PresentOptions } from '..
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import { createEcJwk } from '../wallet/keys.ts';
-import { STATUS_MEDIA_TYPE } from '../wallet/status-list.ts';
+import { STATUS_MEDIA_TYPE } from '../wallet/trust/status-list.ts';
 import { makeTempDir, makeTestApp, signedInject, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';

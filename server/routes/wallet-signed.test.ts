@@ -23,7 +23,7 @@ import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { makeTestApp, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust/anchors.ts';
 
 const ACCESS_ENV = {
   SVC_WALLET_ACCESS_CERT: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.pem'),

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PhoneMethod, PhoneOpened, VerifyRequestCreated } from '../../src/protocol/wire.ts';
-import { parseWalletLink } from '../wallet/request.ts';
+import { parseWalletLink } from '../wallet/request/wallet-request.ts';
 import { createFakeClock } from '../clock.ts';
 import { makeTestApp, PARTNERS, signedInject, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';

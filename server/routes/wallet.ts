@@ -38,7 +38,7 @@ import {
   type WalletOutcome,
 } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
-import { REQUEST_OBJECT_CONTENT_TYPE, WALLET_NONCE } from '../wallet/signed-request.ts';
+import { REQUEST_OBJECT_CONTENT_TYPE, WALLET_NONCE } from '../wallet/index.ts';
 import { PAGE_POST_CORS, requestOrigin } from '../http/cors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { errorResponses } from './docs.ts';
@@ -51,7 +51,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * The body limit of the routes that take wallet answers (design.md §19): the verifier's largest
- * presentation (64 KiB, wallet/sd-jwt.ts) encrypted (JWE, base64url: ×4/3) and form-encoded, with
+ * presentation (64 KiB, wallet/formats/sd-jwt.ts) encrypted (JWE, base64url: ×4/3) and form-encoded, with
  * room for the rest; every other route keeps 16 KiB (LIMITS.bodyLimitBytes). Beyond: 413.
  */
 export const WALLET_ANSWER_BODY_LIMIT_BYTES = 96 * 1024;

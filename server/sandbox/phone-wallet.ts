@@ -15,7 +15,7 @@ import { findActionableForPhone, type PhoneHandoff } from '../domain/index.ts';
 import { ServiceError } from '../errors.ts';
 import { effectiveStatus } from '../rules/effective-status.ts';
 import type { VerifyRequestRecord } from '../store/store.ts';
-import { walletLinkOf as linkOfMaterial } from '../wallet/request.ts';
+import { walletLinkOf as linkOfMaterial } from '../wallet/index.ts';
 import { findPersona } from './personas.ts';
 import { SANDBOX_STATUS_LIST_PATH } from './wallet/sandbox-status-list.ts';
 import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { STATUS_MEDIA_TYPE } from '../wallet/status-list.ts';
+import { STATUS_MEDIA_TYPE } from '../wallet/index.ts';
 import { loadSandboxIssuer } from './wallet/sandbox-issuer.ts';
 import { createStatusListToken, SANDBOX_STATUS_LIST_PATH } from './wallet/sandbox-status-list.ts';
 

@@ -110,7 +110,7 @@ export interface VerifyRequestRecord {
 
 /**
  * The EUDI wallet request as the store keeps it (design.md §11, §13), JSON: everything a wallet's
- * answer is checked against. The wallet path (wallet/request.ts) makes it; the store never reads
+ * answer is checked against. The wallet path (wallet/request/wallet-request.ts) makes it; the store never reads
  * into it. `dc.recipientPrivateKey`, `oid4vpDc.privateKey` and `signed.privateKey` are secret;
  * nonce and state travel in the requests anyway. A v1 material (before wallet scopes other than
  * isAdult) asked [isAdult] and had no `oid4vpDc`.
@@ -120,7 +120,7 @@ export interface WalletRequestMaterial {
   responseUri: string;
   nonce: string;
   state: string;
-  /** the scopes the wallet is asked to prove (v1: absent, [isAdult]); wallet/credentials.ts WalletScope */
+  /** the scopes the wallet is asked to prove (v1: absent, [isAdult]); wallet/formats/credentials.ts WalletScope */
   scopes?: ('isAdult' | 'isFrench' | 'isEU')[];
   /** the Annex C request (org-iso-mdoc) */
   dc: DcRequestMaterial;
@@ -143,7 +143,7 @@ export interface WalletRequestMaterial {
 /** The verifier's public encryption key as client_metadata.jwks carries it; `kid` its RFC 7638 thumbprint. */
 type EncryptionJwk = Oid4vpDcRequest['data']['client_metadata']['jwks']['keys'][number];
 
-/** The Annex C request (wallet/dc-api.ts): base64url CBOR, and the HPKE recipient's key. */
+/** The Annex C request (wallet/request/dc-request.ts): base64url CBOR, and the HPKE recipient's key. */
 export interface DcRequestMaterial {
   deviceRequest: string;
   encryptionInfo: string;
@@ -151,7 +151,7 @@ export interface DcRequestMaterial {
   recipientPrivateKey: string;
 }
 
-/** What opens an openid4vp-v1-unsigned answer (wallet/oid4vp-dc-api.ts): `privateKey` is secret. */
+/** What opens an openid4vp-v1-unsigned answer (wallet/request/oid4vp-dc-request.ts): `privateKey` is secret. */
 export interface Oid4vpDcMaterial {
   nonce: string;
   publicJwk: EncryptionJwk;
@@ -159,7 +159,7 @@ export interface Oid4vpDcMaterial {
   privateKey: string;
 }
 
-/** A signed request object (wallet/signed-request.ts) and its answer key. */
+/** A signed request object (wallet/request/request-object.ts) and its answer key. */
 export interface SignedRequestMaterial {
   /** `x509_hash:<…>` of the certificate that signed it: the transcript's client_id */
   clientId: string;
@@ -171,7 +171,7 @@ export interface SignedRequestMaterial {
   privateKey: string;
 }
 
-/** The Digital Credentials API requests signed for one page origin (wallet/signed-dc-api.ts). */
+/** The Digital Credentials API requests signed for one page origin (wallet/request/signed-dc-request.ts). */
 export interface SignedDcRequests {
   /** the page the requests are for: `expected_origins`, and the origin readerAuth's transcript binds */
   origin: string;

@@ -8,7 +8,7 @@ import { ERRORS } from '../../src/protocol/errors.ts';
 import { RATE_LIMITS } from '../limits/rate-limits.ts';
 import { PARTNERS, makeTestApp, makeTestDeps, signedInject, type TestApp } from '../test/helpers.ts';
 import { completeOnPhone, getStatus, openOnPhone, pollStatus, startStandardFlow } from '../test/verify-flow.ts';
-import { WALLET_CHECKS } from '../wallet/verify.ts';
+import { WALLET_CHECKS } from '../wallet/answer/verdict.ts';
 import { listenForMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createTelemetry } from './telemetry.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The span of one outbound call (design.md §17): an identity provider's endpoints (through
- * providers/capped-fetch.ts, openid-client's customFetch) and status lists (wallet/status-list.ts).
+ * providers/capped-fetch.ts, openid-client's customFetch) and status lists (wallet/trust/status-list.ts).
  * It names the kind of target and, for an HTTP answer, its status: never the URL, which names the
  * issuer's host and may carry a state or code. Without a registered tracer provider this is
  * OpenTelemetry's no-op tracer: nothing is recorded. Each call's outcome also goes to the

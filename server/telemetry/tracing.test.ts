@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { capResponses } from '../providers/capped-fetch.ts';
 import { PARTNERS, makeTestApp, makeTestDeps, signedInject, type TestApp } from '../test/helpers.ts';
 import { completeOnPhone, openOnPhone, pollStatus, startStandardFlow } from '../test/verify-flow.ts';
-import { createStatusFetcher } from '../wallet/status-list.ts';
+import { createStatusFetcher } from '../wallet/trust/status-list.ts';
 import { createTelemetry } from './telemetry.ts';
 import { registerTracing, SPAN_ATTRIBUTES } from './tracing.ts';
 

@@ -21,11 +21,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEcJwk, toPublicEcJwk, type EcJwk } from './keys.ts';
-import { mdocContext } from './mdoc-context.ts';
+import { mdocContext } from './formats/mdoc-context.ts';
 import { AV_CLAIM, AV_DOCTYPE, AV_NAMESPACE } from './profile.ts';
-import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
+import { createOid4VpSessionTranscript } from './formats/session-transcript.ts';
+import { createWalletRequest } from './request/wallet-request.ts';
 import { createDirectPost, presentIssuerSigned } from '../sandbox/wallet/sandbox-wallet.ts';
-import { PID_DOCTYPE, PID_NAMESPACE } from './credentials.ts';
+import { PID_DOCTYPE, PID_NAMESPACE } from './formats/credentials.ts';
 import {
   API_URL,
   euProfileIssuerSigned,
@@ -36,8 +37,9 @@ import {
   trustOf,
   waiting,
 } from './test-helpers.ts';
-import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust.ts';
-import { verifyDeviceResponseBytes, verifyWalletResponse } from './verify.ts';
+import { DEFAULT_WALLET_FIXTURES, loadWalletTrust } from './trust/anchors.ts';
+import { verifyDeviceResponseBytes } from './answer/presentation.ts';
+import { verifyWalletResponse } from './verify.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,6 @@
 /**
- * Evidence for library-gaps.ts: each test shows what the library does on its own, then that our
+ * Evidence for the library gaps (docs/wallets.md#where-the-libraries-stop; each gap is written beside
+ * its workaround, in the file the table there names): each test shows what the library does on its own, then that our
  * workaround covers it.
  */
 import * as openid4vp from '@openid4vc/openid4vp';
@@ -8,20 +9,16 @@ import { X509Certificate as PeculiarCertificate } from '@peculiar/x509';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCertificate } from './certificates.ts';
-import { createDeviceRequest } from './dc-api.ts';
-import { readFullDate } from './full-date.ts';
+import { readCertificate } from './trust/certificates.ts';
+import { createDeviceRequest } from './request/dc-request.ts';
+import { readFullDate } from './formats/full-date.ts';
 import { createEcJwk } from './keys.ts';
-import {
-  checkDocTypes,
-  coseKeyToEcJwk,
-  createDcapiSessionTranscript,
-  decodeDeviceResponse,
-  ecJwkToCoseKey,
-} from './library-gaps.ts';
-import { mdocContext } from './mdoc-context.ts';
+import { checkDocTypes, decodeDeviceResponse } from './formats/device-response.ts';
+import { coseKeyToEcJwk, ecJwkToCoseKey } from './formats/cose-keys.ts';
+import { createDcapiSessionTranscript, createOid4VpSessionTranscript } from './formats/session-transcript.ts';
+import { mdocContext } from './formats/mdoc-context.ts';
 import { AV_DOCTYPE } from './profile.ts';
-import { createOid4VpSessionTranscript, createWalletRequest } from './request.ts';
+import { createWalletRequest } from './request/wallet-request.ts';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import {
   ATTACKER_TEXT,
@@ -29,9 +26,9 @@ import {
   type PresentOptions,
   type WalletTamper,
 } from '../sandbox/wallet/sandbox-wallet.ts';
-import { DEFAULT_WALLET_FIXTURES } from './trust.ts';
-import { evaluateIssuerChain } from './trust-chain.ts';
-import { verifyDeviceResponseBytes } from './verify.ts';
+import { DEFAULT_WALLET_FIXTURES } from './trust/anchors.ts';
+import { evaluateIssuerChain } from './trust/chain.ts';
+import { verifyDeviceResponseBytes } from './answer/presentation.ts';
 import { euProfileExample, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust } from './test-helpers.ts';
 
 const now = new Date(NOW);

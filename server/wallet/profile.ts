@@ -55,3 +55,13 @@ export const NONCE_BYTES = 32;
 export const STATE_BYTES = 32;
 /** Annex C: the EncryptionInfo nonce, at least 16 bytes. */
 export const DC_API_NONCE_BYTES = 16;
+
+/** Skew accepted on a JWT's iat/nbf/exp: an SD-JWT's issuer JWT and KB-JWT, a Status List Token. */
+export const JWT_SKEW_SECONDS = 300;
+
+/** Key management of every answer JWE (ECDH-ES to the request's key): the only one accepted. */
+export const ANSWER_JWE_ALG = 'ECDH-ES';
+/** Content encryption of openid4vp-v1-unsigned's answer JWE (design.md §13). */
+export const UNSIGNED_ANSWER_JWE_ENCS = ['A128GCM'] as const;
+/** Content encryption a signed request accepts (docs/design.md §16): A256GCM too. */
+export const ANSWER_JWE_ENCS = ['A128GCM', 'A256GCM'] as const;

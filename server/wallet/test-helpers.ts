@@ -19,7 +19,7 @@ import type { Persona } from '../../src/protocol/sandbox.ts';
 import personas from '../../fixtures/personas.json' with { type: 'json' };
 import { AV_NAMESPACE } from './profile.ts';
 import { loadSandboxIssuer, type SandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
-import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './trust.ts';
+import { DEFAULT_WALLET_FIXTURES, loadWalletTrust, parseTrustBundle, type WalletTrust } from './trust/anchors.ts';
 import type { RequestView } from './verify.ts';
 
 /** The tests' clock: 2026-01-01T12:00Z, inside every sandbox certificate's validity. */

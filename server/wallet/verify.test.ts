@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createIssuerCertificates } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDirectPost, type PresentOptions, type WalletTamper } from '../sandbox/wallet/sandbox-wallet.ts';
-import type { WalletScope } from './credentials.ts';
-import { createWalletRequest, type WalletRequest } from './request.ts';
+import type { WalletScope } from './formats/credentials.ts';
+import { createWalletRequest, type WalletRequest } from './request/wallet-request.ts';
 import { MINUTE_MS, NOW, persona, sandboxIssuer, sandboxTrust, trustOf, waiting, API_URL } from './test-helpers.ts';
-import { type FormBody, verifyWalletResponse, WALLET_CHECKS, type WalletVerdict } from './verify.ts';
+import { type FormBody } from './answer/direct-post.ts';
+import { verifyWalletResponse } from './verify.ts';
+import { WALLET_CHECKS, type WalletVerdict } from './answer/verdict.ts';
 
 const adult = persona('fr-adult-m');
 

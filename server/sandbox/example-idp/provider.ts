@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { InteractionDetails } from 'oidc-provider';
 import type { Persona } from '../../../src/protocol/sandbox.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { createEcJwk } from '../../wallet/keys.ts';
+import { createEcJwk } from '../../wallet/index.ts';
 import { findPersona, personaClaims, summarizePersonas } from '../personas.ts';
 import { createMemoryAdapter } from './memory-adapter.ts';
 import { loginPageCsp, pickLocale, renderExpiredPage, renderLoginPage } from './login-page.ts';

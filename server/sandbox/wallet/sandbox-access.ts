@@ -3,7 +3,7 @@
  * CA and a verifier's leaf under it, made with @peculiar/x509 as the sandbox issuer is
  * (sandbox-issuer.ts). `scripts/make-wallet-fixtures.ts --access` writes the committed sandbox
  * access certificate under fixtures/wallet/; tests make unrelated, expired or self-signed ones.
- * Production refuses the committed one by its public key (server/wallet/trust.ts, PUBLIC_KEYS).
+ * Production refuses the committed one by its public key (server/wallet/trust/anchors.ts, PUBLIC_KEYS).
  */
 import {
   AuthorityKeyIdentifierExtension,
@@ -18,9 +18,9 @@ import {
 } from '@peculiar/x509';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pkcs8PemOf } from '../../wallet/access-certificate.ts';
+import { pkcs8PemOf } from '../../wallet/request/access-certificate.ts';
 import { createEcJwk, type EcJwk } from '../../wallet/keys.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust/anchors.ts';
 import { CRYPTO, importPair, serial, SIGNING } from './sandbox-issuer.ts';
 
 /** ISO/IEC 18013-5 Annex B: extended key usage of an mdoc reader authentication certificate. */

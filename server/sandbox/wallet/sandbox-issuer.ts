@@ -20,8 +20,8 @@ import { randomBytes, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEcJwk, type EcJwk, toPublicEcJwk } from '../../wallet/keys.ts';
-import { MDL_DS_EKU } from '../../wallet/trust-chain.ts';
-import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust.ts';
+import { MDL_DS_EKU } from '../../wallet/trust/chain.ts';
+import { DEFAULT_WALLET_FIXTURES } from '../../wallet/trust/anchors.ts';
 
 /** What signs mdocs: the DS private key and the x5chain that goes into `issuerAuth`. */
 export interface SandboxIssuer {

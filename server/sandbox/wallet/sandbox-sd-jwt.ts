@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import type { Persona } from '../../../src/protocol/sandbox.ts';
 import { ALPHA2_TO_ALPHA3 } from '../../rules/country-codes.ts';
 import { type EcJwk, toPublicEcJwk } from '../../wallet/keys.ts';
-import { PID_VCT, type StatusReference } from '../../wallet/sd-jwt.ts';
+import { PID_VCT } from '../../wallet/formats/sd-jwt.ts';
+import { type StatusReference } from '../../wallet/trust/status-list.ts';
 import { personaClaims, personaFacts } from '../personas.ts';
 import type { SandboxIssuer } from './sandbox-issuer.ts';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import personas from '../../../fixtures/personas.json' with { type: 'json' };
 import type { Persona } from '../../../src/protocol/sandbox.ts';
-import type { CredentialKind, WalletScope } from '../../wallet/credentials.ts';
+import type { CredentialKind, WalletScope } from '../../wallet/formats/credentials.ts';
 import { createEcJwk } from '../../wallet/keys.ts';
 import { AV_NAMESPACE } from '../../wallet/profile.ts';
-import { createWalletRequest } from '../../wallet/request.ts';
+import { createWalletRequest } from '../../wallet/request/wallet-request.ts';
 import {
   createDcApiCredential,
   createDirectPost,
@@ -16,7 +16,8 @@ import {
   type WalletTamper,
 } from './sandbox-wallet.ts';
 import { API_URL, NOW, ORIGIN, persona, sandboxIssuer, sandboxTrust, waiting } from '../../wallet/test-helpers.ts';
-import { verifyDcApiResponse, verifyWalletResponse, type WalletCheck } from '../../wallet/verify.ts';
+import { verifyDcApiResponse, verifyWalletResponse } from '../../wallet/verify.ts';
+import { type WalletCheck } from '../../wallet/answer/verdict.ts';
 
 /** What the verifier answers to each QA tamper (`svc wallet present … --tamper <what>`). */
 const EXPECTED: Record<WalletTamper, WalletCheck> = {

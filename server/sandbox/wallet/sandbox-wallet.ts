@@ -53,12 +53,18 @@ import {
   PID_SD_QUERY_ID,
   PID_SD_VCT_VALUES,
   type PresentedCredential,
-} from '../../wallet/credentials.ts';
-import { sealDcResponse } from '../../wallet/dc-api.ts';
+} from '../../wallet/formats/credentials.ts';
+import { sealDcResponse } from '../../wallet/answer/hpke.ts';
 import { createEcJwk, decodeBase64Url, type EcJwk, encodeBase64Url, toPublicEcJwk } from '../../wallet/keys.ts';
-import { createDcapiSessionTranscript, ecJwkToCoseKey } from '../../wallet/library-gaps.ts';
-import { mdocContext } from '../../wallet/mdoc-context.ts';
-import { createOid4vpDcApiSessionTranscript, sealOid4vpDcResponse } from '../../wallet/oid4vp-dc-api.ts';
+import {
+  createDcapiSessionTranscript,
+  createOid4vpDcApiSessionTranscript,
+  createOid4VpSessionTranscript,
+  jwkThumbprintBytes,
+} from '../../wallet/formats/session-transcript.ts';
+import { ecJwkToCoseKey } from '../../wallet/formats/cose-keys.ts';
+import { mdocContext } from '../../wallet/formats/mdoc-context.ts';
+import { sealOid4vpDcResponse } from '../../wallet/answer/jwe.ts';
 import {
   AV_CLAIM,
   AV_DOCTYPE,
@@ -66,8 +72,7 @@ import {
   OID4VP_DC_API_PROTOCOL,
   OID4VP_DC_API_SIGNED_PROTOCOL,
 } from '../../wallet/profile.ts';
-import { createOid4VpSessionTranscript, parseWalletLink } from '../../wallet/request.ts';
-import { jwkThumbprintBytes } from '../../wallet/oid4vp-dc-api.ts';
+import { parseWalletLink } from '../../wallet/request/wallet-request.ts';
 import {
   encryptAnswer,
   fetchRequestObjectOverHttp,
@@ -77,7 +82,7 @@ import {
   type RequestObjectFetcher,
 } from './signed-request-reader.ts';
 import { personaClaims, personaFacts } from '../personas.ts';
-import type { StatusReference } from '../../wallet/sd-jwt.ts';
+import type { StatusReference } from '../../wallet/trust/status-list.ts';
 import { createIssuerCertificates, type SandboxIssuer } from './sandbox-issuer.ts';
 import { issuePidSdJwt, personaPidClaims, presentPidSdJwt } from './sandbox-sd-jwt.ts';
 import { SANDBOX_REVOKED_INDEX, SANDBOX_VALID_INDEX } from './sandbox-status-list.ts';

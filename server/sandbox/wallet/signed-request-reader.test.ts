@@ -5,10 +5,11 @@
  * answer key's thumbprint, a clear vp_token, another state, another client_id.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AccessCertificate, readAccessCertificate } from '../../wallet/access-certificate.ts';
-import { createWalletRequest, type WalletRequest } from '../../wallet/request.ts';
+import { type AccessCertificate, readAccessCertificate } from '../../wallet/request/access-certificate.ts';
+import { createWalletRequest, type WalletRequest } from '../../wallet/request/wallet-request.ts';
 import { API_URL, NOW, persona, sandboxIssuer, sandboxTrust, waiting } from '../../wallet/test-helpers.ts';
-import { verifyWalletResponse, type WalletCheck } from '../../wallet/verify.ts';
+import { verifyWalletResponse } from '../../wallet/verify.ts';
+import { type WalletCheck } from '../../wallet/answer/verdict.ts';
 import { loadSandboxAccess } from './sandbox-access.ts';
 import { createDirectPost, type WalletTamper } from './sandbox-wallet.ts';
 import { isSignedLink, readSignedRequest } from './signed-request-reader.ts';

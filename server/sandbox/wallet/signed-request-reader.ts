@@ -10,10 +10,11 @@
  */
 import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509 } from 'jose';
 import { createHash } from 'node:crypto';
-import { X509_HASH_PREFIX } from '../../wallet/access-certificate.ts';
-import { DC_API_RESPONSE_MODE, type EncryptionJwk } from '../../wallet/oid4vp-dc-api.ts';
-import { WalletLinkError } from '../../wallet/request.ts';
-import { ANSWER_JWE_ALG, DIRECT_POST_JWT, REQUEST_OBJECT_TYP } from '../../wallet/signed-request.ts';
+import { X509_HASH_PREFIX } from '../../wallet/request/access-certificate.ts';
+import { DC_API_RESPONSE_MODE, type EncryptionJwk } from '../../wallet/request/oid4vp-dc-request.ts';
+import { WalletLinkError } from '../../wallet/request/wallet-request.ts';
+import { ANSWER_JWE_ALG } from '../../wallet/profile.ts';
+import { DIRECT_POST_JWT, REQUEST_OBJECT_TYP } from '../../wallet/request/request-object.ts';
 
 /** Fetches a request object: over HTTP for the CLI, from the record for the sandbox phone, by inject in tests. */
 export type RequestObjectFetcher = (requestUri: string) => Promise<string>;
