@@ -424,7 +424,7 @@ describe('the house (server/)', () => {
     expect(cycle).toEqual([['config.ts', 'crypto/master-key.ts']]);
   });
 
-  it('names each breach: an arrow up, a route in the store, domain/ on Fastify or past its face, wallet/ past its face, a package astray', () => {
+  it('names each breach: an arrow up, a route in the store, domain/ or wallet/ past its face, a package astray', () => {
     const violations = findLayerViolations([
       { path: 'routes/a.ts', source: "import { openSqliteStore } from '../store/sqlite.ts';" },
       {
