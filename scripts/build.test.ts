@@ -53,7 +53,7 @@ describe('the compiled service', () => {
     const packages = new Set<string>();
     for (const file of listJs(outDir)) {
       const source = readFileSync(file, 'utf8');
-      for (const [, specifier] of source.matchAll(/(?:from |import\()['"]([^'"]+)['"]/g)) {
+      for (const [, specifier] of source.matchAll(/(?:from |import\()['"]([^'"\s]+)['"]/g)) {
         if (specifier!.startsWith('.') || specifier!.startsWith('node:')) continue;
         packages.add(
           specifier!

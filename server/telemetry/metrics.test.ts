@@ -160,9 +160,13 @@ describe('the metrics listener', () => {
       }),
     ).toBe(1);
     expect(valueOf(samples, 'svc_http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBe(1);
+    // the three signed calls above, each one store step with its nonce (design.md §23)
     expect(
-      valueOf(samples, 'svc_store_operation_duration_seconds_count', { store: 'sqlite', operation: 'consumeGrant' }),
-    ).toBe(2);
+      valueOf(samples, 'svc_store_operation_duration_seconds_count', {
+        store: 'sqlite',
+        operation: 'rememberNonceAnd',
+      }),
+    ).toBe(3);
     expect(samples.some((s) => s.name === 'process_cpu_seconds_total')).toBe(true);
     expect(samples.some((s) => s.name === 'svc_long_poll_waiters')).toBe(true);
   });

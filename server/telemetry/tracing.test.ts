@@ -81,8 +81,8 @@ describe('traces', () => {
     expect(requests.map((span) => span.attributes['http.route'])).toContain('/api/w/verify-status/:requestId');
     expect(requests.every((span) => !('url.path' in span.attributes))).toBe(true);
     const exchange = requests.find((span) => span.attributes['http.route'] === '/v1/exchange')!;
-    const consume = spans.find((span) => span.name === 'store consumeGrant')!;
-    expect(consume.attributes).toEqual({ 'svc.store.kind': 'sqlite', 'svc.store.operation': 'consumeGrant' });
+    const consume = spans.find((span) => span.name === 'store rememberNonceAnd')!;
+    expect(consume.attributes).toEqual({ 'svc.store.kind': 'sqlite', 'svc.store.operation': 'rememberNonceAnd' });
     expect(consume.spanContext().traceId).toBe(exchange.spanContext().traceId);
   });
 
