@@ -406,7 +406,7 @@ export const TOOL_VARIABLES: Readonly<Record<string, { readBy: string; default: 
   SVC_LOG_FORMAT: {
     readBy: '`npm start`, `npm run start:cluster`',
     default: 'unset',
-    doc: "`json`: print the JSON log lines as written instead of the readable ones `npm start` prints through its development printer",
+    doc: '`json`: print the JSON log lines as written instead of the readable ones `npm start` prints through its development printer',
   },
   SVC_CLUSTER_DIR: {
     readBy: '`npm run start:cluster`, `svc --cluster`',
