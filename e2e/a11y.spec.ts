@@ -1,13 +1,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { LoginResult, VerifyRequestCreated } from '../src/protocol/wire.ts';
 import { seriousViolations } from './support/axe.ts';
+import { sweepOnceInFirefox } from './support/engines.ts';
 import { completeThroughApi, deepLinkOf, waitForWidgetState } from './support/qa.ts';
 import { openCompact } from './support/sizes.ts';
 import { PARTNER_URL, SERVICE_URL } from './support/urls.ts';
 
 for (const theme of ['dark', 'light'] as const) {
   for (const locale of ['fr', 'en'] as const) {
-    test(`the waiting widget has no serious accessibility violation (${theme}, ${locale})`, async ({ page }) => {
+    test(`the waiting widget has no serious accessibility violation (${theme}, ${locale})`, async ({
+      page,
+      browserName,
+    }) => {
+      sweepOnceInFirefox(browserName, theme === 'dark' && locale === 'fr');
       await page.goto(`/standard?theme=${theme}&locale=${locale}`);
       await waitForWidgetState(page, 'waiting');
       expect(await seriousViolations(page, '[data-testid="svc-widget"]')).toEqual([]);
@@ -16,7 +21,11 @@ for (const theme of ['dark', 'light'] as const) {
 }
 
 for (const theme of ['dark', 'light'] as const) {
-  test(`the compact widget has no serious accessibility violation on a computer (${theme})`, async ({ page }) => {
+  test(`the compact widget has no serious accessibility violation on a computer (${theme})`, async ({
+    page,
+    browserName,
+  }) => {
+    sweepOnceInFirefox(browserName, theme === 'dark');
     await openCompact(page, theme);
     expect(await seriousViolations(page, '[data-testid="svc-widget"]')).toEqual([]);
   });

@@ -5,6 +5,7 @@
  * (e2e/locale-fit.spec.ts covers all 24).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { sweepOnceInFirefox } from './support/engines.ts';
 import { loaderTag, servePartnerPage } from './support/pages.ts';
 import { answerOnPhonePage, deepLinkOf, waitForWidgetState, widget } from './support/qa.ts';
 
@@ -30,7 +31,9 @@ function watchUiScripts(page: Page): string[] {
 for (const [locale, title] of Object.entries(WAITING_TITLES)) {
   test(`a visitor reads the widget in ${locale}: its script is fetched once, beside the bundle, not after it`, async ({
     page,
+    browserName,
   }) => {
+    sweepOnceInFirefox(browserName, locale === 'en');
     const fetched = watchUiScripts(page);
     await page.goto(`/standard?locale=${locale}`);
     await waitForWidgetState(page, 'waiting');
@@ -93,7 +96,11 @@ for (const [tag, lang] of [
   ['pt-BR', 'pt'],
   ['DE', 'de'],
 ] as const) {
-  test(`data-locale="${tag}" is read as a BCP 47 tag: the card speaks ${lang}, never INIT_FAILED`, async ({ page }) => {
+  test(`data-locale="${tag}" is read as a BCP 47 tag: the card speaks ${lang}, never INIT_FAILED`, async ({
+    page,
+    browserName,
+  }) => {
+    sweepOnceInFirefox(browserName, tag === 'ja');
     const messages: string[] = [];
     page.on('console', (message) => message.type() === 'error' && messages.push(message.text()));
     const attrs = { 'partner-id': 'pk_test_demo', 'success-path': '/success', locale: tag };
