@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,20 +16,10 @@ import { createApp } from '../server/app.ts';
 import { makeTempDir, makeTestDeps, REPO_ROOT, type TestDeps } from '../server/test/helpers.ts';
 import { PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
 import { nginxConfig } from './start-cluster.ts';
+import { freePort } from '../server/test/free-port.ts';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
 const DEPLOY_CONF = readFileSync(join(REPO_ROOT, 'deploy/nginx.conf'), 'utf8');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** deploy/nginx.conf with the host-specific lines pointed at this machine. */
 function localDeployConf(dir: string, listenPort: number, upstreamPort: number): string {

@@ -24,7 +24,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { REQUEST_TTL_MS, type VerifyRequestCreated } from '../src/protocol/wire.ts';
 import { createPhoneApi } from '../src/phone/phone-client.ts';
@@ -37,6 +36,7 @@ import { makeTempDir, PARTNERS, REPO_ROOT, TEST_MASTER_KEY } from '../server/tes
 import { startRedisServer } from '../server/test/redis-server.ts';
 import { handoffOf, PARTNER_ORIGIN } from '../server/test/verify-flow.ts';
 import { nginxConfig } from './start-cluster.ts';
+import { freePort } from '../server/test/free-port.ts';
 
 export interface RollingOptions {
   /** restart rounds; each restarts every instance once, in turn (default 1) */
@@ -81,17 +81,6 @@ export interface RollingFigures {
   inFlightAtStop: number[];
   /** calls answered between each SIGTERM and the instance being ready again */
   answeredDuringRestart: number[];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -6,22 +6,12 @@
  * still in flight is given SVC_DRAIN_MS, then cut, and the process still exits 0.
  */
 import { spawn } from 'node:child_process';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, REPO_ROOT, TEST_MASTER_KEY } from './test/helpers.ts';
 import { startRedisServer, type RedisServer } from './test/redis-server.ts';
 import { PARTNER_ORIGIN } from './test/verify-flow.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './test/free-port.ts';
 
 let redis: RedisServer | null = null;
 afterAll(() => redis?.remove());

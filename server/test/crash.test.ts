@@ -4,25 +4,14 @@
  * the widget and sandbox phone APIs, as a visitor would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient } from '../sdk/client.ts';
 import { signRequest } from '../sdk/signing.ts';
 import { PARTNERS, REPO_ROOT, makeTempDir, newNonce } from './helpers.ts';
+import { freePort } from './free-port.ts';
 
 const PARTNER_ORIGIN = 'http://localhost:8788';
 const BOOT_TIMEOUT_MS = 30_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Service {
   child: ChildProcess;

@@ -7,13 +7,13 @@
  */
 import { createECDH, createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { CompactEncrypt, compactVerify, decodeProtectedHeader, importJWK, importX509, type JWK } from 'jose';
 import { expect } from 'vitest';
 import { createFakeClock } from '../../clock.ts';
 import { makeTestApp, PARTNERS, REPO_ROOT, type TestApp } from '../helpers.ts';
 import { pollStatus, postVerifyRequest } from '../verify-flow.ts';
+import { freePort } from '../free-port.ts';
 
 export const FIXTURES = join(REPO_ROOT, 'fixtures/wallet');
 export const ACCESS_ENV = {
@@ -71,15 +71,6 @@ export interface Variant {
   plan: 'plain' | 'haip';
   label: string;
   signed: boolean;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The service on a real loopback port (the wallet fetches and posts over HTTP), asking `formats` only. */

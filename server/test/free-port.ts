@@ -1,0 +1,17 @@
+import { createServer } from 'node:net';
+
+/**
+ * A TCP port free on 127.0.0.1 right now: the kernel's pick for a listener that closes at once.
+ *
+ * @example const port = await freePort();
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
