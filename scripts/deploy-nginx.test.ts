@@ -82,7 +82,12 @@ describe.skipIf(!NGINX)('deploy/nginx.conf on a real nginx', () => {
 
   afterAll(async () => {
     for (const socket of held) socket.destroy();
-    nginx?.kill('SIGTERM');
+    // SIGTERM to the master, which stops its workers; wait for it, so no worker outlives the file.
+    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
+      const exited = new Promise((resolve) => nginx!.once('exit', resolve));
+      nginx.kill('SIGTERM');
+      await exited;
+    }
     await app?.close();
     await base?.store.close();
     dir.remove();

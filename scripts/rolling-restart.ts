@@ -133,9 +133,11 @@ export async function runRollingRestarts(options: RollingOptions = {}): Promise<
   const [servicePort, ...instancePorts] = await Promise.all([freePort(), freePort(), freePort()]);
   const base = `http://127.0.0.1:${servicePort}`;
   const children = new Set<ChildProcess>();
-  // A run cut short (a test's timeout ends its worker) leaves no nginx or instance behind.
+  let nginx: ChildProcess | undefined;
+  // A run cut short (a test's timeout ends its worker) leaves no nginx or instance behind. nginx gets
+  // SIGTERM, not SIGKILL: its master stops its workers first, where a killed master would orphan them.
   const killAll = () => {
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) child.kill(child === nginx ? 'SIGTERM' : 'SIGKILL');
   };
   process.once('exit', killAll);
 
@@ -182,16 +184,17 @@ export async function runRollingRestarts(options: RollingOptions = {}): Promise<
   try {
     await Promise.all(instances.map(ready));
     writeFileSync(join(dir.path, 'nginx.conf'), nginxConfig({ servicePort: servicePort!, instancePorts }, dir.path));
-    const nginx = spawn(findNginx(), ['-p', dir.path, '-c', join(dir.path, 'nginx.conf'), '-e', 'stderr'], {
+    const proxy = spawn(findNginx(), ['-p', dir.path, '-c', join(dir.path, 'nginx.conf'), '-e', 'stderr'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    children.add(nginx);
-    nginx.stderr!.on('data', (chunk) => (nginxLog += String(chunk)));
+    nginx = proxy;
+    children.add(proxy);
+    proxy.stderr!.on('data', (chunk) => (nginxLog += String(chunk)));
     await waitFor(
       'nginx',
       () => answersOk(`${base}/healthz`),
       10_000,
-      () => nginx.exitCode === null,
+      () => proxy.exitCode === null,
     );
 
     // Every call's path and outcome, whoever made it (the widget's code calls the global fetch).
@@ -403,6 +406,8 @@ export async function runRollingRestarts(options: RollingOptions = {}): Promise<
   } finally {
     killAll();
     process.off('exit', killAll);
+    if (nginx && nginx.exitCode === null && nginx.signalCode === null)
+      await new Promise((resolve) => nginx!.once('exit', resolve));
     await redis.remove();
     dir.remove();
   }
