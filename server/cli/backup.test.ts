@@ -46,7 +46,7 @@ const dir = makeTempDir();
 /** A built phone page, as dist/ holds it after `npm run build`: the callback's 400 answers it. */
 mkdirSync(join(dir.path, 'dist', 'phone'), { recursive: true });
 writeFileSync(join(dir.path, 'dist', 'phone', 'index.html'), '<!doctype html><title>phone</title>');
-const redis = await startRedisServer({ appendOnly: true });
+const redis = await startRedisServer({ appendOnly: true, args: ['--repl-diskless-sync-delay', '0'] });
 const issuer = loadSandboxIssuer();
 /** The identity provider: its token endpoint answers the same ID token to every code, so only the service refuses a replay. */
 let provider: HandMadeProvider;
@@ -70,8 +70,8 @@ interface Deployment {
   env: Record<string, string>;
   /** while the service runs */
   backup(): Promise<void>;
-  /** every instance stopped */
-  restore(): Promise<void>;
+  /** each documented way of putting the backup back, every instance stopped: the drill tries each in turn */
+  restores: Record<string, () => Promise<void>>;
   /** the store beneath the service's wrappers: what it really holds */
   openRaw(): Promise<Store>;
 }
@@ -99,37 +99,80 @@ const sqlite: Deployment = {
     const backup = await svc(sqliteEnv, ['store', 'backup', join(dir.path, 'backup.sqlite')]);
     expect(backup, backup.text).toMatchObject({ code: 0 });
   },
-  async restore() {
-    const restore = await svc(sqliteEnv, ['store', 'restore', join(dir.path, 'backup.sqlite')]);
-    expect(restore, restore.text).toMatchObject({ code: 0 });
-    expect(restore.text).toMatch(/restored_at/);
+  restores: {
+    'svc store restore': async () => {
+      const restore = await svc(sqliteEnv, ['store', 'restore', join(dir.path, 'backup.sqlite')]);
+      expect(restore, restore.text).toMatchObject({ code: 0 });
+      expect(restore.text).toMatch(/restored_at/);
+    },
   },
   openRaw: async () => openSqliteStore(join(sqliteEnv.SVC_DATA_DIR, 'svc.sqlite')),
 };
 
 const redisEnv = { ...sqliteEnv, SVC_DATA_DIR: join(dir.path, 'redis'), SVC_REDIS_URL: redis.url };
 const redisCli = (...args: string[]) =>
-  execFileSync('redis-cli', ['-p', String(redis.port), ...args], { encoding: 'utf8' });
+  execFileSync('redis-cli', ['-p', String(redis.port), ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
+/** Resolves once redis-server's `INFO persistence` says all of `fields`: its own work (a fork), on its own time. */
+async function persistenceShows(fields: string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const info = redisCli('INFO', 'persistence');
+    if (fields.every((field) => info.includes(field))) return;
+    if (Date.now() > deadline) throw new Error(`INFO persistence never showed ${fields.join(', ')}:\n${info}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 const aofBackup = join(dir.path, 'redis-backup', 'appendonlydir');
+const rdbBackup = join(dir.path, 'redis-backup', 'svc.rdb');
+const aofDir = join(redis.dir, 'appendonlydir');
+
+async function markRestored(): Promise<void> {
+  const marked = await svc(redisEnv, ['store', 'mark-restored']);
+  expect(marked, marked.text).toMatchObject({ code: 0 });
+  expect(marked.text).toMatch(/restored_at/);
+}
+
+/** docs/operations.md#backups-and-restores, Redis with appendonly yes: its two ways of backing up and of restoring. */
 const redisDeployment: Deployment = {
   env: redisEnv,
-  // docs/operations.md#backups-and-restores, with appendonly yes: no AOF rewrite while the files are copied.
   async backup() {
-    expect(redisCli('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '0').trim()).toBe('OK');
-    while (redisCli('INFO', 'persistence').includes('aof_rewrite_in_progress:1'))
-      await new Promise((resolve) => setTimeout(resolve, 20)); // a real redis-server's rewrite: real time
-    cpSync(join(redis.dir, 'appendonlydir'), aofBackup, { recursive: true });
-    expect(redisCli('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '100').trim()).toBe('OK');
+    // The AOF, copied on the Redis host while no rewrite runs.
+    expect(redisCli('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '0')).toBe('OK');
+    await persistenceShows(['aof_rewrite_in_progress:0', 'aof_rewrite_scheduled:0']);
+    cpSync(aofDir, aofBackup, { recursive: true });
+    expect(redisCli('CONFIG', 'SET', 'auto-aof-rewrite-percentage', '100')).toBe('OK');
+    // A snapshot from anywhere the primary can be reached.
+    redisCli('--rdb', rdbBackup);
   },
-  // Stop Redis, put the copy in place of its files, start it, then `svc store mark-restored`.
-  async restore() {
-    await redis.stop();
-    rmSync(join(redis.dir, 'appendonlydir'), { recursive: true, force: true });
-    cpSync(aofBackup, join(redis.dir, 'appendonlydir'), { recursive: true });
-    await redis.start();
-    const marked = await svc(redisEnv, ['store', 'mark-restored']);
-    expect(marked, marked.text).toMatchObject({ code: 0 });
-    expect(marked.text).toMatch(/restored_at/);
+  restores: {
+    'the AOF copy': async () => {
+      await redis.stop();
+      rmSync(aofDir, { recursive: true, force: true });
+      cpSync(aofBackup, aofDir, { recursive: true });
+      await redis.start();
+      await markRestored();
+    },
+    'the RDB snapshot': async () => {
+      await redis.stop();
+      rmSync(aofDir, { recursive: true, force: true });
+      cpSync(rdbBackup, join(redis.dir, 'dump.rdb'));
+      // With appendonly yes, Redis would start empty beside dump.rdb: load it with the AOF off,
+      // turn the AOF on (it is written from memory), then start Redis as usual.
+      await redis.start(['--appendonly', 'no']);
+      expect(redisCli('CONFIG', 'SET', 'appendonly', 'yes')).toBe('OK');
+      await persistenceShows([
+        'aof_enabled:1',
+        'aof_rewrite_in_progress:0',
+        'aof_rewrite_scheduled:0',
+        'aof_last_bgrewrite_status:ok',
+      ]);
+      await redis.stop();
+      await redis.start();
+      await markRestored();
+    },
   },
   openRaw: () => openRedisStore({ url: redis.url }),
 };
@@ -255,6 +298,7 @@ async function drill(deployment: Deployment): Promise<void> {
 
   // After the backup: each of them spent (one signed call kept to replay).
   clock.advance(10_000);
+  const spentAt = Math.floor(clock.now() / 1000);
   const nonces = grants.map((_, i) => `drill-nonce-${i}-${'x'.repeat(16)}`);
   for (const [i, grantCode] of grants.entries())
     expect((await exchange(t, grantCode, { nonce: nonces[i] })).statusCode).toBe(200);
@@ -265,62 +309,69 @@ async function drill(deployment: Deployment): Promise<void> {
   expect(loggedIn.headers.location).toMatch(/\?login=approved$/);
   expect((await redeem(t, wallet)).statusCode).toBe(200);
   const issued = await issuePrivateToken(t, privateFlow);
-  await t.close();
-  t = undefined;
 
-  clock.advance(10_000);
-  await deployment.restore();
-  t = await startService(deployment);
-  clock.advance(1_000);
+  /** a request made after the previous restore: the next restore's store does not hold it */
+  let madeSince: string | null = null;
+  for (const [way, restore] of Object.entries(deployment.restores)) {
+    await t.close();
+    t = undefined;
+    clock.advance(10_000);
+    await restore();
+    t = await startService(deployment);
+    clock.advance(1_000);
 
-  const again = await Promise.all(grants.map((grantCode) => exchange(t!, grantCode)));
-  const accepted = again.filter((res) => res.statusCode === 200).length;
-  console.log(
-    `restore drill (${t.store.kind}): ${grants.length} grants exchanged after the backup, ${accepted} accepted again after the restore`,
-  );
-  expect(accepted).toBe(0);
-  for (const res of again) expect(res.json()).toMatchObject({ error: 'GRANT_INVALID' });
-  // The exchange with an Idempotency-Key: its replay record came after the backup, and its grant is refused.
-  expect((await exchange(t, keyed, { key: 'drill-key' })).json()).toMatchObject({ error: 'GRANT_INVALID' });
-  // A signed exchange from before the restore, replayed with its own timestamp and nonce: its nonce may be gone.
-  const replay = await signedInject(t, {
-    url: '/v1/exchange',
-    body: { grant_code: grants[0] },
-    nonce: nonces[0],
-    timestamp: Math.floor((clock.now() - 21_000) / 1000),
-  });
-  expect(replay.statusCode).toBe(401);
-  expect(replay.json()).toMatchObject({ error: 'TIMESTAMP_SKEW' });
-  // The request the backup holds as pending cannot be opened (or completed) again.
-  expect((await openOnPhone(t, waiting)).statusCode).toBe(404);
-  // The login's callback again, the provider still answering its ID token: the phone page's 400
-  // for a used state, and the request left as the backup holds it.
-  const raw = await deployment.openRaw();
-  try {
-    const held = await raw.getRequest(login.flow.requestId, clock.now());
-    expect(held?.status).toBe('in_progress');
-    const relogged = await followCallback(t, login);
-    expect(relogged.statusCode).toBe(400);
-    expect(relogged.headers['content-type']).toMatch(/text\/html/);
-    expect(await raw.getRequest(login.flow.requestId, clock.now())).toEqual(held);
-  } finally {
-    await raw.close();
+    const again = await Promise.all(grants.map((grantCode) => exchange(t!, grantCode)));
+    const accepted = again.filter((res) => res.statusCode === 200).length;
+    console.log(
+      `restore drill (${t.store.kind}, ${way}): ${grants.length} grants exchanged after the backup, ` +
+        `${accepted} accepted again after the restore`,
+    );
+    expect(accepted).toBe(0);
+    for (const res of again) expect(res.json()).toMatchObject({ error: 'GRANT_INVALID' });
+    // The exchange with an Idempotency-Key: its replay record came after the backup, and its grant is refused.
+    expect((await exchange(t, keyed, { key: 'drill-key' })).json()).toMatchObject({ error: 'GRANT_INVALID' });
+    // A signed exchange from after the backup, replayed as it was sent: its nonce is not in the backup.
+    const replay = await signedInject(t, {
+      url: '/v1/exchange',
+      body: { grant_code: grants[0] },
+      nonce: nonces[0],
+      timestamp: spentAt,
+    });
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toMatchObject({ error: 'TIMESTAMP_SKEW' });
+    // The request the backup holds as pending cannot be opened (or completed) again.
+    expect((await openOnPhone(t, waiting)).statusCode).toBe(404);
+    // The login's callback again, the provider still answering its ID token: the phone page's 400
+    // for a used state, and the request left as the backup holds it.
+    const raw = await deployment.openRaw();
+    try {
+      const held = await raw.getRequest(login.flow.requestId, clock.now());
+      expect(held?.status).toBe('in_progress');
+      const relogged = await followCallback(t, login);
+      expect(relogged.statusCode).toBe(400);
+      expect(relogged.headers['content-type']).toMatch(/text\/html/);
+      expect(await raw.getRequest(login.flow.requestId, clock.now())).toEqual(held);
+      if (madeSince !== null) expect(await raw.getRequest(madeSince, clock.now())).toBeNull();
+    } finally {
+      await raw.close();
+    }
+    // The wallet's response code, redeemed after the backup: unknown.
+    const redeemed = await redeem(t, wallet);
+    expect(redeemed.statusCode).toBe(404);
+    expect(redeemed.json()).toMatchObject({ error: 'NOT_FOUND' });
+    // The private request's right to one signed token, used after the backup: unknown.
+    const { tokenRequest } = await blindTokenRequest(issued.keySet, 1, issued.redemptionContext);
+    const resigned = await postTokenRequest(t, privateFlow, tokenRequest);
+    expect(resigned.statusCode).toBe(404);
+    expect(resigned.json()).toMatchObject({ error: 'NOT_FOUND' });
+    // A pass token issued before the restore is not single-use: it stays valid until its expiry.
+    const introspected = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken } });
+    expect(introspected.json()).toMatchObject({ active: true });
+    // New verifications work as before.
+    const after = await grantOf(t);
+    expect((await exchange(t, after.grantCode)).statusCode).toBe(200);
+    madeSince = after.flow.requestId;
   }
-  // The wallet's response code, redeemed after the backup: unknown.
-  const redeemed = await redeem(t, wallet);
-  expect(redeemed.statusCode).toBe(404);
-  expect(redeemed.json()).toMatchObject({ error: 'NOT_FOUND' });
-  // The private request's right to one signed token, used after the backup: unknown.
-  const { tokenRequest } = await blindTokenRequest(issued.keySet, 1, issued.redemptionContext);
-  const resigned = await postTokenRequest(t, privateFlow, tokenRequest);
-  expect(resigned.statusCode).toBe(404);
-  expect(resigned.json()).toMatchObject({ error: 'NOT_FOUND' });
-  // A pass token issued before the restore is not single-use: it stays valid until its expiry.
-  const introspected = await signedInject(t, { url: '/v1/introspect', body: { pass_token: passToken } });
-  expect(introspected.json()).toMatchObject({ active: true });
-  // New verifications work as before.
-  const after = await grantOf(t);
-  expect((await exchange(t, after.grantCode)).statusCode).toBe(200);
 }
 
 describe('svc store backup / restore on SQLite', () => {
@@ -337,8 +388,18 @@ describe('svc store backup / restore on SQLite', () => {
   });
 });
 
-describe('a Redis (appendonly yes) restored from a copy of its AOF, then svc store mark-restored', () => {
-  it('accepts none of the single-use values spent after the backup it restored; pass tokens stay valid', async () => {
+describe('a Redis (appendonly yes) restored from its AOF or an RDB snapshot, then svc store mark-restored', () => {
+  it('accepts none of the single-use values spent after the backup it restored, either way; pass tokens stay valid', async () => {
     await drill(redisDeployment);
   }, 60_000);
+
+  it('answers svc store backup and restore with the way to do it by hand, and mark-restored with no arguments only', async () => {
+    const backup = await svc(redisEnv, ['store', 'backup', join(dir.path, 'redis.backup')]);
+    expect(backup.code).toBe(2);
+    expect(backup.text).toMatch(/appendonlydir|--rdb/);
+    const restore = await svc(redisEnv, ['store', 'restore', rdbBackup]);
+    expect(restore.code).toBe(2);
+    expect(restore.text).toMatch(/svc store mark-restored/);
+    expect(await svc(redisEnv, ['store', 'mark-restored', 'now'])).toMatchObject({ code: 2 });
+  });
 });
