@@ -4,12 +4,14 @@
  * as docs/operations.md says, then `svc store mark-restored`), spend single-use values after the
  * backup, restore it, and try every one of them again on the restored store: grants (by exchange,
  * with and without an Idempotency-Key), a signed call's nonce, a request's handoff, an identity
- * provider's login state, a wallet's response code and a private-attestation right. None is
+ * provider's login state, a wallet's answer, a wallet's response code and a private-attestation
+ * right. None is
  * accepted; a pass token issued before the restore still introspects as active until its expiry.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LightMyRequestResponse as Response } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../boot.ts';
 import { createFakeClock } from '../clock.ts';
@@ -241,8 +243,8 @@ const followCallback = (target: TestApp, login: { callback: URL; cookie: string 
     headers: { cookie: login.cookie },
   });
 
-/** A wallet's answer accepted: the response code its redirect_uri carries to the done view. */
-async function walletAnswered(target: TestApp): Promise<{ flow: Flow; responseCode: string }> {
+/** A wallet's answer to a new request, as it would post it to the response URI, not sent yet. */
+async function walletAnswer(target: TestApp): Promise<{ flow: Flow; post: (to: TestApp) => Promise<Response> }> {
   const flow = await startStandardFlow(target, { scopes: ['isAdult'], client_proof_mode: true });
   const { responseUri, body } = await createDirectPost({
     link: flow.created.wallet_link!,
@@ -250,12 +252,20 @@ async function walletAnswered(target: TestApp): Promise<{ flow: Flow; responseCo
     persona: personaOf('fr-adult-m'),
     now: target.clock.now(),
   });
-  const res = await target.app.inject({
-    method: 'POST',
-    url: new URL(responseUri).pathname,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: body,
-  });
+  const post = (to: TestApp) =>
+    to.app.inject({
+      method: 'POST',
+      url: new URL(responseUri).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body,
+    });
+  return { flow, post };
+}
+
+/** A wallet's answer accepted: the response code its redirect_uri carries to the done view. */
+async function walletAnswered(target: TestApp): Promise<{ flow: Flow; responseCode: string }> {
+  const { flow, post } = await walletAnswer(target);
+  const res = await post(target);
   expect(res.statusCode, res.body).toBe(200);
   return { flow, responseCode: new URL(res.json().redirect_uri).hash.slice('#response_code='.length) };
 }
@@ -278,9 +288,10 @@ async function drill(deployment: Deployment): Promise<void> {
     enabled: true,
     createdAt: clock.now(),
   });
-  // Before the backup: a pass token in use, five grants waiting (one to be exchanged with an
+  // Before the backup: a pass token in use, six grants waiting (the sixth to be exchanged with an
   // Idempotency-Key), a request waiting for its phone, a login waiting for its callback, a
-  // wallet's response code waiting for the done view, a private request waiting for its token.
+  // wallet's response code waiting for the done view, a request waiting for a wallet's answer, a
+  // private request waiting for its token.
   const before = await grantOf(t);
   const exchanged = await exchange(t, before.grantCode);
   expect(exchanged.statusCode).toBe(200);
@@ -291,6 +302,7 @@ async function drill(deployment: Deployment): Promise<void> {
   const waiting = await startStandardFlow(t);
   const login = await startedLogin(t);
   const wallet = await walletAnswered(t);
+  const lateWallet = await walletAnswer(t);
   const privateFlow = await startBlindFlow(t, { attestation: 'private' });
   expect((await completeOnPhone(t, privateFlow)).statusCode).toBe(200);
 
@@ -308,6 +320,7 @@ async function drill(deployment: Deployment): Promise<void> {
   expect(loggedIn.statusCode).toBe(303);
   expect(loggedIn.headers.location).toMatch(/\?login=approved$/);
   expect((await redeem(t, wallet)).statusCode).toBe(200);
+  expect((await lateWallet.post(t)).statusCode).toBe(200);
   const issued = await issuePrivateToken(t, privateFlow);
 
   /** a request made after the previous restore: the next restore's store does not hold it */
@@ -352,6 +365,13 @@ async function drill(deployment: Deployment): Promise<void> {
       expect(relogged.headers['content-type']).toMatch(/text\/html/);
       expect(await raw.getRequest(login.flow.requestId, clock.now())).toEqual(held);
       if (madeSince !== null) expect(await raw.getRequest(madeSince, clock.now())).toBeNull();
+      // The wallet's answer, accepted after the backup, posted again: refused, the request left waiting.
+      const waitingForWallet = await raw.getRequest(lateWallet.flow.requestId, clock.now());
+      expect(waitingForWallet?.status).toBe('pending');
+      const reposted = await lateWallet.post(t);
+      expect(reposted.statusCode).toBe(400);
+      expect(reposted.json()).toMatchObject({ error: 'invalid_request' });
+      expect(await raw.getRequest(lateWallet.flow.requestId, clock.now())).toEqual(waitingForWallet);
     } finally {
       await raw.close();
     }
