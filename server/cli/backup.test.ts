@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../boot.ts';
 import { createFakeClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
+import { createPrivateAttestationRecord } from '../crypto/private-attestation.ts';
 import { loadSandboxIssuer } from '../sandbox/wallet/sandbox-issuer.ts';
 import { createDirectPost } from '../sandbox/wallet/sandbox-wallet.ts';
 import { openRedisStore } from '../store/redis.ts';
@@ -56,6 +57,8 @@ beforeAll(async () => {
   provider = await startHandMadeProvider();
 });
 const clock = createFakeClock(Date.now());
+/** One private-attestation key set for both stores (a sandbox makes its own on first use: 1 s of RSA key generation). */
+const privateKeySet = createPrivateAttestationRecord('current', clock.now());
 let t: TestApp | undefined;
 afterEach(async () => {
   await t?.close();
@@ -288,6 +291,7 @@ async function drill(deployment: Deployment): Promise<void> {
     enabled: true,
     createdAt: clock.now(),
   });
+  await t.store.putKey(await privateKeySet);
   // Before the backup: a pass token in use, six grants waiting (the sixth to be exchanged with an
   // Idempotency-Key), a request waiting for its phone, a login waiting for its callback, a
   // wallet's response code waiting for the done view, a request waiting for a wallet's answer, a
