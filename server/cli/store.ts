@@ -136,9 +136,17 @@ async function copyStore(
 
 /**
  * `svc store backup FILE`, `svc store restore FILE`, `svc store mark-restored`
- * (docs/operations.md#backups-and-restores, design.md §23).
+ * (docs/operations.md#backups-and-restores, design.md §23). On Redis the first two only say how:
+ * its files live on its own host (or behind a managed service), where this command does not run,
+ * and putting them back means stopping Redis there.
  */
-const REDIS_RESTORE = 'restore its persistence, then run svc store mark-restored';
+const REDIS_WAY = {
+  backup:
+    "copy the primary's appendonlydir on its host while no AOF rewrite runs, or take a snapshot from anywhere " +
+    'with redis-cli --rdb FILE',
+  restore:
+    "stop every instance, put the copy in place of the primary's files, start it, then run svc store mark-restored",
+};
 
 async function backupCommand(
   sub: 'backup' | 'restore' | 'mark-restored',
@@ -161,10 +169,7 @@ async function backupCommand(
     return 2;
   }
   if (onRedis) {
-    context.err(
-      `svc store ${sub}: on Redis, ${sub === 'backup' ? 'copy its persistence (RDB or AOF)' : REDIS_RESTORE}` +
-        ' (docs/operations.md, "Backups and restores")',
-    );
+    context.err(`svc store ${sub}: on Redis, ${REDIS_WAY[sub]} (docs/operations.md, "Backups and restores")`);
     return 2;
   }
   const file = resolve(rest[0]!);

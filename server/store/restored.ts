@@ -4,8 +4,9 @@
  * state or a response code used, a private attestation issued), so a restore would make them
  * spendable again. Everything single-use created before the restore's `restored_at` is refused
  * instead: a grant verified before it is unknown, and a request created before it is unknown (its
- * handoff, login states, wallet response code and private-attestation right go with it: every
- * change of a request follows a read of it, updateRequest's compare-and-set). Pass
+ * handoff, wallet response code and private-attestation right go with it: every change of a
+ * request follows a read of it, updateRequest's compare-and-set). A login state of such a request
+ * is taken and read as already used, so its callback answers like a replayed one. Pass
  * tokens are not single-use and stay valid until their expiry; partner signatures made before
  * the restore are refused in auth/partner-auth.ts (their nonces may be missing from the backup).
  */
@@ -34,6 +35,14 @@ export function restoredStore(inner: Store, restoredAt: number): Store {
     async getRequest(id, now) {
       const record = await inner.getRequest(id, now);
       return record && record.createdAt < restoredAt ? null : record;
+    },
+    async takeLoginState(digest, now) {
+      // A login state is made only for a readable request, so one whose request predates the
+      // restore was made before it too.
+      const state = await inner.takeLoginState(digest, now);
+      if (!state) return null;
+      const record = await inner.getRequest(state.requestId, now);
+      return record && record.createdAt < restoredAt ? null : state;
     },
     async consumeGrant(digest, now) {
       const grant = await inner.consumeGrant(digest, now);

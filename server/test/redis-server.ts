@@ -34,8 +34,11 @@ export interface RedisServer {
   readonly dir: string;
   /** the running process's id (undefined while stopped): bench/api.ts reads its CPU time */
   readonly pid: number | undefined;
-  /** starts it again on the same port and folder after stop() or kill() */
-  start(): Promise<void>;
+  /**
+   * starts it again on the same port and folder after stop() or kill(); `args` for this start
+   * only, after the others (a later `--name value` wins, e.g. ['--appendonly', 'no'])
+   */
+  start(args?: string[]): Promise<void>;
   /** SIGTERM, and waits for it to exit */
   stop(): Promise<void>;
   /** SIGKILL (kill -9), and waits for it to exit */
@@ -110,10 +113,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
 
-  async function start(): Promise<void> {
+  async function start(once: string[] = []): Promise<void> {
     if (child) throw new Error('redis-server is already running');
     let output = '';
-    const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(binary, [...args, ...once], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     running.add(started);
     started.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
