@@ -53,7 +53,9 @@ function nameOf(node: ts.Node): string | null {
  * @example functionLengths('server/a.ts', 'function f() {\n}') // [{ where: 'server/a.ts:1 f', lines: 2 }]
  */
 export function functionLengths(path: string, source: string): FunctionLength[] {
-  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  // read as its extension says: in a .ts file `<T>(x: T) => …` is a generic arrow, in a .tsx file JSX
+  const kind = path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, kind);
   const found: FunctionLength[] = [];
   const visit = (node: ts.Node): void => {
     const name = nameOf(node);

@@ -79,14 +79,14 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   const flag = (name: string): boolean => oneOf(name, ['false', 'true', '']) !== 'false';
   const checkPath = (name: string, required: boolean): void => {
     const path = raw[name];
-    if (path === undefined) {
+    if (path == null) {
       if (required) report(name, 'missing');
     } else if (!isSameOriginPath(path)) report(name, 'not same-origin');
   };
 
   const { partnerId, sessionToken } = raw;
   // Their format is the service's to judge: INVALID_PARTNER or SESSION_INVALID come back as INIT_FAILED.
-  if (partnerId !== undefined && sessionToken !== undefined) report('sessionToken', 'with data-partner-id');
+  if (partnerId != null && sessionToken != null) report('sessionToken', 'with data-partner-id');
   else if (partnerId === sessionToken) report('partnerId', 'missing'); // both absent
 
   checkPath('successPath', true);
@@ -95,7 +95,7 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
   const scopes = (raw.scopes ?? 'isAdult')
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean)
+    .filter((s) => s)
     // sorted: the resume key names the set, whatever order the attribute gives (design.md §14)
     .sort() as Scope[];
   // The scope rules are the service's (400 INVALID_SCOPES, INIT_FAILED here, not set up correctly
@@ -111,9 +111,9 @@ export function parseConfig(raw: RawConfig, apiOrigin: string): ParsedConfig {
     timeout = 30;
   }
   // Kept as written like the attributes below: the UI draws only a valid accent (mount.tsx).
-  if (raw.accent !== undefined && !ACCENT_PATTERN.test(raw.accent)) report('accent');
+  if (raw.accent != null && !ACCENT_PATTERN.test(raw.accent)) report('accent');
   // docs/adult-blind.md#private-attestations: 32 bytes, base64url without padding
-  if (raw.redemptionContext !== undefined && !/^[\w-]{43}$/.test(raw.redemptionContext)) report('redemptionContext');
+  if (raw.redemptionContext != null && !/^[\w-]{43}$/.test(raw.redemptionContext)) report('redemptionContext');
   // Attributes kept as written (partnerId, sessionToken, state, onError, container: its default is
   // autoRender's, svc-global.ts, the one place that reads it; successPath: its `/` is the UI's, flow.ts, …)
   // travel by spreading;

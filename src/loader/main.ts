@@ -18,13 +18,15 @@ if (!host.SVC) {
     const src = script?.src || location.href;
     const raw = { ...script?.dataset };
     const result = takeResultFromLocation();
-    const { api, autoRender } = createSvc({
-      raw,
-      apiOrigin: new URL(src).origin,
-      // the UI bundle sits beside the loader (…/v4/), under the hashed name the build wrote here
-      ...createUiLoader(new URL(__UI_FILE__, src).href, script?.nonce),
+    const [api, autoRender] = createSvc(
+      {
+        raw,
+        apiOrigin: new URL(src).origin,
+        // the UI bundle sits beside the loader (…/v4/), under the hashed name the build wrote here
+        ...createUiLoader(new URL(__UI_FILE__, src).href, script?.nonce),
+      },
       result,
-    });
+    );
     host.SVC = api;
     if (!result && raw.render !== 'explicit') autoRender(script);
   } catch (error) {

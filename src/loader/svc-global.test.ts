@@ -87,7 +87,8 @@ function svc(
   loadUi: (locale?: string) => Promise<MountWidget> = () => Promise.resolve(fakeUi().mount),
   result = null,
 ) {
-  return createSvc({ raw, apiOrigin: API, loadUi, loadCopy: () => Promise.resolve(), result });
+  const [api, autoRender] = createSvc({ raw, apiOrigin: API, loadUi, loadCopy: () => Promise.resolve() }, result);
+  return { api, autoRender };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -186,13 +187,13 @@ describe('window.SVC', () => {
     const chunk = new Promise<void>((resolve) => (chunkRan = resolve));
     const loadCopy = (name?: string) => (asked.push(name), chunk);
     const fake = fakeUi();
-    const env = { apiOrigin: API, loadUi: () => Promise.resolve(fake.mount), loadCopy, result: null };
-    createSvc({ ...env, raw: { partnerId: 'pk_test_demo', successPath: '/done' } }).api.render(box('w1'));
+    const env = { apiOrigin: API, loadUi: () => Promise.resolve(fake.mount), loadCopy };
+    createSvc({ ...env, raw: { partnerId: 'pk_test_demo', successPath: '/done' } }, null)[0].render(box('w1'));
     await flush();
     expect(asked).toEqual([]);
     expect(fake.mounts).toHaveLength(1);
     const raw = { sessionToken: 'st', successPath: '/done', redemptionContext: 'A'.repeat(43) };
-    createSvc({ ...env, raw }).api.render(box('w2'));
+    createSvc({ ...env, raw }, null)[0].render(box('w2'));
     await flush();
     expect(asked).toEqual(['private']);
     // the UI mounts only once the chunk has run: it must see every status answer
@@ -205,13 +206,15 @@ describe('window.SVC', () => {
   it('reports INIT_FAILED when the blinding chunk cannot be loaded, and mounts no UI that would deliver no token', async () => {
     const fake = fakeUi();
     const errors: unknown[] = [];
-    const { api } = createSvc({
-      apiOrigin: API,
-      raw: { sessionToken: 'st', successPath: '/done', redemptionContext: 'A'.repeat(43) },
-      loadUi: () => Promise.resolve(fake.mount),
-      loadCopy: () => Promise.reject(new Error('copy')),
-      result: null,
-    });
+    const [api] = createSvc(
+      {
+        apiOrigin: API,
+        raw: { sessionToken: 'st', successPath: '/done', redemptionContext: 'A'.repeat(43) },
+        loadUi: () => Promise.resolve(fake.mount),
+        loadCopy: () => Promise.reject(new Error('copy')),
+      },
+      null,
+    );
     api.onError((error) => errors.push(error));
     api.render(box('w1'));
     await flush();
@@ -437,13 +440,15 @@ describe('window.SVC', () => {
   });
 
   it('keeps the result found in the address at start for consumeResult()', () => {
-    const { api } = createSvc({
-      raw: {},
-      apiOrigin: API,
-      loadUi: () => Promise.resolve(fakeUi().mount),
-      loadCopy: () => Promise.resolve(),
-      result: { attestation: 'a.b.c' },
-    });
+    const [api] = createSvc(
+      {
+        raw: {},
+        apiOrigin: API,
+        loadUi: () => Promise.resolve(fakeUi().mount),
+        loadCopy: () => Promise.resolve(),
+      },
+      { attestation: 'a.b.c' },
+    );
     expect(api.consumeResult()).toEqual({ attestation: 'a.b.c' });
     expect(api.consumeResult()).toBeNull();
   });
