@@ -12,7 +12,7 @@ export const lt: Copy = {
   creatingTitle: 'Ruošiama',
   creatingHelp: 'Tai užtruks vos kelias sekundes.',
   waitingTitle: 'Nuskaitykite QR kodą telefonu',
-  expiresIn: 'Kodas galioja dar {t}',
+  expiresIn: 'one=Kodas galioja dar {n} minutę|few=Kodas galioja dar {n} minutes|Kodas galioja dar {n} minučių',
   qrLabel: 'QR kodas, kurį nuskaitę telefonu patvirtinsite savo amžių',
   openHere: 'Atidaryti šiame įrenginyje',
   mobileTitle: 'Patvirtinkite savo amžių',
