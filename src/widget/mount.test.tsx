@@ -239,11 +239,11 @@ describe('mountWidget', () => {
     const live = root.querySelector('[role="status"]')!;
     expect(live.textContent).toBe('Scan this QR code with your phone');
     const countdown = root.querySelector('[data-testid="svc-countdown"]')!;
-    expect(countdown.textContent).toBe('This code expires in 5 minutes');
+    expect(countdown.textContent).toBe('This code expires in 5\u00a0minutes');
     await vi.advanceTimersByTimeAsync(59_000);
-    expect(countdown.textContent).toBe('This code expires in 5 minutes');
+    expect(countdown.textContent).toBe('This code expires in 5\u00a0minutes');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(countdown.textContent).toBe('This code expires in 4 minutes');
+    expect(countdown.textContent).toBe('This code expires in 4\u00a0minutes');
     expect(countdown.closest('[aria-live],[role="status"]')).toBeNull();
     expect(live.textContent).toBe('Scan this QR code with your phone');
   });

@@ -10,7 +10,7 @@ export const fr = {
   creatingHelp: 'Cela ne prend que quelques secondes.',
   waitingTitle: 'Scannez ce QR code avec votre téléphone',
   // the countdown, in whole minutes counted up: a sentence a plural category (plural.ts)
-  expiresIn: 'one=Ce code expire dans {n} minute|Ce code expire dans {n} minutes',
+  expiresIn: 'one=Ce code expire dans {n}\u00a0minute|Ce code expire dans {n}\u00a0minutes',
   qrLabel: 'QR code à scanner pour vérifier votre âge',
   openHere: 'Ouvrir sur cet appareil',
   mobileTitle: 'Vérifiez votre âge',

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../protocol/wire.ts';
+import { LOCALES, type Locale } from '../../protocol/wire.ts';
 import { ALL_COPY } from './all.ts';
 import { plural } from './plural.ts';
 
-/** The countdown's sentence in `locale` for `n` minutes, from the copy the widget ships. */
-const countdown = (locale: Locale, n: number): string => plural(locale, ALL_COPY[locale].expiresIn, n);
+/** The countdown's sentence in `locale` for `n` minutes, from the copy the widget ships (a no-break space as a space). */
+const countdown = (locale: Locale, n: number): string =>
+  plural(locale, ALL_COPY[locale].expiresIn, n).replace(/\u00a0/g, ' ');
 
 describe('plural: the countdown in words (design.md §20)', () => {
   it('takes the sentence of the category Intl.PluralRules gives, else the last one', () => {
@@ -57,5 +58,9 @@ describe('plural: the countdown in words (design.md §20)', () => {
     ['en', 5, 'This code expires in 5 minutes'],
   ])('says %s %i minutes as a native speaker does', (locale, n, sentence) => {
     expect(countdown(locale, n)).toBe(sentence);
+  });
+
+  it.each(LOCALES)('keeps the number and its word on one line in %s (a no-break space)', (locale) => {
+    expect(plural(locale, ALL_COPY[locale].expiresIn, 5)).toMatch(/(^|\s)5\u00a0\p{L}/u);
   });
 });

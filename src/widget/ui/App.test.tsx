@@ -146,7 +146,7 @@ describe('App: the countdown (design.md §20)', () => {
     return {
       role: timer.getAttribute('role'),
       live: timer.closest('[aria-live],[role="status"]'),
-      read: timer.textContent!,
+      read: timer.textContent!.replace(/\u00a0/g, ' '),
     };
   }
 
