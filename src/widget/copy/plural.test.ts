@@ -56,7 +56,7 @@ describe('plural: the countdown in words (design.md §20)', () => {
     ['mt', 11, 'Jiskadi fi żmien 11-il minuta'],
     ['fr', 1, 'Ce code expire dans 1 minute'],
     ['en', 5, 'This code expires in 5 minutes'],
-  ])('says %s %i minutes as a native speaker does', (locale, n, sentence) => {
+  ])('says the countdown in %s for %i minutes as a native speaker does', (locale, n, sentence) => {
     expect(countdown(locale, n)).toBe(sentence);
   });
 
