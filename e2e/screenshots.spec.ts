@@ -79,7 +79,7 @@ const shootCard = (page: Page, name: string) =>
     .screenshot({ path: `${DIR}${name}.png`, animations: 'disabled' });
 
 for (const locale of ['fr', 'de', 'en'] as const) {
-  test(`the compact card waiting on a computer, ${locale}: the countdown on one line, titles balanced`, async ({
+  test(`the compact card waiting on a computer, ${locale}: the countdown in words beside the QR code, titles balanced`, async ({
     page,
   }) => {
     const tag = loaderTag({ 'partner-id': 'pk_test_demo', 'success-path': '/success', size: 'compact', locale });

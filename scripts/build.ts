@@ -34,6 +34,7 @@ import { LOCALES, type Locale } from '../src/protocol/wire.ts';
 import { localeScriptUrl, PRIVATE_CHUNK } from '../src/shared/locale.ts';
 import { ALL_COPY } from '../src/widget/copy/all.ts';
 import { copyValues } from '../src/widget/copy/order.ts';
+import { copyGlobal } from '../src/widget/copy/register.ts';
 import { oxc } from '../vite.config.ts';
 import {
   BUDGETS,
@@ -69,18 +70,18 @@ const PAGES = [
 export const LAZY_LOCALES = LOCALES.filter((locale) => locale !== 'fr');
 
 /**
- * A locale script's whole source, as a virtual entry module: `registerCopy('de', [...])`, the
- * strings in the order of fr.ts's keys (src/widget/copy/order.ts), without the keys.
+ * A locale script's whole source, as a virtual entry module: `window.__svcCopy_de = [...]`
+ * (src/widget/copy/register.ts), the strings in the order of fr.ts's keys
+ * (src/widget/copy/order.ts), without the keys.
  */
 function localeEntry(locale: Locale): Plugin {
   const id = `\0svc-copy-${locale}`;
-  const register = JSON.stringify(resolve(root, 'src/widget/copy/register.ts'));
   return {
     name: 'svc:locale-entry',
     resolveId: (source) => (source === id ? id : null),
     load: (source) =>
       source === id
-        ? `import { registerCopy } from ${register};\nregisterCopy('${locale}', ${JSON.stringify(copyValues(ALL_COPY[locale]))});\n`
+        ? `window[${JSON.stringify(copyGlobal(locale))}] = ${JSON.stringify(copyValues(ALL_COPY[locale]))};\n`
         : null,
   };
 }

@@ -36,8 +36,8 @@ describe('checkBundle', () => {
     expect(checkBundle('loader', '(function(){console.log(`[svc]`,`ready`)})();')).toEqual([]);
   });
 
-  it('fails a loader over 2828 bytes gzip and a UI bundle over 12288', () => {
-    expect(BUDGETS).toEqual({ loader: 2828, ui: 12288, locale: 900, private: 32768 });
+  it('fails a loader over 2828 bytes gzip and a UI bundle over 12232 (what it weighed before the 24 languages)', () => {
+    expect(BUDGETS).toEqual({ loader: 2828, ui: 12232, locale: 900, private: 32768 });
     const big = noise(3000);
     expect(gzipSize(big)).toBeGreaterThan(2828);
     expect(checkBundle('loader', big)).toEqual([
@@ -45,7 +45,7 @@ describe('checkBundle', () => {
     ]);
     expect(checkBundle('ui', big)).toEqual([]);
     expect(checkBundle('ui', noise(12_000))).toEqual([]);
-    expect(checkBundle('ui', noise(12_400))[0]).toMatch(/^ui: \d+ bytes gzip, over its 12288 budget$/);
+    expect(checkBundle('ui', noise(12_400))[0]).toMatch(/^ui: \d+ bytes gzip, over its 12232 budget$/);
   });
 
   it('holds the blinding chunk to its own 32768 bytes, lets its libraries say "secretKey" and long messages, nothing else', () => {

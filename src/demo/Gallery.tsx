@@ -93,8 +93,8 @@ export function Gallery({ model }: { model: GalleryModel }) {
     <section aria-labelledby="gallery-title" class="gallery">
       <h2 id="gallery-title">Every state × theme</h2>
       <p class="lede">
-        Rendered with the real components and a frozen model (a fake QR payload, the countdown stopped at 4:32), so two
-        screenshots of this page are identical.
+        Rendered with the real components and a frozen model (a fake QR payload, the countdown stopped at 5 minutes), so
+        two screenshots of this page are identical.
       </p>
       <Pickers model={model} />
       <div class="gallery-rows">

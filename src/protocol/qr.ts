@@ -26,9 +26,9 @@ export function qrBitsOf(size: number, isDark: IsDark): QrModules {
 
 /** The module reader of a wire QR code, or null when it is malformed. */
 export function readQrBits(qr: unknown): { size: number; isDark: IsDark } | null {
-  const { size, bits } = (qr ?? {}) as Partial<QrModules>;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 21 || size > 177 || typeof bits !== 'string')
-    return null;
+  // what the checks below make true: Number.isInteger is false for anything but a number
+  const { size, bits } = (qr ?? {}) as QrModules;
+  if (!Number.isInteger(size) || size < 21 || size > 177 || typeof bits !== 'string') return null;
   let binary: string;
   try {
     binary = atob(bits);

@@ -10,7 +10,7 @@
 export const MIN_CONTRAST = 4.5;
 
 /** The card backgrounds of the two themes (styles.ts). */
-export const BACKGROUNDS = { dark: '#17191f', light: '#ffffff' } as const;
+export const BACKGROUNDS = { dark: '#17191f', light: '#fff' } as const;
 
 /** Red, green, blue of `#rgb` or `#rrggbb`, 0–255. */
 function channels(hex: string): number[] {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VerifyRequestCreated } from '../protocol/wire.ts';
+import { LOCALES, type VerifyRequestCreated } from '../protocol/wire.ts';
 import { qrBitsOf } from '../protocol/qr.ts';
 import { parseConfig, type RawConfig } from '../loader/config.ts';
 import { createUiLoader } from '../loader/inject.ts';
@@ -7,7 +7,7 @@ import { resolveLocale } from '../shared/locale.ts';
 import type { MountOptions, WidgetController, WidgetEvent } from '../shared/contract.ts';
 import { ALL_COPY } from './copy/all.ts';
 import { copyValues } from './copy/order.ts';
-import { COPY_GLOBAL, registerCopy } from './copy/register.ts';
+import { copyGlobal, registerCopy } from './copy/register.ts';
 import { mountWidget } from './mount.tsx';
 
 const REQUEST: VerifyRequestCreated = {
@@ -43,7 +43,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();
-  delete (window as unknown as Record<string, unknown>)[COPY_GLOBAL];
+  for (const locale of LOCALES) delete (window as unknown as Record<string, unknown>)[copyGlobal(locale)];
 });
 
 /** The loader's script loading, as the widget gets it (MountOptions.loadCopy). */
@@ -239,9 +239,11 @@ describe('mountWidget', () => {
     const live = root.querySelector('[role="status"]')!;
     expect(live.textContent).toBe('Scan this QR code with your phone');
     const countdown = root.querySelector('[data-testid="svc-countdown"]')!;
-    expect(countdown.textContent).toBe('This code expires in 5:00');
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(countdown.textContent).toBe('This code expires in 4:57');
+    expect(countdown.textContent).toBe('This code expires in 5\u00a0minutes');
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(countdown.textContent).toBe('This code expires in 5\u00a0minutes');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(countdown.textContent).toBe('This code expires in 4\u00a0minutes');
     expect(countdown.closest('[aria-live],[role="status"]')).toBeNull();
     expect(live.textContent).toBe('Scan this QR code with your phone');
   });

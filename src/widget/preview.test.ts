@@ -51,7 +51,9 @@ describe('renderPreview', () => {
     renderPreview(host, { state: 'waiting', theme: 'light', locale: 'en' });
     const root = shadowOf(host);
     expect(root.querySelector('svg[role="img"]')?.getAttribute('aria-label')).toMatch(/QR code/);
-    expect(root.querySelector('[data-testid="svc-countdown"]')?.textContent).toBe('This code expires in 4:32');
+    expect(root.querySelector('[data-testid="svc-countdown"]')?.textContent).toBe(
+      'This code expires in 5\u00a0minutes',
+    );
     expect(root.querySelector('a')?.getAttribute('href')).toBe(PREVIEW_DEEP_LINK);
   });
 

@@ -146,7 +146,7 @@ export const PREVIEW_OPENID4VP_QR: QrModules = {
     'UKEvFeJIjqFlZeBeT+BUNUD8rRYqZGs+Bxo/jQwj4sbo/ABWuTMWzjvEHjvxtXBsY/rMVArau0a1K1etOkbqkFmIdkTsdrHAfCxg1KUX' +
     'ul6IU/H8cf7dAH6dLd/11KTvl6o46M8444Y20GmusunfGqNipD8GwU5GotkEKchwpTyFanwnptat1p/rAy1X8k3BHGh20HFzOgA=',
 };
-/** The frozen countdown: 4:32. */
+/** The frozen countdown: 4:32 left, which the widget says as 5 minutes (Waiting.tsx). */
 export const PREVIEW_SECONDS_LEFT = 272;
 
 /**

@@ -20,9 +20,9 @@ export const CSS =
   `:host{all:initial;display:grid;min-height:inherit}` +
   `.card{--a:var(--svc-accent,#3454d1);--r:var(--svc-radius,16px);position:relative;box-sizing:border-box;` +
   `display:flex;flex-flow:column;` +
-  `gap:12px;width:100%;max-width:400px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
+  `gap:12px;max-width:400px;padding:14px 20px 20px;border:1px solid var(--line);border-radius:var(--r);` +
   `background:var(--bg);color:var(--fg);` +
-  `font:15px/1.45 var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-align:center}` +
+  `font:15px/1.45 var(--svc-font,system-ui,"Segoe UI",Roboto,sans-serif);text-align:center}` +
   `.dark,.auto{${DARK}}.light{${LIGHT}}@media(prefers-color-scheme:light){.auto{${LIGHT}}}` +
   `.head{display:flex;justify-content:space-between;align-items:center;font-size:13px;color:var(--mut)}` +
   `.badge{padding:0 6px;border:1px solid;border-radius:99px;color:var(--warn);font-size:11px;font-weight:600}` +
@@ -37,10 +37,11 @@ export const CSS =
   `.check path{stroke:var(--ok)}.cross path,.alert path{stroke:var(--bad)}.phone{animation:p 1.6s ease-in-out 3}` +
   `@keyframes s{to{transform:rotate(1turn)}}@keyframes p{50%{transform:scale(1.1)}}` +
   // The QR code's side is its width and height attributes (Qr.tsx), shrunk to a narrower card.
-  `.tile{border-radius:10px;background:#fff;line-height:0}.qr{display:block;max-width:100%;height:auto}.qr path{fill:#000}` +
-  `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border:0;border-radius:calc(var(--r)/2);` +
-  `background:var(--a);color:var(--on,#fff);font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
-  `.link{padding:6px 0;border:0;background:none;color:var(--lk);font:inherit;text-decoration:underline;text-wrap:balance;cursor:pointer}` +
+  `.tile{border-radius:10px;background:#fff}.qr{display:block;max-width:100%;height:auto}` +
+  `.button,.link{border:0;font:inherit;cursor:pointer}` +
+  `.button{box-sizing:border-box;min-height:44px;margin-top:8px;padding:11px 22px;border-radius:calc(var(--r)/2);` +
+  `background:var(--a);color:var(--on,#fff);font-weight:600;text-decoration:none}` +
+  `.link{padding:6px 0;background:none;color:var(--lk);text-decoration:underline;text-wrap:balance}` +
   `:focus-visible{outline:3px solid var(--lk);outline-offset:2px}` +
   // The words of a state (.text) and its buttons (.row) lay out as the state's own children;
   // the compact card (data-size="compact") puts them beside the QR code or the icon, buttons in a row.
@@ -76,7 +77,8 @@ let shared: CSSStyleSheet | undefined;
  * @example const legacyCss = !adoptStyles(root); // then render <style>{CSS}</style> into the root
  */
 export function adoptStyles(root: ShadowRoot, extra = ''): boolean {
-  if (!('adoptedStyleSheets' in root) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return false;
+  // every browser with adoptedStyleSheets has replaceSync (Chrome 73, Firefox 101, Safari 16.4)
+  if (!('adoptedStyleSheets' in root)) return false;
   const sheet = (css: string): CSSStyleSheet => {
     const made = new CSSStyleSheet();
     made.replaceSync(css);

@@ -4,6 +4,7 @@ import { ALL_COPY } from './all.ts';
 import { copyOf } from './index.ts';
 import { fr } from './fr.ts';
 import { copyFromValues, copyValues } from './order.ts';
+import { plural } from './plural.ts';
 import { registerCopy } from './register.ts';
 
 const KEYS = Object.keys(fr).sort();
@@ -64,12 +65,32 @@ describe('copy', () => {
     for (const [key, value] of Object.entries(ALL_COPY[locale])) {
       expect(value.trim(), `${locale}.${key}`).not.toBe('');
       expect(value, `${locale}.${key}`).toBe(value.trim());
-      expect(value, `${locale}.${key}`).not.toMatch(/TODO|\{(?!t\})/);
+      // `{n}`, the countdown's number, is the one placeholder (plural.ts)
+      expect(value, `${locale}.${key}`).not.toMatch(key == 'expiresIn' ? /TODO|\{(?!n\})/ : /TODO|[{}|=]/);
     }
   });
 
-  it.each(LOCALES)('keeps the countdown placeholder, once, in %s', (locale) => {
-    expect(ALL_COPY[locale].expiresIn.split('{t}')).toHaveLength(2);
+  // design.md §20: a count takes every plural category its language has, each a whole sentence
+  it.each(LOCALES)('writes the countdown as a sentence for every plural form %s gives a whole number', (locale) => {
+    const forms = ALL_COPY[locale].expiresIn.split('|');
+    const named = forms.slice(0, -1).map((form) => form.split('=')[0]);
+    // categories the language has, each once, and a last sentence for the rest
+    const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories as string[];
+    for (const category of named) expect(categories, `${locale}: ${category}`).toContain(category);
+    expect(new Set(named).size).toBe(named.length);
+    expect(forms.at(-1)).not.toContain('=');
+    for (const form of forms) expect(form.split('{n}'), `${locale}: ${form}`).toHaveLength(2);
+    const rules = new Intl.PluralRules(locale);
+    const byCategory = new Map<string, string>();
+    for (let n = 0; n <= 200; n++) {
+      const text = plural(locale, ALL_COPY[locale].expiresIn, n);
+      expect(text, `${locale} ${n}`).toContain(new Intl.NumberFormat(locale).format(n));
+      expect(text, `${locale} ${n}`).not.toMatch(/[{}|=]/);
+      // one sentence per category: 2 and 22 in Polish read alike, 2 and 5 do not
+      const category = rules.select(n);
+      if (byCategory.has(category)) expect(text.replace(/\d+/, '#')).toBe(byCategory.get(category));
+      else byCategory.set(category, text.replace(/\d+/, '#'));
+    }
   });
 
   it.each(LOCALES)('leaves no string of %s in English', (locale) => {

@@ -7,7 +7,7 @@ export const cs: Copy = {
   creatingTitle: 'Připravuje se',
   creatingHelp: 'Zabere to jen pár sekund.',
   waitingTitle: 'Naskenujte tento QR kód telefonem',
-  expiresIn: 'Kód vyprší za {t}',
+  expiresIn: 'one=Kód vyprší za {n}\u00a0minutu|few=Kód vyprší za {n}\u00a0minuty|Kód vyprší za {n}\u00a0minut',
   qrLabel: 'QR kód pro ověření věku telefonem',
   openHere: 'Otevřít na tomto zařízení',
   mobileTitle: 'Ověřte svůj věk',

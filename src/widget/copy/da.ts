@@ -11,7 +11,7 @@ export const da: Copy = {
   creatingTitle: 'Gør klar',
   creatingHelp: 'Det tager kun et par sekunder.',
   waitingTitle: 'Scan QR-koden med din telefon',
-  expiresIn: 'Koden udløber om {t}',
+  expiresIn: 'one=Koden udløber om {n}\u00a0minut|Koden udløber om {n}\u00a0minutter',
   qrLabel: 'QR-kode, du scanner med telefonen for at bekræfte din alder',
   openHere: 'Åbn på denne enhed',
   mobileTitle: 'Bekræft din alder',

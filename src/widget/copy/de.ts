@@ -7,7 +7,7 @@ export const de: Copy = {
   creatingTitle: 'Wird vorbereitet',
   creatingHelp: 'Das dauert nur wenige Sekunden.',
   waitingTitle: 'Scannen Sie den QR-Code mit Ihrem Smartphone',
-  expiresIn: 'Der Code läuft in {t} ab',
+  expiresIn: 'one=Der Code läuft in {n}\u00a0Minute ab|Der Code läuft in {n}\u00a0Minuten ab',
   qrLabel: 'QR-Code für die Altersprüfung',
   openHere: 'Auf diesem Gerät öffnen',
   mobileTitle: 'Bestätigen Sie Ihr Alter',

@@ -7,7 +7,7 @@ export const en: Copy = {
   creatingTitle: 'Getting ready',
   creatingHelp: 'This only takes a few seconds.',
   waitingTitle: 'Scan this QR code with your phone',
-  expiresIn: 'This code expires in {t}',
+  expiresIn: 'one=This code expires in {n}\u00a0minute|This code expires in {n}\u00a0minutes',
   qrLabel: 'QR code to scan with your phone to verify your age',
   openHere: 'Open on this device',
   mobileTitle: 'Verify your age',

@@ -7,7 +7,7 @@ export const es: Copy = {
   creatingTitle: 'Preparando la verificación',
   creatingHelp: 'Solo tardará unos segundos.',
   waitingTitle: 'Escanee este código QR con su móvil',
-  expiresIn: 'Este código caduca en {t}',
+  expiresIn: 'one=Este código caduca en {n}\u00a0minuto|Este código caduca en {n}\u00a0minutos',
   qrLabel: 'Código QR para escanear con su móvil y verificar su edad',
   openHere: 'Abrir en este dispositivo',
   mobileTitle: 'Verifique su edad',

@@ -12,7 +12,7 @@ export const et: Copy = {
   creatingTitle: 'Valmistame ette',
   creatingHelp: 'See võtab vaid mõne sekundi.',
   waitingTitle: 'Skannige QR-kood oma telefoniga',
-  expiresIn: 'Kood kehtib veel {t}',
+  expiresIn: 'one=Kood kehtib veel {n}\u00a0minut|Kood kehtib veel {n}\u00a0minutit',
   qrLabel: 'QR-kood vanuse tõendamiseks: skannige see oma telefoniga',
   openHere: 'Ava selles seadmes',
   mobileTitle: 'Tõendage oma vanust',

@@ -11,7 +11,7 @@ export const fi: Copy = {
   creatingTitle: 'Valmistellaan',
   creatingHelp: 'Tämä kestää vain muutaman sekunnin.',
   waitingTitle: 'Skannaa tämä QR-koodi puhelimellasi',
-  expiresIn: 'Koodi on voimassa vielä {t}',
+  expiresIn: 'one=Koodi on voimassa vielä {n}\u00a0minuutin|Koodi on voimassa vielä {n}\u00a0minuuttia',
   qrLabel: 'QR-koodi, jonka skannaamalla todennat ikäsi puhelimella',
   openHere: 'Avaa tällä laitteella',
   mobileTitle: 'Todenna ikäsi',

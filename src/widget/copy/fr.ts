@@ -9,7 +9,8 @@ export const fr = {
   creatingTitle: 'Préparation en cours',
   creatingHelp: 'Cela ne prend que quelques secondes.',
   waitingTitle: 'Scannez ce QR code avec votre téléphone',
-  expiresIn: 'Ce code expire dans {t}',
+  // the countdown, in whole minutes counted up: a sentence for each plural category (plural.ts)
+  expiresIn: 'one=Ce code expire dans {n}\u00a0minute|Ce code expire dans {n}\u00a0minutes',
   qrLabel: 'QR code à scanner pour vérifier votre âge',
   openHere: 'Ouvrir sur cet appareil',
   mobileTitle: 'Vérifiez votre âge',

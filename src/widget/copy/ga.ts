@@ -11,7 +11,7 @@ export const ga: Copy = {
   creatingTitle: 'Á ullmhú',
   creatingHelp: 'Ní thógfaidh sé seo ach cúpla soicind.',
   waitingTitle: 'Scan an cód QR le do ghuthán',
-  expiresIn: 'Éagfaidh an cód i gceann {t}',
+  expiresIn: 'Éagfaidh an cód i gceann {n}\u00a0nóiméad',
   qrLabel: 'Cód QR le scanadh le do ghuthán chun d’aois a fhíorú',
   openHere: 'Oscail ar an ngléas seo',
   mobileTitle: 'Fíoraigh d’aois',

@@ -7,7 +7,7 @@ export const hr: Copy = {
   creatingTitle: 'Priprema u tijeku',
   creatingHelp: 'To traje samo nekoliko sekundi.',
   waitingTitle: 'Skenirajte ovaj QR kôd telefonom',
-  expiresIn: 'Kôd vrijedi još {t}',
+  expiresIn: 'one=Kôd vrijedi još {n}\u00a0minutu|few=Kôd vrijedi još {n}\u00a0minute|Kôd vrijedi još {n}\u00a0minuta',
   qrLabel: 'QR kôd za provjeru dobi telefonom',
   openHere: 'Otvorite na ovom uređaju',
   mobileTitle: 'Potvrdite svoju dob',

@@ -10,7 +10,7 @@ export const hu: Copy = {
   creatingTitle: 'Előkészítés',
   creatingHelp: 'Ez csak néhány másodpercig tart.',
   waitingTitle: 'Olvassa be ezt a QR-kódot a telefonjával',
-  expiresIn: 'A kód {t} múlva lejár',
+  expiresIn: 'A kód {n}\u00a0perc múlva lejár',
   qrLabel: 'QR-kód, amelyet a telefonjával beolvasva igazolhatja az életkorát',
   openHere: 'Megnyitás ezen az eszközön',
   mobileTitle: 'Igazolja az életkorát',

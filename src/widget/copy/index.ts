@@ -23,14 +23,13 @@ export function copyOf(locale: Locale): Copy | undefined {
 }
 
 /**
- * The copy of `locale`, running its script first when it is not here yet (`load` is the
- * loader's, MountOptions.loadCopy: it adds each script once, and again after a failure).
+ * The copy of a `locale` that {@link copyOf} does not have yet, once its script has run (`load`
+ * is the loader's, MountOptions.loadCopy: it adds each script once, and again after a failure).
  * Rejects when the script cannot be loaded or did not hand its strings over; the caller falls
  * back.
  *
- * @example const copy = await loadCopy('nl', options.loadCopy);
+ * @example const copy = copyOf('nl') ?? (await loadCopy('nl', options.loadCopy));
  */
 export function loadCopy(locale: Locale, load: (locale: Locale) => Promise<unknown>): Promise<Copy> {
-  const here = copyOf(locale);
-  return here ? Promise.resolve(here) : load(locale).then(() => copyOf(locale) ?? Promise.reject(new Error('copy')));
+  return load(locale).then(() => copyOf(locale) ?? Promise.reject(new Error('copy')));
 }

@@ -10,7 +10,7 @@ export const it: Copy = {
   creatingTitle: 'Preparazione in corso',
   creatingHelp: 'Ci vorrà solo qualche secondo.',
   waitingTitle: 'Inquadri questo codice QR con lo smartphone',
-  expiresIn: 'Questo codice scade tra {t}',
+  expiresIn: 'one=Questo codice scade tra {n}\u00a0minuto|Questo codice scade tra {n}\u00a0minuti',
   qrLabel: 'Codice QR da inquadrare con lo smartphone per verificare la sua età',
   openHere: 'Apri su questo dispositivo',
   mobileTitle: 'Verifichi la sua età',

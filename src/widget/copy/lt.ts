@@ -12,7 +12,8 @@ export const lt: Copy = {
   creatingTitle: 'Ruošiama',
   creatingHelp: 'Tai užtruks vos kelias sekundes.',
   waitingTitle: 'Nuskaitykite QR kodą telefonu',
-  expiresIn: 'Kodas galioja dar {t}',
+  expiresIn:
+    'one=Kodas galioja dar {n}\u00a0minutę|few=Kodas galioja dar {n}\u00a0minutes|Kodas galioja dar {n}\u00a0minučių',
   qrLabel: 'QR kodas, kurį nuskaitę telefonu patvirtinsite savo amžių',
   openHere: 'Atidaryti šiame įrenginyje',
   mobileTitle: 'Patvirtinkite savo amžių',

@@ -12,7 +12,8 @@ export const lv: Copy = {
   creatingTitle: 'Notiek sagatavošana',
   creatingHelp: 'Tas aizņems tikai dažas sekundes.',
   waitingTitle: 'Noskenējiet šo QR kodu ar tālruni',
-  expiresIn: 'Kods derīgs vēl {t}',
+  expiresIn:
+    'one=Kods derīgs vēl {n}\u00a0minūti|zero=Kods derīgs vēl {n}\u00a0minūšu|Kods derīgs vēl {n}\u00a0minūtes',
   qrLabel: 'QR kods, kas jānoskenē ar tālruni, lai apstiprinātu savu vecumu',
   openHere: 'Atvērt šajā ierīcē',
   mobileTitle: 'Apstipriniet savu vecumu',

@@ -13,7 +13,9 @@ export const mt: Copy = {
   creatingTitle: 'Qed nippreparaw',
   creatingHelp: 'Dan jieħu ftit sekondi biss.',
   waitingTitle: 'Skennja dan il-kodiċi QR bil-mowbajl tiegħek',
-  expiresIn: 'Jiskadi fi żmien {t}',
+  expiresIn:
+    'two=Jiskadi fi żmien {n}\u00a0minuti|few=Jiskadi fi żmien {n}\u00a0minuti|' +
+    'many=Jiskadi fi żmien {n}-il minuta|Jiskadi fi żmien {n}\u00a0minuta',
   qrLabel: 'Kodiċi QR biex tiskennjah bil-mowbajl u tivverifika l-età tiegħek',
   openHere: 'Iftaħ fuq dan l-apparat',
   mobileTitle: 'Ivverifika l-età tiegħek',

@@ -7,7 +7,7 @@ export const nl: Copy = {
   creatingTitle: 'Even geduld',
   creatingHelp: 'Dit duurt maar een paar seconden.',
   waitingTitle: 'Scan deze QR-code met uw telefoon',
-  expiresIn: 'Deze code verloopt over {t}',
+  expiresIn: 'one=Deze code verloopt over {n}\u00a0minuut|Deze code verloopt over {n}\u00a0minuten',
   qrLabel: 'QR-code om met uw telefoon te scannen en uw leeftijd te verifiëren',
   openHere: 'Openen op dit apparaat',
   mobileTitle: 'Bevestig uw leeftijd',

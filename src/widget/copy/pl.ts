@@ -11,7 +11,7 @@ export const pl: Copy = {
   creatingTitle: 'Przygotowywanie',
   creatingHelp: 'To potrwa tylko kilka sekund.',
   waitingTitle: 'Proszę zeskanować ten kod QR telefonem',
-  expiresIn: 'Kod wygaśnie za {t}',
+  expiresIn: 'one=Kod wygaśnie za {n}\u00a0minutę|few=Kod wygaśnie za {n}\u00a0minuty|Kod wygaśnie za {n}\u00a0minut',
   qrLabel: 'Kod QR do zeskanowania telefonem w celu weryfikacji wieku',
   openHere: 'Otwórz na tym urządzeniu',
   mobileTitle: 'Proszę potwierdzić swój wiek',

@@ -10,7 +10,7 @@ export const pt: Copy = {
   creatingTitle: 'Em preparação',
   creatingHelp: 'Demora apenas alguns segundos.',
   waitingTitle: 'Leia este código QR com o seu telemóvel',
-  expiresIn: 'Este código expira dentro de {t}',
+  expiresIn: 'one=Este código expira em {n}\u00a0minuto|Este código expira em {n}\u00a0minutos',
   qrLabel: 'Código QR para ler com o telemóvel e verificar a sua idade',
   openHere: 'Abrir neste dispositivo',
   mobileTitle: 'Verifique a sua idade',

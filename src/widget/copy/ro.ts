@@ -7,7 +7,8 @@ export const ro: Copy = {
   creatingTitle: 'Se pregătește',
   creatingHelp: 'Durează doar câteva secunde.',
   waitingTitle: 'Scanați acest cod QR cu telefonul',
-  expiresIn: 'Codul expiră în {t}',
+  expiresIn:
+    'one=Codul expiră în {n}\u00a0minut|few=Codul expiră în {n}\u00a0minute|Codul expiră în {n}\u00a0de minute',
   qrLabel: 'Cod QR de scanat cu telefonul pentru verificarea vârstei',
   openHere: 'Deschideți pe acest dispozitiv',
   mobileTitle: 'Verificați-vă vârsta',

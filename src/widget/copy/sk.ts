@@ -7,7 +7,8 @@ export const sk: Copy = {
   creatingTitle: 'Pripravuje sa',
   creatingHelp: 'Potrvá to len pár sekúnd.',
   waitingTitle: 'Naskenujte tento QR kód telefónom',
-  expiresIn: 'Kód je platný ešte {t}',
+  expiresIn:
+    'one=Kód je platný ešte {n}\u00a0minútu|few=Kód je platný ešte {n}\u00a0minúty|Kód je platný ešte {n}\u00a0minút',
   qrLabel: 'QR kód na overenie veku telefónom',
   openHere: 'Otvoriť v tomto zariadení',
   mobileTitle: 'Overte svoj vek',

@@ -7,7 +7,8 @@ export const sl: Copy = {
   creatingTitle: 'Pripravljamo',
   creatingHelp: 'To traja le nekaj sekund.',
   waitingTitle: 'Skenirajte to kodo QR s telefonom',
-  expiresIn: 'Koda velja še {t}',
+  expiresIn:
+    'one=Koda velja še {n}\u00a0minuto|two=Koda velja še {n}\u00a0minuti|few=Koda velja še {n}\u00a0minute|Koda velja še {n}\u00a0minut',
   qrLabel: 'Koda QR za preverjanje starosti s telefonom',
   openHere: 'Odprite v tej napravi',
   mobileTitle: 'Potrdite svojo starost',

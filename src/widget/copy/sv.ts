@@ -11,7 +11,7 @@ export const sv: Copy = {
   creatingTitle: 'Förbereder',
   creatingHelp: 'Det tar bara några sekunder.',
   waitingTitle: 'Skanna QR-koden med din mobil',
-  expiresIn: 'Koden går ut om {t}',
+  expiresIn: 'one=Koden går ut om {n}\u00a0minut|Koden går ut om {n}\u00a0minuter',
   qrLabel: 'QR-kod att skanna med mobilen för att verifiera din ålder',
   openHere: 'Öppna på den här enheten',
   mobileTitle: 'Verifiera din ålder',

@@ -7,6 +7,6 @@ import type { Layout } from '../../shared/contract.ts';
  * @example detectLayout() // 'mobile' on a phone
  */
 export function detectLayout(): Layout {
-  const coarse = typeof matchMedia === 'function' && matchMedia('(pointer:coarse)').matches && innerWidth < 820;
+  const coarse = matchMedia('(pointer:coarse)').matches && innerWidth < 820;
   return coarse || /Mobi|Android|iPhone|iPad/.test(navigator.userAgent) ? 'mobile' : 'desktop';
 }

@@ -22,8 +22,11 @@ describe('postWalletResponse (design.md §11)', () => {
     expect(await postWalletResponse('https://svc.test', created, Promise.resolve(credential))).toBe(true);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://svc.test/api/w/wallet-response/vr_1?pt=pt_1');
-    expect(init).toMatchObject({ method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8' } });
-    expect(JSON.parse(init.body as string)).toEqual(credential);
+    // what goes on the wire: a simple request (no preflight), text/plain by the Fetch standard's default
+    const sent = new Request(url, init);
+    expect(sent.method).toBe('POST');
+    expect(sent.headers.get('content-type')).toBe('text/plain;charset=UTF-8');
+    expect(await sent.json()).toEqual(credential);
   });
 
   it('is false, without posting, when the wallet declines (the promise rejects)', async () => {

@@ -23,9 +23,9 @@ export async function postWalletResponse(
     const credential = (await asked) as { protocol?: unknown; data?: unknown } | null;
     if (!credential || signal?.aborted) return false;
     const url = `${apiOrigin}/api/w/wallet-response/${encodeURIComponent(created.request_id)}?pt=${encodeURIComponent(created.poll_token)}`;
+    // a string body is sent as text/plain;charset=UTF-8 (the Fetch standard's default for one)
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
       body: JSON.stringify({ protocol: credential.protocol, data: credential.data }),
       signal,
     });

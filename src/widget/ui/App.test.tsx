@@ -138,6 +138,60 @@ describe('App: client proof mode on a phone', () => {
   });
 });
 
+describe('App: the countdown (design.md §20)', () => {
+  /** The countdown as a screen reader meets it: its role and what it reads (no part of it hidden from one). */
+  function countdown(props: Partial<ViewProps>): { role: string | null; live: Element | null; read: string } {
+    const timer = show(props).querySelector('[data-testid="svc-countdown"]')!;
+    expect(timer.querySelector('[aria-hidden]')).toBeNull();
+    return {
+      role: timer.getAttribute('role'),
+      live: timer.closest('[aria-live],[role="status"]'),
+      read: timer.textContent!.replace(/\u00a0/g, ' '),
+    };
+  }
+
+  it.each<[string, number, string]>([
+    ['pl', 272, 'Kod wygaśnie za 5 minut'],
+    ['pl', 150, 'Kod wygaśnie za 3 minuty'],
+    ['pl', 61, 'Kod wygaśnie za 2 minuty'],
+    ['pl', 60, 'Kod wygaśnie za 1 minutę'],
+    ['lv', 45, 'Kods derīgs vēl 1 minūti'],
+    ['ga', 130, 'Éagfaidh an cód i gceann 3 nóiméad'],
+    ['sl', 100, 'Koda velja še 2 minuti'],
+    ['fi', 240, 'Koodi on voimassa vielä 4 minuuttia'],
+    ['el', 1, 'Ο κωδικός λήγει σε 1 λεπτό'],
+    ['en', 59, 'This code expires in 1 minute'],
+  ])('reads in %s, %i seconds left, as a sentence in whole minutes counted up: “%s”', (lang, seconds, sentence) => {
+    const locale = lang as (typeof LOCALES)[number];
+    expect(countdown({ copy: ALL_COPY[locale], lang: locale, secondsLeft: seconds })).toEqual({
+      role: 'timer',
+      live: null,
+      read: sentence,
+    });
+  });
+
+  it('says under a minute as one minute, never 0 or a clock time, until the request is renewed', () => {
+    for (const seconds of [59, 30, 1, 0])
+      expect(countdown({ secondsLeft: seconds }).read).toBe('This code expires in 1 minute');
+  });
+
+  it('changes its words once a minute, not every second', () => {
+    const said = (seconds: number) => countdown({ secondsLeft: seconds }).read.replace(/\D+/g, '');
+    expect([300, 241, 240, 181, 180, 121, 120, 61, 60, 1].map(said)).toEqual([
+      '5',
+      '5',
+      '4',
+      '4',
+      '3',
+      '3',
+      '2',
+      '2',
+      '1',
+      '1',
+    ]);
+  });
+});
+
 describe('App: sizes', () => {
   it('draws the deep link’s QR code at 200 px in the regular card and 160 px in the compact one', () => {
     expect(qrOf(show()).pixels).toBe(200);

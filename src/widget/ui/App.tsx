@@ -87,6 +87,7 @@ export function App(p: ViewProps) {
     ) : (
       <Waiting
         copy={copy}
+        lang={p.lang}
         title={title}
         compact={p.size == 'compact'}
         deepLink={link}

@@ -4,6 +4,7 @@
  */
 import { h } from 'preact';
 import type { Copy } from '../copy/fr.ts';
+import { plural } from '../copy/plural.ts';
 import { Qr, type QrDrawing } from './Qr.tsx';
 
 /**
@@ -17,6 +18,8 @@ import { Qr, type QrDrawing } from './Qr.tsx';
  */
 export function Waiting(props: {
   copy: Copy;
+  /** the copy's language, for its plural rules */
+  lang: string;
   title: string;
   /** the compact card's smaller QR code (Qr.tsx) */
   compact: boolean;
@@ -28,7 +31,6 @@ export function Waiting(props: {
   onWallet?: () => void;
 }) {
   const { copy, deepLink, drawing, secondsLeft, onWallet } = props;
-  const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   return (
     <div class="state">
       <div class="tile">
@@ -36,9 +38,11 @@ export function Waiting(props: {
       </div>
       <div class="text">
         <h2 class="title">{props.title}</h2>
-        {/* role=timer is not live: screen readers hear state changes, not every tick */}
+        {/* role=timer is not live: screen readers hear state changes, not this. The minutes left,
+            counted up, in words for everyone (design.md §20): a screen reader would read m:ss as a
+            time of day, and the words change once a minute, not every second */}
         <p class="help" role="timer" data-testid="svc-countdown">
-          {copy.expiresIn.replace('{t}', clock)}
+          {plural(props.lang, copy.expiresIn, Math.ceil(secondsLeft / 60) || 1)}
         </p>
         {onWallet && (
           <button class="link" onClick={onWallet} data-testid="svc-use-wallet">
