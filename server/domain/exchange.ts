@@ -8,7 +8,14 @@ import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { ExchangeReplayRecord, NonceRead, NonceReadResult, PartnerRecord } from '../store/store.ts';
-import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken, passTokenRecordOf } from './pass-tokens.ts';
+import {
+  exchangeResponseOf,
+  INACTIVE,
+  introspectionOf,
+  issuePassToken,
+  passTokenExpiryOf,
+  passTokenRecordOf,
+} from './pass-tokens.ts';
 import { digestToken, isTokenShaped, newToken } from '../crypto/tokens.ts';
 
 /** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
@@ -130,11 +137,13 @@ export function grantReadWithNonce(
 ): GrantReadWithNonce | null {
   if (!grantCode.startsWith(PREFIX.grant) || !isTokenShaped(grantCode, 'grant')) return null;
   const passToken = newToken('pass');
+  const passDigest = digestToken(passToken);
   return {
     kind: 'grant',
     digest: digestToken(grantCode),
     replay: idempotencyKey === null ? null : { partnerId, idempotencyKey },
-    issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now) : null),
+    issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now, passDigest) : null),
+    issueAs: { partnerId, digest: passDigest, issuedAt: now, expiresAt: passTokenExpiryOf(now) },
     passToken,
   };
 }

@@ -49,13 +49,19 @@ export function issuePassToken(grant: GrantRecord, now: number): { passToken: st
 /**
  * The record of pass token `passToken` issued for `grant` at `now`: its digest only, the disclosed
  * attributes and how they were verified. Pure, so the store can run it inside the step that takes
- * the grant (design.md §23).
+ * the grant (design.md §23); Redis's script builds the same record from `NonceRead.issueAs`
+ * (store/redis/nonces-replay.ts), and the store tests compare the two.
  *
  * @example const record = passTokenRecordOf(grant, newToken('pass'), clock.now())
  */
-export function passTokenRecordOf(grant: GrantRecord, passToken: string, now: number): PassTokenRecord {
+export function passTokenRecordOf(
+  grant: GrantRecord,
+  passToken: string,
+  now: number,
+  digest = digestToken(passToken),
+): PassTokenRecord {
   return {
-    digest: digestToken(passToken),
+    digest,
     partnerId: grant.partnerId,
     requestId: grant.requestId,
     scopes: [...grant.scopes],
@@ -66,9 +72,14 @@ export function passTokenRecordOf(grant: GrantRecord, passToken: string, now: nu
     },
     method: grant.method,
     issuedAt: now,
-    expiresAt: now + LIMITS.passTokenTtlSeconds * 1000,
+    expiresAt: passTokenExpiryOf(now),
     generationTimeMs: grant.generationTimeMs,
   };
+}
+
+/** When a pass token issued at `now` expires (docs/partner-api.md: 4 hours). */
+export function passTokenExpiryOf(now: number): number {
+  return now + LIMITS.passTokenTtlSeconds * 1000;
 }
 
 /**
