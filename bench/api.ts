@@ -32,10 +32,10 @@
  *   BENCH_WAKEUPS (200) wake-ups measured
  *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
  *   BENCH_METRICS (1)   0: the service without its Prometheus metrics (on by default, as `npm start` runs it, design.md §17)
- *   BENCH_PROFILE (unset) a directory: each service run is sampled by the inspector's CPU profiler
- *                       (this process only, so the service and not the load generator) into
- *                       <dir>/<store>-<route>-<round>.cpuprofile; `tsx bench/profile-summary.ts <files>`
- *                       sums their self time by function and by package
+ *   BENCH_PROFILE (unset) a directory: every run is sampled by the inspector's CPU profiler (this
+ *                       process only: the server under load, never the load generator) into
+ *                       <dir>/[bare-]<store>-<route>-<n>.cpuprofile; `tsx bench/profile-summary.ts <files>`
+ *                       sums their self time by function and by owner
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -322,7 +322,8 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
 
     console.log('introspect (signed, active token)');
     const introspect = await compare(
-      () => run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies),
+      () =>
+        run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies, undefined, `bare-${kind}-introspect`),
       () =>
         run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies, storeProcess, `${kind}-introspect`),
     );
@@ -332,7 +333,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
     // Enough grants for one run (exchange writes more than introspection does, so it is slower).
     let grantCount = Math.ceil(median(introspect.service.map((m) => m.rps)) * SECONDS * 1.5) + 1000;
     const exchange = await compare(
-      () => run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants),
+      () => run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants, undefined, `bare-${kind}-exchange`),
       async () => {
         const grants = await putGrants(deps, grantCount);
         const measured = await run(

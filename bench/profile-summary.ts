@@ -3,7 +3,8 @@
  * see where a signed call's time goes: the top functions, and the time by owner, where node's own
  * internals (`node:*`, natives) are counted to the nearest caller that is not one of them, and an
  * owner is a package (`node_modules/<name>`) or a source file of this repository. Idle time is
- * left out; garbage collection is its own line.
+ * left out; garbage collection is its own line. The profiler samples wall time, so a busy machine
+ * inflates what waits in the kernel (a socket's writev) against what runs.
  *
  *   npx tsx bench/profile-summary.ts /tmp/prof/sqlite-introspect-*.cpuprofile
  */
@@ -28,6 +29,7 @@ if (files.length === 0) {
 
 const byFunction = new Map<string, number>();
 const byOwner = new Map<string, number>();
+const byCaller = new Map<string, number>();
 let total = 0;
 
 const isInternal = (url: string) => url === '' || url.startsWith('node:');
@@ -60,6 +62,11 @@ for (const file of files) {
       let at: number | undefined = id;
       while (at !== undefined && isInternal(nodes.get(at)!.callFrame.url)) at = parent.get(at);
       owner = at === undefined ? '(node internals)' : ownerOf(nodes.get(at)!.callFrame.url);
+      const caller = at === undefined ? null : nodes.get(at)!.callFrame;
+      const callerName = caller
+        ? `${caller.functionName || '(anonymous)'} ${ownerOf(caller.url)}:${caller.lineNumber + 1}`
+        : '(node internals)';
+      byCaller.set(callerName, (byCaller.get(callerName) ?? 0) + us);
     }
     byOwner.set(owner, (byOwner.get(owner) ?? 0) + us);
   }
@@ -73,3 +80,4 @@ const print = (title: string, table: Map<string, number>, rows: number) => {
 console.log(`${files.length} profile(s), ${(total / 1e6).toFixed(2)} s of samples (idle left out)`);
 print('by owner (node internals counted to their caller)', byOwner, 30);
 print('by function (self time)', byFunction, 40);
+print('by function, node internals counted to their caller', byCaller, 40);
