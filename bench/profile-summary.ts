@@ -2,9 +2,10 @@
  * Sums the self time of `.cpuprofile` files (bench/api.ts with BENCH_PROFILE=<dir>) so that one can
  * see where a signed call's time goes: the top functions, and the time by owner, where node's own
  * internals (`node:*`, natives) are counted to the nearest caller that is not one of them, and an
- * owner is a package (`node_modules/<name>`) or a source file of this repository. Idle time is
- * left out; garbage collection is its own line. The profiler samples wall time, so a busy machine
- * inflates what waits in the kernel (a socket's writev) against what runs.
+ * owner is a package (`node_modules/<name>`) or a source file of this repository. Idle time and
+ * the bench's own code (stopping the profiler) are left out; garbage collection is its own line.
+ * The profiler samples wall time, so a busy machine inflates what waits in the kernel (a socket's
+ * writev) against what runs.
  *
  *   npx tsx bench/profile-summary.ts /tmp/prof/sqlite-introspect-*.cpuprofile
  */
@@ -46,11 +47,17 @@ for (const file of files) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  /** The bench's own code (e.g. stopping the profiler): not the server's time. */
+  const underBench = (id: number): boolean => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      if (nodes.get(at)!.callFrame.url.endsWith('bench/api.ts')) return true;
+    return false;
+  };
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
-    if (functionName === '(idle)') continue;
+    if (functionName === '(idle)' || underBench(id)) continue;
     total += us;
     const where = url ? `${ownerOf(url)}:${lineNumber + 1}` : '';
     const name = `${functionName || '(anonymous)'} ${where}`.trim();
