@@ -32,10 +32,16 @@
  *   BENCH_WAKEUPS (200) wake-ups measured
  *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
  *   BENCH_METRICS (1)   0: the service without its Prometheus metrics (on by default, as `npm start` runs it, design.md §17)
+ *   BENCH_PROFILE (unset) a directory: every run is sampled by the inspector's CPU profiler (this
+ *                       process only: the server under load, never the load generator) into
+ *                       <dir>/[bare-]<store>-<route>-<n>.cpuprofile; `tsx bench/profile-summary.ts <files>`
+ *                       sums their self time by function and by owner
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +63,8 @@ const WAKEUPS = Number(process.env.BENCH_WAKEUPS ?? 200);
 /** Redis's appendfsync: always (the default here, nothing acknowledged is lost) or everysec, for comparison. */
 const FSYNC = process.env.BENCH_REDIS_FSYNC ?? 'always';
 const METRICS = process.env.BENCH_METRICS !== '0';
+const PROFILE_DIR = process.env.BENCH_PROFILE || null;
+let profiled = 0;
 type StoreKind = 'sqlite' | 'redis';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** More pre-signed requests than a run can send at the fastest rate seen on a small machine. */
@@ -153,7 +161,14 @@ function nextMessage(child: ChildProcess): Promise<LoadMessage> {
  * the server's event loop nor this process's CPU account: this process's CPU time while the load
  * runs is the server's (the bare server and the service take turns; the other one idles).
  */
-async function run(label: string, url: string, path: string, bodies: string[], store?: RedisServer): Promise<Measured> {
+async function run(
+  label: string,
+  url: string,
+  path: string,
+  bodies: string[],
+  store?: RedisServer,
+  profileAs?: string,
+): Promise<Measured> {
   process.stdout.write(`  ${label.padEnd(24)} `);
   const job: LoadJob = {
     url,
@@ -173,11 +188,23 @@ async function run(label: string, url: string, path: string, bodies: string[], s
   const next = () => nextMessage(child);
   child.send(job);
   if ((await next()).type !== 'ready') throw new Error('load generator: expected ready');
+  const profiler = PROFILE_DIR && profileAs ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpuBefore = process.cpuUsage();
   const storeBefore = store?.pid ? processCpuUs(store.pid) : null;
   child.send('go');
   const answer = await next();
   const cpu = process.cpuUsage(cpuBefore);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
+    mkdirSync(PROFILE_DIR!, { recursive: true });
+    writeFileSync(join(PROFILE_DIR!, `${profileAs}-${++profiled}.cpuprofile`), JSON.stringify(profile));
+  }
   const storeAfter = store?.pid ? processCpuUs(store.pid) : null;
   await exited;
   if (answer.type !== 'result') throw new Error('load generator: expected a result');
@@ -295,8 +322,10 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
 
     console.log('introspect (signed, active token)');
     const introspect = await compare(
-      () => run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies),
-      () => run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies, storeProcess),
+      () =>
+        run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies, undefined, `bare-${kind}-introspect`),
+      () =>
+        run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies, storeProcess, `${kind}-introspect`),
     );
 
     console.log('exchange (signed; each service run consumes grants put in the store just before it)');
@@ -304,7 +333,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
     // Enough grants for one run (exchange writes more than introspection does, so it is slower).
     let grantCount = Math.ceil(median(introspect.service.map((m) => m.rps)) * SECONDS * 1.5) + 1000;
     const exchange = await compare(
-      () => run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants),
+      () => run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants, undefined, `bare-${kind}-exchange`),
       async () => {
         const grants = await putGrants(deps, grantCount);
         const measured = await run(
@@ -313,6 +342,7 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
           '/v1/exchange',
           grants.map((code) => JSON.stringify({ grant_code: code })),
           storeProcess,
+          `${kind}-exchange`,
         );
         if (measured.used >= grantCount) console.log('    (the run used every grant put before it: it stopped early)');
         grantCount = Math.ceil(measured.rps * SECONDS * 1.5) + 1000;

@@ -140,15 +140,16 @@ export async function authenticatePartner(
   const timestamp = header(request, HEADERS.timestamp);
   const nonce = header(request, HEADERS.nonce);
   const signature = header(request, HEADERS.signature);
-  const missing = [
-    !partnerId && HEADER_NAMES[HEADERS.partnerId],
-    !timestamp && HEADER_NAMES[HEADERS.timestamp],
-    !nonce && HEADER_NAMES[HEADERS.nonce],
-    !signature && HEADER_NAMES[HEADERS.signature],
-    options.requireContentType && !request.headers['content-type'] && HEADER_NAMES['content-type'],
-  ].filter((name) => name !== false);
+  const contentTypeMissing = options.requireContentType && !request.headers['content-type'];
   const nonceMalformed = nonce !== undefined && nonce !== '' && !NONCE_PATTERN.test(nonce);
-  if (missing.length > 0 || nonceMalformed) {
+  if (!partnerId || !timestamp || !nonce || !signature || contentTypeMissing || nonceMalformed) {
+    const missing = [
+      !partnerId && HEADER_NAMES[HEADERS.partnerId],
+      !timestamp && HEADER_NAMES[HEADERS.timestamp],
+      !nonce && HEADER_NAMES[HEADERS.nonce],
+      !signature && HEADER_NAMES[HEADERS.signature],
+      contentTypeMissing && HEADER_NAMES['content-type'],
+    ].filter((name) => name !== false);
     const message = missingHeadersMessage(missing, nonceMalformed);
     throw new ServiceError('MISSING_HEADERS', { message, cause: message });
   }

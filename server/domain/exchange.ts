@@ -8,7 +8,14 @@ import { seal, unseal } from '../crypto/seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { ServiceError } from '../errors.ts';
 import type { ExchangeReplayRecord, NonceRead, NonceReadResult, PartnerRecord } from '../store/store.ts';
-import { exchangeResponseOf, INACTIVE, introspectionOf, issuePassToken, passTokenRecordOf } from './pass-tokens.ts';
+import {
+  exchangeResponseOf,
+  INACTIVE,
+  introspectionOf,
+  issuePassToken,
+  passTokenExpiryOf,
+  passTokenRecordOf,
+} from './pass-tokens.ts';
 import { digestToken, isTokenShaped, newToken } from '../crypto/tokens.ts';
 
 /** What an exchange replay is sealed for, with its grant code (crypto/seal.ts). */
@@ -130,11 +137,13 @@ export function grantReadWithNonce(
 ): GrantReadWithNonce | null {
   if (!grantCode.startsWith(PREFIX.grant) || !isTokenShaped(grantCode, 'grant')) return null;
   const passToken = newToken('pass');
+  const passDigest = digestToken(passToken);
   return {
     kind: 'grant',
     digest: digestToken(grantCode),
     replay: idempotencyKey === null ? null : { partnerId, idempotencyKey },
-    issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now) : null),
+    issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now, passDigest) : null),
+    issueAs: { partnerId, digest: passDigest, issuedAt: now, expiresAt: passTokenExpiryOf(now) },
     passToken,
   };
 }
@@ -146,11 +155,14 @@ export function grantReadWithNonce(
  *
  * @example passTokenReadWithNonce({ pass_token: 'p_…' }) // { kind: 'pass', digest }
  */
-export function passTokenReadWithNonce(body: unknown): NonceRead | null {
+export function passTokenReadWithNonce(body: unknown): PassReadWithNonce | null {
   const passToken = typeof body === 'object' && body !== null ? (body as { pass_token?: unknown }).pass_token : null;
   if (typeof passToken !== 'string' || !isTokenShaped(passToken, 'pass')) return null;
-  return { kind: 'pass', digest: digestToken(passToken) };
+  return { kind: 'pass', digest: digestToken(passToken), passToken };
 }
+
+/** A pass token to read with the nonce, and the token itself (never given to the store), so the route need not digest it again. */
+export type PassReadWithNonce = Extract<NonceRead, { kind: 'pass' }> & { passToken: string };
 
 /**
  * The state of a pass token (RFC 7662): `{active: false}` and nothing else for a malformed,
@@ -166,11 +178,11 @@ export async function introspectPassToken(
   readAhead: { read: NonceRead; result: NonceReadResult } | null = null,
 ): Promise<IntrospectResponse> {
   if (!isTokenShaped(passToken, 'pass')) return INACTIVE;
-  const digest = digestToken(passToken);
+  const read = readAhead?.read.kind === 'pass' ? (readAhead.read as Partial<PassReadWithNonce>) : null;
   const record =
-    readAhead?.read.kind === 'pass' && readAhead.read.digest === digest
-      ? readAhead.result.pass
-      : await deps.store.getPassToken(digest, deps.clock.now());
+    read && (read.passToken === passToken || read.digest === digestToken(passToken))
+      ? readAhead!.result.pass
+      : await deps.store.getPassToken(digestToken(passToken), deps.clock.now());
   if (!record || record.partnerId !== partner.id) return INACTIVE;
   return introspectionOf(record);
 }

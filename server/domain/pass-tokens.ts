@@ -49,13 +49,19 @@ export function issuePassToken(grant: GrantRecord, now: number): { passToken: st
 /**
  * The record of pass token `passToken` issued for `grant` at `now`: its digest only, the disclosed
  * attributes and how they were verified. Pure, so the store can run it inside the step that takes
- * the grant (design.md §23).
+ * the grant (design.md §23); Redis's script builds the same record from `NonceRead.issueAs`
+ * (store/redis/nonces-replay.ts), and the store tests compare the two.
  *
  * @example const record = passTokenRecordOf(grant, newToken('pass'), clock.now())
  */
-export function passTokenRecordOf(grant: GrantRecord, passToken: string, now: number): PassTokenRecord {
+export function passTokenRecordOf(
+  grant: GrantRecord,
+  passToken: string,
+  now: number,
+  digest = digestToken(passToken),
+): PassTokenRecord {
   return {
-    digest: digestToken(passToken),
+    digest,
     partnerId: grant.partnerId,
     requestId: grant.requestId,
     scopes: [...grant.scopes],
@@ -66,9 +72,14 @@ export function passTokenRecordOf(grant: GrantRecord, passToken: string, now: nu
     },
     method: grant.method,
     issuedAt: now,
-    expiresAt: now + LIMITS.passTokenTtlSeconds * 1000,
+    expiresAt: passTokenExpiryOf(now),
     generationTimeMs: grant.generationTimeMs,
   };
+}
+
+/** When a pass token issued at `now` expires (docs/partner-api.md: 4 hours). */
+export function passTokenExpiryOf(now: number): number {
+  return now + LIMITS.passTokenTtlSeconds * 1000;
 }
 
 /**
@@ -98,17 +109,17 @@ export function exchangeResponseOf(passToken: string, record: PassTokenRecord): 
  * @example introspectionOf(record) // { active: true, scope: 'age_verification', exp, iat, sub: 'vr_…', … }
  */
 export function introspectionOf(record: PassTokenRecord): IntrospectActive {
+  // Built in place rather than by spreads: this runs on every signed introspection.
+  const attributes = disclosedAttributes(record.scopes, record.attributes) as IntrospectActive['attributes'];
+  attributes.verification_method = record.attributes.verification_method ?? record.method;
+  if (record.attributes.verified_at !== undefined) attributes.verified_at = record.attributes.verified_at;
   return {
     active: true,
     scope: passScopeOf(record.scopes),
     exp: record.expiresAt,
     iat: record.issuedAt,
     sub: record.requestId,
-    attributes: {
-      ...disclosedAttributes(record.scopes, record.attributes),
-      verification_method: record.attributes.verification_method ?? record.method,
-      ...(record.attributes.verified_at !== undefined && { verified_at: record.attributes.verified_at }),
-    },
+    attributes,
     scopes_verified: [...record.scopes],
     proof_metadata: { proof_count: record.scopes.length, total_generation_time_ms: record.generationTimeMs },
   };

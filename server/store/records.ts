@@ -237,6 +237,14 @@ export type NonceRead =
        * after the script on Redis. Absent: the caller stores it.
        */
       issue?: (grant: GrantRecord) => PassTokenRecord | null;
+      /**
+       * `issue` as data, for a store that builds the record inside its own step (Redis: the
+       * script that takes the grant writes the pass token too, so an exchange is one round trip,
+       * design.md §23). It must describe what `issue` returns: `passTokenRecordOf` (domain/pass-tokens.ts)
+       * of the grant, when the grant is `partnerId`'s and live at `issuedAt`, with this `digest` and
+       * `expiresAt`; null otherwise. A store may ignore it and call `issue`.
+       */
+      issueAs?: { partnerId: string; digest: string; issuedAt: number; expiresAt: number };
     };
 
 /** What `Store.rememberNonceAnd` found; when `fresh` is false nothing was read, taken or changed. */

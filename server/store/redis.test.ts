@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.ts';
+import { grantReadWithNonce } from '../domain/index.ts';
+import { passTokenRecordOf } from '../domain/pass-tokens.ts';
+import { newToken } from '../crypto/tokens.ts';
 import { makeTestApp, putTestGrant, signedInject } from '../test/helpers.ts';
 import { startRedisServer, type RedisServer } from '../test/redis-server.ts';
 import { openRedisStore, TTL_MARGIN_MS } from './redis.ts';
@@ -456,7 +459,86 @@ describe('a signed partner call on Redis (design.md §23)', () => {
     }
   }
 
-  it('makes one round trip for an introspection, two for an exchange, and takes the grant once', async () => {
+  /**
+   * Commands the store's client sent Redis while `work` ran, each a round trip (MONITOR, from the
+   * connection that ran the scripts; a script's own commands and other connections left out).
+   */
+  async function roundTripsDuring(work: () => Promise<unknown>): Promise<string[]> {
+    const admin = new Redis(redis.url);
+    const monitor = await admin.monitor();
+    const probe = new Redis(redis.url);
+    await probe.ping();
+    const sent: { source: string; command: string }[] = [];
+    const marker = `marker-${Math.random()}`;
+    let markerSeen: () => void = () => {};
+    const seen = new Promise<void>((resolve) => (markerSeen = resolve));
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) return markerSeen();
+      if (source !== 'lua') sent.push({ source, command: args[0]!.toLowerCase() });
+    });
+    try {
+      await work();
+      await probe.echo(marker); // every command before it has reached the monitor once it shows
+      await seen;
+      const store = new Set(sent.filter((c) => c.command === 'evalsha').map((c) => c.source));
+      return sent.filter((c) => store.has(c.source)).map((c) => c.command);
+    } finally {
+      probe.disconnect();
+      monitor.disconnect();
+      admin.disconnect();
+    }
+  }
+
+  it("writes, in the exchange's script, exactly the pass token record passTokenRecordOf makes of the grant", async () => {
+    const store = await openOn(redis);
+    try {
+      const now = 1_790_000_000_123;
+      const grants: GrantRecord[] = [
+        { scopes: ['isAdult'], attributes: { age_over_18: true } },
+        // fields of scopes not requested are not disclosed; false, text, numbers and a nullifier are
+        {
+          scopes: ['isFrench', 'revealNationality', 'revealBirthYear', 'isUnique'],
+          attributes: { is_french: false, nationality: 'FRA', birth_year: 1990, nullifier: '0xabc', age_over_18: true },
+        },
+        { scopes: ['isEU', 'isAdult'], attributes: { is_eu: true, age_over_18: true }, method: 'provider_é/"x' },
+      ].map((partial, i) => ({
+        digest: `parity-grant-${i}`,
+        partnerId: 'pk_test_demo',
+        requestId: `vr_parity${i}`,
+        method: 'eudi_wallet',
+        verifiedAt: now - 61_000,
+        generationTimeMs: 4_321 + i,
+        expiresAt: now + 60_000,
+        ...partial,
+      })) as GrantRecord[];
+      for (const [i, grant] of grants.entries()) {
+        await store.putGrant(grant);
+        const read = grantReadWithNonce('pk_test_demo', newToken('grant'), null, now);
+        const taken = await store.rememberNonceAnd('pk_test_demo', `nonce-parity-0000${i}`, now + 60_000, now, {
+          ...read!,
+          digest: grant.digest,
+        });
+        const expected = passTokenRecordOf(grant, read!.passToken, now);
+        expect(taken.issued).toEqual(expected);
+        expect(await store.getPassToken(expected.digest, now)).toEqual(expected);
+      }
+      // another partner's grant is burnt and issues nothing
+      const foreign = { ...grants[0]!, digest: 'parity-grant-foreign', partnerId: 'pk_test_other' };
+      await store.putGrant(foreign);
+      const read = grantReadWithNonce('pk_test_demo', newToken('grant'), null, now)!;
+      const taken = await store.rememberNonceAnd('pk_test_demo', 'nonce-parity-foreign', now + 60_000, now, {
+        ...read,
+        digest: foreign.digest,
+      });
+      expect(taken).toMatchObject({ fresh: true, grant: foreign, issued: null });
+      expect(await store.getPassToken(read.issueAs!.digest, now)).toBeNull();
+      expect(await store.consumeGrant(foreign.digest, now)).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('makes one round trip for an introspection and one for an exchange, and takes the grant once', async () => {
     const t = await makeTestApp({ store: await openOn(redis) });
     try {
       const warm = await signedInject(t, { url: '/v1/exchange', body: { grant_code: await putTestGrant(t.deps) } });
@@ -471,14 +553,26 @@ describe('a signed partner call on Redis (design.md §23)', () => {
       expect(introspection).toEqual({ evalsha: 1, set: 1, get: 1 });
 
       const grantCode = await putTestGrant(t.deps);
+      let answers: { statusCode: number; json(): { pass_token?: string } }[] = [];
       const exchange = await commandsDuring(async () => {
-        const results = await Promise.all(
+        answers = await Promise.all(
           Array.from({ length: 5 }, () => signedInject(t, { url: '/v1/exchange', body: { grant_code: grantCode } })),
         );
-        expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+        expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
       });
-      // five scripts (nonce + GETDEL each), one GETDEL that found the grant, one SET of the pass token after it
+      // five scripts (nonce + GETDEL each); the one that found the grant wrote its pass token too
       expect(exchange).toEqual({ evalsha: 5, set: 6, getdel: 5 });
+      const issued = answers.find((r) => r.statusCode === 200)!.json().pass_token!;
+      const introspected = await signedInject(t, { url: '/v1/introspect', body: { pass_token: issued } });
+      expect(introspected.json()).toMatchObject({ active: true, sub: expect.stringMatching(/^vr_test/) });
+
+      // ...each a single round trip, whether it wins the grant or is refused: nothing but the script
+      const fresh = await putTestGrant(t.deps);
+      const trips = await roundTripsDuring(async () => {
+        expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: fresh } })).statusCode).toBe(200);
+        expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: fresh } })).statusCode).toBe(401);
+      });
+      expect(trips).toEqual(['evalsha', 'evalsha']);
     } finally {
       await t.close();
     }

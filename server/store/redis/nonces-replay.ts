@@ -1,13 +1,24 @@
 /**
  * What must happen once, in Redis: `nonce:<partner>:<n>` (its expiresAt) set NX, a Lua script
  * renewing one expired early by the caller's clock; on a signed partner call, one script sets it
- * and reads the pass token or takes the grant in the same round trip (design.md §23); `grant:<digest>` JSON, handed out once by
- * GETDEL (never GET then DEL); `replay:<partner>:<key>` a hash (e, d), first live writer wins in
- * Lua. With SVC_REDIS_MIN_REPLICAS ≥ 1 each write here waits for the replicas (replicated.ts).
+ * and reads the pass token, or takes the grant and writes its pass token, in the same round trip
+ * (design.md §23); `grant:<digest>` JSON, handed out once by GETDEL (never GET then DEL);
+ * `replay:<partner>:<key>` a hash (e, d), first live writer wins in Lua. With
+ * SVC_REDIS_MIN_REPLICAS ≥ 1 each write here waits for the replicas (replicated.ts).
  */
 import type { ExchangeReplayRecord, GrantRecord, PassTokenRecord, Store } from '../store.ts';
 import type { RedisConnection, Scripts as ScriptsOf } from './connection.ts';
 import { ttl } from './ttl.ts';
+import { SCOPE_FIELD } from '../../../src/protocol/scopes.ts';
+
+/** `{ isAdult = 'age_over_18', … }`: a Lua table of simple names and values. */
+function luaTable(record: Readonly<Record<string, string>>): string {
+  const pairs = Object.entries(record).map(([name, value]) => {
+    if (!/^\w+$/.test(name) || !/^\w+$/.test(value)) throw new Error(`not a simple name: ${name} = ${value}`);
+    return `${name} = '${value}'`;
+  });
+  return `{ ${pairs.join(', ')} }`;
+}
 
 const SCRIPTS = {
   /** after SET NX failed: renews a nonce the caller's clock sees expired; 1 if it did */
@@ -18,9 +29,12 @@ const SCRIPTS = {
     return 1`,
   /**
    * A signed partner call's one round trip (design.md §23). KEYS: nonce, then pass:<d> or
-   * grant:<d>, then replay:<partner>:<key> or nothing. ARGV: now, the nonce's expiresAt, its TTL,
-   * 'pass' or 'grant'. → {0} for a replayed nonce (nothing else touched); {1, pass JSON} ;
-   * {1, grant JSON taken by GETDEL}; {1, false, replay JSON} when a live replay answers first.
+   * grant:<d>, then replay:<partner>:<key> when ARGV[5] is 'r', then the pass token to issue when
+   * ARGV[6] is given. ARGV: now, the nonce's expiresAt, its TTL, 'pass' or 'grant', 'r' or '', and
+   * to issue: the partner, the pass token's digest, issuedAt, expiresAt, TTL. → {0} for a replayed
+   * nonce (nothing else touched); {1, pass JSON}; {1, false, replay JSON} when a live replay
+   * answers first; {1, grant JSON taken by GETDEL, false, pass token JSON} with the pass token
+   * stored when the grant is the partner's and live (passTokenRecordOf's record, built here).
    */
   nonceAnd: `
     if not redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3], 'NX') then
@@ -29,11 +43,41 @@ const SCRIPTS = {
       redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
     end
     if ARGV[4] == 'pass' then return {1, redis.call('GET', KEYS[2])} end
-    if KEYS[3] then
+    if ARGV[5] == 'r' then
       local replay = redis.call('HMGET', KEYS[3], 'e', 'd')
       if replay[1] and tonumber(replay[1]) > tonumber(ARGV[1]) then return {1, false, replay[2]} end
     end
-    return {1, redis.call('GETDEL', KEYS[2])}`,
+    local json = redis.call('GETDEL', KEYS[2])
+    if not json or not ARGV[6] then return {1, json} end
+    -- From here on nothing may raise (the grant is taken): whatever this cannot build exactly as
+    -- passTokenRecordOf does (cjson writes 14 significant digits; an empty list as {}) is left to
+    -- the caller, which issues it in a second round trip.
+    local decoded, grant = pcall(cjson.decode, json)
+    local function exact(n) return n == nil or (type(n) == 'number' and n == math.floor(n) and math.abs(n) < 1e14) end
+    if not decoded or type(grant) ~= 'table' or grant.partnerId ~= ARGV[6] or type(grant.expiresAt) ~= 'number'
+      or grant.expiresAt <= tonumber(ARGV[1]) or type(grant.scopes) ~= 'table' or #grant.scopes == 0
+      or type(grant.attributes) ~= 'table' or not exact(grant.verifiedAt) or not exact(grant.generationTimeMs) then
+      return {1, json}
+    end
+    local field = ${luaTable(SCOPE_FIELD)}
+    local attributes = {}
+    for _, scope in ipairs(grant.scopes) do
+      local name = field[scope]
+      local value = name and grant.attributes[name]
+      if value ~= nil then
+        if type(value) == 'table' or (type(value) == 'number' and not exact(value)) then return {1, json} end
+        attributes[name] = value
+      end
+    end
+    attributes.verification_method = grant.method
+    attributes.verified_at = grant.verifiedAt
+    local pass = cjson.encode({
+      digest = ARGV[7], partnerId = grant.partnerId, requestId = grant.requestId, scopes = grant.scopes,
+      attributes = attributes, method = grant.method, issuedAt = tonumber(ARGV[8]),
+      expiresAt = tonumber(ARGV[9]), generationTimeMs = grant.generationTimeMs,
+    })
+    redis.call('SET', KEYS[#KEYS], pass, 'PX', ARGV[10])
+    return {1, json, false, pass}`,
   /** ARGV: now, expiresAt, record JSON, TTL → the stored record JSON */
   putReplay: `
     local stored = redis.call('HMGET', KEYS[1], 'e', 'd')
@@ -66,9 +110,9 @@ function rememberNonce(conn: RedisConnection, scripts: Scripts): Store['remember
   };
 }
 
-type NonceAnswer = [0] | [1, string | null, (string | null)?];
+type NonceAnswer = [0] | [1, string | null, (string | null)?, (string | null)?];
 
-/** `Store.rememberNonceAnd`: the nonce and the token read in one script, so one round trip. */
+/** `Store.rememberNonceAnd`: the nonce and the token read, or the grant taken and its pass token written, in one script: one round trip. */
 function rememberNonceAnd(
   conn: RedisConnection,
   scripts: Scripts,
@@ -77,13 +121,20 @@ function rememberNonceAnd(
   const { call, prefix, minReplicas, writeHeld, unheld, client } = conn;
   return async (partnerId, nonce, expiresAt, now, read) => {
     const keys = [`${prefix}nonce:${encodeURIComponent(partnerId)}:${nonce}`];
+    const args: (string | number)[] = [now, expiresAt, ttl(expiresAt - now), read.kind];
+    const issueAs = read.kind === 'grant' && read.issue ? read.issueAs : undefined;
     if (read.kind === 'pass') keys.push(`${prefix}pass:${read.digest}`);
     else {
       keys.push(`${prefix}grant:${read.digest}`);
       if (read.replay)
         keys.push(`${prefix}replay:${encodeURIComponent(read.replay.partnerId)}:${read.replay.idempotencyKey}`);
+      args.push(read.replay ? 'r' : '');
+      if (issueAs) {
+        keys.push(`${prefix}pass:${issueAs.digest}`);
+        const { partnerId: owner, digest, issuedAt, expiresAt: until } = issueAs;
+        args.push(owner, digest, issuedAt, until, ttl(until - issuedAt));
+      }
     }
-    const args = [now, expiresAt, ttl(expiresAt - now), read.kind];
     let answer: NonceAnswer;
     if (minReplicas === 0) {
       answer = (await call('rememberNonceAnd', () => scripts.run('nonceAnd', keys, args))) as NonceAnswer;
@@ -93,18 +144,20 @@ function rememberNonceAnd(
       );
       answer = value;
       if (answer[0] === 1 && !held) {
-        // A grant taken but not held by the replicas goes back (it was handed to nobody), as takeHeld does.
+        // A grant taken but not held by the replicas goes back (it was handed to nobody), as
+        // takeHeld does, and the pass token written for it goes (nobody has it).
         const taken = read.kind === 'grant' ? answer[1] : null;
         if (taken) {
           const px = ttl((JSON.parse(taken) as GrantRecord).expiresAt - now);
           await client.set(keys[1]!, taken, 'PX', px, 'NX').catch(() => {});
         }
+        if (answer[3] && issueAs) await client.del(keys.at(-1)!).catch(() => {});
         throw unheld('rememberNonceAnd');
       }
     }
     const result = { fresh: answer[0] === 1, pass: null, grant: null, replay: null, issued: null };
     if (answer[0] === 0) return result;
-    const [, json, replay] = answer;
+    const [, json, replay, issuedJson] = answer;
     if (read.kind === 'pass') {
       const pass = json ? (JSON.parse(json) as PassTokenRecord) : null;
       return { ...result, pass: pass && pass.expiresAt > now ? pass : null };
@@ -112,7 +165,8 @@ function rememberNonceAnd(
     if (replay) return { ...result, replay: JSON.parse(replay) as ExchangeReplayRecord };
     const parsed = json ? (JSON.parse(json) as GrantRecord) : null;
     const grant = parsed && parsed.expiresAt > now ? parsed : null;
-    // The pass token goes in a second round trip: its record is made from the grant the script returned.
+    // Written by the script (issueAs); otherwise, e.g. a store caller without issueAs, in a second round trip.
+    if (issuedJson) return { ...result, grant, issued: JSON.parse(issuedJson) as PassTokenRecord };
     const issued = grant && read.issue ? read.issue(grant) : null;
     if (issued) await putPassToken(issued);
     return { ...result, grant, issued };
