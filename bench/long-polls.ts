@@ -11,21 +11,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { makeTempDir, PARTNERS, REPO_ROOT } from '../server/test/helpers.ts';
+import { freePort } from '../server/test/free-port.ts';
 
 const WAITERS = Number(process.env.BENCH_WAITERS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** user + system CPU seconds and RSS bytes of `pid`, from /proc. */
 function usage(pid: number): { cpuSeconds: number; rssBytes: number } {

@@ -10,6 +10,7 @@ import { runCli } from '../server/cli/dispatch.ts';
 import { runKeysCommand } from '../server/cli/keys.ts';
 import { runPartnersCommand } from '../server/cli/partners.ts';
 import { buildReason, devLogFormatter, portsInUse, readyBanner, superviseChildren } from './start.ts';
+import { freePort } from '../server/test/free-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -408,16 +409,6 @@ describe('npm start under Ctrl-C (a signal to its whole process group)', () => {
     }
   }, 600_000);
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer().on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 interface StartPorts {
   service: number;

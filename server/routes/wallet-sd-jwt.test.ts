@@ -27,6 +27,7 @@ import { STATUS_MEDIA_TYPE } from '../wallet/trust/status-list.ts';
 import { makeTempDir, makeTestApp, signedInject, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
+import { freePort } from '../test/free-port.ts';
 
 const issuer = loadSandboxIssuer();
 // fr-adult-f's birth date: what must never leave the verifier.
@@ -48,15 +49,6 @@ afterEach(async () => {
 afterAll(() => temp.remove());
 
 /** A port free a moment ago, for an app that must know its URL before it listens. */
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    }),
-  );
-}
 
 /**
  * A sandbox app listening on loopback at its SVC_APP_URL, so that it fetches its own status list

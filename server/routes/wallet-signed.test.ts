@@ -7,7 +7,6 @@
  */
 import { compactVerify, decodeProtectedHeader, importX509 } from 'jose';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runWalletCommand } from '../cli/wallet.ts';
@@ -24,6 +23,7 @@ import { makeTestApp, type TestApp } from '../test/helpers.ts';
 import { personaOf } from '../test/personas.ts';
 import { PARTNER_ORIGIN, pollStatus, startStandardFlow, type Flow } from '../test/verify-flow.ts';
 import { DEFAULT_WALLET_FIXTURES } from '../wallet/trust/anchors.ts';
+import { freePort } from '../test/free-port.ts';
 
 const ACCESS_ENV = {
   SVC_WALLET_ACCESS_CERT: join(DEFAULT_WALLET_FIXTURES, 'sandbox-access.pem'),
@@ -38,15 +38,6 @@ afterEach(async () => {
   await t?.close();
   logLines = [];
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The app on a real port, so the wallet's fetch and post go over HTTP. */
 async function listening(env: Record<string, string> = ACCESS_ENV): Promise<TestApp & { apiUrl: string }> {

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import {
   createDirectPost,
   type WalletTamper,
 } from '../sandbox/wallet/sandbox-wallet.ts';
+import { freePort } from '../test/free-port.ts';
 
 const issuer = loadSandboxIssuer();
 // A date inside the committed sandbox issuer's validity.
@@ -550,15 +550,6 @@ describe('POST /api/m/requests/:requestId/wallet-response (the wallet on the pho
 });
 
 describe('the sandbox phone with the wallet path offered', () => {
-  function freePort(): Promise<number> {
-    return new Promise((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-    });
-  }
-
   async function listening(): Promise<TestApp> {
     const port = await freePort();
     const app = await walletApp({ SVC_API_URL: `http://127.0.0.1:${port}` });

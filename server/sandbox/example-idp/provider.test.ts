@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { loadPersonas } from '../personas.ts';
 import { startExampleProvider, type ExampleProvider } from './provider.ts';
 import { readExampleSetup } from './setup.ts';
 import { signInAtExampleProvider } from './sign-in.ts';
+import { freePort } from '../../test/free-port.ts';
 
 const REDIRECT_URI = 'http://localhost:8787/m/callback';
 const SECRET = 'example-secret-0123456789';
@@ -38,17 +38,6 @@ async function authorizationUrl(): Promise<URL> {
     { redirectUri: REDIRECT_URI, scopes: ['isAdult', 'isFrench'], locale: 'en' },
   );
   return new URL(start.authorizationUrl);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('example identity provider', () => {
