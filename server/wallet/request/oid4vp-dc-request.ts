@@ -61,20 +61,35 @@ export async function createOid4vpDcMaterial(): Promise<Oid4vpDcMaterial> {
 export function oid4vpDcRequestOf(material: Pick<Oid4vpDcMaterial, 'nonce' | 'publicJwk'>, dcqlQuery: DcqlQuery) {
   const request: Oid4vpDcRequest = {
     protocol: OID4VP_DC_API_PROTOCOL,
-    data: {
-      response_type: 'vp_token',
-      response_mode: DC_API_RESPONSE_MODE,
-      nonce: material.nonce,
-      dcql_query: dcqlQuery,
-      client_metadata: {
-        jwks: { keys: [{ ...material.publicJwk }] },
-        encrypted_response_enc_values_supported: [...UNSIGNED_ANSWER_JWE_ENCS],
-        vp_formats_supported: {
-          mso_mdoc: {},
-          ...(dcqlQuery.credentials.some((c) => c.format === SD_JWT_FORMAT) ? { [SD_JWT_FORMAT]: SD_JWT_ALGS } : {}),
-        },
+    data: dcRequestParameters(material, dcqlQuery, UNSIGNED_ANSWER_JWE_ENCS),
+  };
+  return request;
+}
+
+/**
+ * The parameters an OpenID4VP request over the DC API carries, unsigned or inside a signed request
+ * object (signed-dc-request.ts): the answer encrypted to the material's key with one of `encs`,
+ * the SD-JWT format announced only when the query asks for it.
+ *
+ * @example const data = dcRequestParameters(material, dcqlQuery, ANSWER_JWE_ENCS)
+ */
+export function dcRequestParameters(
+  material: Pick<Oid4vpDcMaterial, 'nonce' | 'publicJwk'>,
+  dcqlQuery: DcqlQuery,
+  encs: readonly string[],
+): Oid4vpDcRequest['data'] {
+  return {
+    response_type: 'vp_token',
+    response_mode: DC_API_RESPONSE_MODE,
+    nonce: material.nonce,
+    dcql_query: dcqlQuery,
+    client_metadata: {
+      jwks: { keys: [{ ...material.publicJwk }] },
+      encrypted_response_enc_values_supported: [...encs],
+      vp_formats_supported: {
+        mso_mdoc: {},
+        ...(dcqlQuery.credentials.some((c) => c.format === SD_JWT_FORMAT) ? { [SD_JWT_FORMAT]: SD_JWT_ALGS } : {}),
       },
     },
   };
-  return request;
 }

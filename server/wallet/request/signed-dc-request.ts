@@ -47,7 +47,7 @@ import { encodeBase64Url } from '../keys.ts';
 import { ecJwkToCoseKey } from '../formats/cose-keys.ts';
 import { createDcapiSessionTranscript } from '../formats/session-transcript.ts';
 import { mdocContext } from '../formats/mdoc-context.ts';
-import { DC_API_RESPONSE_MODE, type Oid4vpDcMaterial, SD_JWT_FORMAT, SD_JWT_ALGS } from './oid4vp-dc-request.ts';
+import { dcRequestParameters, type Oid4vpDcMaterial } from './oid4vp-dc-request.ts';
 import { ANSWER_JWE_ENCS, OID4VP_DC_API_SIGNED_PROTOCOL } from '../profile.ts';
 import { REQUEST_OBJECT_TYP } from './request-object.ts';
 import type { SignedDcRequests } from '../../store/store.ts';
@@ -87,18 +87,7 @@ export function signedDcRequestPayload(
     iat: Math.floor(issuedAt / 1000),
     client_id: clientId,
     expected_origins: [origin],
-    response_type: 'vp_token',
-    response_mode: DC_API_RESPONSE_MODE,
-    nonce: material.nonce,
-    dcql_query: dcqlQuery,
-    client_metadata: {
-      jwks: { keys: [{ ...material.publicJwk }] },
-      encrypted_response_enc_values_supported: [...ANSWER_JWE_ENCS],
-      vp_formats_supported: {
-        mso_mdoc: {},
-        ...(dcqlQuery.credentials.some((c) => c.format === SD_JWT_FORMAT) ? { [SD_JWT_FORMAT]: SD_JWT_ALGS } : {}),
-      },
-    },
+    ...dcRequestParameters(material, dcqlQuery, ANSWER_JWE_ENCS),
   };
 }
 
