@@ -49,7 +49,7 @@ export async function exchangeGrant(
       : null;
   if (idempotencyKey !== null) {
     const replayed = ahead
-      ? replayAnswer(ahead.replay, grantCode, grantDigest)
+      ? await replayAnswer(deps, ahead.replay, grantCode, grantDigest)
       : await findReplay(deps, partner, idempotencyKey, grantCode, grantDigest);
     if (replayed) return replayed;
   }
@@ -71,25 +71,24 @@ export async function exchangeGrant(
   if (grant.partnerId !== partner.id)
     throw new ServiceError('GRANT_INVALID', { cause: 'grant belongs to another partner' });
 
-  // Stored in the nonce's step already (grantReadWithNonce), or now.
+  // Stored in the nonce's step already (grantReadWithNonce), with its replay record, or now.
   const minted = (read as Partial<GrantReadWithNonce> | undefined)?.passToken;
   const issued = ahead?.issued && minted ? { passToken: minted, record: ahead.issued } : null;
   const { passToken, record } = issued ?? issuePassToken(grant, now);
   if (!issued) await deps.store.putPassToken(record);
-  const response = exchangeResponseOf(passToken, record);
-  if (idempotencyKey !== null) {
+  if (idempotencyKey !== null && !(issued && read?.kind === 'grant' && read.replaySealed)) {
     await deps.store.putExchangeReplay(
       {
         partnerId: partner.id,
         idempotencyKey,
         grantDigest,
-        sealedResponse: seal(grantCode, SEAL_PURPOSE, JSON.stringify(response)),
+        sealedResponse: seal(grantCode, SEAL_PURPOSE, passToken),
         expiresAt: grant.expiresAt,
       },
       now,
     );
   }
-  return response;
+  return exchangeResponseOf(passToken, record);
 }
 
 /** The first answer for this key, if this same grant code produced it; GRANT_INVALID for another code. */
@@ -100,22 +99,34 @@ async function findReplay(
   grantCode: string,
   grantDigest: string,
 ): Promise<ExchangeResponse | null> {
-  return replayAnswer(await deps.store.getExchangeReplay(partner.id, key, deps.clock.now()), grantCode, grantDigest);
+  const replay = await deps.store.getExchangeReplay(partner.id, key, deps.clock.now());
+  return replayAnswer(deps, replay, grantCode, grantDigest);
 }
 
-/** A stored replay's answer for this grant code; null for none; GRANT_INVALID for another code's. */
-function replayAnswer(
+/**
+ * A stored replay's answer for this grant code, rebuilt from the pass token it holds (the first
+ * answer, exactly: exchangeResponseOf of the same token and record); null for none; GRANT_INVALID
+ * for another code's, or once that pass token is gone. A record from before replays were written
+ * in the nonce's step holds the answer itself.
+ */
+async function replayAnswer(
+  deps: PartnerApiDeps,
   replay: ExchangeReplayRecord | null,
   grantCode: string,
   grantDigest: string,
-): ExchangeResponse | null {
+): Promise<ExchangeResponse | null> {
   if (!replay) return null;
   if (replay.grantDigest !== grantDigest)
     throw new ServiceError('GRANT_INVALID', { cause: 'idempotency key was used with another grant code' });
   const plaintext = unseal(grantCode, SEAL_PURPOSE, replay.sealedResponse);
   if (plaintext === null)
     throw new ServiceError('GRANT_INVALID', { cause: 'stored replay does not open with this grant code' });
-  return JSON.parse(plaintext) as ExchangeResponse;
+  if (plaintext.startsWith('{')) return JSON.parse(plaintext) as ExchangeResponse;
+  const record = isTokenShaped(plaintext, 'pass')
+    ? await deps.store.getPassToken(digestToken(plaintext), deps.clock.now())
+    : null;
+  if (!record) throw new ServiceError('GRANT_INVALID', { cause: "the first answer's pass token is gone" });
+  return exchangeResponseOf(plaintext, record);
 }
 
 /** A grant to take with the nonce, and the pass token minted for it beforehand (never given to the store). */
@@ -123,7 +134,8 @@ export type GrantReadWithNonce = Extract<NonceRead, { kind: 'grant' }> & { passT
 
 /**
  * The grant a valid exchange names, to take in the nonce's store step, with the pass token the
- * store writes for it in that same step where it can (design.md §23; SQLite: one transaction);
+ * store writes for it in that same step where it can (design.md §23; SQLite: one transaction),
+ * and, with an Idempotency-Key, the replay record's sealed pass token, written in that step too;
  * null when the code is not a grant's shape (the exchange then refuses it without the store).
  * Another partner's grant is taken (burnt) but issues nothing.
  *
@@ -138,12 +150,14 @@ export function grantReadWithNonce(
   if (!grantCode.startsWith(PREFIX.grant) || !isTokenShaped(grantCode, 'grant')) return null;
   const passToken = newToken('pass');
   const passDigest = digestToken(passToken);
+  const keyed = idempotencyKey !== null;
   return {
     kind: 'grant',
     digest: digestToken(grantCode),
-    replay: idempotencyKey === null ? null : { partnerId, idempotencyKey },
+    replay: keyed ? { partnerId, idempotencyKey } : null,
     issue: (grant) => (grant.partnerId === partnerId ? passTokenRecordOf(grant, passToken, now, passDigest) : null),
     issueAs: { partnerId, digest: passDigest, issuedAt: now, expiresAt: passTokenExpiryOf(now) },
+    ...(keyed && { replaySealed: seal(grantCode, SEAL_PURPOSE, passToken) }),
     passToken,
   };
 }

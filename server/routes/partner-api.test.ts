@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/protocol/errors.ts';
 import { REDACTED_PATHS, createApp } from '../app.ts';
 import { PARTNER_CACHE_MS } from '../auth/partner-auth.ts';
-import { digestToken } from '../crypto/tokens.ts';
+import { seal } from '../crypto/seal.ts';
+import { digestToken, newToken } from '../crypto/tokens.ts';
+import { SEAL_PURPOSE } from '../domain/exchange.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import {
@@ -215,12 +217,19 @@ describe('POST /v1/exchange', () => {
 });
 
 describe('POST /v1/exchange: the nonce and the grant in one store step (design.md §23)', () => {
-  it('takes the nonce and the grant, and stores the pass token, in one store call', async () => {
+  it('takes the nonce and the grant, and stores the pass token and the replay, in one store call', async () => {
     t = await makeTestApp();
     const grantCode = await putTestGrant(t.deps);
     const calls: string[] = [];
     const store = t.deps.store;
-    const spied = ['rememberNonce', 'rememberNonceAnd', 'consumeGrant', 'getExchangeReplay', 'putPassToken'] as const;
+    const spied = [
+      'rememberNonce',
+      'rememberNonceAnd',
+      'consumeGrant',
+      'getExchangeReplay',
+      'putPassToken',
+      'putExchangeReplay',
+    ] as const;
     for (const name of spied) {
       const original = store[name] as (...args: unknown[]) => Promise<unknown>;
       (store as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (
@@ -291,6 +300,50 @@ describe('POST /v1/exchange with an Idempotency-Key', () => {
     expect(retry.statusCode).toBe(200);
     expect(retry.body).toBe(first.body);
     expect((await introspect(retry.json().pass_token)).json().active).toBe(true);
+  });
+
+  it('answers a retry from a replay stored before replays held the pass token (the sealed answer itself)', async () => {
+    t = await makeTestApp();
+    const grantCode = await putTestGrant(t.deps);
+    const answer = {
+      pass_token: 'p_from-the-first-answer',
+      expires_in: 14_400,
+      token_type: 'Bearer',
+      scopes: ['isAdult'],
+      attributes: { age_over_18: true },
+      age_over_18: true,
+    };
+    const now = t.clock.now();
+    const record = {
+      partnerId: PARTNERS.demo.id,
+      idempotencyKey: 'order-old',
+      grantDigest: digestToken(grantCode),
+      sealedResponse: seal(grantCode, SEAL_PURPOSE, JSON.stringify(answer)),
+      expiresAt: now + 60_000,
+    };
+    await t.deps.store.putExchangeReplay(record, now);
+    const retry = await exchange(grantCode, { headers: { 'Idempotency-Key': 'order-old' } });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toEqual(answer);
+  });
+
+  it('refuses a retry whose stored replay names a pass token the store does not hold, with GRANT_INVALID', async () => {
+    t = await makeTestApp();
+    const grantCode = await putTestGrant(t.deps);
+    const now = t.clock.now();
+    const record = {
+      partnerId: PARTNERS.demo.id,
+      idempotencyKey: 'order-gone',
+      grantDigest: digestToken(grantCode),
+      sealedResponse: seal(grantCode, SEAL_PURPOSE, newToken('pass')),
+      expiresAt: now + 60_000,
+    };
+    await t.deps.store.putExchangeReplay(record, now);
+    const retry = await exchange(grantCode, { headers: { 'Idempotency-Key': 'order-gone' } });
+    expect(retry.statusCode).toBe(401);
+    expect(retry.json().error).toBe('GRANT_INVALID');
+    // the replay answered first: the grant was not taken, and exchanges under another key
+    expect((await exchange(grantCode, { headers: { 'Idempotency-Key': 'order-new' } })).statusCode).toBe(200);
   });
 
   it('rejects the same key presented with another grant code with GRANT_INVALID', async () => {

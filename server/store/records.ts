@@ -245,6 +245,14 @@ export type NonceRead =
        * `expiresAt`; null otherwise. A store may ignore it and call `issue`.
        */
       issueAs?: { partnerId: string; digest: string; issuedAt: number; expiresAt: number };
+      /**
+       * With `replay`: the replay record's `sealedResponse` (the new pass token sealed with the
+       * grant code, domain/exchange.ts). When the store issues the pass token (`issued`), it stores
+       * the replay record too, in the same step: `{ ...replay, grantDigest: digest, sealedResponse,
+       * expiresAt: the grant's }`, as `putExchangeReplay` would (no live one exists: it was looked
+       * for first). So an exchange with an Idempotency-Key is one round trip as well (design.md §23).
+       */
+      replaySealed?: string;
     };
 
 /** What `Store.rememberNonceAnd` found; when `fresh` is false nothing was read, taken or changed. */
@@ -265,6 +273,11 @@ export interface ExchangeReplayRecord {
   partnerId: string;
   idempotencyKey: string;
   grantDigest: string;
+  /**
+   * Sealed with the grant code (crypto/seal.ts): the pass token issued, whose record rebuilds the
+   * answer; or, in a record written before the store wrote replays in the nonce's step, the
+   * answer's JSON itself (domain/exchange.ts reads both).
+   */
   sealedResponse: string;
   expiresAt: number;
 }

@@ -530,6 +530,23 @@ describe('a signed partner call on Redis (design.md §23)', () => {
         ...read,
         digest: foreign.digest,
       });
+      // with a key, the replay the script stores is the one putExchangeReplay would (the grant's expiry)
+      const keyedGrant = { ...grants[0]!, digest: 'parity-grant-keyed' };
+      await store.putGrant(keyedGrant);
+      const keyed = grantReadWithNonce('pk_test_demo', newToken('grant'), 'order-9', now)!;
+      const keyedRead = { ...keyed, digest: keyedGrant.digest };
+      expect(
+        (await store.rememberNonceAnd('pk_test_demo', 'nonce-parity-keyed', now + 60_000, now, keyedRead)).issued,
+      ).not.toBeNull();
+      expect(await store.getExchangeReplay('pk_test_demo', 'order-9', now)).toEqual({
+        partnerId: 'pk_test_demo',
+        idempotencyKey: 'order-9',
+        grantDigest: keyedGrant.digest,
+        sealedResponse: keyed.replaySealed,
+        expiresAt: keyedGrant.expiresAt,
+      });
+      expect(await store.getExchangeReplay('pk_test_demo', 'order-9', keyedGrant.expiresAt)).toBeNull();
+
       expect(taken).toMatchObject({ fresh: true, grant: foreign, issued: null });
       expect(await store.getPassToken(read.issueAs!.digest, now)).toBeNull();
       expect(await store.consumeGrant(foreign.digest, now)).toBeNull();
@@ -573,6 +590,20 @@ describe('a signed partner call on Redis (design.md §23)', () => {
         expect((await signedInject(t, { url: '/v1/exchange', body: { grant_code: fresh } })).statusCode).toBe(401);
       });
       expect(trips).toEqual(['evalsha', 'evalsha']);
+
+      // With an Idempotency-Key (the SDK always sends one) as well: the script stores the replay too.
+      const keyed = await putTestGrant(t.deps);
+      const retry = { url: '/v1/exchange', body: { grant_code: keyed }, headers: { 'Idempotency-Key': 'order-7' } };
+      let first = '';
+      const keyedTrips = await roundTripsDuring(async () => {
+        const res = await signedInject(t, retry);
+        expect(res.statusCode).toBe(200);
+        first = res.body;
+      });
+      expect(keyedTrips).toEqual(['evalsha']);
+      // A retry: the script answers with the replay, whose pass token's record rebuilds the first answer.
+      const retryTrips = await roundTripsDuring(async () => expect((await signedInject(t, retry)).body).toBe(first));
+      expect(retryTrips).toEqual(['evalsha', 'get']);
     } finally {
       await t.close();
     }

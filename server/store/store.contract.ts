@@ -871,6 +871,59 @@ export function runStoreContract(
         expect(await store.getPassToken(never.digest, T0)).toBeNull();
       });
 
+      it("stores the exchange's replay with the pass token it issues, in the same step, and none without one", async () => {
+        const store = await fresh();
+        const record = grant();
+        await store.putGrant(record);
+        const pass = passToken({ requestId: record.requestId });
+        const key = { partnerId: 'pk_test_demo', idempotencyKey: unique('idem-') };
+        const read = {
+          kind: 'grant',
+          digest: record.digest,
+          replay: key,
+          issue: () => pass,
+          replaySealed: 'v1.sealed.pass-token',
+        } as const;
+        const taken = await store.rememberNonceAnd('pk_test_demo', 'nonce-keeps-00001', nonceUntil, T0, read);
+        expect(taken).toEqual({ ...none, fresh: true, grant: record, issued: pass });
+        const stored = {
+          ...key,
+          grantDigest: record.digest,
+          sealedResponse: 'v1.sealed.pass-token',
+          expiresAt: record.expiresAt,
+        };
+        expect(await store.getExchangeReplay(key.partnerId, key.idempotencyKey, T0)).toEqual(stored);
+        expect(await store.getExchangeReplay(key.partnerId, key.idempotencyKey, record.expiresAt)).toBeNull();
+        // the retry finds it first, and the next grant under the same key stays
+        const next = grant();
+        await store.putGrant(next);
+        const retry = { ...read, digest: next.digest, replaySealed: 'v1.sealed.other' };
+        expect(await store.rememberNonceAnd('pk_test_demo', 'nonce-keeps-00002', nonceUntil, T0, retry)).toEqual({
+          ...none,
+          fresh: true,
+          replay: stored,
+        });
+        expect(await store.consumeGrant(next.digest, T0)).toEqual(next);
+
+        // nothing issued (an unknown grant, another partner's, a replayed nonce): no replay either
+        const foreign = grant({ partnerId: 'pk_test_other' });
+        await store.putGrant(foreign);
+        for (const [nonce, digest, issue] of [
+          ['nonce-keeps-00003', 'unknown-grant-digest', () => pass],
+          ['nonce-keeps-00004', foreign.digest, () => null],
+          ['nonce-keeps-00001', next.digest, () => pass],
+        ] as const) {
+          const other = { ...key, idempotencyKey: unique('idem-') };
+          await store.rememberNonceAnd('pk_test_demo', nonce, nonceUntil, T0, {
+            ...read,
+            digest,
+            issue,
+            replay: other,
+          });
+          expect(await store.getExchangeReplay(other.partnerId, other.idempotencyKey, T0)).toBeNull();
+        }
+      });
+
       it('refuses an expired grant', async () => {
         const store = await fresh();
         const record = grant();

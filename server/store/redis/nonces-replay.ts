@@ -3,12 +3,13 @@
  * renewing one expired early by the caller's clock; on a signed partner call, one script sets it
  * and reads the pass token, or takes the grant and writes its pass token, in the same round trip
  * (design.md §23); `grant:<digest>` JSON, handed out once by GETDEL (never GET then DEL);
- * `replay:<partner>:<key>` a hash (e, d), first live writer wins in Lua. With
+ * `replay:<partner>:<key>` a hash (e, d), first live writer wins in Lua; an exchange's own is
+ * written by the script that takes its grant. With
  * SVC_REDIS_MIN_REPLICAS ≥ 1 each write here waits for the replicas (replicated.ts).
  */
 import type { ExchangeReplayRecord, GrantRecord, PassTokenRecord, Store } from '../store.ts';
 import type { RedisConnection, Scripts as ScriptsOf } from './connection.ts';
-import { ttl } from './ttl.ts';
+import { ttl, TTL_MARGIN_MS } from './ttl.ts';
 import { SCOPE_FIELD } from '../../../src/protocol/scopes.ts';
 
 /** `{ isAdult = 'age_over_18', … }`: a Lua table of simple names and values. */
@@ -31,10 +32,12 @@ const SCRIPTS = {
    * A signed partner call's one round trip (design.md §23). KEYS: nonce, then pass:<d> or
    * grant:<d>, then replay:<partner>:<key> when ARGV[5] is 'r', then the pass token to issue when
    * ARGV[6] is given. ARGV: now, the nonce's expiresAt, its TTL, 'pass' or 'grant', 'r' or '', and
-   * to issue: the partner, the pass token's digest, issuedAt, expiresAt, TTL. → {0} for a replayed
-   * nonce (nothing else touched); {1, pass JSON}; {1, false, replay JSON} when a live replay
-   * answers first; {1, grant JSON taken by GETDEL, false, pass token JSON} with the pass token
-   * stored when the grant is the partner's and live (passTokenRecordOf's record, built here).
+   * to issue: the partner, the pass token's digest, issuedAt, expiresAt, TTL; then, to store the
+   * exchange's replay with it (NonceRead.replaySealed): the sealed pass token, the replay's
+   * partner, its key, the grant's digest. → {0} for a replayed nonce (nothing else touched);
+   * {1, pass JSON}; {1, false, replay JSON} when a live replay answers first; {1, grant JSON taken
+   * by GETDEL, false, pass token JSON} with the pass token (passTokenRecordOf's record, built
+   * here) and the replay stored when the grant is the partner's and live.
    */
   nonceAnd: `
     if not redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3], 'NX') then
@@ -55,7 +58,8 @@ const SCRIPTS = {
     local decoded, grant = pcall(cjson.decode, json)
     local function exact(n) return n == nil or (type(n) == 'number' and n == math.floor(n) and math.abs(n) < 1e14) end
     if not decoded or type(grant) ~= 'table' or grant.partnerId ~= ARGV[6] or type(grant.expiresAt) ~= 'number'
-      or grant.expiresAt <= tonumber(ARGV[1]) or type(grant.scopes) ~= 'table' or #grant.scopes == 0
+      or grant.expiresAt <= tonumber(ARGV[1]) or (ARGV[11] and not exact(grant.expiresAt))
+      or type(grant.scopes) ~= 'table' or #grant.scopes == 0
       or type(grant.attributes) ~= 'table' or not exact(grant.verifiedAt) or not exact(grant.generationTimeMs) then
       return {1, json}
     end
@@ -77,6 +81,15 @@ const SCRIPTS = {
       expiresAt = tonumber(ARGV[9]), generationTimeMs = grant.generationTimeMs,
     })
     redis.call('SET', KEYS[#KEYS], pass, 'PX', ARGV[10])
+    if ARGV[11] then
+      -- No live replay holds the key (looked for above). As putReplay, with ttl.ts's margin.
+      local replay = cjson.encode({
+        partnerId = ARGV[12], idempotencyKey = ARGV[13], grantDigest = ARGV[14], sealedResponse = ARGV[11],
+        expiresAt = grant.expiresAt,
+      })
+      redis.call('HSET', KEYS[3], 'e', string.format('%d', grant.expiresAt), 'd', replay)
+      redis.call('PEXPIRE', KEYS[3], math.max(1, math.ceil(grant.expiresAt - tonumber(ARGV[1]))) + ${TTL_MARGIN_MS})
+    end
     return {1, json, false, pass}`,
   /** ARGV: now, expiresAt, record JSON, TTL → the stored record JSON */
   putReplay: `
@@ -112,28 +125,38 @@ function rememberNonce(conn: RedisConnection, scripts: Scripts): Store['remember
 
 type NonceAnswer = [0] | [1, string | null, (string | null)?, (string | null)?];
 
-/** `Store.rememberNonceAnd`: the nonce and the token read, or the grant taken and its pass token written, in one script: one round trip. */
+/** `replay:<partner>:<key>`: an exchange's replay record. */
+const replayKey = (prefix: string, partnerId: string, idempotencyKey: string) =>
+  `${prefix}replay:${encodeURIComponent(partnerId)}:${idempotencyKey}`;
+
+/**
+ * `Store.rememberNonceAnd`: the nonce and the token read, or the grant taken and its pass token
+ * (and replay) written, in one script: one round trip.
+ */
 function rememberNonceAnd(
   conn: RedisConnection,
   scripts: Scripts,
   putPassToken: Store['putPassToken'],
+  putExchangeReplay: Store['putExchangeReplay'],
 ): Store['rememberNonceAnd'] {
   const { call, prefix, minReplicas, writeHeld, unheld, client } = conn;
   return async (partnerId, nonce, expiresAt, now, read) => {
     const keys = [`${prefix}nonce:${encodeURIComponent(partnerId)}:${nonce}`];
     const args: (string | number)[] = [now, expiresAt, ttl(expiresAt - now), read.kind];
     const issueAs = read.kind === 'grant' && read.issue ? read.issueAs : undefined;
+    // The exchange's replay, written with its pass token (NonceRead.replaySealed).
+    const keeps = read.kind === 'grant' && issueAs && read.replay && read.replaySealed ? read : null;
     if (read.kind === 'pass') keys.push(`${prefix}pass:${read.digest}`);
     else {
       keys.push(`${prefix}grant:${read.digest}`);
-      if (read.replay)
-        keys.push(`${prefix}replay:${encodeURIComponent(read.replay.partnerId)}:${read.replay.idempotencyKey}`);
+      if (read.replay) keys.push(replayKey(prefix, read.replay.partnerId, read.replay.idempotencyKey));
       args.push(read.replay ? 'r' : '');
       if (issueAs) {
         keys.push(`${prefix}pass:${issueAs.digest}`);
         const { partnerId: owner, digest, issuedAt, expiresAt: until } = issueAs;
         args.push(owner, digest, issuedAt, until, ttl(until - issuedAt));
       }
+      if (keeps) args.push(keeps.replaySealed!, keeps.replay!.partnerId, keeps.replay!.idempotencyKey, keeps.digest);
     }
     let answer: NonceAnswer;
     if (minReplicas === 0) {
@@ -152,6 +175,7 @@ function rememberNonceAnd(
           await client.set(keys[1]!, taken, 'PX', px, 'NX').catch(() => {});
         }
         if (answer[3] && issueAs) await client.del(keys.at(-1)!).catch(() => {});
+        if (answer[3] && keeps) await client.del(keys[2]!).catch(() => {});
         throw unheld('rememberNonceAnd');
       }
     }
@@ -165,10 +189,23 @@ function rememberNonceAnd(
     if (replay) return { ...result, replay: JSON.parse(replay) as ExchangeReplayRecord };
     const parsed = json ? (JSON.parse(json) as GrantRecord) : null;
     const grant = parsed && parsed.expiresAt > now ? parsed : null;
-    // Written by the script (issueAs); otherwise, e.g. a store caller without issueAs, in a second round trip.
+    // Written by the script (issueAs), with the replay; otherwise, e.g. a store caller without
+    // issueAs, in a second round trip (and the replay in a third).
     if (issuedJson) return { ...result, grant, issued: JSON.parse(issuedJson) as PassTokenRecord };
     const issued = grant && read.issue ? read.issue(grant) : null;
     if (issued) await putPassToken(issued);
+    if (issued && read.replay && read.replaySealed) {
+      const { partnerId: owner, idempotencyKey } = read.replay;
+      const sealedResponse = read.replaySealed;
+      const record = {
+        partnerId: owner,
+        idempotencyKey,
+        grantDigest: read.digest,
+        sealedResponse,
+        expiresAt: grant!.expiresAt,
+      };
+      await putExchangeReplay(record, now);
+    }
     return { ...result, grant, issued };
   };
 }
@@ -196,8 +233,7 @@ type ReplayMethods = Pick<Store, 'putExchangeReplay' | 'getExchangeReplay'>;
 
 function replayMethods(conn: RedisConnection, scripts: Scripts): ReplayMethods {
   const { client, call, writeAndWait } = conn;
-  const key = (partnerId: string, idempotencyKey: string) =>
-    `${conn.prefix}replay:${encodeURIComponent(partnerId)}:${idempotencyKey}`;
+  const key = (partnerId: string, idempotencyKey: string) => replayKey(conn.prefix, partnerId, idempotencyKey);
   return {
     async putExchangeReplay(record, now) {
       const json = JSON.stringify(record);
@@ -223,10 +259,11 @@ export function noncesAndReplay(
   putPassToken: Store['putPassToken'],
 ): Pick<Store, 'rememberNonce' | 'rememberNonceAnd'> & GrantMethods & ReplayMethods {
   const scripts = conn.scripts(SCRIPTS);
+  const replays = replayMethods(conn, scripts);
   return {
     rememberNonce: rememberNonce(conn, scripts),
-    rememberNonceAnd: rememberNonceAnd(conn, scripts, putPassToken),
+    rememberNonceAnd: rememberNonceAnd(conn, scripts, putPassToken, replays.putExchangeReplay),
     ...grantMethods(conn),
-    ...replayMethods(conn, scripts),
+    ...replays,
   };
 }

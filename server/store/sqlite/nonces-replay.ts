@@ -12,6 +12,7 @@ import type {
   PassTokenRecord,
   Store,
 } from '../store.ts';
+import type Database from 'better-sqlite3';
 import { immediate, parseRow, type Db } from './connection.ts';
 
 const SCHEMA = `
@@ -45,7 +46,17 @@ interface PendingNonce {
   reject(error: unknown): void;
 }
 
-/** The statements `rememberNonceAnd` reads with, prepared once (pass_tokens is requests.ts's table). */
+/** Stores a replay unless a live one holds its key (the first live writer wins); an expired one is replaced. */
+const INSERT_REPLAY = `INSERT INTO exchange_replays (partner_id, idempotency_key, expires_at, data) VALUES (?, ?, ?, ?)
+  ON CONFLICT (partner_id, idempotency_key) DO UPDATE SET expires_at = excluded.expires_at, data = excluded.data
+  WHERE exchange_replays.expires_at <= ?`;
+
+/** Stores `record`, as the exchange's replay, with `insertReplay` (INSERT_REPLAY). */
+function storeReplay(insertReplay: Database.Statement, record: ExchangeReplayRecord, now: number): void {
+  insertReplay.run(record.partnerId, record.idempotencyKey, record.expiresAt, JSON.stringify(record), now);
+}
+
+/** The statements `rememberNonceAnd` reads and writes with, prepared once (pass_tokens is requests.ts's table). */
 function readStatements(db: Db) {
   return {
     pass: db.prepare('SELECT data FROM pass_tokens WHERE digest = ? AND expires_at > ?'),
@@ -56,6 +67,7 @@ function readStatements(db: Db) {
       'UPDATE grants SET used = 1 WHERE digest = ? AND used = 0 AND expires_at > ? RETURNING data',
     ),
     insertPassToken: db.prepare('INSERT INTO pass_tokens (digest, expires_at, data) VALUES (?, ?, ?)'),
+    insertReplay: db.prepare(INSERT_REPLAY),
   };
 }
 
@@ -88,6 +100,13 @@ function nonceBatcher(db: Db) {
       if (!result.replay) result.grant = parseRow<GrantRecord>(q.consumeGrant.get(read.digest, n.now));
       const issued = result.grant && read.issue ? read.issue(result.grant) : null;
       if (issued) q.insertPassToken.run(issued.digest, issued.expiresAt, JSON.stringify(issued));
+      // No live replay holds the key (it was looked for above): the exchange's own is stored with its pass token.
+      if (issued && replay && read.replaySealed) {
+        const { partnerId, idempotencyKey } = replay;
+        const { digest: grantDigest, replaySealed: sealedResponse } = read;
+        const record = { partnerId, idempotencyKey, grantDigest, sealedResponse, expiresAt: result.grant!.expiresAt };
+        storeReplay(q.insertReplay, record, n.now);
+      }
       result.issued = issued;
     }
     return result;
@@ -135,17 +154,13 @@ function grantsAndReplays(db: Db): OnceMethods {
   const consumeGrant = db.prepare(
     'UPDATE grants SET used = 1 WHERE digest = ? AND used = 0 AND expires_at > ? RETURNING data',
   );
-  const insertReplay = db.prepare(
-    `INSERT INTO exchange_replays (partner_id, idempotency_key, expires_at, data) VALUES (?, ?, ?, ?)
-     ON CONFLICT (partner_id, idempotency_key) DO UPDATE SET expires_at = excluded.expires_at, data = excluded.data
-     WHERE exchange_replays.expires_at <= ?`,
-  );
+  const insertReplay = db.prepare(INSERT_REPLAY);
   const getStoredReplay = db.prepare('SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ?');
   const getLiveReplay = db.prepare(
     'SELECT data FROM exchange_replays WHERE partner_id = ? AND idempotency_key = ? AND expires_at > ?',
   );
   const putReplay = immediate(db, (record: ExchangeReplayRecord, now: number) => {
-    insertReplay.run(record.partnerId, record.idempotencyKey, record.expiresAt, JSON.stringify(record), now);
+    storeReplay(insertReplay, record, now);
     return parseRow<ExchangeReplayRecord>(getStoredReplay.get(record.partnerId, record.idempotencyKey))!;
   });
   return {
