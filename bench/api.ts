@@ -21,10 +21,17 @@
  * bench also measures the cross-instance wake-up: two instances on that Redis, a long poll waiting
  * on A, the phone's completion sent to B, the time until A answers (median and p99).
  *
- * These machines are noisy, and the two sides feel noise differently (the bare server is bound by
+ * A third server shows what the store alone costs: the store floor, the bare server with the same
+ * HMAC check plus the service's own store step (`Store.rememberNonceAnd`: the nonce and the token
+ * read, or the grant taken and its pass token written, on the same store) and nothing else, no
+ * Fastify, no routing, no metrics. No server that keeps the nonce and the token in this store can
+ * go faster, so floor ÷ bare bounds the ratio any implementation reaches here, and service ÷ floor
+ * is what the service itself costs on top of its store.
+ *
+ * These machines are noisy, and the servers feel noise differently (the bare server is bound by
  * CPU, the service by latency), so one bare run then one service run can give any ratio. Each
- * comparison is therefore made in rounds: bare and service back to back, in alternating order
- * (ABBA), and the figure quoted is the median of the rounds' ratios, with their range.
+ * comparison is therefore made in rounds: bare, floor and service back to back, in alternating
+ * order (ABC CBA), and the figure quoted is the median of the rounds' ratios, with their range.
  *
  *   BENCH_SECONDS (4)   length of each run
  *   BENCH_ROUNDS (5)    rounds per comparison
@@ -50,6 +57,7 @@ import { buildDeps } from '../server/boot.ts';
 import { loadConfig } from '../server/config.ts';
 import type { AppDeps } from '../server/deps.ts';
 import { digestToken, newToken } from '../server/crypto/tokens.ts';
+import { grantReadWithNonce, passTokenReadWithNonce } from '../server/domain/exchange.ts';
 import { signRequest } from '../server/sdk/signing.ts';
 import { createTelemetry } from '../server/telemetry/telemetry.ts';
 import { makeTempDir, PARTNERS, REPO_ROOT } from '../server/test/helpers.ts';
@@ -75,23 +83,59 @@ const partner = PARTNERS.demo;
 function startBareServer(): Promise<Server> {
   const key = Buffer.from(partner.secret, 'base64');
   const fixed = JSON.stringify({ active: false });
-  const server = createServer((req: IncomingMessage, res) => {
+  return startServer((req, body) => {
+    if (!signedByPartner(req.headers, body, key)) return [401, '{"error":"INVALID_SIGNATURE"}'];
+    JSON.parse(body.toString('utf8'));
+    return [200, fixed];
+  });
+}
+
+/** True when the request carries the demo partner's valid signature (the bare servers' one check). */
+function signedByPartner(headers: IncomingMessage['headers'], body: Buffer, key: Buffer): boolean {
+  const bodyHash = createHash('sha256').update(body).digest('base64url');
+  const canonical = `${bodyHash}.${headers['x-partner-timestamp']}.${headers['x-partner-id']}.${headers['x-partner-nonce']}`;
+  const expected = createHmac('sha256', key).update(canonical).digest();
+  const given = Buffer.from(String(headers['x-partner-signature']), 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A node:http server answering every request with `answer(req, body)` once it is read whole. */
+function startServer(answer: (req: IncomingMessage, body: Buffer) => Promise<[number, string]> | [number, string]) {
+  const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const h = req.headers;
-      const bodyHash = createHash('sha256').update(body).digest('base64url');
-      const canonical = `${bodyHash}.${h['x-partner-timestamp']}.${h['x-partner-id']}.${h['x-partner-nonce']}`;
-      const expected = createHmac('sha256', key).update(canonical).digest();
-      const given = Buffer.from(String(h['x-partner-signature']), 'base64url');
-      const ok = given.length === expected.length && timingSafeEqual(given, expected);
-      if (ok) JSON.parse(body.toString('utf8'));
-      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-      res.end(ok ? fixed : '{"error":"INVALID_SIGNATURE"}');
+    req.on('end', async () => {
+      const [status, text] = await answer(req, Buffer.concat(chunks));
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(text);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise<Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/**
+ * The store floor: the bare server's HMAC check, then the service's own store step on `deps.store`
+ * (the nonce with the pass token read, or the grant taken and its pass token written) and the
+ * record found as JSON. Nothing else: no framework, no routing, no answer shape, no metrics.
+ */
+function startStoreFloor(deps: AppDeps): Promise<Server> {
+  const key = Buffer.from(partner.secret, 'base64');
+  return startServer(async (req, raw) => {
+    if (!signedByPartner(req.headers, raw, key)) return [401, '{"error":"INVALID_SIGNATURE"}'];
+    const body = JSON.parse(raw.toString('utf8')) as { pass_token?: string; grant_code?: string };
+    const now = deps.clock.now();
+    const read =
+      req.url === '/v1/exchange'
+        ? grantReadWithNonce(partner.id, String(body.grant_code), null, now)
+        : passTokenReadWithNonce(body);
+    if (!read) return [400, '{"error":"INVALID_REQUEST"}'];
+    const nonceExpiresAt = now + 11 * 60_000;
+    const nonce = String(req.headers['x-partner-nonce']);
+    const found = await deps.store.rememberNonceAnd(partner.id, nonce, nonceExpiresAt, now, read);
+    if (!found.fresh) return [401, '{"error":"REPLAY_DETECTED"}'];
+    const record = found.pass ?? found.issued;
+    return record ? [200, JSON.stringify(record)] : [401, '{"error":"GRANT_INVALID"}'];
+  });
 }
 
 async function putGrants(deps: AppDeps, count: number): Promise<string[]> {
@@ -234,12 +278,17 @@ function readStores(argv: readonly string[]): StoreKind[] {
   throw new Error(`--store must be sqlite, redis or both, got "${value}"`);
 }
 
-/** One comparison, in rounds: the service against the bare server run just before or after it. */
+/** One comparison, in rounds: the service and the store floor against the bare server run beside them. */
 interface Comparison {
   bare: Measured[];
+  floor: Measured[];
   service: Measured[];
   /** service ÷ bare, per round */
   ratios: number[];
+  /** store floor ÷ bare, per round: the most any server on this store reaches */
+  floorRatios: number[];
+  /** service ÷ store floor, per round */
+  ofFloor: number[];
   /** CPU per request, service ÷ bare, per round */
   cpuRatios: number[];
 }
@@ -250,22 +299,30 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** Runs bare and service back to back ROUNDS times, in ABBA order, so drift falls on both alike. */
-async function compare(runBare: () => Promise<Measured>, runService: () => Promise<Measured>): Promise<Comparison> {
-  const result: Comparison = { bare: [], service: [], ratios: [], cpuRatios: [] };
+type Runs = Record<'bare' | 'floor' | 'service', () => Promise<Measured>>;
+
+/** Runs bare, floor and service back to back ROUNDS times, in ABC CBA order, so drift falls on all alike. */
+async function compare(runs: Runs): Promise<Comparison> {
+  const result: Comparison = {
+    bare: [],
+    floor: [],
+    service: [],
+    ratios: [],
+    floorRatios: [],
+    ofFloor: [],
+    cpuRatios: [],
+  };
+  const order = ['bare', 'floor', 'service'] as const;
   for (let round = 0; round < ROUNDS; round++) {
-    let bare: Measured;
-    let service: Measured;
-    if (round % 2 === 0) {
-      bare = await runBare();
-      service = await runService();
-    } else {
-      service = await runService();
-      bare = await runBare();
-    }
+    const measured: Partial<Record<keyof Runs, Measured>> = {};
+    for (const name of round % 2 === 0 ? order : [...order].reverse()) measured[name] = await runs[name]();
+    const { bare, floor, service } = measured as Record<keyof Runs, Measured>;
     result.bare.push(bare);
+    result.floor.push(floor);
     result.service.push(service);
     result.ratios.push(service.rps / bare.rps);
+    result.floorRatios.push(floor.rps / bare.rps);
+    result.ofFloor.push(service.rps / floor.rps);
     result.cpuRatios.push(service.cpuUs / bare.cpuUs);
   }
   return result;
@@ -302,6 +359,8 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
   const serviceUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const bare = await startBareServer();
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const floor = await startStoreFloor(deps);
+  const floorUrl = `http://127.0.0.1:${(floor.address() as AddressInfo).port}`;
 
   // Redis's own CPU per call is read from its process too; SQLite runs inside the service.
   const storeProcess = kind === 'redis' ? redis! : undefined;
@@ -321,38 +380,49 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
     const introspectBodies = new Array<string>(poolSize).fill(JSON.stringify({ pass_token: passToken }));
 
     console.log('introspect (signed, active token)');
-    const introspect = await compare(
-      () =>
+    const introspect = await compare({
+      bare: () =>
         run('bare node:http + HMAC', bareUrl, '/v1/introspect', introspectBodies, undefined, `bare-${kind}-introspect`),
-      () =>
+      floor: () =>
+        run(
+          `store floor (${kind})`,
+          floorUrl,
+          '/v1/introspect',
+          introspectBodies,
+          storeProcess,
+          `floor-${kind}-introspect`,
+        ),
+      service: () =>
         run(`service (${kind})`, serviceUrl, '/v1/introspect', introspectBodies, storeProcess, `${kind}-introspect`),
-    );
+    });
 
-    console.log('exchange (signed; each service run consumes grants put in the store just before it)');
+    console.log('exchange (signed; each service and floor run consumes grants put in the store just before it)');
     const unknownGrants = Array.from({ length: poolSize }, () => JSON.stringify({ grant_code: newToken('grant') }));
     // Enough grants for one run (exchange writes more than introspection does, so it is slower).
-    let grantCount = Math.ceil(median(introspect.service.map((m) => m.rps)) * SECONDS * 1.5) + 1000;
-    const exchange = await compare(
-      () => run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants, undefined, `bare-${kind}-exchange`),
-      async () => {
-        const grants = await putGrants(deps, grantCount);
-        const measured = await run(
-          `service (${kind})`,
-          serviceUrl,
-          '/v1/exchange',
-          grants.map((code) => JSON.stringify({ grant_code: code })),
-          storeProcess,
-          `${kind}-exchange`,
-        );
-        if (measured.used >= grantCount) console.log('    (the run used every grant put before it: it stopped early)');
-        grantCount = Math.ceil(measured.rps * SECONDS * 1.5) + 1000;
-        return measured;
-      },
-    );
+    const grantCounts = { floor: 0, service: 0 };
+    grantCounts.floor = Math.ceil(median(introspect.floor.map((m) => m.rps)) * SECONDS * 1.5) + 1000;
+    grantCounts.service = Math.ceil(median(introspect.service.map((m) => m.rps)) * SECONDS * 1.5) + 1000;
+    const exchangeWithGrants = async (who: 'floor' | 'service', label: string, url: string) => {
+      const grants = await putGrants(deps, grantCounts[who]);
+      const bodies = grants.map((code) => JSON.stringify({ grant_code: code }));
+      const profileAs = who === 'floor' ? `floor-${kind}-exchange` : `${kind}-exchange`;
+      const measured = await run(label, url, '/v1/exchange', bodies, storeProcess, profileAs);
+      if (measured.used >= grantCounts[who])
+        console.log('    (the run used every grant put before it: it stopped early)');
+      grantCounts[who] = Math.ceil(measured.rps * SECONDS * 1.5) + 1000;
+      return measured;
+    };
+    const exchange = await compare({
+      bare: () =>
+        run('bare node:http + HMAC', bareUrl, '/v1/exchange', unknownGrants, undefined, `bare-${kind}-exchange`),
+      floor: () => exchangeWithGrants('floor', `store floor (${kind})`, floorUrl),
+      service: () => exchangeWithGrants('service', `service (${kind})`, serviceUrl),
+    });
     return { store: kind, introspect, exchange };
   } finally {
     await app.close();
     await new Promise((resolve) => bare.close(resolve));
+    await new Promise((resolve) => floor.close(resolve));
     await deps.store.close();
     dir.remove();
   }
@@ -470,10 +540,24 @@ async function main(): Promise<void> {
         `${worstP99(r.introspect)} ms | ${median(r.exchange.ratios).toFixed(2)}x (${range(r.exchange)}) | ` +
         `>= ${exchangeTarget}x${exchangeMet ? ', met' : ', NOT met'} | ${worstP99(r.exchange)} ms |`,
     );
-    const runs = [...r.introspect.bare, ...r.introspect.service, ...r.exchange.bare, ...r.exchange.service];
+    const runs = [r.introspect, r.exchange].flatMap((c) => [...c.bare, ...c.floor, ...c.service]);
     const failures = runs.filter((m) => m.non2xx > 0 || m.errors > 0);
     const names = [...new Set(failures.map((m) => m.label))].join(', ');
     if (failures.length > 0) console.log(`  WARNING (${r.store}): non-2xx answers or errors in ${names}`);
+  }
+  const spread = (values: number[]) =>
+    `${median(values).toFixed(2)}x (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+  console.log(
+    "\nthe store floor: bare node:http + HMAC + the service's store step alone (median of the rounds; range). " +
+      'floor ÷ bare is the most any server on this store reaches here; service ÷ floor what the service adds',
+  );
+  console.log('| store | introspect floor ÷ bare | service ÷ floor | exchange floor ÷ bare | service ÷ floor |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const r of results) {
+    const { introspect: i, exchange: e } = r;
+    console.log(
+      `| ${r.store} | ${spread(i.floorRatios)} | ${spread(i.ofFloor)} | ${spread(e.floorRatios)} | ${spread(e.ofFloor)} |`,
+    );
   }
   const us = (runs: Measured[], key: 'cpuUs' | 'storeCpuUs' = 'cpuUs') => {
     const values = runs.map((m) => m[key]).filter((v): v is number => v !== null);
