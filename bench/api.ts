@@ -38,6 +38,7 @@
  *   BENCH_CONNECTIONS (10)
  *   BENCH_WAKEUPS (200) wake-ups measured
  *   BENCH_REDIS_FSYNC (always) Redis's appendfsync: always or everysec
+ *   BENCH_IDEMPOTENCY (unset) 1: every exchange with an Idempotency-Key of its own, as the SDK sends them
  *   BENCH_METRICS (1)   0: the service without its Prometheus metrics (on by default, as `npm start` runs it, design.md §17)
  *   BENCH_PROFILE (unset) a directory: every run is sampled by the inspector's CPU profiler (this
  *                       process only: the server under load, never the load generator) into
@@ -71,6 +72,8 @@ const WAKEUPS = Number(process.env.BENCH_WAKEUPS ?? 200);
 /** Redis's appendfsync: always (the default here, nothing acknowledged is lost) or everysec, for comparison. */
 const FSYNC = process.env.BENCH_REDIS_FSYNC ?? 'always';
 const METRICS = process.env.BENCH_METRICS !== '0';
+/** Exchanges with an Idempotency-Key each, as the SDK sends them (off by default, as the targets were set). */
+const IDEMPOTENCY_KEYS = process.env.BENCH_IDEMPOTENCY === '1';
 const PROFILE_DIR = process.env.BENCH_PROFILE || null;
 let profiled = 0;
 type StoreKind = 'sqlite' | 'redis';
@@ -113,10 +116,17 @@ function startServer(answer: (req: IncomingMessage, body: Buffer) => Promise<[nu
   return new Promise<Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/** The request's Idempotency-Key, or null. */
+const idempotencyKeyOf = (req: IncomingMessage) => {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' ? key : null;
+};
+
 /**
  * The store floor: the bare server's HMAC check, then the service's own store step on `deps.store`
- * (the nonce with the pass token read, or the grant taken and its pass token written) and the
- * record found as JSON. Nothing else: no framework, no routing, no answer shape, no metrics.
+ * (the nonce with the pass token read, or the grant taken and its pass token and, with a key, its
+ * replay written) and the record found as JSON. Nothing else: no framework, no routing, no answer
+ * shape, no metrics.
  */
 function startStoreFloor(deps: AppDeps): Promise<Server> {
   const key = Buffer.from(partner.secret, 'base64');
@@ -126,7 +136,7 @@ function startStoreFloor(deps: AppDeps): Promise<Server> {
     const now = deps.clock.now();
     const read =
       req.url === '/v1/exchange'
-        ? grantReadWithNonce(partner.id, String(body.grant_code), null, now)
+        ? grantReadWithNonce(partner.id, String(body.grant_code), idempotencyKeyOf(req), now)
         : passTokenReadWithNonce(body);
     if (!read) return [400, '{"error":"INVALID_REQUEST"}'];
     const nonceExpiresAt = now + 11 * 60_000;
@@ -212,6 +222,7 @@ async function run(
   bodies: string[],
   store?: RedisServer,
   profileAs?: string,
+  seconds = SECONDS,
 ): Promise<Measured> {
   process.stdout.write(`  ${label.padEnd(24)} `);
   const job: LoadJob = {
@@ -219,9 +230,10 @@ async function run(
     path,
     bodies,
     connections: CONNECTIONS,
-    seconds: SECONDS,
+    seconds,
     partnerId: partner.id,
     secret: partner.secret,
+    idempotencyKeys: IDEMPOTENCY_KEYS && path === '/v1/exchange',
   };
   const child = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
@@ -378,6 +390,15 @@ async function benchStore(kind: StoreKind, redis: RedisServer | null): Promise<S
     const exchanged = await app.inject({ method: 'POST', url: '/v1/exchange', headers, payload: grantBody });
     const passToken = (exchanged.json() as { pass_token: string }).pass_token;
     const introspectBodies = new Array<string>(poolSize).fill(JSON.stringify({ pass_token: passToken }));
+
+    // One short run of each first, not counted: the rounds then compare code the JIT has warmed alike.
+    console.log('warm-up (1 s each, not counted)');
+    for (const [label, url] of [
+      ['bare node:http + HMAC', bareUrl],
+      [`store floor (${kind})`, floorUrl],
+      [`service (${kind})`, serviceUrl],
+    ])
+      await run(label!, url!, '/v1/introspect', introspectBodies, undefined, undefined, 1);
 
     console.log('introspect (signed, active token)');
     const introspect = await compare({

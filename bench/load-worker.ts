@@ -16,6 +16,8 @@ export interface LoadJob {
   seconds: number;
   partnerId: string;
   secret: string;
+  /** each request with an Idempotency-Key of its own (`bench-<n>`), as the SDK sends every exchange */
+  idempotencyKeys?: boolean;
 }
 
 export interface LoadResult {
@@ -53,9 +55,12 @@ export type LoadMessage = { type: 'ready' } | { type: 'result'; result: LoadResu
 
 const send = (message: LoadMessage) => new Promise<void>((done) => process.send!(message, () => done()));
 const job = await new Promise<LoadJob>((done) => process.once('message', (message) => done(message as LoadJob)));
-const signed = job.bodies.map((body) => ({
+const signed = job.bodies.map((body, i) => ({
   body,
-  headers: { ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }) } as Record<string, string>,
+  headers: {
+    ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }),
+    ...(job.idempotencyKeys && { 'Idempotency-Key': `bench-${i}` }),
+  } as Record<string, string>,
 }));
 let next = 0;
 

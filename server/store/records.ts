@@ -241,10 +241,17 @@ export type NonceRead =
        * `issue` as data, for a store that builds the record inside its own step (Redis: the
        * script that takes the grant writes the pass token too, so an exchange is one round trip,
        * design.md §23). It must describe what `issue` returns: `passTokenRecordOf` (domain/pass-tokens.ts)
-       * of the grant, when the grant is `partnerId`'s and live at `issuedAt`, with this `digest` and
-       * `expiresAt`; null otherwise. A store may ignore it and call `issue`.
+       * of the grant, when the grant is `partnerId`'s, live at `issuedAt` and verified at or after
+       * `verifiedSince`, with this `digest` and `expiresAt`; null otherwise. A store may ignore it and call `issue`.
        */
-      issueAs?: { partnerId: string; digest: string; issuedAt: number; expiresAt: number };
+      issueAs?: {
+        partnerId: string;
+        digest: string;
+        issuedAt: number;
+        expiresAt: number;
+        /** nothing is issued for a grant verified before it (`restored_at`, store/restored.ts) */
+        verifiedSince?: number;
+      };
       /**
        * With `replay`: the replay record's `sealedResponse` (the new pass token sealed with the
        * grant code, domain/exchange.ts). When the store issues the pass token (`issued`), it stores

@@ -51,9 +51,15 @@ export function restoredStore(inner: Store, restoredAt: number): Store {
     async rememberNonceAnd(partnerId, nonce, expiresAt, now, read) {
       // A grant from before the restore is refused, and no pass token is issued for it.
       const issue = read.kind === 'grant' ? read.issue : undefined;
-      const guarded = issue
-        ? { ...read, issue: (grant: GrantRecord) => (grant.verifiedAt < restoredAt ? null : issue(grant)) }
-        : read;
+      const guarded =
+        issue && read.kind === 'grant'
+          ? {
+              ...read,
+              issue: (grant: GrantRecord) => (grant.verifiedAt < restoredAt ? null : issue(grant)),
+              // the same rule for a store that issues from `issueAs` (Redis's script), and with it the replay
+              ...(read.issueAs && { issueAs: { ...read.issueAs, verifiedSince: restoredAt } }),
+            }
+          : read;
       const result = await inner.rememberNonceAnd(partnerId, nonce, expiresAt, now, guarded);
       return result.grant && result.grant.verifiedAt < restoredAt ? { ...result, grant: null } : result;
     },

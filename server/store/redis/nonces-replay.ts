@@ -32,9 +32,10 @@ const SCRIPTS = {
    * A signed partner call's one round trip (design.md §23). KEYS: nonce, then pass:<d> or
    * grant:<d>, then replay:<partner>:<key> when ARGV[5] is 'r', then the pass token to issue when
    * ARGV[6] is given. ARGV: now, the nonce's expiresAt, its TTL, 'pass' or 'grant', 'r' or '', and
-   * to issue: the partner, the pass token's digest, issuedAt, expiresAt, TTL; then, to store the
-   * exchange's replay with it (NonceRead.replaySealed): the sealed pass token, the replay's
-   * partner, its key, the grant's digest. → {0} for a replayed nonce (nothing else touched);
+   * to issue: the partner, the pass token's digest, issuedAt, expiresAt, TTL, the earliest
+   * verifiedAt a grant may have to issue anything (issueAs.verifiedSince: a restore); then, to
+   * store the exchange's replay with it (NonceRead.replaySealed): the sealed pass token, the
+   * replay's partner, its key, the grant's digest. → {0} for a replayed nonce (nothing else touched);
    * {1, pass JSON}; {1, false, replay JSON} when a live replay answers first; {1, grant JSON taken
    * by GETDEL, false, pass token JSON} with the pass token (passTokenRecordOf's record, built
    * here) and the replay stored when the grant is the partner's and live.
@@ -58,7 +59,8 @@ const SCRIPTS = {
     local decoded, grant = pcall(cjson.decode, json)
     local function exact(n) return n == nil or (type(n) == 'number' and n == math.floor(n) and math.abs(n) < 1e14) end
     if not decoded or type(grant) ~= 'table' or grant.partnerId ~= ARGV[6] or type(grant.expiresAt) ~= 'number'
-      or grant.expiresAt <= tonumber(ARGV[1]) or (ARGV[11] and not exact(grant.expiresAt))
+      or grant.expiresAt <= tonumber(ARGV[1]) or (ARGV[12] and not exact(grant.expiresAt))
+      or type(grant.verifiedAt) ~= 'number' or grant.verifiedAt < tonumber(ARGV[11])
       or type(grant.scopes) ~= 'table' or #grant.scopes == 0
       or type(grant.attributes) ~= 'table' or not exact(grant.verifiedAt) or not exact(grant.generationTimeMs) then
       return {1, json}
@@ -81,10 +83,10 @@ const SCRIPTS = {
       expiresAt = tonumber(ARGV[9]), generationTimeMs = grant.generationTimeMs,
     })
     redis.call('SET', KEYS[#KEYS], pass, 'PX', ARGV[10])
-    if ARGV[11] then
+    if ARGV[12] then
       -- No live replay holds the key (looked for above). As putReplay, with ttl.ts's margin.
       local replay = cjson.encode({
-        partnerId = ARGV[12], idempotencyKey = ARGV[13], grantDigest = ARGV[14], sealedResponse = ARGV[11],
+        partnerId = ARGV[13], idempotencyKey = ARGV[14], grantDigest = ARGV[15], sealedResponse = ARGV[12],
         expiresAt = grant.expiresAt,
       })
       redis.call('HSET', KEYS[3], 'e', string.format('%d', grant.expiresAt), 'd', replay)
@@ -153,8 +155,8 @@ function rememberNonceAnd(
       args.push(read.replay ? 'r' : '');
       if (issueAs) {
         keys.push(`${prefix}pass:${issueAs.digest}`);
-        const { partnerId: owner, digest, issuedAt, expiresAt: until } = issueAs;
-        args.push(owner, digest, issuedAt, until, ttl(until - issuedAt));
+        const { partnerId: owner, digest, issuedAt, expiresAt: until, verifiedSince = 0 } = issueAs;
+        args.push(owner, digest, issuedAt, until, ttl(until - issuedAt), verifiedSince);
       }
       if (keeps) args.push(keeps.replaySealed!, keeps.replay!.partnerId, keeps.replay!.idempotencyKey, keeps.digest);
     }
