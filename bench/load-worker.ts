@@ -5,6 +5,7 @@
  * its own nonce), says `ready`, runs autocannon on `go` and sends the result back.
  */
 import autocannonModule from 'autocannon';
+import { randomBytes } from 'node:crypto';
 import { signRequest } from '../server/sdk/signing.ts';
 
 export interface LoadJob {
@@ -16,7 +17,7 @@ export interface LoadJob {
   seconds: number;
   partnerId: string;
   secret: string;
-  /** each request with an Idempotency-Key of its own (`bench-<n>`), as the SDK sends every exchange */
+  /** each request with an Idempotency-Key of its own (`bench-<run>-<n>`), as the SDK sends every exchange */
   idempotencyKeys?: boolean;
 }
 
@@ -55,11 +56,13 @@ export type LoadMessage = { type: 'ready' } | { type: 'result'; result: LoadResu
 
 const send = (message: LoadMessage) => new Promise<void>((done) => process.send!(message, () => done()));
 const job = await new Promise<LoadJob>((done) => process.once('message', (message) => done(message as LoadJob)));
+/** Keys live as long as their grant: each run's are its own, or a key from the last run would name another grant. */
+const run = randomBytes(6).toString('base64url');
 const signed = job.bodies.map((body, i) => ({
   body,
   headers: {
     ...signRequest({ partnerId: job.partnerId, secret: job.secret, body }),
-    ...(job.idempotencyKeys && { 'Idempotency-Key': `bench-${i}` }),
+    ...(job.idempotencyKeys && { 'Idempotency-Key': `bench-${run}-${i}` }),
   } as Record<string, string>,
 }));
 let next = 0;
