@@ -255,7 +255,7 @@ export type NonceRead =
       /**
        * With `replay`: the replay record's `sealedResponse` (the new pass token sealed with the
        * grant code, domain/exchange.ts). When the store issues the pass token (`issued`), it stores
-       * the replay record too, in the same step: `{ ...replay, grantDigest: digest, sealedResponse,
+       * the replay record too, in the same step (`replayKeptBy`, store.ts): `{ ...replay, grantDigest: digest, sealedResponse,
        * expiresAt: the grant's }`, as `putExchangeReplay` would (no live one exists: it was looked
        * for first). So an exchange with an Idempotency-Key is one round trip as well (design.md §23).
        */

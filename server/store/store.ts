@@ -171,3 +171,16 @@ export interface Store {
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
+
+/**
+ * The replay record a store writes in the exchange's step (`NonceRead.replaySealed`), for `grant`
+ * just taken; null when the read asks for none.
+ *
+ * @example replayKeptBy(read, grant) // { partnerId, idempotencyKey, grantDigest, sealedResponse, expiresAt }
+ */
+export function replayKeptBy(read: NonceRead, grant: GrantRecord): ExchangeReplayRecord | null {
+  if (read.kind !== 'grant' || !read.replay || !read.replaySealed) return null;
+  const { partnerId, idempotencyKey } = read.replay;
+  const { digest: grantDigest, replaySealed: sealedResponse } = read;
+  return { partnerId, idempotencyKey, grantDigest, sealedResponse, expiresAt: grant.expiresAt };
+}

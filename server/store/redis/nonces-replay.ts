@@ -7,7 +7,13 @@
  * written by the script that takes its grant. With
  * SVC_REDIS_MIN_REPLICAS ≥ 1 each write here waits for the replicas (replicated.ts).
  */
-import type { ExchangeReplayRecord, GrantRecord, PassTokenRecord, Store } from '../store.ts';
+import {
+  replayKeptBy,
+  type ExchangeReplayRecord,
+  type GrantRecord,
+  type PassTokenRecord,
+  type Store,
+} from '../store.ts';
 import type { RedisConnection, Scripts as ScriptsOf } from './connection.ts';
 import { ttl, TTL_MARGIN_MS } from './ttl.ts';
 import { SCOPE_FIELD } from '../../../src/protocol/scopes.ts';
@@ -196,18 +202,8 @@ function rememberNonceAnd(
     if (issuedJson) return { ...result, grant, issued: JSON.parse(issuedJson) as PassTokenRecord };
     const issued = grant && read.issue ? read.issue(grant) : null;
     if (issued) await putPassToken(issued);
-    if (issued && read.replay && read.replaySealed) {
-      const { partnerId: owner, idempotencyKey } = read.replay;
-      const sealedResponse = read.replaySealed;
-      const record = {
-        partnerId: owner,
-        idempotencyKey,
-        grantDigest: read.digest,
-        sealedResponse,
-        expiresAt: grant!.expiresAt,
-      };
-      await putExchangeReplay(record, now);
-    }
+    const kept = issued && replayKeptBy(read, grant!);
+    if (kept) await putExchangeReplay(kept, now);
     return { ...result, grant, issued };
   };
 }

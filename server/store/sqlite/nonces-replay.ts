@@ -4,15 +4,16 @@
  * or the grant it takes share one transaction (design.md §23), grouped with the other calls of the
  * same event-loop turn.
  */
-import type {
-  ExchangeReplayRecord,
-  GrantRecord,
-  NonceRead,
-  NonceReadResult,
-  PassTokenRecord,
-  Store,
-} from '../store.ts';
 import type Database from 'better-sqlite3';
+import {
+  replayKeptBy,
+  type ExchangeReplayRecord,
+  type GrantRecord,
+  type NonceRead,
+  type NonceReadResult,
+  type PassTokenRecord,
+  type Store,
+} from '../store.ts';
 import { immediate, parseRow, type Db } from './connection.ts';
 
 const SCHEMA = `
@@ -101,12 +102,8 @@ function nonceBatcher(db: Db) {
       const issued = result.grant && read.issue ? read.issue(result.grant) : null;
       if (issued) q.insertPassToken.run(issued.digest, issued.expiresAt, JSON.stringify(issued));
       // No live replay holds the key (it was looked for above): the exchange's own is stored with its pass token.
-      if (issued && replay && read.replaySealed) {
-        const { partnerId, idempotencyKey } = replay;
-        const { digest: grantDigest, replaySealed: sealedResponse } = read;
-        const record = { partnerId, idempotencyKey, grantDigest, sealedResponse, expiresAt: result.grant!.expiresAt };
-        storeReplay(q.insertReplay, record, n.now);
-      }
+      const kept = issued && replayKeptBy(read, result.grant!);
+      if (kept) storeReplay(q.insertReplay, kept, n.now);
       result.issued = issued;
     }
     return result;
